@@ -1,0 +1,1007 @@
+//! The anatomy of an Attacking Maneuver as ordered systems: Attack Declaration, the window for
+//! Instants, Defense Declaration, Opposed Rolls, Damage, Threshold Saves and the End of the
+//! Attack. Each system does one phase and hands over to the next; all the math comes from
+//! [`super::context`].
+
+use bevy::prelude::*;
+
+use super::command::{AttackOrder, AttackTarget, Command, Decision, RuleError};
+use super::components::*;
+use super::context::{
+    Declaration, DefenseChoice, assemble, damage_against, guard_down_against, push_destination,
+    reach, target_odds,
+};
+use super::effects::{LifeCause, end_condition, expiry_after, grant_condition, set_life};
+use super::event::{ActionKind, BattleEvent, EventLog, Pool};
+use super::fighter::{Fighter, FighterQuery, FighterQueryItem, at_tier, eval, snapshots};
+use super::maneuvers::{convert_action, spend_actions, use_surge};
+use super::state::*;
+use super::turn::{announce_defeat, occupied};
+use crate::dice::{RollBreakdown, RollSpec, roll};
+use crate::grid::{Bounds, burst, cone, footprint};
+use crate::ruleset::{ConditionKind, Polarity, ProfileEffect, Rules, Targeting, TechniqueDef};
+
+/// Run condition: an attack is in `phase` and nobody is being waited on.
+pub fn attack_in(phase: AttackPhase) -> impl Fn(Res<CurrentAttack>, Res<AwaitingInput>) -> bool {
+    move |a: Res<CurrentAttack>, w: Res<AwaitingInput>| {
+        w.0.is_none() && a.0.as_ref().is_some_and(|s| s.phase == phase)
+    }
+}
+
+/// The profile and technique an order uses.
+pub fn used_profile<'r>(
+    rules: &'r Rules,
+    attacker: &'r Fighter,
+    order: &AttackOrder,
+) -> Result<(&'r crate::ruleset::ProfileDef, Option<&'r TechniqueDef>), RuleError> {
+    let technique = match &order.technique {
+        Some(id) => Some(
+            attacker
+                .loadout
+                .techniques
+                .iter()
+                .find(|t| &t.id == id)
+                .ok_or_else(|| RuleError::UnknownTechnique {
+                    who: attacker.id,
+                    technique: id.clone(),
+                })?,
+        ),
+        None => None,
+    };
+    let profile_id = technique.map_or(order.profile.as_str(), |t| t.profile.as_str());
+    if technique.is_none() && !attacker.loadout.profiles.iter().any(|p| p == profile_id) {
+        return Err(RuleError::UnknownProfile {
+            who: attacker.id,
+            profile: profile_id.to_string(),
+        });
+    }
+    let profile = rules
+        .profile(profile_id)
+        .ok_or_else(|| RuleError::UnknownProfile {
+            who: attacker.id,
+            profile: profile_id.to_string(),
+        })?;
+    Ok((profile, technique))
+}
+
+/// Resolves an order into a [`Declaration`] for `target_count` targets, checking the profile,
+/// technique, element and wager rules (not actions, Ki or targets).
+pub fn declaration<'r>(
+    rules: &'r Rules,
+    attacker: &'r Fighter,
+    order: &AttackOrder,
+    target_count: usize,
+) -> Result<Declaration<'r>, RuleError> {
+    let (profile, technique) = used_profile(rules, attacker, order)?;
+    let attack_type =
+        rules
+            .attack_type(&profile.attack_type)
+            .ok_or_else(|| RuleError::UnknownProfile {
+                who: attacker.id,
+                profile: profile.id.clone(),
+            })?;
+    let wants_element = profile
+        .effects
+        .iter()
+        .any(|e| matches!(e, ProfileEffect::ElementChoice));
+    let element = match (&order.element, wants_element) {
+        (Some(id), true) if attacker.loadout.elements.contains(id) => {
+            Some(rules.element(id).ok_or_else(|| RuleError::BadElement {
+                who: attacker.id,
+                element: id.clone(),
+            })?)
+        }
+        (Some(id), _) => {
+            return Err(RuleError::BadElement {
+                who: attacker.id,
+                element: id.clone(),
+            });
+        }
+        (None, true) => {
+            return Err(RuleError::ElementNeeded {
+                profile: profile.name.clone(),
+                options: attacker.loadout.elements.join(", "),
+            });
+        }
+        (None, false) => None,
+    };
+    if order.wager < 0 {
+        return Err(RuleError::NegativeWager);
+    }
+    if order.wager > 0 && !attack_type.wager {
+        return Err(RuleError::NoWager {
+            kind: attack_type.name.clone(),
+        });
+    }
+    Ok(Declaration {
+        profile,
+        attack_type,
+        technique,
+        element,
+        wager: order.wager,
+        target_count,
+    })
+}
+
+/// Who an order hits: its single target, or everyone its area covers. Single and Sweep
+/// profiles hit opponents only; cones and bursts hit every character in them but the attacker.
+pub fn attack_targets(
+    rules: &Rules,
+    fighters: &[Fighter],
+    bounds: Bounds,
+    attacker: &Fighter,
+    order: &AttackOrder,
+) -> Result<Vec<CombatantId>, RuleError> {
+    let (profile, technique) = used_profile(rules, attacker, order)?;
+    let decl = declaration(rules, attacker, order, 1)?;
+    let _ = technique;
+    let reach_sq = reach(attacker, &decl);
+    let targetable = |f: &&Fighter| {
+        f.id != attacker.id
+            && !f.defeated()
+            && f.position.is_some()
+            && !f.conditions.has(ConditionKind::Hidden)
+    };
+    let Some(at) = attacker.position else {
+        return Err(RuleError::Absorbed(attacker.id));
+    };
+    let needs = |n: &'static str| RuleError::WrongTarget {
+        profile: profile.name.clone(),
+        needs: n,
+    };
+    let mut ids: Vec<CombatantId> = match (profile.targeting, order.target) {
+        (Targeting::Single, AttackTarget::Combatant(id)) => {
+            let t = fighters
+                .iter()
+                .find(|f| f.id == id)
+                .ok_or(RuleError::UnknownCombatant(id))?;
+            if id == attacker.id {
+                return Err(RuleError::SelfTarget(id));
+            }
+            if t.defeated() {
+                return Err(RuleError::TargetDefeated(id));
+            }
+            if t.position.is_none() {
+                return Err(RuleError::TargetAbsent(id));
+            }
+            if t.conditions.has(ConditionKind::Hidden) {
+                return Err(RuleError::TargetHidden(id));
+            }
+            if t.side == attacker.side {
+                return Err(RuleError::NotAnOpponent(id));
+            }
+            if let (Some(r), Some(d)) = (reach_sq, attacker.distance_to(t))
+                && d > r
+            {
+                return Err(RuleError::OutOfRange {
+                    target: id,
+                    distance: d,
+                    profile: profile.name.clone(),
+                    reach: r,
+                });
+            }
+            vec![id]
+        }
+        (Targeting::Single, _) => return Err(needs("a target combatant")),
+        (Targeting::Sweep, AttackTarget::InReach) => {
+            let r = reach_sq.unwrap_or(attacker.size.melee_range);
+            fighters
+                .iter()
+                .filter(targetable)
+                .filter(|f| f.side != attacker.side)
+                .filter(|f| attacker.distance_to(f).is_some_and(|d| d <= r))
+                .map(|f| f.id)
+                .collect()
+        }
+        (Targeting::Sweep, _) => return Err(needs("no target: it hits everyone in reach")),
+        (Targeting::Cone { length, width }, AttackTarget::Direction(dir)) => {
+            let squares = cone(at, attacker.size.squares, dir, length, width, bounds);
+            covered(fighters, &squares, targetable)
+        }
+        (Targeting::Cone { .. }, _) => return Err(needs("a direction")),
+        (Targeting::Burst { radius }, AttackTarget::Square(s)) => {
+            if !bounds.contains(s) {
+                return Err(RuleError::OffMap(s));
+            }
+            let own = footprint(at, attacker.size.squares);
+            let (centre, size) = if own.contains(&s) {
+                (at, attacker.size.squares)
+            } else {
+                (s, 1)
+            };
+            if let Some(r) = reach_sq {
+                let d = super::fighter::footprint_distance(at, attacker.size.squares, s, 1);
+                if d > r {
+                    return Err(RuleError::OutOfRange {
+                        target: attacker.id,
+                        distance: d,
+                        profile: profile.name.clone(),
+                        reach: r,
+                    });
+                }
+            }
+            let squares = burst(centre, size, radius, bounds);
+            covered(fighters, &squares, targetable)
+        }
+        (Targeting::Burst { .. }, _) => return Err(needs("a target square")),
+    };
+    ids.sort();
+    if ids.is_empty() {
+        return Err(RuleError::NoTargets {
+            profile: profile.name.clone(),
+        });
+    }
+    Ok(ids)
+}
+
+fn covered(
+    fighters: &[Fighter],
+    squares: &[Square],
+    keep: impl Fn(&&Fighter) -> bool,
+) -> Vec<CombatantId> {
+    fighters
+        .iter()
+        .filter(keep)
+        .filter(|f| {
+            f.position.is_some_and(|p| {
+                footprint(p, f.size.squares)
+                    .iter()
+                    .any(|s| squares.contains(s))
+            })
+        })
+        .map(|f| f.id)
+        .collect()
+}
+
+/// Checks every rule that could forbid an attack order right now.
+pub fn check_attack(
+    rules: &Rules,
+    fighters: &[Fighter],
+    bounds: Bounds,
+    attacker: &Fighter,
+    order: &AttackOrder,
+) -> Result<Vec<CombatantId>, RuleError> {
+    if attacker.defeated() {
+        return Err(RuleError::Defeated(attacker.id));
+    }
+    if attacker.conditions.has(ConditionKind::Absorbed) {
+        return Err(RuleError::Absorbed(attacker.id));
+    }
+    if attacker.actions.usable() == 0 {
+        return Err(RuleError::NoActions {
+            who: attacker.id,
+            what: "Standard Action",
+        });
+    }
+    let targets = attack_targets(rules, fighters, bounds, attacker, order)?;
+    let decl = declaration(rules, attacker, order, targets.len())?;
+    if let Some(req) = &decl.attack_type.required_score {
+        let has = attacker.attributes.get(&req.attribute);
+        if has < req.at_least {
+            return Err(RuleError::ScoreTooLow {
+                who: attacker.id,
+                kind: decl.attack_type.name.clone(),
+                attribute: req.attribute.clone(),
+                at_least: req.at_least,
+                has,
+            });
+        }
+    }
+    if (decl.attack_type.magical || decl.technique.is_some())
+        && attacker.is(rules, ConditionKind::Transfigured)
+    {
+        return Err(RuleError::Transfigured);
+    }
+    if decl.technique.is_some() {
+        if attacker.round.technique_used {
+            return Err(RuleError::TechniqueUsedThisRound);
+        }
+    } else if rules.attacks.profile_once_per_round
+        && !decl.profile.repeatable
+        && attacker.round.profiles_used.contains(&decl.profile.id)
+    {
+        return Err(RuleError::ProfileUsedThisRound {
+            profile: decl.profile.name.clone(),
+        });
+    }
+    let limit = rules.characters.minion.attacks_per_round;
+    if attacker.power.minion && attacker.round.attacks >= limit {
+        return Err(RuleError::MinionAttackLimit { limit });
+    }
+    let need = super::context::ki_cost(attacker, &decl) + decl.wager;
+    if need > attacker.ki.current {
+        return Err(RuleError::NotEnoughKi {
+            need,
+            have: attacker.ki.current,
+        });
+    }
+    if need > attacker.capacity.current {
+        return Err(RuleError::NotEnoughCapacity {
+            need,
+            have: attacker.capacity.current,
+        });
+    }
+    Ok(targets)
+}
+
+/// Attack Declaration: spend the Action, pay the Ki cost and the wager (from Ki and Capacity),
+/// and record the targets.
+pub fn declare_attack(
+    rules: Res<RulesRes>,
+    bounds: Res<Battlefield>,
+    mut pending: ResMut<PendingCommand>,
+    mut attack: ResMut<CurrentAttack>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let Some(Command::Attack(order)) = pending.0.clone() else {
+        return;
+    };
+    pending.0 = None;
+    progress.0 = true;
+    let rules = &rules.0;
+    let all = snapshots(&q);
+    let Some(me) = all.iter().find(|f| f.id == order.attacker) else {
+        return;
+    };
+    // Validated before it was queued; checked again so a stale order can never half-apply.
+    let Ok(targets) = check_attack(rules, &all, bounds.0, me, &order) else {
+        return;
+    };
+    let Ok(decl) = declaration(rules, me, &order, targets.len()) else {
+        return;
+    };
+    let cost = super::context::ki_cost(me, &decl);
+    let pay = cost + decl.wager;
+    let profile_id = decl.profile.id.clone();
+    let name = decl.profile.name.clone();
+    let technique = decl.technique.map(|t| t.name.clone());
+    let element = decl.element.map(|e| e.name.clone());
+    let Some(mut f) = q.iter_mut().find(|f| *f.id == order.attacker) else {
+        return;
+    };
+    spend_actions(&mut f, 1, &format!("an attack ({name})"), &mut log);
+    log.push(BattleEvent::AttackDeclared {
+        attacker: order.attacker,
+        profile: name,
+        technique: technique.clone(),
+        element,
+        targets: targets.clone(),
+        ki_cost: cost,
+        wager: order.wager,
+    });
+    if pay > 0 {
+        let (k0, c0) = (f.ki.current, f.capacity.current);
+        f.ki.current -= pay;
+        f.capacity.current -= pay;
+        log.push(BattleEvent::PoolChanged {
+            who: order.attacker,
+            pool: Pool::Ki,
+            from: k0,
+            to: f.ki.current,
+            reason: format!("Ki cost {cost} + wager {}", order.wager),
+        });
+        log.push(BattleEvent::PoolChanged {
+            who: order.attacker,
+            pool: Pool::Capacity,
+            from: c0,
+            to: f.capacity.current,
+            reason: "Ki spent this round".into(),
+        });
+    }
+    f.round.attacks += 1;
+    if technique.is_some() {
+        f.round.technique_used = true;
+    } else {
+        f.round.profiles_used.insert(profile_id);
+    }
+    attack.0 = Some(AttackState {
+        order,
+        phase: AttackPhase::Responses,
+        targets: targets
+            .into_iter()
+            .map(|id| TargetState {
+                id,
+                defense: None,
+                hit: None,
+                damage: 0,
+            })
+            .collect(),
+        strike: None,
+        responders: Vec::new(),
+        window_opened: false,
+    });
+}
+
+/// The window for Instant actions: automatic policies act (a Healing Surge when low), and
+/// combatants whose controller prompts are asked one by one.
+pub fn open_response_window(
+    rules: Res<RulesRes>,
+    mut dice: ResMut<BattleDice>,
+    mut attack: ResMut<CurrentAttack>,
+    mut awaiting: ResMut<AwaitingInput>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let rules = &rules.0;
+    let Some(state) = attack.0.as_mut() else {
+        return;
+    };
+    progress.0 = true;
+    let attacker = state.order.attacker;
+    if !state.window_opened {
+        // First visit: decide who gets asked, and let automatic policies act.
+        let mut asked = Vec::new();
+        let mut items: Vec<_> = q.iter_mut().collect();
+        items.sort_by_key(|f| *f.id);
+        let injured = rules.damage.thresholds.len().min(2).saturating_sub(1);
+        for f in items.iter_mut() {
+            if *f.id == attacker || f.life.current <= 0 || f.encounter.surge_used {
+                continue;
+            }
+            match f.controller.responses {
+                ResponsePolicy::Prompt => asked.push(*f.id),
+                ResponsePolicy::SurgeWhenLow => {
+                    let targeted = state.targets.iter().any(|t| t.id == *f.id);
+                    if targeted && f.thresholds.reached.contains(&injured) {
+                        use_surge(
+                            rules,
+                            &mut dice.0,
+                            f,
+                            super::command::SurgeKind::Healing,
+                            &mut log,
+                        );
+                    }
+                }
+                ResponsePolicy::Never => {}
+            }
+        }
+        if !asked.is_empty() {
+            log.push(BattleEvent::ResponseWindow { attacker });
+        }
+        state.responders = asked;
+        state.window_opened = true;
+    }
+    if let Some(&who) = state.responders.first() {
+        awaiting.0 = Some(Decision::Response { who, attacker });
+        return;
+    }
+    state.phase = AttackPhase::DefenseDeclaration;
+}
+
+/// Records a target's defense choice; a Parry spends a Counter Action, converting a Standard
+/// one if none is left.
+pub fn declare_defense(
+    f: &mut FighterQueryItem,
+    t: &mut TargetState,
+    choice: DefenseChoice,
+    log: &mut EventLog,
+) {
+    t.defense = Some(choice);
+    log.push(BattleEvent::DefenseDeclared {
+        defender: *f.id,
+        choice,
+    });
+    if choice == DefenseChoice::Parry {
+        if f.actions.counter == 0 {
+            convert_action(f, log);
+        }
+        f.actions.counter = f.actions.counter.saturating_sub(1);
+        log.push(BattleEvent::ActionSpent {
+            who: *f.id,
+            kind: ActionKind::Counter,
+            what: "Parry".into(),
+        });
+    }
+}
+
+/// What a target's policy picks; `None` when a person must be asked.
+pub fn policy_defense(
+    rules: &Rules,
+    attacker: &Fighter,
+    target: &Fighter,
+    all: &[&Fighter],
+    order: &AttackOrder,
+) -> Option<DefenseChoice> {
+    let can_parry =
+        target.actions.counter > 0 || (rules.actions.conversion && target.actions.standard > 0);
+    match target.controller.defense {
+        DefensePolicy::Prompt => None,
+        DefensePolicy::AlwaysDodge => Some(DefenseChoice::Dodge),
+        DefensePolicy::AlwaysParry if can_parry => Some(DefenseChoice::Parry),
+        DefensePolicy::AlwaysParry => Some(DefenseChoice::Dodge),
+        DefensePolicy::Best => {
+            // Parry only with a real Counter Action, and only when clearly better.
+            if target.actions.counter == 0 {
+                return Some(DefenseChoice::Dodge);
+            }
+            let Ok(decl) = declaration(rules, attacker, order, all.len()) else {
+                return Some(DefenseChoice::Dodge);
+            };
+            let ctx = assemble(rules, attacker, all, &decl);
+            let Some(t) = ctx.targets.iter().find(|t| t.id == target.id) else {
+                return Some(DefenseChoice::Dodge);
+            };
+            let dodge = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Dodge);
+            let parry = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Parry);
+            if parry.expected_damage + 0.5 < dodge.expected_damage {
+                Some(DefenseChoice::Parry)
+            } else {
+                Some(DefenseChoice::Dodge)
+            }
+        }
+    }
+}
+
+/// Defense Declaration: each target, in id order, dodges or parries; a prompted one stops the
+/// battle until it answers.
+pub fn collect_defenses(
+    rules: Res<RulesRes>,
+    mut attack: ResMut<CurrentAttack>,
+    mut awaiting: ResMut<AwaitingInput>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let rules = &rules.0;
+    let Some(state) = attack.0.as_mut() else {
+        return;
+    };
+    progress.0 = true;
+    let all = snapshots(&q);
+    let Some(attacker) = all.iter().find(|f| f.id == state.order.attacker) else {
+        return;
+    };
+    let targets: Vec<&Fighter> = state
+        .targets
+        .iter()
+        .filter_map(|t| all.iter().find(|f| f.id == t.id))
+        .collect();
+    for i in 0..state.targets.len() {
+        if state.targets[i].defense.is_some() {
+            continue;
+        }
+        let id = state.targets[i].id;
+        let Some(target) = all.iter().find(|f| f.id == id) else {
+            continue;
+        };
+        match policy_defense(rules, attacker, target, &targets, &state.order) {
+            Some(choice) => {
+                if let Some(mut f) = q.iter_mut().find(|f| *f.id == id) {
+                    declare_defense(&mut f, &mut state.targets[i], choice, &mut log);
+                }
+            }
+            None => {
+                awaiting.0 = Some(Decision::Defense {
+                    defender: id,
+                    attacker: attacker.id,
+                });
+                return;
+            }
+        }
+    }
+    state.phase = AttackPhase::OpposedRolls;
+}
+
+/// Recomputes a breakdown's total with another spec's modifiers, keeping its dice: one Strike
+/// Roll against several targets whose modifiers differ (Long Range, Shaken).
+pub fn rescore(b: &RollBreakdown, spec: &RollSpec) -> RollBreakdown {
+    let mut out = b.clone();
+    let botch: Vec<_> = b
+        .modifiers
+        .iter()
+        .filter(|m| m.label.starts_with("Botch"))
+        .cloned()
+        .collect();
+    out.modifiers = spec.modifiers.clone();
+    out.modifiers.extend(botch);
+    let raw =
+        out.dice_multiplier * out.dice_sum() + out.modifiers.iter().map(|m| m.value).sum::<i64>();
+    out.total = raw.max(0);
+    out
+}
+
+/// Opposed Rolls: one Strike against each target's Dodge or Parry; the defender wins ties;
+/// Rage hits without a Clash.
+pub fn roll_opposed_checks(
+    rules: Res<RulesRes>,
+    mut dice: ResMut<BattleDice>,
+    mut attack: ResMut<CurrentAttack>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    q: Query<FighterQuery>,
+) {
+    let rules = &rules.0;
+    let Some(state) = attack.0.as_mut() else {
+        return;
+    };
+    progress.0 = true;
+    let all = snapshots(&q);
+    let Some(attacker) = all.iter().find(|f| f.id == state.order.attacker) else {
+        return;
+    };
+    let targets: Vec<&Fighter> = state
+        .targets
+        .iter()
+        .filter_map(|t| all.iter().find(|f| f.id == t.id))
+        .collect();
+    let Ok(decl) = declaration(rules, attacker, &state.order, targets.len()) else {
+        return;
+    };
+    let ctx = assemble(rules, attacker, &targets, &decl);
+    let common = roll(&ctx.strike, &mut dice.0);
+    if ctx.targets.len() == 1 {
+        log.push(BattleEvent::StrikeRolled {
+            attacker: attacker.id,
+            roll: rescore(&common, &ctx.targets[0].strike),
+        });
+    } else {
+        log.push(BattleEvent::StrikeRolled {
+            attacker: attacker.id,
+            roll: common.clone(),
+        });
+    }
+    for (i, tc) in ctx.targets.iter().enumerate() {
+        let strike = rescore(&common, &tc.strike);
+        if let Some(why) = tc.automatic_hit {
+            state.targets[i].hit = Some(true);
+            log.push(BattleEvent::Clash {
+                attacker: attacker.id,
+                defender: tc.id,
+                strike: strike.total,
+                defense: 0,
+                hit: true,
+                automatic: Some(why.to_string()),
+            });
+            continue;
+        }
+        let spec = match state.targets[i].defense.unwrap_or(DefenseChoice::Dodge) {
+            DefenseChoice::Dodge => &tc.dodge,
+            DefenseChoice::Parry => &tc.parry,
+        };
+        let defense = roll(spec, &mut dice.0);
+        let hit = strike.total > defense.total;
+        let d_total = defense.total;
+        log.push(BattleEvent::DefenseRolled {
+            defender: tc.id,
+            roll: defense,
+        });
+        log.push(BattleEvent::Clash {
+            attacker: attacker.id,
+            defender: tc.id,
+            strike: strike.total,
+            defense: d_total,
+            hit,
+            automatic: None,
+        });
+        state.targets[i].hit = Some(hit);
+    }
+    state.strike = Some(common);
+    state.phase = AttackPhase::Damage;
+}
+
+/// Damage: on-hit effects (Kiai's push), one Wound Roll for every target hit, the category and
+/// Soak of each target, Life lost, then on-damage effects (Sweeping's Defense Value reduction,
+/// Spiritual Assault's Ki drain, an element's condition) and a technique's Backlash.
+pub fn roll_damage(
+    rules: Res<RulesRes>,
+    order_res: Res<TurnOrder>,
+    bounds: Res<Battlefield>,
+    mut dice: ResMut<BattleDice>,
+    mut attack: ResMut<CurrentAttack>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let rules = &rules.0;
+    let Some(state) = attack.0.as_mut() else {
+        return;
+    };
+    progress.0 = true;
+    let all = snapshots(&q);
+    let Some(attacker) = all.iter().find(|f| f.id == state.order.attacker).cloned() else {
+        return;
+    };
+    let targets: Vec<&Fighter> = state
+        .targets
+        .iter()
+        .filter_map(|t| all.iter().find(|f| f.id == t.id))
+        .collect();
+    let Ok(decl) = declaration(rules, &attacker, &state.order, targets.len()) else {
+        return;
+    };
+    let strike_critical = state.strike.as_ref().is_some_and(|s| s.critical);
+    let any_hit = state.targets.iter().any(|t| t.hit == Some(true));
+    if any_hit {
+        let ctx = assemble(rules, &attacker, &targets, &decl);
+        // On hit: Kiai pushes a Guard Down target away before the damage.
+        let mut pushes = Vec::new();
+        for e in &decl.profile.effects {
+            if let ProfileEffect::GuardDownBonus { push, .. } = e {
+                let most = eval(push, &attacker.vars()).max(0) as u32;
+                let steps = state.order.push.map_or(most, |p| p.min(most));
+                for (i, t) in targets.iter().enumerate() {
+                    if state.targets[i].hit == Some(true)
+                        && guard_down_against(rules, t, &attacker).is_some()
+                        && let (Some(from), Some(at)) = (attacker.position, t.position)
+                    {
+                        let others: Vec<Fighter> =
+                            all.iter().filter(|f| f.id != t.id).cloned().collect();
+                        let size = t.size.squares;
+                        let to = push_destination(at, from, steps, |s| {
+                            footprint(s, size)
+                                .iter()
+                                .any(|sq| !bounds.0.contains(*sq) || occupied(&others, *sq))
+                        });
+                        if to != at {
+                            pushes.push((t.id, at, to));
+                        }
+                    }
+                }
+            }
+        }
+        for (id, from, to) in pushes {
+            if let Some(mut f) = q.iter_mut().find(|f| *f.id == id) {
+                f.position.0 = Some(to);
+                log.push(BattleEvent::Pushed { who: id, from, to });
+            }
+        }
+        let wound = roll(&ctx.wound, &mut dice.0);
+        let total = wound.total;
+        log.push(BattleEvent::WoundRolled {
+            attacker: attacker.id,
+            roll: wound,
+        });
+        for (i, t) in targets.iter().enumerate() {
+            if state.targets[i].hit != Some(true) {
+                continue;
+            }
+            let r = damage_against(rules, total, &decl, t, strike_critical);
+            log.push(BattleEvent::Damage {
+                attacker: attacker.id,
+                target: t.id,
+                wound: total,
+                category: r.category,
+                soak: r.soak,
+                soak_used: r.soak_used,
+                damage: r.damage,
+                notes: r.notes.clone(),
+            });
+            state.targets[i].damage = r.damage;
+            let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) else {
+                continue;
+            };
+            let to = f.life.current - r.damage;
+            set_life(
+                rules,
+                &mut f,
+                to,
+                LifeCause::Damage {
+                    by: Some(attacker.id),
+                    attack: true,
+                },
+                &format!("{}'s {}", attacker.identity.name, decl.profile.name),
+                &mut log,
+            );
+            if r.damage > 0 {
+                on_damage(
+                    rules, &order_res, &attacker, &decl, &mut f, r.damage, &mut log,
+                );
+            }
+        }
+        // Sweeping's reduction is used up once it has applied this round.
+        if state.targets.iter().any(|t| t.damage > 0)
+            && decl
+                .profile
+                .effects
+                .iter()
+                .any(|e| matches!(e, ProfileEffect::DefenseDownOnDamage { .. }))
+            && let Some(mut f) = q.iter_mut().find(|f| *f.id == attacker.id)
+        {
+            f.round.sweep_debuff = true;
+        }
+    }
+    if let Some(backlash) = decl.technique.and_then(|t| t.backlash.as_ref()) {
+        let amount = eval(backlash, &attacker.vars()).max(0);
+        if let Some(mut f) = q.iter_mut().find(|f| *f.id == attacker.id)
+            && amount > 0
+        {
+            let to = f.life.current - amount;
+            set_life(
+                rules,
+                &mut f,
+                to,
+                LifeCause::Damage {
+                    by: Some(attacker.id),
+                    attack: false,
+                },
+                "Backlash",
+                &mut log,
+            );
+        }
+    }
+    state.phase = AttackPhase::ThresholdSaves;
+}
+
+/// Effects that happen "if the value of the Damage surpasses the value of the Soak Value".
+fn on_damage(
+    rules: &Rules,
+    order: &TurnOrder,
+    attacker: &Fighter,
+    decl: &Declaration,
+    f: &mut FighterQueryItem,
+    damage: i64,
+    log: &mut EventLog,
+) {
+    for e in &decl.profile.effects {
+        match e {
+            ProfileEffect::DefenseDownOnDamage { amount } if !attacker.round.sweep_debuff => {
+                let v = -eval(amount, &attacker.vars());
+                f.defense.changes.push(DefenseChange {
+                    amount: v,
+                    label: format!("{}'s {}", attacker.identity.name, decl.profile.name),
+                    until_turn_of: attacker.id,
+                });
+                log.push(BattleEvent::DefenseLowered {
+                    who: *f.id,
+                    amount: v,
+                    until_turn_of: attacker.id,
+                    reason: decl.profile.name.clone(),
+                });
+            }
+            ProfileEffect::KiDrain { fraction } => {
+                let drain = fraction.of(damage);
+                if drain > 0 {
+                    let k0 = f.ki.current;
+                    f.ki.current = (k0 - drain).max(0);
+                    log.push(BattleEvent::PoolChanged {
+                        who: *f.id,
+                        pool: Pool::Ki,
+                        from: k0,
+                        to: f.ki.current,
+                        reason: format!("{} drains 1/4 of the damage", decl.profile.name),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(el) = decl.element {
+        for g in &el.on_damage {
+            let amount = g
+                .amount
+                .as_ref()
+                .map_or(0, |a| at_tier(a, f.power.tier, f.power.base_tier));
+            grant_condition(
+                rules,
+                f,
+                g.condition,
+                Some(attacker.id),
+                attacker.power.tier,
+                amount,
+                expiry_after(order, g.rounds),
+                log,
+            );
+        }
+    }
+}
+
+/// Threshold Saves after the maneuver: a Steadfast Save for the lowest threshold each
+/// combatant reached, then its triggers; Bonus Momentum for the attacker who caused it.
+pub fn roll_threshold_saves(
+    rules: Res<RulesRes>,
+    order: Res<TurnOrder>,
+    mut dice: ResMut<BattleDice>,
+    mut attack: ResMut<CurrentAttack>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let rules = &rules.0;
+    let Some(state) = attack.0.as_mut() else {
+        return;
+    };
+    progress.0 = true;
+    let mut items: Vec<_> = q.iter_mut().collect();
+    items.sort_by_key(|f| *f.id);
+    let mut bonus = Vec::new();
+    for f in items.iter_mut() {
+        if let Some(by) =
+            super::effects::resolve_pending_threshold(rules, &mut dice.0, &order, f, &mut log)
+        {
+            bonus.push((
+                by,
+                format!("knocked {} through a threshold", f.identity.name),
+            ));
+        }
+    }
+    for (by, reason) in bonus {
+        if let Some(f) = items.iter_mut().find(|f| *f.id == by) {
+            grant_bonus_momentum(rules, f, &reason, &mut log);
+        }
+    }
+    state.phase = AttackPhase::End;
+}
+
+/// Bonus Momentum: +1 Standard Action, at most once per round.
+fn grant_bonus_momentum(rules: &Rules, f: &mut FighterQueryItem, reason: &str, log: &mut EventLog) {
+    if f.round.bonus_momentum || f.life.current <= 0 {
+        return;
+    }
+    f.round.bonus_momentum = true;
+    f.actions.standard += rules.actions.bonus_momentum_actions;
+    log.push(BattleEvent::ActionGained {
+        who: *f.id,
+        kind: ActionKind::Standard,
+        reason: format!("Bonus Momentum ({reason})"),
+    });
+}
+
+/// End of the Attack: Diminishing Defense for everyone targeted, Defeated at 0 Life (Bonus
+/// Momentum for defeating a Minion), Hidden lost by attacking.
+pub fn end_attack(
+    rules: Res<RulesRes>,
+    order: Res<TurnOrder>,
+    mut attack: ResMut<CurrentAttack>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let rules = &rules.0;
+    let Some(state) = attack.0.take() else {
+        return;
+    };
+    progress.0 = true;
+    let attacker = state.order.attacker;
+    let mut items: Vec<_> = q.iter_mut().collect();
+    items.sort_by_key(|f| *f.id);
+    let mut minion_defeated = None;
+    for f in items.iter_mut() {
+        let targeted = state.targets.iter().any(|t| t.id == *f.id);
+        if targeted && f.life.current > 0 {
+            let stacks = rules.tier(f.power.base_tier).diminishing_defense;
+            f.defense.diminishing += stacks;
+            log.push(BattleEvent::DiminishingDefense {
+                who: *f.id,
+                added: stacks,
+                total: f.defense.diminishing,
+            });
+        }
+        if (targeted || *f.id == attacker)
+            && announce_defeat(
+                rules,
+                &order,
+                f,
+                (*f.id != attacker).then_some(attacker),
+                &mut log,
+            )
+            && f.power.minion
+            && *f.id != attacker
+        {
+            minion_defeated = Some(f.identity.name.clone());
+        }
+    }
+    if let Some(f) = items.iter_mut().find(|f| *f.id == attacker) {
+        if let Some(name) = minion_defeated {
+            grant_bonus_momentum(rules, f, &format!("defeated the Minion {name}"), &mut log);
+        }
+        if f.conditions.has(ConditionKind::Hidden) {
+            end_condition(
+                rules,
+                &order,
+                f,
+                ConditionKind::Hidden,
+                "attacked",
+                &mut log,
+            );
+        }
+    }
+    log.push(BattleEvent::AttackEnded { attacker });
+}
+
+/// Whether a condition may be ended with End a Condition (negative ones only).
+pub fn endable(rules: &Rules, kind: ConditionKind) -> bool {
+    rules.condition(kind).polarity == Polarity::Negative
+}

@@ -1,0 +1,214 @@
+//! Commands: the only way anything changes in a battle, from a person, the AI or a replay; and
+//! the typed errors that refuse an illegal one.
+
+use serde::{Deserialize, Serialize};
+
+use super::components::{CombatantId, Square};
+use super::context::DefenseChoice;
+use crate::grid::Dir8;
+use crate::ruleset::ConditionKind;
+
+/// What an attack is aimed at; which one a profile needs follows from its targeting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AttackTarget {
+    /// A single-target profile's target.
+    Combatant(CombatantId),
+    /// A cone's direction from the attacker (Blast).
+    Direction(Dir8),
+    /// A burst's centre square (Explosion).
+    Square(Square),
+    /// Everyone in reach, for profiles that choose their own targets (Sweeping).
+    InReach,
+}
+
+/// An Attacking Maneuver as declared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttackOrder {
+    pub attacker: CombatantId,
+    /// A Basic Attack profile id, or the technique's profile when `technique` is set.
+    pub profile: String,
+    /// A Signature Technique id of the attacker (uses its profile; 1/round).
+    pub technique: Option<String>,
+    pub target: AttackTarget,
+    /// Ki wagered on the Wound Roll, declared before the Strike.
+    pub wager: i64,
+    /// The element of an Elemental attack.
+    pub element: Option<String>,
+    /// Kiai's push distance (up to half Force); `None` pushes as far as allowed.
+    pub push: Option<u32>,
+}
+
+/// Which Surge an Instant uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SurgeKind {
+    Healing,
+    Ki,
+}
+
+/// Everything a player, the AI or a replay can ask of a battle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Command {
+    /// Declare an Attacking Maneuver (1 Standard Action).
+    Attack(AttackOrder),
+    /// Answer a defense prompt: Dodge, or Parry with a Counter Action.
+    Defend {
+        defender: CombatantId,
+        choice: DefenseChoice,
+    },
+    /// Answer the window for Instants before an attack resolves: a Surge, or pass.
+    Respond {
+        who: CombatantId,
+        surge: Option<SurgeKind>,
+    },
+    /// Use a Surge as an Instant on one's own turn (1/encounter).
+    Surge { who: CombatantId, kind: SurgeKind },
+    /// End a Condition: 1 Action and a Morale Save, TN Hard.
+    EndCondition {
+        who: CombatantId,
+        condition: ConditionKind,
+    },
+    /// Stand up from Prone (1 Action; not while Pinned).
+    StandUp { who: CombatantId },
+    /// Treat Poisoned with a Medicine check, TN Very Hard (1 Action).
+    CurePoison { who: CombatantId },
+    /// Turn a Standard Action into a Counter Action.
+    ConvertAction { who: CombatantId },
+    /// End one's turn early.
+    EndTurn { who: CombatantId },
+}
+
+impl Command {
+    /// The combatant giving the command.
+    pub fn actor(&self) -> CombatantId {
+        match self {
+            Self::Attack(o) => o.attacker,
+            Self::Defend { defender, .. } => *defender,
+            Self::Respond { who, .. }
+            | Self::Surge { who, .. }
+            | Self::EndCondition { who, .. }
+            | Self::StandUp { who }
+            | Self::CurePoison { who }
+            | Self::ConvertAction { who }
+            | Self::EndTurn { who } => *who,
+        }
+    }
+}
+
+/// A question the battle is waiting for someone to answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Decision {
+    /// `defender` must choose Dodge or Parry against `attacker`'s attack.
+    Defense {
+        defender: CombatantId,
+        attacker: CombatantId,
+    },
+    /// `who` may use an Instant before `attacker`'s attack resolves.
+    Response {
+        who: CombatantId,
+        attacker: CombatantId,
+    },
+}
+
+/// Why a command was refused. The battle is unchanged when one is returned.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    #[error("the battle is over")]
+    BattleOver,
+    #[error("no combatant has id {0}")]
+    UnknownCombatant(CombatantId),
+    #[error("it is {active}'s turn, not {who}'s")]
+    NotYourTurn {
+        who: CombatantId,
+        active: CombatantId,
+    },
+    #[error("the battle is waiting for an answer first: {0:?}")]
+    AwaitingDecision(Decision),
+    #[error("nothing is being asked of {0} right now")]
+    NothingToAnswer(CombatantId),
+    #[error("{0} is Defeated and can make no maneuvers")]
+    Defeated(CombatantId),
+    #[error("{0} is Absorbed and can make no maneuvers")]
+    Absorbed(CombatantId),
+    #[error("{who} has no {what} left")]
+    NoActions {
+        who: CombatantId,
+        what: &'static str,
+    },
+    #[error("{who} does not know `{profile}`")]
+    UnknownProfile { who: CombatantId, profile: String },
+    #[error("{who} has no technique `{technique}`")]
+    UnknownTechnique { who: CombatantId, technique: String },
+    #[error(
+        "{profile} was already used this round (a Basic Attack profile once per round, except repeatable ones such as Simple)"
+    )]
+    ProfileUsedThisRound { profile: String },
+    #[error("a Signature Technique can be used once per round")]
+    TechniqueUsedThisRound,
+    #[error("a Minion makes at most {limit} Attacking Maneuver(s) per round")]
+    MinionAttackLimit { limit: u32 },
+    #[error("{who} needs {attribute} {at_least} or more for {kind} attacks (has {has})")]
+    ScoreTooLow {
+        who: CombatantId,
+        kind: String,
+        attribute: String,
+        at_least: i64,
+        has: i64,
+    },
+    #[error("Transfigured: no Signature Techniques or Magical attacks")]
+    Transfigured,
+    #[error("{profile} needs {needs}")]
+    WrongTarget {
+        profile: String,
+        needs: &'static str,
+    },
+    #[error("{0} cannot attack itself")]
+    SelfTarget(CombatantId),
+    #[error("{0} is not an opponent: single-target attacks and Sweeping hit enemies only")]
+    NotAnOpponent(CombatantId),
+    #[error("{0} is Defeated and cannot be targeted")]
+    TargetDefeated(CombatantId),
+    #[error("{0} is Hidden and cannot be targeted")]
+    TargetHidden(CombatantId),
+    #[error("{0} is not on the battleground")]
+    TargetAbsent(CombatantId),
+    #[error("{target} is {distance} squares away; {profile} reaches {reach}")]
+    OutOfRange {
+        target: CombatantId,
+        distance: u32,
+        profile: String,
+        reach: u32,
+    },
+    #[error("{0} is off the battlefield")]
+    OffMap(Square),
+    #[error("{profile} would hit no one")]
+    NoTargets { profile: String },
+    #[error("cannot wager Ki on a {kind} attack")]
+    NoWager { kind: String },
+    #[error("a wager cannot be negative")]
+    NegativeWager,
+    #[error("not enough Ki: {need} needed, {have} left")]
+    NotEnoughKi { need: i64, have: i64 },
+    #[error("not enough Capacity: {need} needed, {have} left this round")]
+    NotEnoughCapacity { need: i64, have: i64 },
+    #[error("{profile} needs an element, one of: {options}")]
+    ElementNeeded { profile: String, options: String },
+    #[error("{who} cannot use the element `{element}` here")]
+    BadElement { who: CombatantId, element: String },
+    #[error("{0} has used its Surge this encounter")]
+    SurgeUsed(CombatantId),
+    #[error("{who} does not have {condition:?}")]
+    NoSuchCondition {
+        who: CombatantId,
+        condition: ConditionKind,
+    },
+    #[error("only negative conditions can be ended this way")]
+    PositiveCondition,
+    #[error("cannot stand up while Pinned")]
+    PinnedCannotStand,
+    #[error("{who} needs at least one rank in {skill}")]
+    NeedsSkill { who: CombatantId, skill: String },
+    #[error("{0} has no Counter Action and no Standard Action to convert")]
+    CannotParry(CombatantId),
+    #[error("{0} has no Standard Action to convert")]
+    NothingToConvert(CombatantId),
+}

@@ -1,0 +1,294 @@
+//! The components a combatant entity is made of, and the conditions it can carry.
+//!
+//! Each component holds one concern (a pool, the stats, the conditions, the action budget…) so
+//! systems ask only for what they use. [`crate::battle::fighter::Fighter`] gathers them into a
+//! plain snapshot for the rules math.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::ruleset::{ConditionKind, TechniqueDef, WeaponDef};
+
+/// A combatant's stable id: its place in the scenario's unit list. Events, commands and saves
+/// name combatants by id, never by `Entity`.
+#[derive(
+    Component, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+pub struct CombatantId(pub u32);
+
+impl fmt::Display for CombatantId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// Who a combatant is, for people: its name, the archetype it was built from and its glyph.
+#[derive(Component, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    pub name: String,
+    pub archetype: String,
+    pub glyph: String,
+}
+
+/// The side a combatant fights for; everyone on another side is an opponent.
+#[derive(
+    Component, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+pub struct Side(pub u8);
+
+/// Attribute Scores by attribute id. In DBU a Modifier equals its Score.
+#[derive(Component, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attributes(pub BTreeMap<String, i64>);
+
+impl Attributes {
+    /// A score, 0 for an unknown attribute.
+    pub fn get(&self, id: &str) -> i64 {
+        self.0.get(id).copied().unwrap_or(0)
+    }
+}
+
+/// Power Level and Tier of Power (base and current), and whether this is a Minion.
+#[derive(Component, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Power {
+    pub level: u32,
+    /// Base ToP from Power Level (after the Minion Weakness rule).
+    pub base_tier: u32,
+    /// Current ToP; equal to the base unless an effect raises it.
+    pub tier: u32,
+    pub minion: bool,
+    /// Combat Rolls and Saves penalty from Minion Weakness at base ToP 1.
+    pub minion_roll_penalty: i64,
+    /// Racial Life Modifier, for the Life formula.
+    pub life_modifier: i64,
+    /// The race's favoured Save.
+    pub racial_save: String,
+}
+
+/// Size Category and what it does on the grid.
+#[derive(Component, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BodySize {
+    pub id: String,
+    /// Side of the square block occupied.
+    pub squares: u32,
+    pub melee_range: u32,
+}
+
+/// Life Points.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Life {
+    pub current: i64,
+    pub max: i64,
+}
+
+/// Ki Points. The effective maximum is halved by Fatigued; `max` is the unreduced one.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ki {
+    pub current: i64,
+    pub max: i64,
+}
+
+/// Capacity: the Ki one may spend in a round; refills at the start of each round. `max` is the
+/// unreduced maximum (Fatigued and Weakened halve the effective one).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Capacity {
+    pub current: i64,
+    pub max: i64,
+}
+
+pub use crate::grid::Square;
+
+/// Where a combatant stands: the top-left square of its footprint. `None` while Absorbed
+/// (removed from the battleground).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Position(pub Option<Square>);
+
+/// What a combatant can do: its Basic Attack profiles, elements, weapon, techniques and skills.
+#[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Loadout {
+    pub profiles: Vec<String>,
+    pub elements: Vec<String>,
+    pub weapon: Option<WeaponDef>,
+    pub techniques: Vec<TechniqueDef>,
+    pub skills: BTreeMap<String, i64>,
+}
+
+/// When a condition ends by itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Expiry {
+    /// Only when ended (End a Condition, standing up, a cure…).
+    UntilEnded,
+    /// At the end of `of`'s turn in `round` ("ends at the end of the turn it started in, after
+    /// x rounds have passed").
+    EndOfTurn { round: u32, of: CombatantId },
+    /// At the end of `round`.
+    EndOfRound(u32),
+}
+
+/// One condition on a combatant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConditionInstance {
+    pub kind: ConditionKind,
+    /// Who gave it (Shaken's penalty applies against them; Absorbed's absorber).
+    pub source: Option<CombatantId>,
+    /// The source's ToP when it was given: "(T)" in an inflicted effect is the inflicter's.
+    pub source_tier: u32,
+    pub stacks: u32,
+    /// Damage Over Time per turn (sum of all sources, capped).
+    pub amount: i64,
+    pub expires: Expiry,
+    /// Absorbed: failed escape saves so far.
+    pub failures: i64,
+}
+
+/// The conditions a combatant has, one instance per kind, in the order gained.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Conditions(pub Vec<ConditionInstance>);
+
+impl Conditions {
+    /// The instance of `kind`, if present.
+    pub fn get(&self, kind: ConditionKind) -> Option<&ConditionInstance> {
+        self.0.iter().find(|c| c.kind == kind)
+    }
+
+    /// True when `kind` is present.
+    pub fn has(&self, kind: ConditionKind) -> bool {
+        self.get(kind).is_some()
+    }
+
+    /// Stacks of `kind` (0 when absent).
+    pub fn stacks(&self, kind: ConditionKind) -> u32 {
+        self.get(kind).map_or(0, |c| c.stacks)
+    }
+
+    /// Removes `kind`, returning the instance.
+    pub fn remove(&mut self, kind: ConditionKind) -> Option<ConditionInstance> {
+        let i = self.0.iter().position(|c| c.kind == kind)?;
+        Some(self.0.remove(i))
+    }
+}
+
+/// The round's action budget.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Actions {
+    pub standard: u32,
+    pub counter: u32,
+    /// Steady Momentum actions, usable until the end of the owner's turn in `steady_round`.
+    pub steady: u32,
+    pub steady_round: u32,
+    /// Actions taken away by Pinned this round, given back if Pinned ends.
+    pub lost_to_pin: (u32, u32),
+}
+
+impl Actions {
+    /// Standard actions usable on one's own turn, Steady Momentum included.
+    pub fn usable(&self) -> u32 {
+        self.standard + self.steady
+    }
+}
+
+/// What a combatant did this round, for once-per-round rules.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundLog {
+    pub attacks: u32,
+    pub profiles_used: BTreeSet<String>,
+    pub technique_used: bool,
+    pub bonus_momentum: bool,
+    pub reduced_momentum: bool,
+    pub sweep_debuff: bool,
+    /// Actions lost at the start of next round (Reduced Momentum).
+    pub next_round_penalty: u32,
+}
+
+/// What a combatant did this encounter, for once-per-encounter rules.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EncounterLog {
+    pub surge_used: bool,
+    pub rage_used: bool,
+    /// The round of Rage's aftermath (one Action and Guard Down).
+    pub rage_aftermath: Option<u32>,
+    /// Defeat has been announced (it is announced once, at the end of the attack).
+    pub defeated: bool,
+}
+
+/// Health Threshold bookkeeping, by index into the ruleset's threshold list.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Thresholds {
+    /// Thresholds whose Life requirement is currently met.
+    pub reached: BTreeSet<usize>,
+    /// Thresholds whose penalty applies (failed Steadfast, or reached without damage).
+    pub failed: BTreeSet<usize>,
+    /// Thresholds whose triggers (Bonus Momentum, Rage entry…) already fired this encounter.
+    pub triggered: BTreeSet<usize>,
+    /// The lowest threshold reached by damage during the current maneuver, saved for after it.
+    pub pending: Option<PendingThreshold>,
+}
+
+/// A threshold reached during a maneuver whose Steadfast Save waits for its end.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingThreshold {
+    pub index: usize,
+    /// Who knocked them through (for Bonus Momentum); `None` for their own effects.
+    pub by: Option<CombatantId>,
+    /// True when the attacker's Attacking Maneuver did it.
+    pub by_attack: bool,
+}
+
+/// A temporary change to Defense Value (Sweeping's -1(T)), until the start of `until`'s turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DefenseChange {
+    pub amount: i64,
+    pub label: String,
+    pub until_turn_of: CombatantId,
+}
+
+/// Defense Value changes in force, and Diminishing Defense stacks (cleared each round).
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Defense {
+    pub diminishing: i64,
+    pub changes: Vec<DefenseChange>,
+}
+
+/// Marks a combatant at 0 Life: no maneuvers, turns skipped.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Defeated;
+
+/// How a combatant answers the battle's questions when no person is asked.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Controller {
+    pub defense: DefensePolicy,
+    pub responses: ResponsePolicy,
+}
+
+impl Default for Controller {
+    fn default() -> Self {
+        Self {
+            defense: DefensePolicy::Best,
+            responses: ResponsePolicy::SurgeWhenLow,
+        }
+    }
+}
+
+/// Dodge or Parry, chosen by a person or by a policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DefensePolicy {
+    /// Ask: the battle waits for a `Defend` command.
+    Prompt,
+    AlwaysDodge,
+    /// Parry whenever a Counter Action (or a Standard one to convert) is left.
+    AlwaysParry,
+    /// Whichever of Dodge and Parry has the better exact odds; Parry only if clearly better.
+    Best,
+}
+
+/// What to do in the window for Instant actions before an attack resolves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ResponsePolicy {
+    /// Ask: the battle waits for a `Respond` command.
+    Prompt,
+    Never,
+    /// Use the Healing Surge when targeted at or below the Injured threshold.
+    SurgeWhenLow,
+}

@@ -1,0 +1,658 @@
+//! The attack-context assembly: from a declared attack and plain snapshots of the fighters, the
+//! exact rolls it will make (Strike, each target's Dodge or Parry, the Wound) and how damage is
+//! then worked out.
+//!
+//! Resolution rolls these specs and the odds preview computes their distributions, so what a
+//! player is shown and what the dice decide cannot disagree.
+
+use serde::{Deserialize, Serialize};
+
+use super::components::{CombatantId, Square};
+use super::fighter::{Fighter, at_tier, eval};
+use crate::dice::{BaseDie, DiceFormula, Dist, RollKind, RollSpec, distribution_split};
+use crate::ruleset::{
+    AttackTypeDef, Category, ConditionKind, ConditionRule, ElementDef, ProfileDef, ProfileEffect,
+    Reach, Rules, Targeting, TechniqueDef,
+};
+
+/// The target's answer to an attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DefenseChoice {
+    /// Roll Dodge: d10 + ToP dice + Defense Value.
+    Dodge,
+    /// Spend a Counter Action to roll one's Strike instead.
+    Parry,
+}
+
+/// A declared attack, resolved against the ruleset: what is used and how hard.
+#[derive(Debug, Clone, Copy)]
+pub struct Declaration<'a> {
+    pub profile: &'a ProfileDef,
+    pub attack_type: &'a AttackTypeDef,
+    pub technique: Option<&'a TechniqueDef>,
+    pub element: Option<&'a ElementDef>,
+    pub wager: i64,
+    /// How many targets the attack has (Blast's single-target bonus).
+    pub target_count: usize,
+}
+
+impl Declaration<'_> {
+    /// True when the profile has this special rule.
+    pub fn has(&self, f: impl Fn(&ProfileEffect) -> bool) -> bool {
+        self.profile.effects.iter().any(f)
+    }
+
+    /// Free Energy Charges that come with the profile (Beam).
+    pub fn charges(&self) -> u32 {
+        self.profile
+            .effects
+            .iter()
+            .map(|e| match e {
+                ProfileEffect::FreeEnergyCharges { count } => *count,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    /// The Critical Target changes (Strike, Wound) of the profile.
+    fn critical_changes(&self) -> (i64, i64) {
+        self.profile
+            .effects
+            .iter()
+            .fold((0, 0), |(s, w), e| match e {
+                ProfileEffect::CriticalTarget { strike, wound } => (s + strike, w + wound),
+                _ => (s, w),
+            })
+    }
+}
+
+/// Ki Point cost of a declared attack for this attacker (profile cost plus technique extra),
+/// not counting the wager.
+pub fn ki_cost(attacker: &Fighter, decl: &Declaration) -> i64 {
+    let vars = attacker.vars();
+    let extra = decl.technique.map_or(0, |t| eval(&t.extra_cost, &vars));
+    (eval(&decl.profile.cost, &vars) + extra).max(0)
+}
+
+/// How far a declared attack reaches for this attacker, in squares (`None`: any distance).
+pub fn reach(attacker: &Fighter, decl: &Declaration) -> Option<u32> {
+    match decl.attack_type.reach {
+        Reach::Any => None,
+        Reach::Within(n) => Some(n),
+        Reach::Melee => {
+            let extra: u32 = decl
+                .profile
+                .effects
+                .iter()
+                .map(|e| match e {
+                    ProfileEffect::ExtraReach { squares } => *squares,
+                    _ => 0,
+                })
+                .sum();
+            Some(attacker.size.melee_range + extra)
+        }
+    }
+}
+
+/// A Combat Roll's common part for `f`: the base die with its Critical Target and Botch Range,
+/// Tier of Power Extra and Critical Dice, Superiority and Impediment, and the penalties that
+/// apply to every Combat Roll (threshold, Poisoned, Minion Weakness).
+fn combat_roll(
+    rules: &Rules,
+    f: &Fighter,
+    kind: RollKind,
+    critical_change: i64,
+    botch_range: Option<u32>,
+    with_base: bool,
+) -> RollSpec {
+    let mut s = RollSpec::new(kind);
+    let t = f.power.tier;
+    let bt = f.power.base_tier;
+    let row = rules.tier(t);
+    let vars = f.vars();
+    if with_base {
+        let floor = i64::from(rules.dice.critical_target_floor);
+        let target = (i64::from(rules.dice.critical_target) + critical_change)
+            .max(floor)
+            .min(i64::from(rules.dice.base_die));
+        s.base = Some(BaseDie {
+            sides: rules.dice.base_die,
+            rolls: 1,
+            critical_target: Some(target as u32),
+            botch_range: botch_range.unwrap_or(rules.dice.botch_range),
+            botch_penalty: at_tier(&rules.dice.botch_penalty, t, bt),
+            penalization: None,
+        });
+        if let Ok(pool) = row.extra_dice.eval(&vars) {
+            for g in pool.dice {
+                s.add_dice(format!("ToP {t} Extra Dice"), g);
+            }
+        }
+        if let Ok(pool) = row.critical_dice.eval(&vars) {
+            for g in pool.dice {
+                s.critical_dice.push(crate::dice::DiceTerm {
+                    label: format!("ToP {t} Critical Dice"),
+                    group: g,
+                });
+            }
+        }
+        if f.is(rules, ConditionKind::Superiority) {
+            s.superiority = Some("Superiority die".to_string());
+        }
+    }
+    if let Some(ConditionRule::Impediment { flat_penalty }) = f
+        .active(rules, ConditionKind::Impediment)
+        .map(|_| &rules.condition(ConditionKind::Impediment).rule)
+    {
+        if s.superiority.take().is_some() {
+            s.dropped.push("Superiority die (Impediment)".into());
+        } else if let Some(i) = s.dice.iter().position(|d| d.group.sides == 10) {
+            s.dice[i].group.count -= 1;
+            s.dropped
+                .push(format!("1d10 of {} (Impediment)", s.dice[i].label));
+            if s.dice[i].group.count == 0 {
+                s.dice.remove(i);
+            }
+        } else {
+            s.add("Impediment (no d10 to drop)", -flat_penalty);
+        }
+    }
+    s
+}
+
+/// The penalties every Combat Roll of `f` takes (lowest failed threshold, Poisoned while
+/// Wounded, Minion Weakness), added last so breakdowns read bonuses first.
+fn add_roll_penalties(rules: &Rules, f: &Fighter, s: &mut RollSpec) {
+    let t = f.power.tier;
+    let bt = f.power.base_tier;
+    if !f.raging() {
+        if let Some(i) = f.penalty_threshold() {
+            let th = &rules.damage.thresholds[i];
+            s.add(format!("{} threshold", th.id), -at_tier(&th.penalty, t, bt));
+        }
+        if let Some(ConditionRule::Poisoned {
+            low_life_penalty, ..
+        }) = f
+            .active(rules, ConditionKind::Poisoned)
+            .map(|_| &rules.condition(ConditionKind::Poisoned).rule)
+            && f.below_lowest_threshold(rules)
+        {
+            s.add("Poisoned while Wounded", -at_tier(low_life_penalty, t, bt));
+        }
+    }
+    s.add("Minion Weakness", -f.power.minion_roll_penalty);
+}
+
+/// Modifiers of a Strike that depend on the target: Long Range and Shaken.
+fn strike_target_modifiers(
+    rules: &Rules,
+    attacker: &Fighter,
+    target: &Fighter,
+    distance: Option<u32>,
+    s: &mut RollSpec,
+) {
+    if attacker.raging() {
+        return;
+    }
+    let lr = &rules.attacks.long_range;
+    if let Some(d) = distance
+        && d > lr.beyond
+    {
+        s.add(
+            format!("Long Range ({d} squares > {})", lr.beyond),
+            -at_tier(
+                &lr.strike_penalty,
+                attacker.power.tier,
+                attacker.power.base_tier,
+            ),
+        );
+    }
+    if let Some(c) = attacker.active(rules, ConditionKind::Shaken)
+        && c.source == Some(target.id)
+        && let ConditionRule::Shaken { strike_penalty, .. } =
+            &rules.condition(ConditionKind::Shaken).rule
+    {
+        s.add(
+            format!("Shaken by {}", target.identity.name),
+            -at_tier(strike_penalty, c.source_tier, c.source_tier),
+        );
+    }
+}
+
+/// The attacker's Strike, without target-dependent modifiers (rolled once for all targets).
+pub fn strike_spec(rules: &Rules, attacker: &Fighter, decl: &Declaration) -> RollSpec {
+    let (crit, _) = decl.critical_changes();
+    let botch = decl.profile.effects.iter().find_map(|e| match e {
+        ProfileEffect::StrikeBotchRange { range } => Some(*range),
+        _ => None,
+    });
+    let mut s = combat_roll(rules, attacker, RollKind::Strike, crit, botch, true);
+    let d = attacker.derived(rules);
+    s.add(
+        format!("Haste (AG {} / 2)", attacker.attributes.get("AG")),
+        d.haste,
+    );
+    s.add("Awareness", d.awareness);
+    if let Some(w) = &attacker.loadout.weapon
+        && w.attack_type == decl.attack_type.id
+    {
+        s.add(w.name.clone(), eval(&w.strike, &attacker.vars()));
+    }
+    add_roll_penalties(rules, attacker, &mut s);
+    s
+}
+
+/// The Strike against one target: the common Strike plus that target's modifiers.
+pub fn strike_spec_against(
+    rules: &Rules,
+    attacker: &Fighter,
+    decl: &Declaration,
+    target: &Fighter,
+) -> RollSpec {
+    let mut s = strike_spec(rules, attacker, decl);
+    strike_target_modifiers(
+        rules,
+        attacker,
+        target,
+        attacker.distance_to(target),
+        &mut s,
+    );
+    s
+}
+
+/// Why an attack hits this target without a Clash (Rage), if it does.
+pub fn automatic_hit(attacker: &Fighter) -> Option<&'static str> {
+    attacker
+        .raging()
+        .then_some("Rage: Strike Rolls automatically succeed")
+}
+
+/// True when the target fights as if Guard Down against this attacker (its own Guard Down or
+/// Prone, or an attacker striking from Hidden); returns the tier for its "(T)".
+pub fn guard_down_against(rules: &Rules, target: &Fighter, attacker: &Fighter) -> Option<u32> {
+    if target.raging() {
+        return None;
+    }
+    target.guard_down_tier(rules).or_else(|| {
+        attacker
+            .is(rules, ConditionKind::Hidden)
+            .then_some(attacker.power.tier)
+    })
+}
+
+/// The defender's roll against this attack: Dodge, or Parry (its Strike as a Physical attack).
+pub fn defense_spec(
+    rules: &Rules,
+    defender: &Fighter,
+    attacker: &Fighter,
+    decl: &Declaration,
+    choice: DefenseChoice,
+) -> RollSpec {
+    let d = defender.derived(rules);
+    match choice {
+        DefenseChoice::Dodge => {
+            let mut s = combat_roll(rules, defender, RollKind::Dodge, 0, None, true);
+            s.add("Defense Value", d.defense_value);
+            if !defender.raging() {
+                s.add("Diminishing Defense", -defender.defense.diminishing);
+                for c in &defender.defense.changes {
+                    s.add(c.label.clone(), c.amount);
+                }
+            }
+            for e in &decl.profile.effects {
+                if let ProfileEffect::TargetDefense { modifier } = e
+                    && !defender.raging()
+                {
+                    s.add(
+                        format!("{} (Defense Value)", decl.profile.name),
+                        eval(modifier, &attacker.vars()),
+                    );
+                }
+            }
+            if let Some(tier) = guard_down_against(rules, defender, attacker)
+                && let ConditionRule::GuardDown {
+                    dodge_penalty,
+                    dodge_rolls,
+                } = &rules.condition(ConditionKind::GuardDown).rule
+            {
+                let why = if defender.is(rules, ConditionKind::GuardDown) {
+                    "Guard Down"
+                } else if defender.is(rules, ConditionKind::Prone) {
+                    "Guard Down (Prone)"
+                } else {
+                    "Guard Down (attacked from Hidden)"
+                };
+                if let Some(b) = s.base.as_mut() {
+                    b.rolls = *dodge_rolls;
+                    b.penalization = Some(format!("{why}: keep the lower"));
+                }
+                s.add(why, -at_tier(dodge_penalty, tier, tier));
+            }
+            add_roll_penalties(rules, defender, &mut s);
+            s
+        }
+        DefenseChoice::Parry => {
+            let mut s = combat_roll(rules, defender, RollKind::Parry, 0, None, true);
+            s.add(
+                format!("Haste (AG {} / 2)", defender.attributes.get("AG")),
+                d.haste,
+            );
+            s.add("Awareness", d.awareness);
+            let charges = i64::from(decl.charges());
+            if charges > 0 {
+                let per = at_tier(
+                    &rules.attacks.energy_charge.parry_penalty_per_charge,
+                    attacker.power.tier,
+                    attacker.power.base_tier,
+                );
+                s.add(
+                    format!("Energy Charges on the attack ({charges})"),
+                    -per * charges,
+                );
+            }
+            add_roll_penalties(rules, defender, &mut s);
+            s
+        }
+    }
+}
+
+/// The Wound Roll. `single_target` is the only target when there is exactly one (Kiai's bonus
+/// against Guard Down depends on it).
+pub fn wound_spec(
+    rules: &Rules,
+    attacker: &Fighter,
+    decl: &Declaration,
+    single_target: Option<&Fighter>,
+) -> RollSpec {
+    let vars = attacker.vars();
+    let (_, crit) = decl.critical_changes();
+    let replacement = decl.profile.effects.iter().find_map(|e| match e {
+        ProfileEffect::MultiHit {
+            hits,
+            damage_per_hit,
+        } => Some((hits, *damage_per_hit, "Hits")),
+        ProfileEffect::ReplaceWound { dice } => Some((dice, 1, "Wound dice")),
+        _ => None,
+    });
+    let mut s = combat_roll(
+        rules,
+        attacker,
+        RollKind::Wound,
+        crit,
+        None,
+        replacement.is_none(),
+    );
+    if let Some((dice, per_hit, label)) = replacement {
+        add_dice(
+            &mut s,
+            dice,
+            &vars,
+            &format!("{} ({})", label, decl.profile.name),
+        );
+        if per_hit != 1 {
+            // Every modifier so far is added after the hits are counted: keep them flat.
+            s.dice_multiplier = per_hit;
+        }
+    }
+    let attribute_bonus = match &decl.attack_type.damage_attribute {
+        Some(a) => Some((
+            format!(
+                "{} ({a} {})",
+                rules
+                    .characters
+                    .attributes
+                    .iter()
+                    .find(|x| &x.id == a)
+                    .map_or(a.as_str(), |x| x.name.as_str()),
+                attacker.attributes.get(a)
+            ),
+            attacker.attributes.get(a),
+        )),
+        None => attacker
+            .loadout
+            .weapon
+            .as_ref()
+            .filter(|w| w.attack_type == decl.attack_type.id)
+            .map(|w| (w.name.clone(), eval(&w.damage, &vars))),
+    };
+    if let Some((label, v)) = &attribute_bonus {
+        s.add(label.clone(), *v);
+        if decl.has(|e| matches!(e, ProfileEffect::DamageAttributeAgain)) {
+            s.add(format!("{} again ({})", label, decl.profile.name), *v);
+        }
+    }
+    if let Some(t) = decl.technique {
+        s.add(t.name.clone(), eval(&t.wound_bonus, &vars));
+    }
+    s.add("Ki Wager", decl.wager);
+    let charges = decl.charges();
+    if charges > 0 {
+        for _ in 0..charges {
+            add_dice(
+                &mut s,
+                &rules.attacks.energy_charge.wound_per_charge,
+                &vars,
+                &format!("Energy Charge ({})", decl.profile.name),
+            );
+        }
+    }
+    for e in &decl.profile.effects {
+        match e {
+            ProfileEffect::SingleTargetWound { dice } if decl.target_count == 1 => {
+                add_dice(
+                    &mut s,
+                    dice,
+                    &vars,
+                    &format!("{} single target", decl.profile.name),
+                );
+            }
+            ProfileEffect::GuardDownBonus { wound, .. } => {
+                if let Some(t) = single_target
+                    && guard_down_against(rules, t, attacker).is_some()
+                {
+                    s.add(
+                        format!("{} against Guard Down", decl.profile.name),
+                        eval(wound, &vars),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    add_roll_penalties(rules, attacker, &mut s);
+    s
+}
+
+fn add_dice(
+    s: &mut RollSpec,
+    f: &DiceFormula,
+    vars: &(impl crate::dice::Vars + ?Sized),
+    label: &str,
+) {
+    if let Ok(pool) = f.eval(vars) {
+        for g in pool.dice {
+            s.add_dice(label.to_string(), g);
+        }
+        s.add(label.to_string(), pool.flat);
+    }
+}
+
+/// How one target takes one Wound: category after every change, Soak used, damage dealt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DamageResult {
+    pub category: Category,
+    pub soak: i64,
+    pub soak_used: i64,
+    pub damage: i64,
+    /// Why the category is what it is.
+    pub notes: Vec<String>,
+}
+
+/// The damage a Wound total deals to `target`: the profile's category, +1/−1 changes clamped
+/// to Standard..Lethal, a critical Strike's upgrade, Prone's "all damage is Lethal", then Soak
+/// (halved for Direct, ignored for Lethal) taken once off the total.
+pub fn damage_against(
+    rules: &Rules,
+    wound: i64,
+    decl: &Declaration,
+    target: &Fighter,
+    strike_critical: bool,
+) -> DamageResult {
+    let mut notes = Vec::new();
+    let mut level = decl.profile.category.level();
+    if strike_critical {
+        for e in &decl.profile.effects {
+            if let ProfileEffect::CriticalStrikeCategory { category } = e {
+                level = level.max(category.level());
+                notes.push(format!(
+                    "critical {} Strike: {category:?}",
+                    decl.profile.name
+                ));
+            }
+        }
+    }
+    if let Some(ConditionRule::Pinned { category_increase }) = target
+        .active(rules, ConditionKind::Pinned)
+        .map(|_| &rules.condition(ConditionKind::Pinned).rule)
+    {
+        level += category_increase;
+        notes.push(format!("Pinned: +{category_increase} Damage Category"));
+    }
+    let mut category = Category::from_level(level);
+    if target.is(rules, ConditionKind::Prone) {
+        category = Category::Lethal;
+        notes.push("Prone: all damage is Lethal".into());
+    }
+    let soak = target.derived(rules).soak;
+    let soak_used = rules.soak_fraction(category).of(soak);
+    DamageResult {
+        category,
+        soak,
+        soak_used,
+        damage: (wound - soak_used).max(0),
+        notes,
+    }
+}
+
+/// Everything about one target of an attack that the preview and the resolution share.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TargetContext {
+    pub id: CombatantId,
+    pub distance: Option<u32>,
+    pub strike: RollSpec,
+    pub dodge: RollSpec,
+    pub parry: RollSpec,
+    pub automatic_hit: Option<&'static str>,
+}
+
+/// A declared attack against its targets, assembled once for preview or resolution.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttackContext {
+    pub ki_cost: i64,
+    pub wager: i64,
+    pub strike: RollSpec,
+    pub targets: Vec<TargetContext>,
+    pub wound: RollSpec,
+}
+
+/// Assembles the attack context of `decl` by `attacker` against `targets`.
+pub fn assemble(
+    rules: &Rules,
+    attacker: &Fighter,
+    targets: &[&Fighter],
+    decl: &Declaration,
+) -> AttackContext {
+    let single = (targets.len() == 1).then(|| targets[0]);
+    AttackContext {
+        ki_cost: ki_cost(attacker, decl),
+        wager: decl.wager,
+        strike: strike_spec(rules, attacker, decl),
+        targets: targets
+            .iter()
+            .map(|t| TargetContext {
+                id: t.id,
+                distance: attacker.distance_to(t),
+                strike: strike_spec_against(rules, attacker, decl, t),
+                dodge: defense_spec(rules, t, attacker, decl, DefenseChoice::Dodge),
+                parry: defense_spec(rules, t, attacker, decl, DefenseChoice::Parry),
+                automatic_hit: automatic_hit(attacker),
+            })
+            .collect(),
+        wound: wound_spec(rules, attacker, decl, single),
+    }
+}
+
+/// Exact chances of one target's outcome, from the same specs the resolution rolls.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TargetOdds {
+    pub hit: f64,
+    /// The chance of a hit with a critical Strike (matters for Cutting).
+    pub critical_hit: f64,
+    pub expected_damage: f64,
+}
+
+/// The exact hit chance and expected damage against one target with a given defense.
+pub fn target_odds(
+    rules: &Rules,
+    ctx: &AttackContext,
+    t: &TargetContext,
+    decl: &Declaration,
+    target: &Fighter,
+    choice: DefenseChoice,
+) -> TargetOdds {
+    let (plain, crit) = distribution_split(&t.strike);
+    let (hit_plain, hit_crit) = if t.automatic_hit.is_some() {
+        (plain.mass(), crit.mass())
+    } else {
+        let defense = crate::dice::distribution(match choice {
+            DefenseChoice::Dodge => &t.dodge,
+            DefenseChoice::Parry => &t.parry,
+        });
+        (plain.prob_greater(&defense), crit.prob_greater(&defense))
+    };
+    let wound = crate::dice::distribution(&ctx.wound);
+    let mean_damage = |critical: bool| -> f64 {
+        let r = damage_against(rules, 0, decl, target, critical);
+        wound.map(|w| (w - r.soak_used).max(0)).mean()
+    };
+    TargetOdds {
+        hit: hit_plain + hit_crit,
+        critical_hit: hit_crit,
+        expected_damage: hit_plain * mean_damage(false) + hit_crit * mean_damage(true),
+    }
+}
+
+/// The exact distribution of a roll, re-exported for callers that only hold a context.
+pub fn roll_distribution(spec: &RollSpec) -> Dist {
+    crate::dice::distribution(spec)
+}
+
+/// The square a push of `steps` moves a target to, straight away from `from`, stopping before
+/// any square `blocked` refuses.
+pub fn push_destination(
+    target: Square,
+    from: Square,
+    steps: u32,
+    blocked: impl Fn(Square) -> bool,
+) -> Square {
+    let dx = (target.x - from.x).signum();
+    let dy = (target.y - from.y).signum();
+    if dx == 0 && dy == 0 {
+        return target;
+    }
+    let mut at = target;
+    for _ in 0..steps {
+        let next = Square::new(at.x + dx, at.y + dy);
+        if blocked(next) {
+            break;
+        }
+        at = next;
+    }
+    at
+}
+
+/// How many opponents an area profile would hit is decided by the battlefield; this tells
+/// whether a profile needs a declared target list or an area.
+pub fn needs_area(profile: &ProfileDef) -> bool {
+    !matches!(profile.targeting, Targeting::Single)
+}

@@ -1,0 +1,519 @@
+//! The battle's event log: everything that happened, in order, with every roll's breakdown.
+//! The demo prints it, tests assert it, the GUI will animate it and saves replay the commands
+//! that produced it.
+
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::components::{CombatantId, Expiry, Side, Square};
+use super::context::DefenseChoice;
+use crate::dice::RollBreakdown;
+use crate::ruleset::{Category, ConditionKind};
+
+/// A pool that changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Pool {
+    Life,
+    Ki,
+    Capacity,
+}
+
+/// Which kind of action was spent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ActionKind {
+    Standard,
+    Counter,
+    /// A Steady Momentum action.
+    Momentum,
+}
+
+/// One thing that happened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum BattleEvent {
+    BattleStarted {
+        seed: Option<u64>,
+    },
+    InitiativeRolled {
+        who: CombatantId,
+        roll: RollBreakdown,
+    },
+    /// A tie on initiative broken by a roll-off.
+    InitiativeRollOff {
+        who: CombatantId,
+        roll: RollBreakdown,
+    },
+    TurnOrder {
+        order: Vec<CombatantId>,
+    },
+    RoundStarted {
+        round: u32,
+    },
+    ActionsRefreshed {
+        who: CombatantId,
+        standard: u32,
+        counter: u32,
+        /// Why the numbers differ from 3 + 1 (Slowed, Pinned, Rage aftermath…).
+        notes: Vec<String>,
+    },
+    TurnStarted {
+        who: CombatantId,
+        round: u32,
+    },
+    TurnSkipped {
+        who: CombatantId,
+        reason: String,
+    },
+    TurnEnded {
+        who: CombatantId,
+    },
+    ActionSpent {
+        who: CombatantId,
+        kind: ActionKind,
+        what: String,
+    },
+    ActionConverted {
+        who: CombatantId,
+    },
+    ActionGained {
+        who: CombatantId,
+        kind: ActionKind,
+        reason: String,
+    },
+    PoolChanged {
+        who: CombatantId,
+        pool: Pool,
+        from: i64,
+        to: i64,
+        reason: String,
+    },
+    AttackDeclared {
+        attacker: CombatantId,
+        profile: String,
+        technique: Option<String>,
+        element: Option<String>,
+        targets: Vec<CombatantId>,
+        ki_cost: i64,
+        wager: i64,
+    },
+    ResponseWindow {
+        attacker: CombatantId,
+    },
+    SurgeUsed {
+        who: CombatantId,
+        healing: bool,
+        amount: i64,
+        roll: Option<RollBreakdown>,
+    },
+    DefenseDeclared {
+        defender: CombatantId,
+        choice: DefenseChoice,
+    },
+    StrikeRolled {
+        attacker: CombatantId,
+        roll: RollBreakdown,
+    },
+    DefenseRolled {
+        defender: CombatantId,
+        roll: RollBreakdown,
+    },
+    /// The outcome of Strike against one defense; `strike` is that target's Strike total.
+    Clash {
+        attacker: CombatantId,
+        defender: CombatantId,
+        strike: i64,
+        defense: i64,
+        hit: bool,
+        /// Set when the hit needed no Clash (Rage).
+        automatic: Option<String>,
+    },
+    WoundRolled {
+        attacker: CombatantId,
+        roll: RollBreakdown,
+    },
+    Damage {
+        attacker: CombatantId,
+        target: CombatantId,
+        wound: i64,
+        category: Category,
+        soak: i64,
+        soak_used: i64,
+        damage: i64,
+        notes: Vec<String>,
+    },
+    Pushed {
+        who: CombatantId,
+        from: Square,
+        to: Square,
+    },
+    DefenseLowered {
+        who: CombatantId,
+        amount: i64,
+        until_turn_of: CombatantId,
+        reason: String,
+    },
+    DiminishingDefense {
+        who: CombatantId,
+        added: i64,
+        total: i64,
+    },
+    ThresholdReached {
+        who: CombatantId,
+        threshold: String,
+        by_damage: bool,
+    },
+    SteadfastRolled {
+        who: CombatantId,
+        threshold: String,
+        roll: RollBreakdown,
+        passed: bool,
+    },
+    /// The penalty now in force for a combatant (after a save, a rise above, or Life lost
+    /// without damage).
+    ThresholdPenalty {
+        who: CombatantId,
+        threshold: Option<String>,
+        penalty: i64,
+    },
+    CheckRolled {
+        who: CombatantId,
+        purpose: String,
+        roll: RollBreakdown,
+        target: i64,
+        passed: bool,
+    },
+    /// An opposed Save (Absorbed's escape): both rolls and the winner.
+    OpposedSave {
+        who: CombatantId,
+        against: CombatantId,
+        roll: RollBreakdown,
+        against_roll: RollBreakdown,
+        passed: bool,
+    },
+    ConditionApplied {
+        who: CombatantId,
+        kind: ConditionKind,
+        source: Option<CombatantId>,
+        stacks: u32,
+        amount: i64,
+        expires: Expiry,
+    },
+    ConditionEnded {
+        who: CombatantId,
+        kind: ConditionKind,
+        reason: String,
+    },
+    Defeated {
+        who: CombatantId,
+        by: Option<CombatantId>,
+    },
+    AttackEnded {
+        attacker: CombatantId,
+    },
+    BattleEnded {
+        winner: Option<Side>,
+        round: u32,
+    },
+}
+
+/// The battle's event log.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EventLog {
+    pub events: Vec<BattleEvent>,
+}
+
+impl EventLog {
+    /// Appends an event.
+    pub fn push(&mut self, e: BattleEvent) {
+        self.events.push(e);
+    }
+}
+
+/// Combatant names for describing events.
+pub type Names = BTreeMap<CombatantId, String>;
+
+fn n(names: &Names, id: CombatantId) -> String {
+    names.get(&id).cloned().unwrap_or_else(|| id.to_string())
+}
+
+fn expiry_text(names: &Names, e: &Expiry) -> String {
+    match e {
+        Expiry::UntilEnded => "until ended".into(),
+        Expiry::EndOfTurn { round, of } => {
+            format!("until the end of {}'s turn in round {round}", n(names, *of))
+        }
+        Expiry::EndOfRound(r) => format!("until the end of round {r}"),
+    }
+}
+
+impl BattleEvent {
+    /// One line of plain words, with the full breakdown of any roll.
+    pub fn describe(&self, names: &Names) -> String {
+        use BattleEvent as E;
+        match self {
+            E::BattleStarted { seed } => match seed {
+                Some(s) => format!("Battle starts (seed {s})."),
+                None => "Battle starts (scripted dice).".into(),
+            },
+            E::InitiativeRolled { who, roll } => format!("{} rolls {roll}", n(names, *who)),
+            E::InitiativeRollOff { who, roll } => {
+                format!("{} breaks the initiative tie: {roll}", n(names, *who))
+            }
+            E::TurnOrder { order } => format!(
+                "Turn order: {}.",
+                order
+                    .iter()
+                    .map(|i| n(names, *i))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            E::RoundStarted { round } => format!("=== Round {round} ==="),
+            E::ActionsRefreshed {
+                who,
+                standard,
+                counter,
+                notes,
+            } => {
+                let mut s = format!(
+                    "{} has {standard} Standard and {counter} Counter Actions",
+                    n(names, *who)
+                );
+                if !notes.is_empty() {
+                    s.push_str(&format!(" ({})", notes.join("; ")));
+                }
+                s + "."
+            }
+            E::TurnStarted { who, round } => {
+                format!("-- {}'s turn (round {round}) --", n(names, *who))
+            }
+            E::TurnSkipped { who, reason } => {
+                format!("{}'s turn is skipped: {reason}.", n(names, *who))
+            }
+            E::TurnEnded { who } => format!("{} ends the turn.", n(names, *who)),
+            E::ActionSpent { who, kind, what } => {
+                format!("{} spends a {kind:?} Action on {what}.", n(names, *who))
+            }
+            E::ActionConverted { who } => format!(
+                "{} converts a Standard Action into a Counter Action.",
+                n(names, *who)
+            ),
+            E::ActionGained { who, kind, reason } => {
+                format!("{} gains a {kind:?} Action: {reason}.", n(names, *who))
+            }
+            E::PoolChanged {
+                who,
+                pool,
+                from,
+                to,
+                reason,
+            } => format!("{} {pool:?} {from} -> {to} ({reason}).", n(names, *who)),
+            E::AttackDeclared {
+                attacker,
+                profile,
+                technique,
+                element,
+                targets,
+                ki_cost,
+                wager,
+            } => {
+                let mut what = profile.clone();
+                if let Some(t) = technique {
+                    what = format!("{t} ({what})");
+                }
+                if let Some(e) = element {
+                    what.push_str(&format!(" [{e}]"));
+                }
+                let tgt = if targets.is_empty() {
+                    "no one".to_string()
+                } else {
+                    targets
+                        .iter()
+                        .map(|i| n(names, *i))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                format!(
+                    "{} attacks {tgt} with {what}: Ki cost {ki_cost}, wager {wager}.",
+                    n(names, *attacker)
+                )
+            }
+            E::ResponseWindow { attacker } => format!(
+                "Instant actions may answer {}'s attack.",
+                n(names, *attacker)
+            ),
+            E::SurgeUsed {
+                who,
+                healing,
+                amount,
+                roll,
+            } => {
+                let kind = if *healing {
+                    "Healing Surge"
+                } else {
+                    "Ki Surge"
+                };
+                match roll {
+                    Some(r) => format!("{} uses a {kind}: {r}; regains {amount}.", n(names, *who)),
+                    None => format!("{} uses a {kind}: regains {amount}.", n(names, *who)),
+                }
+            }
+            E::DefenseDeclared { defender, choice } => {
+                format!("{} will {choice:?}.", n(names, *defender))
+            }
+            E::StrikeRolled { attacker, roll } => format!("{}: {roll}", n(names, *attacker)),
+            E::DefenseRolled { defender, roll } => format!("{}: {roll}", n(names, *defender)),
+            E::Clash {
+                attacker,
+                defender,
+                strike,
+                defense,
+                hit,
+                automatic,
+            } => match automatic {
+                Some(why) => format!(
+                    "{} hits {} automatically ({why}).",
+                    n(names, *attacker),
+                    n(names, *defender)
+                ),
+                None if *hit => format!(
+                    "Strike {strike} beats {defense}: {} hits {}.",
+                    n(names, *attacker),
+                    n(names, *defender)
+                ),
+                None => format!(
+                    "Strike {strike} against {defense}: {} misses {} (the defender wins ties).",
+                    n(names, *attacker),
+                    n(names, *defender)
+                ),
+            },
+            E::WoundRolled { attacker, roll } => format!("{}: {roll}", n(names, *attacker)),
+            E::Damage {
+                target,
+                wound,
+                category,
+                soak,
+                soak_used,
+                damage,
+                notes,
+                ..
+            } => {
+                let mut s = format!(
+                    "{} takes {damage} {category:?} damage (Wound {wound} - Soak {soak_used} of {soak})",
+                    n(names, *target)
+                );
+                if !notes.is_empty() {
+                    s.push_str(&format!(" [{}]", notes.join("; ")));
+                }
+                s + "."
+            }
+            E::Pushed { who, from, to } => {
+                format!("{} is pushed from {from} to {to}.", n(names, *who))
+            }
+            E::DefenseLowered {
+                who,
+                amount,
+                until_turn_of,
+                reason,
+            } => format!(
+                "{} has {amount} Defense Value until the start of {}'s next turn ({reason}).",
+                n(names, *who),
+                n(names, *until_turn_of)
+            ),
+            E::DiminishingDefense { who, added, total } => format!(
+                "{}'s Diminishing Defense: -{added} (now -{total}).",
+                n(names, *who)
+            ),
+            E::ThresholdReached {
+                who,
+                threshold,
+                by_damage,
+            } => {
+                if *by_damage {
+                    format!("{} reaches the {threshold} threshold.", n(names, *who))
+                } else {
+                    format!(
+                        "{} reaches the {threshold} threshold without damage (penalty, no triggers).",
+                        n(names, *who)
+                    )
+                }
+            }
+            E::SteadfastRolled {
+                who,
+                threshold,
+                roll,
+                passed,
+            } => format!(
+                "{} makes a Steadfast Save for {threshold}: {roll} -> {}.",
+                n(names, *who),
+                if *passed { "passed" } else { "failed" }
+            ),
+            E::ThresholdPenalty {
+                who,
+                threshold,
+                penalty,
+            } => match threshold {
+                Some(t) => format!(
+                    "{} suffers the {t} penalty: -{penalty} to Combat Rolls.",
+                    n(names, *who)
+                ),
+                None => format!("{} has no threshold penalty.", n(names, *who)),
+            },
+            E::CheckRolled {
+                who,
+                purpose,
+                roll,
+                target,
+                passed,
+            } => format!(
+                "{} {purpose}: {roll} against TN {target} -> {}.",
+                n(names, *who),
+                if *passed { "success" } else { "failure" }
+            ),
+            E::OpposedSave {
+                who,
+                against,
+                roll,
+                against_roll,
+                passed,
+            } => format!(
+                "{} tries to escape {}: {roll} against {against_roll} -> {}.",
+                n(names, *who),
+                n(names, *against),
+                if *passed { "free" } else { "still held" }
+            ),
+            E::ConditionApplied {
+                who,
+                kind,
+                source,
+                stacks,
+                amount,
+                expires,
+            } => {
+                let mut s = format!("{} gains {kind:?}", n(names, *who));
+                if *stacks > 1 {
+                    s.push_str(&format!(" x{stacks}"));
+                }
+                if *amount > 0 {
+                    s.push_str(&format!(" ({amount} per turn)"));
+                }
+                if let Some(src) = source {
+                    s.push_str(&format!(" from {}", n(names, *src)));
+                }
+                format!("{s}, {}.", expiry_text(names, expires))
+            }
+            E::ConditionEnded { who, kind, reason } => {
+                format!("{}'s {kind:?} ends ({reason}).", n(names, *who))
+            }
+            E::Defeated { who, by } => match by {
+                Some(b) => format!("{} is Defeated by {}!", n(names, *who), n(names, *b)),
+                None => format!("{} is Defeated!", n(names, *who)),
+            },
+            E::AttackEnded { attacker } => format!("{}'s attack ends.", n(names, *attacker)),
+            E::BattleEnded { winner, round } => match winner {
+                Some(s) => format!("Battle over in round {round}: side {} wins.", s.0),
+                None => format!("Battle over in round {round}: no one is left standing."),
+            },
+        }
+    }
+}

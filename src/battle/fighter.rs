@@ -1,0 +1,320 @@
+//! A plain snapshot of one combatant and the values derived from it (Haste, Defense Value,
+//! Soak…), with conditions and Tier of Power applied. The rules math reads only this, never a
+//! `Query`, so previews, the AI and resolution share it.
+
+use bevy::ecs::query::QueryData;
+use bevy::prelude::*;
+
+use super::components::*;
+use crate::dice::{Formula, Vars};
+use crate::ruleset::{ConditionKind, ConditionRule, Rules};
+
+/// Everything the rules need to know about one combatant at one moment.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Fighter {
+    pub id: CombatantId,
+    pub identity: Identity,
+    pub side: Side,
+    pub attributes: Attributes,
+    pub power: Power,
+    pub size: BodySize,
+    pub life: Life,
+    pub ki: Ki,
+    pub capacity: Capacity,
+    pub position: Option<Square>,
+    pub conditions: Conditions,
+    pub thresholds: Thresholds,
+    pub defense: Defense,
+    pub actions: Actions,
+    pub round: RoundLog,
+    pub encounter: EncounterLog,
+    pub loadout: Loadout,
+    pub controller: Controller,
+}
+
+/// The query over a combatant's components. Iterating it read-only gives snapshots; the
+/// mutable items are how rule systems write results back.
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub struct FighterQuery {
+    pub entity: Entity,
+    pub id: &'static CombatantId,
+    pub identity: &'static Identity,
+    pub side: &'static Side,
+    pub attributes: &'static Attributes,
+    pub power: &'static Power,
+    pub size: &'static BodySize,
+    pub life: &'static mut Life,
+    pub ki: &'static mut Ki,
+    pub capacity: &'static mut Capacity,
+    pub position: &'static mut Position,
+    pub conditions: &'static mut Conditions,
+    pub thresholds: &'static mut Thresholds,
+    pub defense: &'static mut Defense,
+    pub actions: &'static mut Actions,
+    pub round: &'static mut RoundLog,
+    pub encounter: &'static mut EncounterLog,
+    pub loadout: &'static Loadout,
+    pub controller: &'static Controller,
+}
+
+macro_rules! snapshot_impl {
+    ($item:ident) => {
+        impl $item<'_, '_> {
+            /// Copies the components into a plain snapshot.
+            pub fn snapshot(&self) -> Fighter {
+                Fighter {
+                    id: *self.id,
+                    identity: self.identity.clone(),
+                    side: *self.side,
+                    attributes: self.attributes.clone(),
+                    power: self.power.clone(),
+                    size: self.size.clone(),
+                    life: *self.life,
+                    ki: *self.ki,
+                    capacity: *self.capacity,
+                    position: self.position.0,
+                    conditions: (*self.conditions).clone(),
+                    thresholds: (*self.thresholds).clone(),
+                    defense: (*self.defense).clone(),
+                    actions: (*self.actions).clone(),
+                    round: (*self.round).clone(),
+                    encounter: (*self.encounter).clone(),
+                    loadout: self.loadout.clone(),
+                    controller: *self.controller,
+                }
+            }
+        }
+    };
+}
+snapshot_impl!(FighterQueryItem);
+snapshot_impl!(FighterQueryReadOnlyItem);
+
+/// Snapshots of every combatant, in id order (the stable order rules iterate in).
+pub fn snapshots(q: &Query<FighterQuery>) -> Vec<Fighter> {
+    let mut v: Vec<Fighter> = q.iter().map(|f| f.snapshot()).collect();
+    v.sort_by_key(|f| f.id);
+    v
+}
+
+/// The snapshot of one combatant.
+pub fn snapshot_of(q: &Query<FighterQuery>, id: CombatantId) -> Option<Fighter> {
+    q.iter().find(|f| *f.id == id).map(|f| f.snapshot())
+}
+
+/// Formula variables as seen by one fighter: attribute ids, `T`, `bT`, `PL`, `RLM`.
+pub struct FighterVars<'a> {
+    pub fighter: &'a Fighter,
+    pub size: Option<(i64, i64, i64)>,
+}
+
+impl Vars for FighterVars<'_> {
+    fn get(&self, name: &str) -> Option<i64> {
+        let f = self.fighter;
+        match name {
+            "T" => Some(i64::from(f.power.tier)),
+            "bT" => Some(i64::from(f.power.base_tier)),
+            "PL" => Some(i64::from(f.power.level)),
+            "RLM" => Some(f.power.life_modifier),
+            "SIZE_DV" => self.size.map(|s| s.0),
+            "SIZE_SOAK" => self.size.map(|s| s.1),
+            "SIZE_SPEED" => self.size.map(|s| s.2),
+            other => f.attributes.0.get(other).copied(),
+        }
+    }
+}
+
+/// Evaluates a validated formula; a failure (only possible with a division by zero in data)
+/// counts as 0 rather than stopping a battle.
+pub fn eval(f: &Formula, vars: &(impl Vars + ?Sized)) -> i64 {
+    f.eval(vars).unwrap_or(0)
+}
+
+/// A ToP-only formula (`2(T)`) evaluated at tier `t` (and base tier `bt`).
+pub fn at_tier(f: &Formula, t: u32, bt: u32) -> i64 {
+    eval(f, &[("T", i64::from(t)), ("bT", i64::from(bt))][..])
+}
+
+/// The values the chapter derives from attributes, with size and conditions applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Derived {
+    pub haste: i64,
+    pub awareness: i64,
+    pub might: i64,
+    pub defense_value: i64,
+    pub soak: i64,
+    pub normal_speed: i64,
+    pub boosted_speed: i64,
+    pub initiative: i64,
+    pub max_ki: i64,
+    pub max_capacity: i64,
+}
+
+impl Fighter {
+    /// The formula variables of this fighter.
+    pub fn vars(&self) -> FighterVars<'_> {
+        FighterVars {
+            fighter: self,
+            size: None,
+        }
+    }
+
+    /// Defeated: at 0 Life, no maneuvers, turns skipped.
+    pub fn defeated(&self) -> bool {
+        self.life.current <= 0
+    }
+
+    /// True while Raging: negative conditions and penalties to one's rolls are ignored.
+    pub fn raging(&self) -> bool {
+        self.conditions.has(ConditionKind::Rage)
+    }
+
+    /// The instance of a condition that currently has an effect: negative ones are ignored
+    /// while Raging.
+    pub fn active(&self, rules: &Rules, kind: ConditionKind) -> Option<&ConditionInstance> {
+        let c = self.conditions.get(kind)?;
+        if self.raging() && rules.condition(kind).polarity == crate::ruleset::Polarity::Negative {
+            return None;
+        }
+        Some(c)
+    }
+
+    /// True when a condition is present and in effect.
+    pub fn is(&self, rules: &Rules, kind: ConditionKind) -> bool {
+        self.active(rules, kind).is_some()
+    }
+
+    /// Guard Down in effect, directly or through Prone; returns the tier its "(T)" uses.
+    pub fn guard_down_tier(&self, rules: &Rules) -> Option<u32> {
+        if let Some(c) = self.active(rules, ConditionKind::GuardDown) {
+            return Some(c.source_tier);
+        }
+        self.active(rules, ConditionKind::Prone)
+            .map(|_| self.power.tier)
+    }
+
+    /// The lowest threshold whose penalty applies, if any.
+    pub fn penalty_threshold(&self) -> Option<usize> {
+        self.thresholds.failed.iter().next_back().copied()
+    }
+
+    /// True when this fighter is below (at or under) the lowest Health Threshold.
+    pub fn below_lowest_threshold(&self, rules: &Rules) -> bool {
+        rules
+            .damage
+            .thresholds
+            .len()
+            .checked_sub(1)
+            .is_some_and(|i| self.thresholds.reached.contains(&i))
+    }
+
+    /// Haste, Awareness, Defense Value, Soak, speeds and pool maxima, as the conditions leave
+    /// them.
+    pub fn derived(&self, rules: &Rules) -> Derived {
+        let size = rules.size(&self.size.id);
+        let t = self.power.tier;
+        let bt = self.power.base_tier;
+        let sizes = size.map(|s| {
+            (
+                at_tier(&s.defense_value, t, bt),
+                at_tier(&s.soak, t, bt),
+                s.speed,
+            )
+        });
+        let vars = FighterVars {
+            fighter: self,
+            size: Some(sizes.unwrap_or((0, 0, 0))),
+        };
+        let d = &rules.characters.derived;
+        let mut out = Derived {
+            haste: eval(&d.haste, &vars),
+            awareness: eval(&d.awareness, &vars),
+            might: eval(&d.might, &vars),
+            defense_value: eval(&d.defense_value, &vars),
+            soak: eval(&d.soak, &vars).max(eval(&d.soak_minimum, &vars)),
+            normal_speed: eval(&d.normal_speed, &vars).max(0),
+            boosted_speed: eval(&d.boosted_speed, &vars).max(0),
+            initiative: eval(&d.initiative, &vars),
+            max_ki: self.ki.max,
+            max_capacity: self.capacity.max,
+        };
+        for c in &self.conditions.0 {
+            if self.active(rules, c.kind).is_none() {
+                continue;
+            }
+            match &rules.condition(c.kind).rule {
+                ConditionRule::Blinded { divisor } => {
+                    out.awareness = out.awareness.div_euclid(*divisor);
+                    out.defense_value = out.defense_value.div_euclid(*divisor);
+                }
+                ConditionRule::Shaken { speed_divisor, .. } => {
+                    out.normal_speed = out.normal_speed.div_euclid(*speed_divisor);
+                    out.boosted_speed = out.boosted_speed.div_euclid(*speed_divisor);
+                }
+                ConditionRule::Fatigued {
+                    max_stacks,
+                    divisor,
+                } => {
+                    out.max_ki = out.max_ki.div_euclid(*divisor);
+                    for _ in 0..c.stacks.min(*max_stacks) {
+                        out.max_capacity = out.max_capacity.div_euclid(*divisor);
+                    }
+                }
+                ConditionRule::Weakened {
+                    max_stacks,
+                    divisor,
+                } => {
+                    for _ in 0..c.stacks.min(*max_stacks) {
+                        out.max_capacity = out.max_capacity.div_euclid(*divisor);
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Skill Bonus for `skill`, or `None` when it needs ranks this fighter lacks.
+    pub fn skill_bonus(&self, rules: &Rules, skill: &str) -> Option<i64> {
+        let def = rules.skill(skill)?;
+        let ranks = self.loadout.skills.get(skill).copied().unwrap_or(0);
+        if def.requires_rank && ranks < 1 {
+            return None;
+        }
+        let score = self.attributes.get(&def.attribute);
+        Some(eval(
+            &rules.characters.skill_bonus,
+            &[("SCORE", score), ("RANKS", ranks)][..],
+        ))
+    }
+
+    /// Chebyshev distance between the nearest squares of two footprints, or `None` when
+    /// either is off the battleground.
+    pub fn distance_to(&self, other: &Fighter) -> Option<u32> {
+        footprint_distance(
+            self.position?,
+            self.size.squares,
+            other.position?,
+            other.size.squares,
+        )
+        .into()
+    }
+}
+
+/// Chebyshev distance between the nearest squares of two square footprints.
+pub fn footprint_distance(a: Square, a_size: u32, b: Square, b_size: u32) -> u32 {
+    let gap = |a0: i32, an: u32, b0: i32, bn: u32| -> i32 {
+        let a1 = a0 + an.max(1) as i32 - 1;
+        let b1 = b0 + bn.max(1) as i32 - 1;
+        if b0 > a1 {
+            b0 - a1
+        } else if a0 > b1 {
+            a0 - b1
+        } else {
+            0
+        }
+    };
+    let dx = gap(a.x, a_size, b.x, b_size);
+    let dy = gap(a.y, a_size, b.y, b_size);
+    dx.max(dy) as u32
+}

@@ -1,0 +1,439 @@
+//! The battle: combatant entities, the rule systems that resolve commands into events, and
+//! [`Battle`], the headless harness that tests, the demo and the simulator drive.
+//!
+//! Rule systems run in their own schedule, [`RulesSchedule`], single-threaded and chained in the
+//! chapter's order. [`Battle::submit`] validates a command, queues it and runs the schedule
+//! until nothing more happens or a question needs an answer.
+
+pub mod attack;
+pub mod checks;
+pub mod command;
+pub mod components;
+pub mod context;
+pub mod effects;
+pub mod event;
+pub mod fighter;
+pub mod maneuvers;
+pub mod setup;
+pub mod state;
+pub mod turn;
+
+use std::sync::Arc;
+
+use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
+use bevy::prelude::*;
+use serde::Serialize;
+
+use crate::dice::DiceSource;
+use crate::ruleset::{ConditionKind, ConditionRule, Rules};
+use command::{AttackOrder, Command, Decision, RuleError};
+use components::CombatantId;
+use context::{AttackContext, Declaration, DefenseChoice, TargetOdds};
+use event::{BattleEvent, EventLog, Names};
+use fighter::{Fighter, FighterQuery};
+use setup::{BattleSetup, SetupError};
+use state::*;
+
+/// The schedule the rule systems run in.
+#[derive(ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RulesSchedule;
+
+/// Adds the rule systems to an app: the headless core the game, the simulator and the tests
+/// share.
+pub fn plugin(app: &mut App) {
+    let mut schedule = Schedule::new(RulesSchedule);
+    schedule.set_executor(SingleThreadedExecutor::new());
+    schedule.add_systems(
+        (
+            turn::roll_initiative.run_if(turn::in_phase(TurnPhase::Setup)),
+            turn::start_round.run_if(turn::in_phase(TurnPhase::RoundStart)),
+            turn::start_turn.run_if(turn::in_phase(TurnPhase::TurnStart)),
+            (
+                maneuvers::apply_end_turn,
+                maneuvers::apply_convert_action,
+                maneuvers::apply_surge,
+                maneuvers::apply_stand_up,
+                maneuvers::apply_end_condition,
+                maneuvers::apply_cure_poison,
+                maneuvers::apply_defense_answer,
+                maneuvers::apply_response,
+                attack::declare_attack,
+            )
+                .chain(),
+            (
+                attack::open_response_window.run_if(attack::attack_in(AttackPhase::Responses)),
+                attack::collect_defenses.run_if(attack::attack_in(AttackPhase::DefenseDeclaration)),
+                attack::roll_opposed_checks.run_if(attack::attack_in(AttackPhase::OpposedRolls)),
+                attack::roll_damage.run_if(attack::attack_in(AttackPhase::Damage)),
+                attack::roll_threshold_saves.run_if(attack::attack_in(AttackPhase::ThresholdSaves)),
+                attack::end_attack.run_if(attack::attack_in(AttackPhase::End)),
+            )
+                .chain(),
+            turn::check_victory.run_if(turn::nothing_awaited),
+            turn::end_turn_without_actions
+                .run_if(turn::in_phase(TurnPhase::Acting).and_then(turn::nothing_awaited)),
+            turn::end_turn.run_if(turn::in_phase(TurnPhase::TurnEnd)),
+        )
+            .chain(),
+    );
+    app.add_schedule(schedule)
+        .init_resource::<EventLog>()
+        .init_resource::<CurrentAttack>()
+        .init_resource::<PendingCommand>()
+        .init_resource::<AwaitingInput>()
+        .init_resource::<Progress>()
+        .init_resource::<Outcome>()
+        .insert_resource(TurnOrder {
+            order: Vec::new(),
+            index: 0,
+            round: 0,
+            phase: TurnPhase::Setup,
+        });
+}
+
+/// The most schedule runs one command may take; a guard so a rules bug can never hang a game.
+const MAX_STEPS: usize = 10_000;
+
+/// A battle with no window: build it, submit commands, read events and state.
+pub struct Battle {
+    app: App,
+    rules: Arc<Rules>,
+}
+
+/// What a declared attack would do, computed exactly from the same context the dice resolve.
+#[derive(Debug, Clone)]
+pub struct AttackPreview {
+    pub targets: Vec<CombatantId>,
+    pub ki_cost: i64,
+    pub context: AttackContext,
+    /// Per target: the odds if it dodges and if it parries.
+    pub odds: Vec<(CombatantId, TargetOdds, TargetOdds)>,
+}
+
+impl Battle {
+    /// Sets up a battle and runs it to the first decision (initiative, round 1, first turn).
+    pub fn new(
+        rules: Arc<Rules>,
+        setup: &BattleSetup,
+        dice: DiceSource,
+    ) -> Result<Self, SetupError> {
+        let fighters = setup::build_all(&rules, setup)?;
+        let mut app = App::new();
+        app.add_plugins(plugin)
+            .insert_resource(RulesRes(rules.clone()))
+            .insert_resource(BattleDice(dice))
+            .insert_resource(Battlefield(setup.bounds));
+        for f in &fighters {
+            app.world_mut().spawn(setup::components(f));
+        }
+        let mut battle = Self { app, rules };
+        battle.run();
+        Ok(battle)
+    }
+
+    /// The ruleset this battle plays.
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+
+    fn run(&mut self) {
+        for _ in 0..MAX_STEPS {
+            self.app.world_mut().resource_mut::<Progress>().0 = false;
+            self.app.world_mut().run_schedule(RulesSchedule);
+            let w = self.app.world();
+            if !w.resource::<Progress>().0
+                || w.resource::<AwaitingInput>().0.is_some()
+                || w.resource::<TurnOrder>().phase == TurnPhase::Over
+            {
+                return;
+            }
+        }
+    }
+
+    /// Validates and applies a command; on error the battle is unchanged.
+    pub fn submit(&mut self, cmd: Command) -> Result<(), RuleError> {
+        self.check(&cmd)?;
+        self.app.world_mut().resource_mut::<PendingCommand>().0 = Some(cmd);
+        self.run();
+        Ok(())
+    }
+
+    /// Every event so far.
+    pub fn events(&self) -> &[BattleEvent] {
+        &self.app.world().resource::<EventLog>().events
+    }
+
+    /// The question the battle waits on, if any.
+    pub fn awaiting(&self) -> Option<&Decision> {
+        self.app.world().resource::<AwaitingInput>().0.as_ref()
+    }
+
+    /// Turn order, round and phase.
+    pub fn turn(&self) -> &TurnOrder {
+        self.app.world().resource::<TurnOrder>()
+    }
+
+    /// The combatant whose turn it is, unless the battle is over.
+    pub fn active(&self) -> Option<CombatantId> {
+        let t = self.turn();
+        (t.phase != TurnPhase::Over).then(|| t.active()).flatten()
+    }
+
+    /// The result, once the battle is over.
+    pub fn outcome(&self) -> Option<state::BattleResult> {
+        self.app.world().resource::<Outcome>().0
+    }
+
+    /// The battlefield's extent.
+    pub fn bounds(&self) -> crate::grid::Bounds {
+        self.app.world().resource::<Battlefield>().0
+    }
+
+    /// Snapshots of every combatant, in id order.
+    pub fn fighters(&mut self) -> Vec<Fighter> {
+        let world = self.app.world_mut();
+        let mut q = world.query::<FighterQuery>();
+        let mut v: Vec<Fighter> = q.iter(world).map(|f| f.snapshot()).collect();
+        v.sort_by_key(|f| f.id);
+        v
+    }
+
+    /// One combatant's snapshot.
+    pub fn fighter(&mut self, id: CombatantId) -> Option<Fighter> {
+        self.fighters().into_iter().find(|f| f.id == id)
+    }
+
+    /// Names by id, for describing events.
+    pub fn names(&mut self) -> Names {
+        self.fighters()
+            .into_iter()
+            .map(|f| (f.id, f.identity.name))
+            .collect()
+    }
+
+    /// Every event described in words, one line each.
+    pub fn describe_events(&mut self) -> Vec<String> {
+        let names = self.names();
+        self.events().iter().map(|e| e.describe(&names)).collect()
+    }
+
+    /// The dice source (tests check a script was used up).
+    pub fn dice(&self) -> &DiceSource {
+        &self.app.world().resource::<BattleDice>().0
+    }
+
+    /// A hash of everything that decides the rest of the battle: every combatant, the turn
+    /// order, the attack in progress, the dice stream position and the number of events.
+    pub fn state_hash(&mut self) -> u64 {
+        #[derive(Serialize)]
+        struct Snapshot<'a> {
+            fighters: Vec<Fighter>,
+            turn: &'a TurnOrder,
+            attack: &'a Option<AttackState>,
+            awaiting: &'a Option<Decision>,
+            dice_words: u128,
+            events: usize,
+        }
+        let fighters = self.fighters();
+        let w = self.app.world();
+        let snap = Snapshot {
+            fighters,
+            turn: w.resource::<TurnOrder>(),
+            attack: &w.resource::<CurrentAttack>().0,
+            awaiting: &w.resource::<AwaitingInput>().0,
+            dice_words: w.resource::<BattleDice>().0.word_pos(),
+            events: w.resource::<EventLog>().events.len(),
+        };
+        let bytes = serde_json::to_vec(&snap).unwrap_or_default();
+        xxhash_rust::xxh3::xxh3_64(&bytes)
+    }
+
+    /// The exact odds of an attack order against each target, from the attack-context
+    /// assembly that resolution uses. Refused like the order itself would be.
+    pub fn preview(&mut self, order: &AttackOrder) -> Result<AttackPreview, RuleError> {
+        let fighters = self.fighters();
+        let attacker = fighters
+            .iter()
+            .find(|f| f.id == order.attacker)
+            .ok_or(RuleError::UnknownCombatant(order.attacker))?;
+        let targets = attack::check_attack(&self.rules, &fighters, self.bounds(), attacker, order)?;
+        let decl = attack::declaration(&self.rules, attacker, order, targets.len())?;
+        let target_refs: Vec<&Fighter> = targets
+            .iter()
+            .filter_map(|id| fighters.iter().find(|f| f.id == *id))
+            .collect();
+        let ctx = context::assemble(&self.rules, attacker, &target_refs, &decl);
+        let odds = ctx
+            .targets
+            .iter()
+            .zip(&target_refs)
+            .map(|(tc, t)| {
+                (
+                    tc.id,
+                    context::target_odds(&self.rules, &ctx, tc, &decl, t, DefenseChoice::Dodge),
+                    context::target_odds(&self.rules, &ctx, tc, &decl, t, DefenseChoice::Parry),
+                )
+            })
+            .collect();
+        Ok(AttackPreview {
+            targets,
+            ki_cost: ctx.ki_cost,
+            context: ctx,
+            odds,
+        })
+    }
+
+    /// Every rule that could refuse `cmd` now, checked without changing anything.
+    pub fn check(&mut self, cmd: &Command) -> Result<(), RuleError> {
+        let turn = self.turn().clone();
+        if turn.phase == TurnPhase::Over {
+            return Err(RuleError::BattleOver);
+        }
+        let fighters = self.fighters();
+        let who = cmd.actor();
+        let me = fighters
+            .iter()
+            .find(|f| f.id == who)
+            .ok_or(RuleError::UnknownCombatant(who))?;
+        let awaiting = self.awaiting().cloned();
+        match (&awaiting, cmd) {
+            (Some(d @ Decision::Defense { defender, .. }), Command::Defend { choice, .. }) => {
+                if *defender != who {
+                    return Err(RuleError::AwaitingDecision(d.clone()));
+                }
+                if *choice == DefenseChoice::Parry
+                    && me.actions.counter == 0
+                    && !(self.rules.actions.conversion && me.actions.standard > 0)
+                {
+                    return Err(RuleError::CannotParry(who));
+                }
+                return Ok(());
+            }
+            (Some(Decision::Response { who: asked, .. }), Command::Respond { surge, .. }) => {
+                if *asked != who {
+                    return Err(RuleError::NothingToAnswer(who));
+                }
+                if surge.is_some() && me.encounter.surge_used {
+                    return Err(RuleError::SurgeUsed(who));
+                }
+                return Ok(());
+            }
+            (Some(d), _) => return Err(RuleError::AwaitingDecision(d.clone())),
+            (None, Command::Defend { .. } | Command::Respond { .. }) => {
+                return Err(RuleError::NothingToAnswer(who));
+            }
+            (None, Command::ConvertAction { .. }) => {
+                if me.defeated() {
+                    return Err(RuleError::Defeated(who));
+                }
+                if !self.rules.actions.conversion || me.actions.standard == 0 {
+                    return Err(RuleError::NothingToConvert(who));
+                }
+                return Ok(());
+            }
+            (None, _) => {}
+        }
+        let active = turn.active().unwrap_or(who);
+        if active != who || turn.phase != TurnPhase::Acting {
+            return Err(RuleError::NotYourTurn { who, active });
+        }
+        if me.defeated() {
+            return Err(RuleError::Defeated(who));
+        }
+        if me.conditions.has(ConditionKind::Absorbed) {
+            return Err(RuleError::Absorbed(who));
+        }
+        let rules = self.rules.clone();
+        let need_actions = |n: u32| {
+            if me.actions.usable() < n {
+                Err(RuleError::NoActions {
+                    who,
+                    what: "Standard Action",
+                })
+            } else {
+                Ok(())
+            }
+        };
+        match cmd {
+            Command::Attack(order) => {
+                attack::check_attack(&rules, &fighters, self.bounds(), me, order).map(|_| ())
+            }
+            Command::Surge { .. } => {
+                if me.encounter.surge_used {
+                    Err(RuleError::SurgeUsed(who))
+                } else {
+                    Ok(())
+                }
+            }
+            Command::EndCondition { condition, .. } => {
+                if !me.conditions.has(*condition) {
+                    return Err(RuleError::NoSuchCondition {
+                        who,
+                        condition: *condition,
+                    });
+                }
+                if !attack::endable(&rules, *condition) {
+                    return Err(RuleError::PositiveCondition);
+                }
+                need_actions(rules.conditions.end_condition.actions)
+            }
+            Command::StandUp { .. } => {
+                if !me.conditions.has(ConditionKind::Prone) {
+                    return Err(RuleError::NoSuchCondition {
+                        who,
+                        condition: ConditionKind::Prone,
+                    });
+                }
+                if me.is(&rules, ConditionKind::Pinned) {
+                    return Err(RuleError::PinnedCannotStand);
+                }
+                let n = match &rules.condition(ConditionKind::Prone).rule {
+                    ConditionRule::Prone { stand_up_actions } => *stand_up_actions,
+                    _ => 1,
+                };
+                need_actions(n)
+            }
+            Command::CurePoison { .. } => {
+                if !me.conditions.has(ConditionKind::Poisoned) {
+                    return Err(RuleError::NoSuchCondition {
+                        who,
+                        condition: ConditionKind::Poisoned,
+                    });
+                }
+                let ConditionRule::Poisoned { cure, .. } =
+                    &rules.condition(ConditionKind::Poisoned).rule
+                else {
+                    return Ok(());
+                };
+                if me.skill_bonus(&rules, &cure.check).is_none() {
+                    return Err(RuleError::NeedsSkill {
+                        who,
+                        skill: cure.check.clone(),
+                    });
+                }
+                need_actions(cure.actions)
+            }
+            Command::EndTurn { .. } => Ok(()),
+            Command::Defend { .. } | Command::Respond { .. } | Command::ConvertAction { .. } => {
+                Ok(())
+            }
+        }
+    }
+
+    /// The declaration an order makes (for callers that build their own previews).
+    pub fn with_declaration<T>(
+        &mut self,
+        order: &AttackOrder,
+        f: impl FnOnce(&Rules, &Fighter, &Declaration) -> T,
+    ) -> Result<T, RuleError> {
+        let fighters = self.fighters();
+        let attacker = fighters
+            .iter()
+            .find(|x| x.id == order.attacker)
+            .ok_or(RuleError::UnknownCombatant(order.attacker))?;
+        let targets =
+            attack::attack_targets(&self.rules, &fighters, self.bounds(), attacker, order)?;
+        let decl = attack::declaration(&self.rules, attacker, order, targets.len())?;
+        Ok(f(&self.rules, attacker, &decl))
+    }
+}

@@ -1,0 +1,528 @@
+//! Rounds and turns: initiative, the start of a round (actions refresh, Diminishing Defense
+//! clears, Capacity refills), each turn's Effect Phase (Absorbed, Poisoned, Damage Over Time),
+//! its End Phase (durations run out), and the end of the battle.
+
+use bevy::prelude::*;
+
+use super::checks::{initiative_spec, rolloff_spec, save_spec};
+use super::components::*;
+use super::effects::{
+    LifeCause, expire_conditions, grant_condition, resolve_pending_threshold, set_life,
+};
+use super::event::{BattleEvent, EventLog, Pool};
+use super::fighter::{FighterQuery, snapshots};
+use super::state::*;
+use crate::dice::roll;
+use crate::grid::{Dir8, footprint};
+use crate::ruleset::{ConditionKind, ConditionRule};
+
+/// Run condition: the turn phase is `phase`.
+pub fn in_phase(phase: TurnPhase) -> impl Fn(Res<TurnOrder>) -> bool {
+    move |order: Res<TurnOrder>| order.phase == phase
+}
+
+/// Run condition: nobody is being waited on.
+pub fn nothing_awaited(awaiting: Res<AwaitingInput>) -> bool {
+    awaiting.0.is_none()
+}
+
+/// Rolls Initiative once for the encounter and fixes the turn order: highest first, ties to
+/// the higher Agility Score, then a roll-off.
+pub fn roll_initiative(
+    rules: Res<RulesRes>,
+    mut dice: ResMut<BattleDice>,
+    mut order: ResMut<TurnOrder>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    q: Query<FighterQuery>,
+) {
+    let rules = &rules.0;
+    log.push(BattleEvent::BattleStarted {
+        seed: dice.0.seed(),
+    });
+    let fighters = snapshots(&q);
+    let tie_attr = rules.actions.initiative_tie_attribute.clone();
+    let mut rolled: Vec<(i64, i64, CombatantId)> = Vec::new();
+    for f in &fighters {
+        let r = roll(&initiative_spec(rules, f), &mut dice.0);
+        rolled.push((r.total, f.attributes.get(&tie_attr), f.id));
+        log.push(BattleEvent::InitiativeRolled { who: f.id, roll: r });
+    }
+    // Roll-offs for combatants still tied on total and Agility, in id order.
+    let mut rolloff: std::collections::BTreeMap<CombatantId, i64> = Default::default();
+    for i in 0..rolled.len() {
+        let tied = rolled
+            .iter()
+            .enumerate()
+            .any(|(j, o)| j != i && o.0 == rolled[i].0 && o.1 == rolled[i].1);
+        if tied {
+            let r = roll(&rolloff_spec(rules), &mut dice.0);
+            rolloff.insert(rolled[i].2, r.total);
+            log.push(BattleEvent::InitiativeRollOff {
+                who: rolled[i].2,
+                roll: r,
+            });
+        }
+    }
+    rolled.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then(b.1.cmp(&a.1))
+            .then(
+                rolloff
+                    .get(&b.2)
+                    .copied()
+                    .unwrap_or(0)
+                    .cmp(&rolloff.get(&a.2).copied().unwrap_or(0)),
+            )
+            .then(a.2.cmp(&b.2))
+    });
+    order.order = rolled.iter().map(|r| r.2).collect();
+    log.push(BattleEvent::TurnOrder {
+        order: order.order.clone(),
+    });
+    order.phase = TurnPhase::RoundStart;
+    progress.0 = true;
+}
+
+/// A new Combat Round: 3 Standard + 1 Counter Action each (less for Slowed, Pinned, Rage's
+/// aftermath, Reduced Momentum), Diminishing Defense cleared, Capacity refilled.
+pub fn start_round(
+    rules: Res<RulesRes>,
+    mut order: ResMut<TurnOrder>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let rules = &rules.0;
+    order.round += 1;
+    order.index = 0;
+    log.push(BattleEvent::RoundStarted { round: order.round });
+    let mut items: Vec<_> = q.iter_mut().collect();
+    items.sort_by_key(|f| *f.id);
+    for f in items.iter_mut() {
+        if f.life.current <= 0 {
+            continue;
+        }
+        let snap = f.snapshot();
+        let minion = &rules.characters.minion;
+        let mut standard = if f.power.minion {
+            minion.standard_actions
+        } else {
+            rules.actions.standard_actions
+        } as i64;
+        let mut counter = if f.power.minion {
+            minion.counter_actions
+        } else {
+            rules.actions.counter_actions
+        };
+        let mut notes = Vec::new();
+        for c in &snap.conditions.0 {
+            if snap.active(rules, c.kind).is_none() {
+                continue;
+            }
+            match &rules.condition(c.kind).rule {
+                ConditionRule::Slowed { actions_per_stack } => {
+                    let n = i64::from(actions_per_stack * c.stacks);
+                    standard -= n;
+                    notes.push(format!("Slowed x{}: -{n}", c.stacks));
+                }
+                ConditionRule::Transfigured { slowed_stacks } => {
+                    if let ConditionRule::Slowed { actions_per_stack } =
+                        &rules.condition(ConditionKind::Slowed).rule
+                    {
+                        let n = i64::from(actions_per_stack * slowed_stacks);
+                        standard -= n;
+                        notes.push(format!("Transfigured (Slowed): -{n}"));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if f.round.next_round_penalty > 0 {
+            let n = i64::from(f.round.next_round_penalty);
+            standard -= n;
+            notes.push(format!("Reduced Momentum: -{n}"));
+        }
+        if f.encounter.rage_aftermath == Some(order.round) {
+            if let ConditionRule::Rage { aftermath_actions } =
+                &rules.condition(ConditionKind::Rage).rule
+            {
+                standard = standard.min(i64::from(*aftermath_actions));
+                notes.push(format!(
+                    "after Rage: {aftermath_actions} Action and Guard Down"
+                ));
+            }
+            grant_condition(
+                rules,
+                f,
+                ConditionKind::GuardDown,
+                None,
+                0,
+                0,
+                Expiry::EndOfRound(order.round),
+                &mut log,
+            );
+        }
+        let mut standard = standard.max(0) as u32;
+        if snap.is(rules, ConditionKind::Pinned) {
+            f.actions.lost_to_pin = (standard, counter);
+            notes.push(format!("Pinned: -{standard} Standard, -{counter} Counter"));
+            standard = 0;
+            counter = 0;
+        } else {
+            f.actions.lost_to_pin = (0, 0);
+        }
+        f.actions.standard = standard;
+        f.actions.counter = counter;
+        log.push(BattleEvent::ActionsRefreshed {
+            who: *f.id,
+            standard,
+            counter,
+            notes,
+        });
+        if f.defense.diminishing != 0 {
+            f.defense.diminishing = 0;
+        }
+        let max_cap = f.snapshot().derived(rules).max_capacity;
+        if f.capacity.current != max_cap {
+            log.push(BattleEvent::PoolChanged {
+                who: *f.id,
+                pool: Pool::Capacity,
+                from: f.capacity.current,
+                to: max_cap,
+                reason: "Capacity refills at the start of the round".into(),
+            });
+            f.capacity.current = max_cap;
+        }
+        *f.round = RoundLog::default();
+    }
+    order.phase = TurnPhase::TurnStart;
+    progress.0 = true;
+}
+
+/// The active combatant's Effect Phase: Sweeping's Defense reductions it caused end; Absorbed
+/// tries to escape; Poisoned loses Life; Damage Over Time deals Lethal damage.
+pub fn start_turn(
+    rules: Res<RulesRes>,
+    mut dice: ResMut<BattleDice>,
+    mut order: ResMut<TurnOrder>,
+    bounds: Res<Battlefield>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let rules = &rules.0;
+    progress.0 = true;
+    let Some(active) = order.active() else {
+        order.phase = TurnPhase::TurnEnd;
+        return;
+    };
+    for mut f in q.iter_mut() {
+        f.defense.changes.retain(|c| c.until_turn_of != active);
+    }
+    let all = snapshots(&q);
+    let Some(me) = all.iter().find(|f| f.id == active).cloned() else {
+        order.phase = TurnPhase::TurnEnd;
+        return;
+    };
+    if me.defeated() {
+        log.push(BattleEvent::TurnSkipped {
+            who: active,
+            reason: "Defeated".into(),
+        });
+        order.phase = TurnPhase::TurnEnd;
+        return;
+    }
+    log.push(BattleEvent::TurnStarted {
+        who: active,
+        round: order.round,
+    });
+    if let Some(c) = me.conditions.get(ConditionKind::Absorbed).cloned() {
+        let absorber = c.source.and_then(|s| all.iter().find(|f| f.id == s));
+        let freed_at = match absorber {
+            Some(a) if !a.defeated() && a.position.is_some() => {
+                let save = match &rules.condition(ConditionKind::Absorbed).rule {
+                    ConditionRule::Absorbed {
+                        save,
+                        bonus_per_failure,
+                    } => (save.clone(), *bonus_per_failure),
+                    _ => ("Cognitive".into(), 1),
+                };
+                let mine = roll(
+                    &save_spec(rules, &me, &save.0, c.failures * save.1),
+                    &mut dice.0,
+                );
+                let theirs = roll(&save_spec(rules, a, &save.0, 0), &mut dice.0);
+                let passed = mine.total > theirs.total;
+                log.push(BattleEvent::OpposedSave {
+                    who: active,
+                    against: a.id,
+                    roll: mine,
+                    against_roll: theirs,
+                    passed,
+                });
+                if passed {
+                    free_square_beside(a, &all, bounds.0)
+                } else {
+                    if let Some(mut f) = q.iter_mut().find(|f| *f.id == active)
+                        && let Some(inst) = f
+                            .conditions
+                            .0
+                            .iter_mut()
+                            .find(|x| x.kind == ConditionKind::Absorbed)
+                    {
+                        inst.failures += 1;
+                    }
+                    log.push(BattleEvent::TurnSkipped {
+                        who: active,
+                        reason: "Absorbed".into(),
+                    });
+                    order.phase = TurnPhase::TurnEnd;
+                    return;
+                }
+            }
+            // The absorber is gone: the absorbed one comes out where it can.
+            _ => absorber
+                .and_then(|a| free_square_beside(a, &all, bounds.0))
+                .or_else(|| first_free_square(&all, bounds.0)),
+        };
+        if let Some(mut f) = q.iter_mut().find(|f| *f.id == active) {
+            super::effects::end_condition(
+                rules,
+                &order,
+                &mut f,
+                ConditionKind::Absorbed,
+                "escaped",
+                &mut log,
+            );
+            f.position.0 = freed_at;
+        }
+    }
+    let Some(mut f) = q.iter_mut().find(|f| *f.id == active) else {
+        return;
+    };
+    let snap = f.snapshot();
+    if let Some(ConditionRule::Poisoned { life_loss, .. }) = snap
+        .active(rules, ConditionKind::Poisoned)
+        .map(|_| &rules.condition(ConditionKind::Poisoned).rule)
+    {
+        let loss = life_loss.of(f.life.max);
+        let to = f.life.current - loss;
+        set_life(rules, &mut f, to, LifeCause::Loss, "Poisoned", &mut log);
+    }
+    if let Some(c) = snap.active(rules, ConditionKind::DamageOverTime).cloned()
+        && f.life.current > 0
+        && let ConditionRule::DamageOverTime { category, .. } =
+            &rules.condition(ConditionKind::DamageOverTime).rule
+    {
+        let soak = snap.derived(rules).soak;
+        let used = rules.soak_fraction(*category).of(soak);
+        let damage = (c.amount - used).max(0);
+        log.push(BattleEvent::Damage {
+            attacker: c.source.unwrap_or(active),
+            target: active,
+            wound: c.amount,
+            category: *category,
+            soak,
+            soak_used: used,
+            damage,
+            notes: vec!["Damage Over Time".into()],
+        });
+        let to = f.life.current - damage;
+        set_life(
+            rules,
+            &mut f,
+            to,
+            LifeCause::Damage {
+                by: c.source,
+                attack: false,
+            },
+            "Damage Over Time",
+            &mut log,
+        );
+        resolve_pending_threshold(rules, &mut dice.0, &order, &mut f, &mut log);
+    }
+    if f.life.current <= 0 {
+        announce_defeat(rules, &order, &mut f, None, &mut log);
+        order.phase = TurnPhase::TurnEnd;
+        return;
+    }
+    order.phase = TurnPhase::Acting;
+}
+
+/// Logs a combatant's defeat once and ends what Defeated ends: Rage, Superiority, Hidden and
+/// any stacks (Diminishing Defense, Steady Momentum).
+pub fn announce_defeat(
+    rules: &crate::ruleset::Rules,
+    order: &TurnOrder,
+    f: &mut super::fighter::FighterQueryItem,
+    by: Option<CombatantId>,
+    log: &mut EventLog,
+) -> bool {
+    if f.life.current > 0 || f.encounter.defeated {
+        return false;
+    }
+    f.encounter.defeated = true;
+    log.push(BattleEvent::Defeated { who: *f.id, by });
+    for k in [
+        ConditionKind::Rage,
+        ConditionKind::Superiority,
+        ConditionKind::Hidden,
+    ] {
+        super::effects::end_condition(rules, order, f, k, "Defeated", log);
+    }
+    f.defense.diminishing = 0;
+    f.actions.steady = 0;
+    true
+}
+
+/// The first free square around a combatant, clockwise from north.
+fn free_square_beside(
+    a: &super::fighter::Fighter,
+    all: &[super::fighter::Fighter],
+    bounds: crate::grid::Bounds,
+) -> Option<Square> {
+    let at = a.position?;
+    let n = a.size.squares as i32;
+    let own = footprint(at, a.size.squares);
+    let mut ring = Vec::new();
+    for d in Dir8::ALL {
+        let (dx, dy) = d.step();
+        for o in &own {
+            let s = Square::new(o.x + dx, o.y + dy);
+            if !own.contains(&s) && !ring.contains(&s) {
+                ring.push(s);
+            }
+        }
+    }
+    let _ = n;
+    ring.into_iter()
+        .find(|s| bounds.contains(*s) && !occupied(all, *s))
+}
+
+fn first_free_square(
+    all: &[super::fighter::Fighter],
+    bounds: crate::grid::Bounds,
+) -> Option<Square> {
+    (0..bounds.height as i32)
+        .flat_map(|y| (0..bounds.width as i32).map(move |x| Square::new(x, y)))
+        .find(|s| !occupied(all, *s))
+}
+
+/// True when a living, present combatant's footprint covers `s`.
+pub fn occupied(all: &[super::fighter::Fighter], s: Square) -> bool {
+    all.iter().any(|f| {
+        !f.defeated()
+            && f.position
+                .is_some_and(|p| footprint(p, f.size.squares).contains(&s))
+    })
+}
+
+/// Ends the turn of a combatant with no usable action left ("your turn ends automatically when
+/// you run out of Actions").
+pub fn end_turn_without_actions(
+    mut order: ResMut<TurnOrder>,
+    attack: Res<CurrentAttack>,
+    pending: Res<PendingCommand>,
+    mut progress: ResMut<Progress>,
+    q: Query<FighterQuery>,
+) {
+    if attack.0.is_some() || pending.0.is_some() {
+        return;
+    }
+    let Some(active) = order.active() else {
+        return;
+    };
+    if let Some(f) = q.iter().find(|f| *f.id == active)
+        && f.actions.usable() == 0
+    {
+        order.phase = TurnPhase::TurnEnd;
+        progress.0 = true;
+    }
+}
+
+/// The End Phase: conditions that last "until the end of the turn" run out, unused Steady
+/// Momentum expires, and the next combatant's turn (or a new round) comes.
+pub fn end_turn(
+    rules: Res<RulesRes>,
+    mut order: ResMut<TurnOrder>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let rules = &rules.0;
+    progress.0 = true;
+    let active = order.active();
+    let round = order.round;
+    let mut items: Vec<_> = q.iter_mut().collect();
+    items.sort_by_key(|f| *f.id);
+    if let Some(a) = active {
+        if let Some(f) = items.iter().find(|f| *f.id == a)
+            && f.life.current > 0
+            && !f.conditions.has(ConditionKind::Absorbed)
+        {
+            log.push(BattleEvent::TurnEnded { who: a });
+        }
+        for f in items.iter_mut() {
+            expire_conditions(
+                rules,
+                &order,
+                f,
+                |e| matches!(e, Expiry::EndOfTurn { round: r, of } if *of == a && *r <= round),
+                &mut log,
+            );
+            if *f.id == a && f.actions.steady > 0 && f.actions.steady_round <= round {
+                f.actions.steady = 0;
+            }
+        }
+    }
+    order.index += 1;
+    if order.index >= order.order.len() {
+        for f in items.iter_mut() {
+            expire_conditions(
+                rules,
+                &order,
+                f,
+                |e| matches!(e, Expiry::EndOfRound(r) if *r <= round),
+                &mut log,
+            );
+        }
+        order.phase = TurnPhase::RoundStart;
+    } else {
+        order.phase = TurnPhase::TurnStart;
+    }
+}
+
+/// Ends the battle when at most one side has anyone standing.
+pub fn check_victory(
+    mut order: ResMut<TurnOrder>,
+    attack: Res<CurrentAttack>,
+    mut outcome: ResMut<Outcome>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    q: Query<FighterQuery>,
+) {
+    if attack.0.is_some() || order.phase == TurnPhase::Setup {
+        return;
+    }
+    let mut sides: Vec<Side> = q
+        .iter()
+        .filter(|f| f.life.current > 0)
+        .map(|f| *f.side)
+        .collect();
+    sides.sort();
+    sides.dedup();
+    if sides.len() <= 1 {
+        let result = BattleResult {
+            winner: sides.first().copied(),
+            round: order.round,
+        };
+        outcome.0 = Some(result);
+        log.push(BattleEvent::BattleEnded {
+            winner: result.winner,
+            round: result.round,
+        });
+        order.phase = TurnPhase::Over;
+        progress.0 = true;
+    }
+}

@@ -1,0 +1,336 @@
+//! Exact probability distributions of rolls, computed from the same [`RollSpec`] that is rolled.
+//!
+//! Every roll total is a small integer, so a distribution is a dense vector of probabilities with
+//! an offset. Convolution is exact up to floating-point rounding (errors around 1e-15), which is
+//! what the odds preview, the AI and the sampling tests compare against.
+
+use super::formula::DiceGroup;
+use super::roll::RollSpec;
+
+/// A probability distribution over integers: `p[i]` is the chance of `offset + i`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dist {
+    pub offset: i64,
+    pub p: Vec<f64>,
+}
+
+impl Dist {
+    /// Certainly `v`.
+    pub fn point(v: i64) -> Self {
+        Self {
+            offset: v,
+            p: vec![1.0],
+        }
+    }
+
+    /// Nothing at all (total probability 0); the neutral element of [`Dist::mix`].
+    pub fn empty() -> Self {
+        Self {
+            offset: 0,
+            p: Vec::new(),
+        }
+    }
+
+    /// One fair die with `sides` faces.
+    pub fn die(sides: u32) -> Self {
+        let n = sides.max(1) as usize;
+        Self {
+            offset: 1,
+            p: vec![1.0 / n as f64; n],
+        }
+    }
+
+    /// `count` fair dice with `sides` faces, summed.
+    pub fn dice(group: DiceGroup) -> Self {
+        let mut d = Self::point(0);
+        let one = Self::die(group.sides);
+        for _ in 0..group.count {
+            d = d.convolve(&one);
+        }
+        d
+    }
+
+    /// The total probability (1 for a proper distribution).
+    pub fn mass(&self) -> f64 {
+        self.p.iter().sum()
+    }
+
+    /// The distribution of the sum of two independent variables.
+    pub fn convolve(&self, other: &Dist) -> Dist {
+        if self.p.is_empty() || other.p.is_empty() {
+            return Dist::empty();
+        }
+        let mut p = vec![0.0; self.p.len() + other.p.len() - 1];
+        for (i, a) in self.p.iter().enumerate() {
+            if *a == 0.0 {
+                continue;
+            }
+            for (j, b) in other.p.iter().enumerate() {
+                p[i + j] += a * b;
+            }
+        }
+        Dist {
+            offset: self.offset + other.offset,
+            p,
+        }
+    }
+
+    /// The same distribution moved by `k`.
+    pub fn shift(mut self, k: i64) -> Dist {
+        self.offset += k;
+        self
+    }
+
+    /// The distribution of `k * X` (k ≥ 1).
+    pub fn scale(&self, k: i64) -> Dist {
+        if k == 1 || self.p.is_empty() {
+            return self.clone();
+        }
+        let k = k.max(1);
+        let mut p = vec![0.0; (self.p.len() - 1) * k as usize + 1];
+        for (i, a) in self.p.iter().enumerate() {
+            p[i * k as usize] += a;
+        }
+        Dist {
+            offset: self.offset * k,
+            p,
+        }
+    }
+
+    /// Adds `weight` times `other` into this (unnormalised) mixture.
+    pub fn mix(&mut self, other: &Dist, weight: f64) {
+        if other.p.is_empty() || weight == 0.0 {
+            return;
+        }
+        if self.p.is_empty() {
+            self.offset = other.offset;
+        }
+        let lo = self.offset.min(other.offset);
+        let hi = (self.offset + self.p.len() as i64).max(other.offset + other.p.len() as i64);
+        let mut p = vec![0.0; (hi - lo) as usize];
+        for (i, a) in self.p.iter().enumerate() {
+            p[(self.offset - lo) as usize + i] += a;
+        }
+        for (i, a) in other.p.iter().enumerate() {
+            p[(other.offset - lo) as usize + i] += a * weight;
+        }
+        self.offset = lo;
+        self.p = p;
+    }
+
+    /// `max(X, floor)`: everything below `floor` is moved onto it.
+    pub fn clamp_min(&self, floor: i64) -> Dist {
+        if self.offset >= floor || self.p.is_empty() {
+            return self.clone();
+        }
+        let mut out = Dist::point(floor);
+        out.p[0] = 0.0;
+        let mut below = 0.0;
+        let mut rest = Dist::empty();
+        for (i, a) in self.p.iter().enumerate() {
+            let v = self.offset + i as i64;
+            if v <= floor {
+                below += a;
+            } else {
+                rest.mix(&Dist::point(v), *a);
+            }
+        }
+        out.p[0] = below;
+        out.mix(&rest, 1.0);
+        out
+    }
+
+    /// The chance of exactly `v`.
+    pub fn prob(&self, v: i64) -> f64 {
+        let i = v - self.offset;
+        if i < 0 {
+            return 0.0;
+        }
+        self.p.get(i as usize).copied().unwrap_or(0.0)
+    }
+
+    /// The chance of a value at or below `v`.
+    pub fn cdf(&self, v: i64) -> f64 {
+        let i = v - self.offset;
+        if i < 0 {
+            return 0.0;
+        }
+        let end = ((i + 1) as usize).min(self.p.len());
+        self.p[..end].iter().sum()
+    }
+
+    /// The expected value.
+    pub fn mean(&self) -> f64 {
+        self.p
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (self.offset + i as i64) as f64 * a)
+            .sum()
+    }
+
+    /// The smallest and largest values with non-zero chance.
+    pub fn range(&self) -> Option<(i64, i64)> {
+        let first = self.p.iter().position(|a| *a > 0.0)?;
+        let last = self.p.iter().rposition(|a| *a > 0.0)?;
+        Some((self.offset + first as i64, self.offset + last as i64))
+    }
+
+    /// `P(self > other)` for independent variables: the attacker's chance when ties go to the
+    /// defender.
+    pub fn prob_greater(&self, other: &Dist) -> f64 {
+        let mut total = 0.0;
+        for (i, a) in self.p.iter().enumerate() {
+            if *a == 0.0 {
+                continue;
+            }
+            total += a * other.cdf(self.offset + i as i64 - 1);
+        }
+        total
+    }
+
+    /// The distribution of `f(X)` for any integer map.
+    pub fn map(&self, f: impl Fn(i64) -> i64) -> Dist {
+        let mut out = Dist::empty();
+        for (i, a) in self.p.iter().enumerate() {
+            if *a > 0.0 {
+                out.mix(&Dist::point(f(self.offset + i as i64)), *a);
+            }
+        }
+        out
+    }
+}
+
+/// The distribution of the base die's kept natural result: one roll, or the lower of `rolls`.
+fn natural_dist(sides: u32, rolls: u32) -> Vec<f64> {
+    let s = f64::from(sides);
+    let r = rolls.max(1) as i32;
+    (1..=sides)
+        .map(|n| {
+            // P(min >= n) - P(min >= n + 1)
+            let ge = |k: u32| ((s - f64::from(k) + 1.0) / s).max(0.0).powi(r);
+            ge(n) - ge(n + 1)
+        })
+        .collect()
+}
+
+/// The exact distribution of the total of a roll described by `spec`, including Critical and
+/// Botch Results, Penalization, Superiority, the per-hit multiplier and the floor at 0.
+pub fn distribution(spec: &RollSpec) -> Dist {
+    let (mut plain, crit) = distribution_split(spec);
+    plain.mix(&crit, 1.0);
+    plain
+}
+
+/// Like [`distribution`], split into the part where the roll is not a Critical Result and the
+/// part where it is (the two masses add up to 1). Effects that depend on a critical Strike
+/// (Cutting's Lethal upgrade) need the split.
+pub fn distribution_split(spec: &RollSpec) -> (Dist, Dist) {
+    // Split the base part (base die + Superiority die) by whether it is a Critical Result.
+    let mut crit_part = Dist::empty();
+    let mut plain_part = Dist::empty();
+    let sup: Vec<(i64, bool, f64)> = if spec.superiority.is_some() {
+        (1..=10).map(|f| (f, f == 10, 0.1)).collect()
+    } else {
+        vec![(0, false, 1.0)]
+    };
+    match &spec.base {
+        Some(base) => {
+            for (i, pn) in natural_dist(base.sides, base.rolls).into_iter().enumerate() {
+                let n = i as u32 + 1;
+                let crit = base.critical_target.is_some_and(|t| n >= t);
+                let botch = !crit && n <= base.botch_range;
+                let value = i64::from(n) - if botch { base.botch_penalty } else { 0 };
+                for (s, sc, ps) in &sup {
+                    let d = Dist::point(value + s);
+                    if crit || *sc {
+                        crit_part.mix(&d, pn * ps);
+                    } else {
+                        plain_part.mix(&d, pn * ps);
+                    }
+                }
+            }
+        }
+        None => {
+            for (s, sc, ps) in &sup {
+                if *sc {
+                    crit_part.mix(&Dist::point(*s), *ps);
+                } else {
+                    plain_part.mix(&Dist::point(*s), *ps);
+                }
+            }
+        }
+    }
+    let mut crit_dice = Dist::point(0);
+    for t in &spec.critical_dice {
+        crit_dice = crit_dice.convolve(&Dist::dice(t.group));
+    }
+    let mut rest = Dist::point(0);
+    for t in &spec.dice {
+        rest = rest.convolve(&Dist::dice(t.group));
+    }
+    let finish = |d: Dist| {
+        d.convolve(&rest)
+            .scale(spec.dice_multiplier)
+            .shift(spec.flat_total())
+            .clamp_min(0)
+    };
+    (finish(plain_part), finish(crit_part.convolve(&crit_dice)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::roll::{BaseDie, RollKind};
+
+    fn d10_spec() -> RollSpec {
+        let mut s = RollSpec::new(RollKind::Strike);
+        s.base = Some(BaseDie {
+            sides: 10,
+            rolls: 1,
+            critical_target: Some(10),
+            botch_range: 1,
+            botch_penalty: 2,
+            penalization: None,
+        });
+        s
+    }
+
+    #[test]
+    fn plain_d10_has_crit_and_botch_mass() {
+        let mut s = d10_spec();
+        s.critical_dice.push(crate::dice::roll::DiceTerm {
+            label: "Critical Dice".into(),
+            group: DiceGroup { count: 1, sides: 6 },
+        });
+        let d = distribution(&s);
+        assert!((d.mass() - 1.0).abs() < 1e-12);
+        // natural 1 botches to -1, clamped to 0
+        assert!((d.prob(0) - 0.1).abs() < 1e-12);
+        // natural 10 adds 1d6: 11..16 each 1/60
+        assert!((d.prob(16) - 1.0 / 60.0).abs() < 1e-12);
+        assert!((d.mean() - (0.0 + (2..=9).sum::<i64>() as f64 / 10.0 + 1.35)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn penalization_keeps_the_lower() {
+        let p = natural_dist(10, 2);
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert!((p[0] - 0.19).abs() < 1e-12);
+        assert!((p[9] - 0.01).abs() < 1e-12);
+    }
+
+    #[test]
+    fn ties_go_to_the_defender_in_prob_greater() {
+        let a = Dist::die(10);
+        let b = Dist::die(10);
+        assert!((a.prob_greater(&b) - 0.45).abs() < 1e-12);
+    }
+
+    #[test]
+    fn scale_multiplies_hits() {
+        let d = Dist::die(4).scale(2);
+        assert_eq!(d.range(), Some((2, 8)));
+        assert!((d.prob(6) - 0.25).abs() < 1e-12);
+        assert_eq!(d.prob(5), 0.0);
+    }
+}

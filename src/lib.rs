@@ -1,0 +1,10 @@
+//! Gridclash: turn-based tactical battles on a square grid, played by tabletop rules.
+//!
+//! The rules core (`dice`, `ruleset`, `battle`) is headless and builds without a window; the
+//! `gui` cargo feature adds the desktop game on top.
+
+pub mod ai;
+pub mod battle;
+pub mod dice;
+pub mod grid;
+pub mod ruleset;

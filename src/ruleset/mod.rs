@@ -1,0 +1,281 @@
+//! Rulesets as data: loading `rules/<id>/*.ron`, validating it, and looking things up by id.
+//!
+//! A broken file never panics the program: parsing and validation collect every problem as a
+//! [`RulesError`] naming file, line, column and field, and [`Rules::load`] returns them all.
+
+pub mod error;
+pub mod locate;
+pub mod schema;
+mod validate;
+
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+
+pub use error::{RulesError, RulesErrors};
+pub use locate::FieldPath;
+pub use schema::*;
+
+/// A loaded, validated ruleset.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    /// The directory it was loaded from.
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    pub dice: DiceRules,
+    pub characters: CharacterRules,
+    pub attacks: AttackRules,
+    pub damage: DamageRules,
+    pub conditions: ConditionRules,
+    pub actions: ActionRules,
+    pub roster: Roster,
+}
+
+/// The files of a DBU-family ruleset, in load order.
+pub const DBU_FILES: [&str; 8] = [
+    "ruleset.ron",
+    "dice.ron",
+    "characters.ron",
+    "attacks.ron",
+    "damage.ron",
+    "conditions.ron",
+    "actions.ron",
+    "roster.ron",
+];
+
+/// The environment variable that points the game at another `rules/` directory.
+pub const RULES_DIR_ENV: &str = "GRIDCLASH_RULES";
+
+/// Where the `rules/` directory is: `$GRIDCLASH_RULES`, else next to the executable, else the
+/// source tree (for `cargo run` and `cargo test`).
+pub fn rules_root() -> PathBuf {
+    if let Some(dir) = std::env::var_os(RULES_DIR_ENV) {
+        return PathBuf::from(dir);
+    }
+    if let Ok(exe) = std::env::current_exe()
+        && let Some(dir) = exe.parent()
+    {
+        let beside = dir.join("rules");
+        if beside.is_dir() {
+            return beside;
+        }
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules")
+}
+
+/// Parses one RON file into `T`, turning any problem into a positioned [`RulesError`].
+pub fn parse_ron<T: DeserializeOwned>(file: &Path, src: &str) -> Result<T, RulesError> {
+    let spanned = |e: ron::error::SpannedError, field: String| RulesError::Invalid {
+        file: file.to_path_buf(),
+        line: e.span.start.line,
+        col: e.span.start.col,
+        field,
+        message: e.code.to_string(),
+    };
+    let mut de = ron::Deserializer::from_str(src).map_err(|e| spanned(e, "(file)".into()))?;
+    match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Ok(v) => {
+            de.end()
+                .map_err(|e| spanned(de.span_error(e), "(file)".into()))?;
+            Ok(v)
+        }
+        Err(e) => {
+            let field = e.path().to_string();
+            let path = FieldPath(
+                e.path()
+                    .iter()
+                    .map_while(|s| match s {
+                        serde_path_to_error::Segment::Seq { index } => {
+                            Some(locate::Seg::Index(*index))
+                        }
+                        serde_path_to_error::Segment::Map { key } => {
+                            Some(locate::Seg::Field(key.clone()))
+                        }
+                        serde_path_to_error::Segment::Enum { .. }
+                        | serde_path_to_error::Segment::Unknown => None,
+                    })
+                    .collect(),
+            );
+            let inner = e.into_inner();
+            if let ron::Error::Message(msg) = &inner {
+                // Our own checks inside a value (a bad formula): point at the value itself.
+                let mut err = RulesError::at(file, src, &path, msg.clone());
+                if let RulesError::Invalid { field: f, .. } = &mut err {
+                    *f = field;
+                }
+                Err(err)
+            } else {
+                Err(spanned(de.span_error(inner), field))
+            }
+        }
+    }
+}
+
+fn read(file: &Path) -> Result<String, RulesError> {
+    std::fs::read_to_string(file).map_err(|e| RulesError::Unreadable {
+        file: file.to_path_buf(),
+        message: e.to_string(),
+    })
+}
+
+impl Rules {
+    /// Loads and validates the ruleset in `dir`, reporting every problem found.
+    pub fn load(dir: &Path) -> Result<Self, RulesErrors> {
+        let mut errors = Vec::new();
+        let mut sources = Vec::new();
+        for name in DBU_FILES {
+            let file = dir.join(name);
+            match read(&file) {
+                Ok(src) => sources.push((file, src)),
+                Err(e) => {
+                    errors.push(e);
+                    sources.push((file, String::new()));
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(RulesErrors(errors));
+        }
+        macro_rules! parse {
+            ($i:expr) => {
+                match parse_ron(&sources[$i].0, &sources[$i].1) {
+                    Ok(v) => Some(v),
+                    Err(e) => {
+                        errors.push(e);
+                        None
+                    }
+                }
+            };
+        }
+        let manifest: Option<Manifest> = parse!(0);
+        let dice: Option<DiceRules> = parse!(1);
+        let characters: Option<CharacterRules> = parse!(2);
+        let attacks: Option<AttackRules> = parse!(3);
+        let damage: Option<DamageRules> = parse!(4);
+        let conditions: Option<ConditionRules> = parse!(5);
+        let actions: Option<ActionRules> = parse!(6);
+        let roster: Option<Roster> = parse!(7);
+        let (
+            Some(manifest),
+            Some(dice),
+            Some(characters),
+            Some(attacks),
+            Some(damage),
+            Some(conditions),
+            Some(actions),
+            Some(roster),
+        ) = (
+            manifest, dice, characters, attacks, damage, conditions, actions, roster,
+        )
+        else {
+            return Err(RulesErrors(errors));
+        };
+        let rules = Self {
+            dir: dir.to_path_buf(),
+            manifest,
+            dice,
+            characters,
+            attacks,
+            damage,
+            conditions,
+            actions,
+            roster,
+        };
+        let problems = validate::validate(&rules, &sources);
+        if problems.is_empty() {
+            Ok(rules)
+        } else {
+            Err(RulesErrors(problems))
+        }
+    }
+
+    /// Loads a ruleset by id from [`rules_root`].
+    pub fn load_id(id: &str) -> Result<Self, RulesErrors> {
+        Self::load(&rules_root().join(id))
+    }
+
+    /// The row of the dice table for a Tier of Power (clamped to the table).
+    pub fn tier(&self, tier: u32) -> &TierRow {
+        let i = (tier.max(1) as usize - 1).min(self.dice.tiers.len() - 1);
+        &self.dice.tiers[i]
+    }
+
+    /// The highest Tier of Power the dice table knows.
+    pub fn max_tier(&self) -> u32 {
+        self.dice.tiers.len() as u32
+    }
+
+    /// A profile by id.
+    pub fn profile(&self, id: &str) -> Option<&ProfileDef> {
+        self.attacks.profiles.iter().find(|p| p.id == id)
+    }
+
+    /// An attack type by id.
+    pub fn attack_type(&self, id: &str) -> Option<&AttackTypeDef> {
+        self.attacks.types.iter().find(|t| t.id == id)
+    }
+
+    /// An element option by id.
+    pub fn element(&self, id: &str) -> Option<&ElementDef> {
+        self.attacks.elements.iter().find(|e| e.id == id)
+    }
+
+    /// An archetype by id.
+    pub fn archetype(&self, id: &str) -> Option<&ArchetypeDef> {
+        self.roster.archetypes.iter().find(|a| a.id == id)
+    }
+
+    /// A condition's definition (validation guarantees all 16 exist).
+    pub fn condition(&self, kind: ConditionKind) -> &ConditionDef {
+        self.conditions
+            .conditions
+            .iter()
+            .find(|c| c.rule.kind() == kind)
+            .unwrap_or(&self.conditions.conditions[0])
+    }
+
+    /// A size by id.
+    pub fn size(&self, id: &str) -> Option<&SizeDef> {
+        self.characters.sizes.iter().find(|s| s.id == id)
+    }
+
+    /// A Save by id.
+    pub fn save(&self, id: &str) -> Option<&SaveDef> {
+        self.characters.saves.iter().find(|s| s.id == id)
+    }
+
+    /// A skill by id.
+    pub fn skill(&self, id: &str) -> Option<&SkillDef> {
+        self.characters.skills.iter().find(|s| s.id == id)
+    }
+
+    /// The Target Number of a difficulty (validation guarantees referenced ones exist).
+    pub fn difficulty(&self, id: &str) -> i64 {
+        self.dice
+            .difficulties
+            .iter()
+            .find(|d| d.id == id)
+            .map_or(i64::MAX, |d| d.target)
+    }
+
+    /// How much of its Soak a target may use against a category.
+    pub fn soak_fraction(&self, category: Category) -> Fraction {
+        self.damage
+            .categories
+            .iter()
+            .find(|c| c.category == category)
+            .map_or(
+                Fraction {
+                    numerator: 1,
+                    denominator: 1,
+                    round_up: false,
+                },
+                |c| c.soak,
+            )
+    }
+
+    /// The index of a threshold by id.
+    pub fn threshold_index(&self, id: &str) -> Option<usize> {
+        self.damage.thresholds.iter().position(|t| t.id == id)
+    }
+}

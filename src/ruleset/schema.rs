@@ -1,0 +1,729 @@
+//! The shapes of the DBU ruleset files in `rules/dbu/`, as serde types.
+//!
+//! Every struct refuses unknown fields, so a misspelt key is an error with its position instead
+//! of a silently ignored line. Numbers that no rules text gives carry a comment in the data file
+//! saying they are our default; here the types only say what each value means.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::dice::{DiceFormula, Formula};
+
+/// `rules/<id>/ruleset.ron`: which ruleset this is and which mechanic family plays it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// The id used on the command line and in scenarios (`dbu`).
+    pub id: String,
+    pub name: String,
+    /// The engine code that plays this ruleset's data.
+    pub family: Family,
+    pub description: String,
+    /// Where each rule comes from, for modders.
+    pub sources: Vec<String>,
+}
+
+/// Mechanic families the engine knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Family {
+    /// Opposed d10 rolls with Tier of Power dice, Soak, Health Thresholds and Steadfast.
+    Dbu,
+}
+
+/// `dice.ron`: the base die, Tier of Power dice, criticals, botches and fixed-die checks.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceRules {
+    /// Sides of the Base Die rolled by every check.
+    pub base_die: u32,
+    /// One row per Tier of Power, starting at 1.
+    pub tiers: Vec<TierRow>,
+    /// Base ToP from Power Level (`PL` is the only variable).
+    pub tier_from_power_level: Formula,
+    /// Default Critical Target of a Combat Roll or Save.
+    pub critical_target: u32,
+    /// Effects may lower a Critical Target, never below this.
+    pub critical_target_floor: u32,
+    /// A natural result at or below this is a Botch.
+    pub botch_range: u32,
+    /// What a Botch takes off a Combat Roll or Save.
+    pub botch_penalty: Formula,
+    /// What a Botch takes off a Skill Check.
+    pub skill_botch_penalty: i64,
+    /// What a Critical Result adds to a Skill Check.
+    pub skill_critical_dice: DiceFormula,
+    /// The Superiority die crits on this natural result and nothing lower.
+    pub superiority_critical: u32,
+    /// The Steadfast Save: a bare die with a fixed pass mark.
+    pub steadfast: SteadfastRules,
+    /// Target Numbers by difficulty name, for Saves and Skill Checks.
+    pub difficulties: Vec<Difficulty>,
+}
+
+/// One Tier of Power's dice.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TierRow {
+    pub tier: u32,
+    /// Added to every Combat Roll at this ToP.
+    pub extra_dice: DiceFormula,
+    /// Added on a Critical Result at this ToP.
+    pub critical_dice: DiceFormula,
+    /// Diminishing Defense stacks gained per attack, by base ToP.
+    pub diminishing_defense: i64,
+    /// Highest Attribute Score a character of this ToP may have.
+    pub attribute_cap: i64,
+}
+
+/// The Steadfast Save: `die` ≥ `pass_at` passes; a natural `critical_at` grants Steady Momentum.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SteadfastRules {
+    pub die: u32,
+    pub pass_at: u32,
+    pub critical_at: u32,
+}
+
+/// A named Target Number.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Difficulty {
+    pub id: String,
+    pub target: i64,
+}
+
+/// `characters.ron`: attributes, derived values, sizes, saves, skills, build budget, minions.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterRules {
+    pub attributes: Vec<AttributeDef>,
+    pub derived: DerivedFormulas,
+    pub sizes: Vec<SizeDef>,
+    pub saves: Vec<SaveDef>,
+    /// Added to the race's favoured Save.
+    pub racial_save_bonus: Formula,
+    /// Critical Target of the race's favoured Save.
+    pub racial_save_critical_target: u32,
+    pub skills: Vec<SkillDef>,
+    /// Skill Bonus from the governing attribute `SCORE` and the skill's `RANKS`.
+    pub skill_bonus: Formula,
+    pub build: BuildBudget,
+    pub minion: MinionRules,
+}
+
+/// An attribute; its id is the variable name formulas use (`AG`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttributeDef {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+}
+
+/// Formulas of the derived values. Variables: attribute ids, `T`, `bT`, `PL`, `RLM` (Racial
+/// Life Modifier), `SIZE_DV`, `SIZE_SOAK` (already multiplied by ToP) and `SIZE_SPEED`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DerivedFormulas {
+    pub haste: Formula,
+    pub awareness: Formula,
+    pub might: Formula,
+    pub defense_value: Formula,
+    pub soak: Formula,
+    pub soak_minimum: Formula,
+    pub normal_speed: Formula,
+    pub boosted_speed: Formula,
+    pub initiative: Formula,
+    pub life: Formula,
+    pub ki: Formula,
+    pub capacity: Formula,
+}
+
+/// A Size Category.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SizeDef {
+    pub id: String,
+    /// Side of the square block the character occupies (2 for a 2×2 Enormous character).
+    pub squares: u32,
+    /// Melee Attack Range in squares (1 = adjacent).
+    pub melee_range: u32,
+    pub speed: i64,
+    pub defense_value: Formula,
+    pub soak: Formula,
+}
+
+/// A Saving Throw and the attribute whose Score it adds.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SaveDef {
+    pub id: String,
+    pub attribute: String,
+}
+
+/// A skill, its attribute, and whether it needs at least one rank to be used ("(R)").
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillDef {
+    pub id: String,
+    pub attribute: String,
+    pub requires_rank: bool,
+}
+
+/// How many attribute points a character of a given Power Level has, to check the roster.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuildBudget {
+    /// Every score starts here.
+    pub starting_score: i64,
+    /// Points a race adds in total (+2, +2, +1).
+    pub racial_points: i64,
+    /// Points per Attribute Addition.
+    pub points_per_addition: i64,
+    /// Attribute Additions at Power Level 1.
+    pub additions_at_first_level: i64,
+    /// Power Levels that grant one more Attribute Addition.
+    pub addition_levels: Vec<u32>,
+}
+
+/// What being a Minion changes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MinionRules {
+    pub life_fraction: Fraction,
+    pub ki_fraction: Fraction,
+    /// Base ToP is lowered by this much…
+    pub tier_penalty: u32,
+    /// …unless it is already 1, in which case Combat Rolls and Saves take this instead.
+    pub low_tier_roll_penalty: i64,
+    pub standard_actions: u32,
+    pub counter_actions: u32,
+    pub attacks_per_round: u32,
+    /// The only Health Thresholds a Minion has.
+    pub thresholds: Vec<String>,
+}
+
+/// A fraction `numerator/denominator` of a maximum pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fraction {
+    pub numerator: u32,
+    pub denominator: u32,
+    /// Round up instead of down (Minion Life is rounded up).
+    #[serde(default)]
+    pub round_up: bool,
+}
+
+impl Fraction {
+    /// `value × numerator / denominator`, rounded as the fraction says.
+    pub fn of(&self, value: i64) -> i64 {
+        let n = value * i64::from(self.numerator);
+        let d = i64::from(self.denominator.max(1));
+        if self.round_up {
+            (n + d - 1).div_euclid(d)
+        } else {
+            n.div_euclid(d)
+        }
+    }
+}
+
+/// `attacks.ron`: attack types, profiles, elements, ranges and Energy Charges.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttackRules {
+    pub types: Vec<AttackTypeDef>,
+    pub long_range: LongRange,
+    /// Each Basic Attack profile once per round unless the profile is `repeatable`.
+    pub profile_once_per_round: bool,
+    pub energy_charge: EnergyChargeRules,
+    pub profiles: Vec<ProfileDef>,
+    pub elements: Vec<ElementDef>,
+}
+
+/// An attack type (Ballistic, Physical, Energy, Magical).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttackTypeDef {
+    pub id: String,
+    pub name: String,
+    /// Attribute whose Modifier adds to the Wound Roll; `None` means the weapon's damage does.
+    pub damage_attribute: Option<String>,
+    pub reach: Reach,
+    /// Whether a Ki Wager may be made.
+    pub wager: bool,
+    /// An attribute Score needed to use this type at all.
+    pub required_score: Option<RequiredScore>,
+    /// Transfigured characters cannot use this type.
+    pub magical: bool,
+    pub description: String,
+}
+
+/// How far an attack type reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Reach {
+    /// Within the attacker's Melee Attack Range.
+    Melee,
+    /// Any distance on the battlefield.
+    Any,
+    /// Within this many squares.
+    Within(u32),
+}
+
+/// An attribute Score requirement.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RequiredScore {
+    pub attribute: String,
+    pub at_least: i64,
+}
+
+/// Long Range: beyond `beyond` squares the Strike takes the penalty.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LongRange {
+    pub beyond: u32,
+    pub strike_penalty: Formula,
+}
+
+/// Energy Charges: Wound dice per charge, maximum, and what each costs a Parry.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnergyChargeRules {
+    pub wound_per_charge: DiceFormula,
+    pub parry_penalty_per_charge: Formula,
+}
+
+/// Standard, Direct or Lethal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Category {
+    Standard,
+    Direct,
+    Lethal,
+}
+
+impl Category {
+    /// The category's number (1–3), which +1/−1 effects change.
+    pub fn level(self) -> i64 {
+        match self {
+            Self::Standard => 1,
+            Self::Direct => 2,
+            Self::Lethal => 3,
+        }
+    }
+
+    /// The category for a number, clamped to 1..=3 as the chapter says.
+    pub fn from_level(level: i64) -> Self {
+        match level {
+            i64::MIN..=1 => Self::Standard,
+            2 => Self::Direct,
+            _ => Self::Lethal,
+        }
+    }
+}
+
+/// One attack profile.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProfileDef {
+    pub id: String,
+    pub name: String,
+    pub attack_type: String,
+    /// Ki Point cost, scaled by the attacker's current ToP.
+    pub cost: Formula,
+    pub category: Category,
+    pub targeting: Targeting,
+    #[serde(default)]
+    pub effects: Vec<ProfileEffect>,
+    /// May be used more than once per round as a Basic Attack (Simple).
+    #[serde(default)]
+    pub repeatable: bool,
+    pub description: String,
+}
+
+/// Who a profile hits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Targeting {
+    /// One declared target.
+    Single,
+    /// Every opponent within the attacker's Melee Attack Range.
+    Sweep,
+    /// A cone from the attacker: `length` squares long, `width` squares wide at its far end.
+    Cone { length: u32, width: u32 },
+    /// Every character except the attacker within `radius` squares of a chosen square.
+    Burst { radius: u32 },
+}
+
+/// A profile's special rule. The engine implements each variant; the data sets its numbers.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum ProfileEffect {
+    /// Combination, Rapid Fire: the Wound's dice count hits, each hit deals `damage_per_hit`.
+    MultiHit {
+        hits: DiceFormula,
+        damage_per_hit: i64,
+    },
+    /// Powered: the damage attribute's Modifier is added once more.
+    DamageAttributeAgain,
+    /// Crushing: no Wound dice; roll these instead and add the bonuses.
+    ReplaceWound { dice: DiceFormula },
+    /// Soaring: Melee Attack Range increased by this many squares.
+    ExtraReach { squares: u32 },
+    /// Kiai, Cutting: Critical Targets lowered (negative numbers), never below the floor.
+    CriticalTarget { strike: i64, wound: i64 },
+    /// Cutting: the Strike botches on a natural result at or below this.
+    StrikeBotchRange { range: u32 },
+    /// Cutting: a critical Strike sets the Damage Category to this.
+    CriticalStrikeCategory { category: Category },
+    /// Kiai: against a target with Guard Down, add `wound` and push it up to `push` squares.
+    GuardDownBonus { wound: Formula, push: Formula },
+    /// Blast: with exactly one target, add these dice to the Wound.
+    SingleTargetWound { dice: DiceFormula },
+    /// Explosion: every target's Defense Value changes by this for the maneuver.
+    TargetDefense { modifier: Formula },
+    /// Sweeping: once per round, a target it damages loses this much Defense Value until the
+    /// start of the attacker's next turn.
+    DefenseDownOnDamage { amount: Formula },
+    /// Beam: free Energy Charges that come with the attack.
+    FreeEnergyCharges { count: u32 },
+    /// Elemental: the attacker picks one of its elements, which adds on-damage conditions.
+    ElementChoice,
+    /// Spiritual Assault: the target loses Ki equal to this fraction of the damage it took.
+    KiDrain { fraction: Fraction },
+}
+
+/// An element option for the Elemental profile.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ElementDef {
+    pub id: String,
+    pub name: String,
+    /// Conditions the target gains when the attack deals damage.
+    pub on_damage: Vec<ConditionGrant>,
+    pub description: String,
+}
+
+/// A condition given by an effect, for `rounds` Combat Rounds (0 = until ended).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConditionGrant {
+    pub condition: ConditionKind,
+    pub rounds: u32,
+    /// Damage Over Time per turn, in the sufferer's own ToP.
+    #[serde(default)]
+    pub amount: Option<Formula>,
+}
+
+/// `damage.ron`: categories, Health Thresholds, Rage entry, recoveries.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DamageRules {
+    pub categories: Vec<CategoryDef>,
+    /// From the highest (Bloodied) to the lowest (Wounded).
+    pub thresholds: Vec<ThresholdDef>,
+    pub rage_entry: RageEntry,
+    pub recoveries: Vec<RecoveryDef>,
+}
+
+/// How much Soak a category lets the target use.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CategoryDef {
+    pub category: Category,
+    pub soak: Fraction,
+}
+
+/// A Health Threshold: reached at `fraction` of Maximum Life or less.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThresholdDef {
+    pub id: String,
+    pub fraction: Fraction,
+    /// Taken off every Combat Roll while this is the lowest threshold failed.
+    pub penalty: Formula,
+    pub description: String,
+}
+
+/// Entering Rage when reaching a threshold: failing the save enters Rage.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RageEntry {
+    pub enabled: bool,
+    pub threshold: String,
+    pub save: String,
+    pub difficulty: String,
+}
+
+/// A between-battle recovery.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecoveryDef {
+    pub id: String,
+    pub name: String,
+    /// When the ARC grants it, in words.
+    pub when: String,
+    pub restores: Fraction,
+}
+
+/// `conditions.ron`: the 16 combat conditions and how to end one.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConditionRules {
+    pub conditions: Vec<ConditionDef>,
+    /// End a Condition: actions spent, the save and its difficulty.
+    pub end_condition: CheckManeuver,
+}
+
+/// A maneuver that spends actions on a check.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckManeuver {
+    pub actions: u32,
+    /// A Save id or a Skill id.
+    pub check: String,
+    pub difficulty: String,
+}
+
+/// Positive or negative for the one who has it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Polarity {
+    Positive,
+    Negative,
+}
+
+/// One combat condition: its words and its numbers.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConditionDef {
+    pub name: String,
+    pub polarity: Polarity,
+    /// The tooltip: what it does, in a sentence or two.
+    pub description: String,
+    pub rule: ConditionRule,
+}
+
+/// The 16 combat conditions of the chapter, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum ConditionKind {
+    Hidden,
+    Rage,
+    Superiority,
+    Absorbed,
+    Blinded,
+    DamageOverTime,
+    Fatigued,
+    GuardDown,
+    Impediment,
+    Pinned,
+    Poisoned,
+    Prone,
+    Shaken,
+    Slowed,
+    Transfigured,
+    Weakened,
+}
+
+impl ConditionKind {
+    /// All 16, in the chapter's order.
+    pub const ALL: [ConditionKind; 16] = [
+        Self::Hidden,
+        Self::Rage,
+        Self::Superiority,
+        Self::Absorbed,
+        Self::Blinded,
+        Self::DamageOverTime,
+        Self::Fatigued,
+        Self::GuardDown,
+        Self::Impediment,
+        Self::Pinned,
+        Self::Poisoned,
+        Self::Prone,
+        Self::Shaken,
+        Self::Slowed,
+        Self::Transfigured,
+        Self::Weakened,
+    ];
+}
+
+impl ConditionRule {
+    /// Which condition this rule belongs to.
+    pub fn kind(&self) -> ConditionKind {
+        match self {
+            Self::Hidden => ConditionKind::Hidden,
+            Self::Rage { .. } => ConditionKind::Rage,
+            Self::Superiority => ConditionKind::Superiority,
+            Self::Absorbed { .. } => ConditionKind::Absorbed,
+            Self::Blinded { .. } => ConditionKind::Blinded,
+            Self::DamageOverTime { .. } => ConditionKind::DamageOverTime,
+            Self::Fatigued { .. } => ConditionKind::Fatigued,
+            Self::GuardDown { .. } => ConditionKind::GuardDown,
+            Self::Impediment { .. } => ConditionKind::Impediment,
+            Self::Pinned { .. } => ConditionKind::Pinned,
+            Self::Poisoned { .. } => ConditionKind::Poisoned,
+            Self::Prone { .. } => ConditionKind::Prone,
+            Self::Shaken { .. } => ConditionKind::Shaken,
+            Self::Slowed { .. } => ConditionKind::Slowed,
+            Self::Transfigured { .. } => ConditionKind::Transfigured,
+            Self::Weakened { .. } => ConditionKind::Weakened,
+        }
+    }
+}
+
+/// The behaviour of a condition, with its numbers. The engine implements each variant once.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum ConditionRule {
+    Hidden,
+    Rage {
+        /// Actions during the round after Rage ends.
+        aftermath_actions: u32,
+    },
+    Superiority,
+    Absorbed {
+        save: String,
+        /// Added to later escape saves for each failure.
+        bonus_per_failure: i64,
+    },
+    Blinded {
+        /// Awareness and Defense Value are divided by this.
+        divisor: i64,
+    },
+    DamageOverTime {
+        /// Total DOT from all sources is capped here (sufferer's ToP).
+        cap: Formula,
+        category: Category,
+    },
+    Fatigued {
+        max_stacks: u32,
+        divisor: i64,
+    },
+    GuardDown {
+        dodge_penalty: Formula,
+        dodge_rolls: u32,
+    },
+    Impediment {
+        /// Taken off when there is no d10 to drop.
+        flat_penalty: i64,
+    },
+    Pinned {
+        category_increase: i64,
+    },
+    Poisoned {
+        life_loss: Fraction,
+        /// Taken off Combat Rolls while at or below the lowest threshold.
+        low_life_penalty: Formula,
+        cure: CheckManeuver,
+    },
+    Prone {
+        stand_up_actions: u32,
+    },
+    Shaken {
+        speed_divisor: i64,
+        strike_penalty: Formula,
+    },
+    Slowed {
+        actions_per_stack: u32,
+    },
+    Transfigured {
+        slowed_stacks: u32,
+    },
+    Weakened {
+        max_stacks: u32,
+        divisor: i64,
+    },
+}
+
+/// `actions.ron`: the action economy.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionRules {
+    pub standard_actions: u32,
+    pub counter_actions: u32,
+    /// A Standard Action may be turned into a Counter Action at any time.
+    pub conversion: bool,
+    pub bonus_momentum_actions: u32,
+    pub reduced_momentum_actions: u32,
+    pub steady_momentum_actions: u32,
+    /// Initiative ties: higher Agility Score first, then a roll-off with this die.
+    pub initiative_tie_attribute: String,
+    pub initiative_rolloff_die: u32,
+    /// Surge (1/encounter Instant): Healing Surge and Ki Surge amounts.
+    pub healing_surge: DiceFormula,
+    pub ki_surge_fraction: Fraction,
+    pub ki_surge_capacity_fraction: Fraction,
+    /// Surgency, added to Surges.
+    pub surgency: Formula,
+}
+
+/// `roster.ron`: ready-made combatants.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Roster {
+    pub archetypes: Vec<ArchetypeDef>,
+}
+
+/// A combatant template built by the digest's formulas.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchetypeDef {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    /// A hint for the AI and for players: what this combatant is good at.
+    pub role: String,
+    /// One or two letters drawn on its token.
+    pub glyph: String,
+    pub power_level: u32,
+    pub size: String,
+    pub race: RaceDef,
+    pub attributes: BTreeMap<String, i64>,
+    #[serde(default)]
+    pub skills: BTreeMap<String, i64>,
+    #[serde(default)]
+    pub minion: bool,
+    /// Basic Attack profiles it knows.
+    pub profiles: Vec<String>,
+    /// Elements it can give an Elemental attack.
+    #[serde(default)]
+    pub elements: Vec<String>,
+    #[serde(default)]
+    pub weapon: Option<WeaponDef>,
+    #[serde(default)]
+    pub techniques: Vec<TechniqueDef>,
+}
+
+/// A race (named generically): Life modifier, attribute increases and favoured Save.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RaceDef {
+    pub name: String,
+    pub life_modifier: i64,
+    pub increases: BTreeMap<String, i64>,
+    pub save: String,
+}
+
+/// A weapon: its damage replaces the attribute for its attack type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponDef {
+    pub name: String,
+    pub attack_type: String,
+    pub damage: Formula,
+    /// Strike modifier for wielding it (0 with Weapon Specialist).
+    pub strike: Formula,
+}
+
+/// A Signature Technique: a named profile with extra damage and maybe a Backlash, 1/round.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TechniqueDef {
+    pub id: String,
+    pub name: String,
+    pub profile: String,
+    /// Added to the Wound Roll.
+    pub wound_bonus: Formula,
+    /// Extra Ki on top of the profile's cost.
+    pub extra_cost: Formula,
+    /// Life the user loses after the maneuver (its own effect: Reduced Momentum may follow).
+    #[serde(default)]
+    pub backlash: Option<Formula>,
+    pub description: String,
+}

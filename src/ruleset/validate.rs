@@ -1,0 +1,928 @@
+//! Checks a parsed ruleset for everything serde cannot: unknown ids, formulas that read names
+//! that do not exist, numbers outside the rules' limits, and roster builds over budget.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use super::locate::FieldPath;
+use super::schema::*;
+use super::{Rules, RulesError};
+use crate::dice::{DiceFormula, Formula};
+
+const RULESET: usize = 0;
+const DICE: usize = 1;
+const CHARACTERS: usize = 2;
+const ATTACKS: usize = 3;
+const DAMAGE: usize = 4;
+const CONDITIONS: usize = 5;
+const ACTIONS: usize = 6;
+const ROSTER: usize = 7;
+
+const TIER: &[&str] = &["T", "bT"];
+
+struct Checker<'a> {
+    sources: &'a [(PathBuf, String)],
+    errors: Vec<RulesError>,
+}
+
+impl Checker<'_> {
+    fn err(&mut self, file: usize, path: &FieldPath, message: impl Into<String>) {
+        let (f, src) = &self.sources[file];
+        self.errors.push(RulesError::at(f, src, path, message));
+    }
+
+    fn names(
+        &mut self,
+        file: usize,
+        path: &FieldPath,
+        vars: Vec<(String, usize)>,
+        allowed: &[&str],
+    ) {
+        for (name, _) in vars {
+            if !allowed.contains(&name.as_str()) {
+                self.err(
+                    file,
+                    path,
+                    format!(
+                        "unknown name `{name}` in this formula (allowed here: {})",
+                        allowed.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+
+    fn formula(&mut self, file: usize, path: &FieldPath, f: &Formula, allowed: &[&str]) {
+        self.names(file, path, f.variables(), allowed);
+    }
+
+    fn dice(&mut self, file: usize, path: &FieldPath, f: &DiceFormula, allowed: &[&str]) {
+        self.names(file, path, f.variables(), allowed);
+    }
+
+    fn unique<'b>(&mut self, file: usize, list: &FieldPath, ids: impl Iterator<Item = &'b str>) {
+        let mut seen = BTreeSet::new();
+        for (i, id) in ids.enumerate() {
+            if id.is_empty() {
+                self.err(file, &list.index(i).field("id"), "an id cannot be empty");
+            } else if !seen.insert(id) {
+                self.err(
+                    file,
+                    &list.index(i).field("id"),
+                    format!("duplicate id `{id}`"),
+                );
+            }
+        }
+    }
+
+    fn fraction(&mut self, file: usize, path: &FieldPath, f: &Fraction) {
+        if f.denominator == 0 {
+            self.err(
+                file,
+                &path.field("denominator"),
+                "a denominator cannot be 0",
+            );
+        }
+    }
+}
+
+/// Every problem in `rules`; `sources` are the files' paths and texts in [`super::DBU_FILES`]
+/// order.
+pub(super) fn validate(rules: &Rules, sources: &[(PathBuf, String)]) -> Vec<RulesError> {
+    let mut c = Checker {
+        sources,
+        errors: Vec::new(),
+    };
+    let root = FieldPath::root();
+    let attrs: Vec<&str> = rules
+        .characters
+        .attributes
+        .iter()
+        .map(|a| a.id.as_str())
+        .collect();
+    let with_attrs: Vec<&str> = attrs.iter().copied().chain(TIER.iter().copied()).collect();
+
+    // ruleset.ron
+    if rules.manifest.id.is_empty() {
+        c.err(RULESET, &root.field("id"), "the ruleset id cannot be empty");
+    }
+
+    // dice.ron
+    let d = &rules.dice;
+    if d.base_die < 2 {
+        c.err(
+            DICE,
+            &root.field("base_die"),
+            "the base die needs at least 2 sides",
+        );
+    }
+    if d.tiers.is_empty() {
+        c.err(
+            DICE,
+            &root.field("tiers"),
+            "at least one Tier of Power row is needed",
+        );
+    }
+    for (i, t) in d.tiers.iter().enumerate() {
+        let p = root.field("tiers").index(i);
+        if t.tier as usize != i + 1 {
+            c.err(
+                DICE,
+                &p.field("tier"),
+                format!(
+                    "rows must be numbered 1, 2, 3… in order; expected {}",
+                    i + 1
+                ),
+            );
+        }
+        c.dice(DICE, &p.field("extra_dice"), &t.extra_dice, &[]);
+        c.dice(DICE, &p.field("critical_dice"), &t.critical_dice, &[]);
+        if t.diminishing_defense < 0 {
+            c.err(DICE, &p.field("diminishing_defense"), "cannot be negative");
+        }
+    }
+    c.formula(
+        DICE,
+        &root.field("tier_from_power_level"),
+        &d.tier_from_power_level,
+        &["PL"],
+    );
+    if d.critical_target_floor < 2 || d.critical_target_floor > d.base_die {
+        c.err(
+            DICE,
+            &root.field("critical_target_floor"),
+            format!("must be between 2 and the base die's {} sides", d.base_die),
+        );
+    }
+    if d.critical_target < d.critical_target_floor || d.critical_target > d.base_die {
+        c.err(
+            DICE,
+            &root.field("critical_target"),
+            format!(
+                "must be between the floor {} and {}",
+                d.critical_target_floor, d.base_die
+            ),
+        );
+    }
+    if d.botch_range >= d.critical_target_floor {
+        c.err(
+            DICE,
+            &root.field("botch_range"),
+            "the Botch Range must stay below every possible Critical Target",
+        );
+    }
+    c.formula(DICE, &root.field("botch_penalty"), &d.botch_penalty, TIER);
+    c.dice(
+        DICE,
+        &root.field("skill_critical_dice"),
+        &d.skill_critical_dice,
+        &[],
+    );
+    if d.superiority_critical == 0 || d.superiority_critical > 10 {
+        c.err(
+            DICE,
+            &root.field("superiority_critical"),
+            "must be a face of a d10",
+        );
+    }
+    let s = &d.steadfast;
+    if s.pass_at == 0 || s.pass_at > s.die || s.critical_at > s.die {
+        c.err(
+            DICE,
+            &root.field("steadfast"),
+            "pass_at and critical_at must be faces of the die",
+        );
+    }
+    c.unique(
+        DICE,
+        &root.field("difficulties"),
+        d.difficulties.iter().map(|x| x.id.as_str()),
+    );
+
+    // characters.ron
+    let ch = &rules.characters;
+    c.unique(
+        CHARACTERS,
+        &root.field("attributes"),
+        ch.attributes.iter().map(|a| a.id.as_str()),
+    );
+    let derived_vars: Vec<&str> = attrs
+        .iter()
+        .copied()
+        .chain(["T", "bT", "PL", "RLM", "SIZE_DV", "SIZE_SOAK", "SIZE_SPEED"])
+        .collect();
+    let dv = root.field("derived");
+    let df = &ch.derived;
+    for (name, f) in [
+        ("haste", &df.haste),
+        ("awareness", &df.awareness),
+        ("might", &df.might),
+        ("defense_value", &df.defense_value),
+        ("soak", &df.soak),
+        ("soak_minimum", &df.soak_minimum),
+        ("normal_speed", &df.normal_speed),
+        ("boosted_speed", &df.boosted_speed),
+        ("initiative", &df.initiative),
+        ("life", &df.life),
+        ("ki", &df.ki),
+        ("capacity", &df.capacity),
+    ] {
+        c.formula(CHARACTERS, &dv.field(name), f, &derived_vars);
+    }
+    c.unique(
+        CHARACTERS,
+        &root.field("sizes"),
+        ch.sizes.iter().map(|s| s.id.as_str()),
+    );
+    for (i, s) in ch.sizes.iter().enumerate() {
+        let p = root.field("sizes").index(i);
+        if s.squares == 0 {
+            c.err(
+                CHARACTERS,
+                &p.field("squares"),
+                "a size occupies at least 1 square",
+            );
+        }
+        if s.melee_range == 0 {
+            c.err(
+                CHARACTERS,
+                &p.field("melee_range"),
+                "melee range is at least 1 (adjacent)",
+            );
+        }
+        c.formula(
+            CHARACTERS,
+            &p.field("defense_value"),
+            &s.defense_value,
+            TIER,
+        );
+        c.formula(CHARACTERS, &p.field("soak"), &s.soak, TIER);
+    }
+    c.unique(
+        CHARACTERS,
+        &root.field("saves"),
+        ch.saves.iter().map(|s| s.id.as_str()),
+    );
+    for (i, s) in ch.saves.iter().enumerate() {
+        if !attrs.contains(&s.attribute.as_str()) {
+            c.err(
+                CHARACTERS,
+                &root.field("saves").index(i).field("attribute"),
+                format!("unknown attribute `{}`", s.attribute),
+            );
+        }
+    }
+    c.formula(
+        CHARACTERS,
+        &root.field("racial_save_bonus"),
+        &ch.racial_save_bonus,
+        TIER,
+    );
+    c.unique(
+        CHARACTERS,
+        &root.field("skills"),
+        ch.skills.iter().map(|s| s.id.as_str()),
+    );
+    for (i, s) in ch.skills.iter().enumerate() {
+        if !attrs.contains(&s.attribute.as_str()) {
+            c.err(
+                CHARACTERS,
+                &root.field("skills").index(i).field("attribute"),
+                format!("unknown attribute `{}`", s.attribute),
+            );
+        }
+    }
+    c.formula(
+        CHARACTERS,
+        &root.field("skill_bonus"),
+        &ch.skill_bonus,
+        &["SCORE", "RANKS"],
+    );
+    let m = root.field("minion");
+    c.fraction(
+        CHARACTERS,
+        &m.field("life_fraction"),
+        &ch.minion.life_fraction,
+    );
+    c.fraction(CHARACTERS, &m.field("ki_fraction"), &ch.minion.ki_fraction);
+    for (i, t) in ch.minion.thresholds.iter().enumerate() {
+        if rules.threshold_index(t).is_none() {
+            c.err(
+                CHARACTERS,
+                &m.field("thresholds").index(i),
+                format!("unknown Health Threshold `{t}`"),
+            );
+        }
+    }
+
+    // attacks.ron
+    let at = &rules.attacks;
+    c.unique(
+        ATTACKS,
+        &root.field("types"),
+        at.types.iter().map(|t| t.id.as_str()),
+    );
+    for (i, t) in at.types.iter().enumerate() {
+        let p = root.field("types").index(i);
+        if let Some(a) = &t.damage_attribute
+            && !attrs.contains(&a.as_str())
+        {
+            c.err(
+                ATTACKS,
+                &p.field("damage_attribute"),
+                format!("unknown attribute `{a}`"),
+            );
+        }
+        if let Some(r) = &t.required_score
+            && !attrs.contains(&r.attribute.as_str())
+        {
+            c.err(
+                ATTACKS,
+                &p.field("required_score").field("attribute"),
+                format!("unknown attribute `{}`", r.attribute),
+            );
+        }
+    }
+    c.formula(
+        ATTACKS,
+        &root.field("long_range").field("strike_penalty"),
+        &at.long_range.strike_penalty,
+        TIER,
+    );
+    let ec = root.field("energy_charge");
+    c.dice(
+        ATTACKS,
+        &ec.field("wound_per_charge"),
+        &at.energy_charge.wound_per_charge,
+        TIER,
+    );
+    c.formula(
+        ATTACKS,
+        &ec.field("parry_penalty_per_charge"),
+        &at.energy_charge.parry_penalty_per_charge,
+        TIER,
+    );
+    c.unique(
+        ATTACKS,
+        &root.field("profiles"),
+        at.profiles.iter().map(|p| p.id.as_str()),
+    );
+    for (i, pr) in at.profiles.iter().enumerate() {
+        let p = root.field("profiles").index(i);
+        if rules.attack_type(&pr.attack_type).is_none() {
+            c.err(
+                ATTACKS,
+                &p.field("attack_type"),
+                format!("unknown attack type `{}`", pr.attack_type),
+            );
+        }
+        c.formula(ATTACKS, &p.field("cost"), &pr.cost, &with_attrs);
+        match pr.targeting {
+            Targeting::Cone { length, width } if length == 0 || width == 0 || width % 2 == 0 => {
+                c.err(
+                    ATTACKS,
+                    &p.field("targeting"),
+                    "a cone needs a length and an odd width of at least 1",
+                );
+            }
+            _ => {}
+        }
+        for (j, e) in pr.effects.iter().enumerate() {
+            let ep = p.field("effects").index(j);
+            match e {
+                ProfileEffect::MultiHit {
+                    hits,
+                    damage_per_hit,
+                } => {
+                    c.dice(ATTACKS, &ep, hits, TIER);
+                    if *damage_per_hit < 1 {
+                        c.err(ATTACKS, &ep, "damage_per_hit must be at least 1");
+                    }
+                }
+                ProfileEffect::ReplaceWound { dice } => c.dice(ATTACKS, &ep, dice, TIER),
+                ProfileEffect::GuardDownBonus { wound, push } => {
+                    c.formula(ATTACKS, &ep, wound, &with_attrs);
+                    c.formula(ATTACKS, &ep, push, &with_attrs);
+                }
+                ProfileEffect::SingleTargetWound { dice } => c.dice(ATTACKS, &ep, dice, TIER),
+                ProfileEffect::TargetDefense { modifier } => {
+                    c.formula(ATTACKS, &ep, modifier, &with_attrs)
+                }
+                ProfileEffect::DefenseDownOnDamage { amount } => {
+                    c.formula(ATTACKS, &ep, amount, &with_attrs)
+                }
+                ProfileEffect::KiDrain { fraction } => c.fraction(ATTACKS, &ep, fraction),
+                ProfileEffect::CriticalTarget { strike, wound } => {
+                    if *strike > 0 || *wound > 0 {
+                        c.err(
+                            ATTACKS,
+                            &ep,
+                            "Critical Target changes lower it: use 0 or less",
+                        );
+                    }
+                }
+                ProfileEffect::StrikeBotchRange { range } => {
+                    if *range >= rules.dice.critical_target_floor {
+                        c.err(
+                            ATTACKS,
+                            &ep,
+                            "a Botch Range must stay below the Critical Target floor",
+                        );
+                    }
+                }
+                ProfileEffect::DamageAttributeAgain
+                | ProfileEffect::ExtraReach { .. }
+                | ProfileEffect::CriticalStrikeCategory { .. }
+                | ProfileEffect::FreeEnergyCharges { .. }
+                | ProfileEffect::ElementChoice => {}
+            }
+        }
+        let multi = pr
+            .effects
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    ProfileEffect::MultiHit { .. } | ProfileEffect::ReplaceWound { .. }
+                )
+            })
+            .count();
+        if multi > 1 {
+            c.err(
+                ATTACKS,
+                &p.field("effects"),
+                "a profile can replace its Wound dice only once (MultiHit or ReplaceWound)",
+            );
+        }
+    }
+    c.unique(
+        ATTACKS,
+        &root.field("elements"),
+        at.elements.iter().map(|e| e.id.as_str()),
+    );
+    for (i, el) in at.elements.iter().enumerate() {
+        for (j, g) in el.on_damage.iter().enumerate() {
+            let gp = root.field("elements").index(i).field("on_damage").index(j);
+            check_grant(&mut c, ATTACKS, &gp, g);
+        }
+    }
+
+    // damage.ron
+    let dm = &rules.damage;
+    for cat in [Category::Standard, Category::Direct, Category::Lethal] {
+        let n = dm.categories.iter().filter(|c| c.category == cat).count();
+        if n != 1 {
+            c.err(
+                DAMAGE,
+                &root.field("categories"),
+                format!("{cat:?} must be listed exactly once (found {n})"),
+            );
+        }
+    }
+    for (i, cd) in dm.categories.iter().enumerate() {
+        c.fraction(
+            DAMAGE,
+            &root.field("categories").index(i).field("soak"),
+            &cd.soak,
+        );
+    }
+    c.unique(
+        DAMAGE,
+        &root.field("thresholds"),
+        dm.thresholds.iter().map(|t| t.id.as_str()),
+    );
+    let mut last = f64::INFINITY;
+    for (i, t) in dm.thresholds.iter().enumerate() {
+        let p = root.field("thresholds").index(i);
+        c.fraction(DAMAGE, &p.field("fraction"), &t.fraction);
+        c.formula(DAMAGE, &p.field("penalty"), &t.penalty, TIER);
+        let v = f64::from(t.fraction.numerator) / f64::from(t.fraction.denominator.max(1));
+        if v >= last || v >= 1.0 {
+            c.err(
+                DAMAGE,
+                &p.field("fraction"),
+                "thresholds go from the highest to the lowest, each below 1",
+            );
+        }
+        last = v;
+    }
+    let re = root.field("rage_entry");
+    if rules.threshold_index(&dm.rage_entry.threshold).is_none() {
+        c.err(
+            DAMAGE,
+            &re.field("threshold"),
+            format!("unknown Health Threshold `{}`", dm.rage_entry.threshold),
+        );
+    }
+    if rules.save(&dm.rage_entry.save).is_none() {
+        c.err(
+            DAMAGE,
+            &re.field("save"),
+            format!("unknown Save `{}`", dm.rage_entry.save),
+        );
+    }
+    check_difficulty(
+        &mut c,
+        rules,
+        DAMAGE,
+        &re.field("difficulty"),
+        &dm.rage_entry.difficulty,
+    );
+    c.unique(
+        DAMAGE,
+        &root.field("recoveries"),
+        dm.recoveries.iter().map(|r| r.id.as_str()),
+    );
+    for (i, r) in dm.recoveries.iter().enumerate() {
+        c.fraction(
+            DAMAGE,
+            &root.field("recoveries").index(i).field("restores"),
+            &r.restores,
+        );
+    }
+
+    // conditions.ron
+    let cs = &rules.conditions;
+    for kind in ConditionKind::ALL {
+        let n = cs
+            .conditions
+            .iter()
+            .filter(|d| d.rule.kind() == kind)
+            .count();
+        if n != 1 {
+            c.err(
+                CONDITIONS,
+                &root.field("conditions"),
+                format!("the {kind:?} condition must be defined exactly once (found {n})"),
+            );
+        }
+    }
+    for (i, cd) in cs.conditions.iter().enumerate() {
+        let p = root.field("conditions").index(i).field("rule");
+        match &cd.rule {
+            ConditionRule::Absorbed { save, .. } => {
+                if rules.save(save).is_none() {
+                    c.err(CONDITIONS, &p, format!("unknown Save `{save}`"));
+                }
+            }
+            ConditionRule::Blinded { divisor }
+            | ConditionRule::Fatigued { divisor, .. }
+            | ConditionRule::Weakened { divisor, .. }
+            | ConditionRule::Shaken {
+                speed_divisor: divisor,
+                ..
+            } if *divisor < 1 => {
+                c.err(CONDITIONS, &p, "a divisor must be at least 1");
+            }
+            ConditionRule::DamageOverTime { cap, .. } => c.formula(CONDITIONS, &p, cap, TIER),
+            ConditionRule::GuardDown {
+                dodge_penalty,
+                dodge_rolls,
+            } => {
+                c.formula(CONDITIONS, &p, dodge_penalty, TIER);
+                if *dodge_rolls == 0 {
+                    c.err(CONDITIONS, &p, "dodge_rolls must be at least 1");
+                }
+            }
+            ConditionRule::Poisoned {
+                life_loss,
+                low_life_penalty,
+                cure,
+            } => {
+                c.fraction(CONDITIONS, &p, life_loss);
+                c.formula(CONDITIONS, &p, low_life_penalty, TIER);
+                check_check(&mut c, rules, CONDITIONS, &p.field("cure"), cure);
+            }
+            ConditionRule::Shaken { strike_penalty, .. } => {
+                c.formula(CONDITIONS, &p, strike_penalty, TIER)
+            }
+            _ => {}
+        }
+    }
+    check_check(
+        &mut c,
+        rules,
+        CONDITIONS,
+        &root.field("end_condition"),
+        &cs.end_condition,
+    );
+
+    // actions.ron
+    let ac = &rules.actions;
+    if !attrs.contains(&ac.initiative_tie_attribute.as_str()) {
+        c.err(
+            ACTIONS,
+            &root.field("initiative_tie_attribute"),
+            format!("unknown attribute `{}`", ac.initiative_tie_attribute),
+        );
+    }
+    c.dice(
+        ACTIONS,
+        &root.field("healing_surge"),
+        &ac.healing_surge,
+        TIER,
+    );
+    c.formula(ACTIONS, &root.field("surgency"), &ac.surgency, &with_attrs);
+    c.fraction(
+        ACTIONS,
+        &root.field("ki_surge_fraction"),
+        &ac.ki_surge_fraction,
+    );
+    c.fraction(
+        ACTIONS,
+        &root.field("ki_surge_capacity_fraction"),
+        &ac.ki_surge_capacity_fraction,
+    );
+
+    // roster.ron
+    c.unique(
+        ROSTER,
+        &root.field("archetypes"),
+        rules.roster.archetypes.iter().map(|a| a.id.as_str()),
+    );
+    for (i, a) in rules.roster.archetypes.iter().enumerate() {
+        check_archetype(&mut c, rules, &attrs, &root.field("archetypes").index(i), a);
+    }
+    c.errors
+}
+
+fn check_difficulty(c: &mut Checker, rules: &Rules, file: usize, p: &FieldPath, id: &str) {
+    if !rules.dice.difficulties.iter().any(|d| d.id == id) {
+        c.err(file, p, format!("unknown difficulty `{id}` (see dice.ron)"));
+    }
+}
+
+fn check_check(c: &mut Checker, rules: &Rules, file: usize, p: &FieldPath, m: &CheckManeuver) {
+    if rules.save(&m.check).is_none() && rules.skill(&m.check).is_none() {
+        c.err(
+            file,
+            &p.field("check"),
+            format!("`{}` is neither a Save nor a skill", m.check),
+        );
+    }
+    check_difficulty(c, rules, file, &p.field("difficulty"), &m.difficulty);
+}
+
+fn check_grant(c: &mut Checker, file: usize, p: &FieldPath, g: &ConditionGrant) {
+    match (g.condition, &g.amount) {
+        (ConditionKind::DamageOverTime, None) => c.err(
+            file,
+            &p.field("condition"),
+            "Damage Over Time needs an amount, e.g. amount: Some(\"1(T)\")",
+        ),
+        (ConditionKind::DamageOverTime, Some(f)) => c.formula(file, &p.field("amount"), f, TIER),
+        (_, Some(_)) => c.err(
+            file,
+            &p.field("amount"),
+            "only Damage Over Time takes an amount",
+        ),
+        (ConditionKind::Absorbed, _) => c.err(
+            file,
+            &p.field("condition"),
+            "Absorbed needs an absorber and cannot be granted by an attack",
+        ),
+        _ => {}
+    }
+}
+
+fn check_archetype(
+    c: &mut Checker,
+    rules: &Rules,
+    attrs: &[&str],
+    p: &FieldPath,
+    a: &ArchetypeDef,
+) {
+    let ch = &rules.characters;
+    if a.glyph.is_empty() || a.glyph.chars().count() > 2 {
+        c.err(
+            ROSTER,
+            &p.field("glyph"),
+            "a glyph is one or two characters",
+        );
+    }
+    if !(1..=30).contains(&a.power_level) {
+        c.err(
+            ROSTER,
+            &p.field("power_level"),
+            "Power Level runs from 1 to 30",
+        );
+    }
+    if rules.size(&a.size).is_none() {
+        c.err(
+            ROSTER,
+            &p.field("size"),
+            format!("unknown size `{}`", a.size),
+        );
+    }
+    if rules.save(&a.race.save).is_none() {
+        c.err(
+            ROSTER,
+            &p.field("race").field("save"),
+            format!("unknown Save `{}`", a.race.save),
+        );
+    }
+    let tier = rules
+        .dice
+        .tier_from_power_level
+        .eval(&[("PL", i64::from(a.power_level))][..])
+        .unwrap_or(1)
+        .clamp(1, i64::from(rules.max_tier())) as u32;
+    let cap = rules.tier(tier).attribute_cap;
+    for id in attrs {
+        if !a.attributes.contains_key(*id) {
+            c.err(
+                ROSTER,
+                &p.field("attributes"),
+                format!("missing attribute `{id}`"),
+            );
+        }
+    }
+    let mut racial = 0;
+    for (id, v) in &a.race.increases {
+        if !attrs.contains(&id.as_str()) {
+            c.err(
+                ROSTER,
+                &p.field("race").field("increases").field(id),
+                format!("unknown attribute `{id}`"),
+            );
+        }
+        racial += v;
+    }
+    if racial != ch.build.racial_points {
+        c.err(
+            ROSTER,
+            &p.field("race").field("increases"),
+            format!(
+                "a race adds {} points in all; these add {racial}",
+                ch.build.racial_points
+            ),
+        );
+    }
+    let mut total = 0;
+    for (id, v) in &a.attributes {
+        let fp = p.field("attributes").field(id);
+        if !attrs.contains(&id.as_str()) {
+            c.err(ROSTER, &fp, format!("unknown attribute `{id}`"));
+            continue;
+        }
+        total += v;
+        if *v > cap {
+            c.err(
+                ROSTER,
+                &fp,
+                format!("{id} {v} is over the cap of {cap} for Tier of Power {tier}"),
+            );
+        }
+        let floor = ch.build.starting_score + a.race.increases.get(id).copied().unwrap_or(0);
+        if *v < floor {
+            c.err(
+                ROSTER,
+                &fp,
+                format!("{id} {v} is below {floor} (starting score plus racial increase)"),
+            );
+        }
+    }
+    let additions = ch.build.additions_at_first_level
+        + ch.build
+            .addition_levels
+            .iter()
+            .filter(|l| **l <= a.power_level)
+            .count() as i64;
+    let budget = ch.build.starting_score * attrs.len() as i64
+        + ch.build.racial_points
+        + ch.build.points_per_addition * additions;
+    if total != budget {
+        c.err(
+            ROSTER,
+            &p.field("attributes"),
+            format!(
+                "scores add up to {total}, but a Power Level {} build has {budget} \
+                 ({} per attribute, {} racial, {additions} Attribute Additions of {})",
+                a.power_level,
+                ch.build.starting_score,
+                ch.build.racial_points,
+                ch.build.points_per_addition
+            ),
+        );
+    }
+    for (id, ranks) in &a.skills {
+        if rules.skill(id).is_none() {
+            c.err(
+                ROSTER,
+                &p.field("skills").field(id),
+                format!("unknown skill `{id}`"),
+            );
+        }
+        if *ranks < 0 {
+            c.err(
+                ROSTER,
+                &p.field("skills").field(id),
+                "ranks cannot be negative",
+            );
+        }
+    }
+    if a.profiles.is_empty() {
+        c.err(
+            ROSTER,
+            &p.field("profiles"),
+            "an archetype needs at least one profile",
+        );
+    }
+    for (j, id) in a.profiles.iter().enumerate() {
+        let pp = p.field("profiles").index(j);
+        check_profile_use(c, rules, &pp, a, id);
+    }
+    for (j, id) in a.elements.iter().enumerate() {
+        if rules.element(id).is_none() {
+            c.err(
+                ROSTER,
+                &p.field("elements").index(j),
+                format!("unknown element `{id}`"),
+            );
+        }
+    }
+    let knows_elemental = a.profiles.iter().any(|id| {
+        rules.profile(id).is_some_and(|pr| {
+            pr.effects
+                .iter()
+                .any(|e| matches!(e, ProfileEffect::ElementChoice))
+        })
+    });
+    if knows_elemental && a.elements.is_empty() {
+        c.err(
+            ROSTER,
+            &p.field("profiles"),
+            "an archetype with an Elemental profile needs at least one element",
+        );
+    }
+    if let Some(w) = &a.weapon {
+        let wp = p.field("weapon");
+        if rules.attack_type(&w.attack_type).is_none() {
+            c.err(
+                ROSTER,
+                &wp.field("attack_type"),
+                format!("unknown attack type `{}`", w.attack_type),
+            );
+        }
+        let with_attrs: Vec<&str> = attrs.iter().copied().chain(TIER.iter().copied()).collect();
+        c.formula(ROSTER, &wp.field("damage"), &w.damage, &with_attrs);
+        c.formula(ROSTER, &wp.field("strike"), &w.strike, &with_attrs);
+    }
+    for (j, t) in a.techniques.iter().enumerate() {
+        let tp = p.field("techniques").index(j);
+        check_profile_use(c, rules, &tp.field("profile"), a, &t.profile);
+        let with_attrs: Vec<&str> = attrs.iter().copied().chain(TIER.iter().copied()).collect();
+        c.formula(
+            ROSTER,
+            &tp.field("wound_bonus"),
+            &t.wound_bonus,
+            &with_attrs,
+        );
+        c.formula(ROSTER, &tp.field("extra_cost"), &t.extra_cost, &with_attrs);
+        if let Some(b) = &t.backlash {
+            c.formula(ROSTER, &tp.field("backlash"), b, &with_attrs);
+        }
+    }
+}
+
+/// A profile an archetype uses must exist and its attack type must be usable by that build.
+fn check_profile_use(c: &mut Checker, rules: &Rules, p: &FieldPath, a: &ArchetypeDef, id: &str) {
+    let Some(profile) = rules.profile(id) else {
+        c.err(
+            ROSTER,
+            p,
+            format!("unknown profile `{id}` (see attacks.ron)"),
+        );
+        return;
+    };
+    let Some(ty) = rules.attack_type(&profile.attack_type) else {
+        return;
+    };
+    if let Some(req) = &ty.required_score {
+        let score = a.attributes.get(&req.attribute).copied().unwrap_or(0);
+        if score < req.at_least {
+            c.err(
+                ROSTER,
+                p,
+                format!(
+                    "`{id}` is a {} attack, which needs {} {} or more (this build has {score})",
+                    ty.name, req.attribute, req.at_least
+                ),
+            );
+        }
+    }
+    if ty.damage_attribute.is_none()
+        && a.weapon
+            .as_ref()
+            .is_none_or(|w| w.attack_type != profile.attack_type)
+    {
+        c.err(
+            ROSTER,
+            p,
+            format!(
+                "`{id}` is a {} attack, whose damage comes from a weapon: give this archetype a {} weapon",
+                ty.name, ty.name
+            ),
+        );
+    }
+}
