@@ -682,6 +682,7 @@ pub fn roll_opposed_checks(
     state.phase = AttackPhase::Damage;
 }
 
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 /// Damage: on-hit effects (Kiai's push), one Wound Roll for every target hit, the category and
 /// Soak of each target, Life lost, then on-damage effects (Sweeping's Defense Value reduction,
 /// Spiritual Assault's Ki drain, an element's condition) and a technique's Backlash.
@@ -969,17 +970,13 @@ pub fn end_attack(
                 total: f.defense.diminishing,
             });
         }
-        if (targeted || *f.id == attacker)
-            && announce_defeat(
-                rules,
-                &order,
-                f,
-                (*f.id != attacker).then_some(attacker),
-                &mut log,
-            )
-            && f.power.minion
-            && *f.id != attacker
-        {
+        let is_attacker = *f.id == attacker;
+        if !(targeted || is_attacker) {
+            continue;
+        }
+        let by = (!is_attacker).then_some(attacker);
+        let newly_defeated = announce_defeat(rules, &order, f, by, &mut log);
+        if newly_defeated && f.power.minion && !is_attacker {
             minion_defeated = Some(f.identity.name.clone());
         }
     }

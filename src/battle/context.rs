@@ -95,8 +95,7 @@ pub fn reach(attacker: &Fighter, decl: &Declaration) -> Option<u32> {
 }
 
 /// A Combat Roll's common part for `f`: the base die with its Critical Target and Botch Range,
-/// Tier of Power Extra and Critical Dice, Superiority and Impediment, and the penalties that
-/// apply to every Combat Roll (threshold, Poisoned, Minion Weakness).
+/// Tier of Power Extra and Critical Dice and Superiority. [`add_roll_penalties`] adds the rest.
 fn combat_roll(
     rules: &Rules,
     f: &Fighter,
@@ -140,6 +139,14 @@ fn combat_roll(
             s.superiority = Some("Superiority die".to_string());
         }
     }
+    s
+}
+
+/// The penalties every Combat Roll of `f` takes (Impediment, lowest failed threshold, Poisoned
+/// while Wounded, Minion Weakness), added last so breakdowns read bonuses first.
+fn add_roll_penalties(rules: &Rules, f: &Fighter, s: &mut RollSpec) {
+    let t = f.power.tier;
+    let bt = f.power.base_tier;
     if let Some(ConditionRule::Impediment { flat_penalty }) = f
         .active(rules, ConditionKind::Impediment)
         .map(|_| &rules.condition(ConditionKind::Impediment).rule)
@@ -157,14 +164,6 @@ fn combat_roll(
             s.add("Impediment (no d10 to drop)", -flat_penalty);
         }
     }
-    s
-}
-
-/// The penalties every Combat Roll of `f` takes (lowest failed threshold, Poisoned while
-/// Wounded, Minion Weakness), added last so breakdowns read bonuses first.
-fn add_roll_penalties(rules: &Rules, f: &Fighter, s: &mut RollSpec) {
-    let t = f.power.tier;
-    let bt = f.power.base_tier;
     if !f.raging() {
         if let Some(i) = f.penalty_threshold() {
             let th = &rules.damage.thresholds[i];

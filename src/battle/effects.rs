@@ -175,20 +175,16 @@ pub fn resolve_pending_threshold(
     }
     let mut bonus = None;
     match pending.by {
-        Some(by) if by == *f.id => {
-            if !f.round.reduced_momentum {
-                f.round.reduced_momentum = true;
-                f.round.next_round_penalty += rules.actions.reduced_momentum_actions;
-                log.push(BattleEvent::ActionSpent {
-                    who: *f.id,
-                    kind: ActionKind::Standard,
-                    what: format!(
-                        "Reduced Momentum: its own effect took it through {name}, {} fewer next round",
-                        rules.actions.reduced_momentum_actions
-                    ),
-                });
-            }
+        Some(by) if by == *f.id && !f.round.reduced_momentum => {
+            f.round.reduced_momentum = true;
+            f.round.next_round_penalty += rules.actions.reduced_momentum_actions;
+            log.push(BattleEvent::ReducedMomentum {
+                who: *f.id,
+                threshold: name.clone(),
+                actions: rules.actions.reduced_momentum_actions,
+            });
         }
+        Some(by) if by == *f.id => {}
         Some(by) if pending.by_attack => bonus = Some(by),
         _ => {}
     }
@@ -413,4 +409,19 @@ pub fn expire_conditions(
     for k in kinds {
         end_condition(rules, order, f, k, "its duration ran out", log);
     }
+}
+
+/// Life and Ki after a between-battle recovery (Instant, Short, Long, Extended): each pool
+/// regains its fraction of the maximum, never above it. `None` for an unknown recovery id.
+pub fn recover(rules: &Rules, recovery: &str, life: Life, ki: Ki) -> Option<(Life, Ki)> {
+    let r = rules.damage.recoveries.iter().find(|r| r.id == recovery)?;
+    let l = Life {
+        current: (life.current + r.restores.of(life.max)).min(life.max),
+        max: life.max,
+    };
+    let k = Ki {
+        current: (ki.current + r.restores.of(ki.max)).min(ki.max),
+        max: ki.max,
+    };
+    Some((l, k))
 }

@@ -176,6 +176,12 @@ pub enum BattleEvent {
         threshold: Option<String>,
         penalty: i64,
     },
+    /// Its own effect took a combatant through a threshold: fewer Standard Actions next round.
+    ReducedMomentum {
+        who: CombatantId,
+        threshold: String,
+        actions: u32,
+    },
     CheckRolled {
         who: CombatantId,
         purpose: String,
@@ -459,6 +465,14 @@ impl BattleEvent {
                 ),
                 None => format!("{} has no threshold penalty.", n(names, *who)),
             },
+            E::ReducedMomentum {
+                who,
+                threshold,
+                actions,
+            } => format!(
+                "{} will have {actions} fewer Standard Action next round (Reduced Momentum: its own effect took it through {threshold}).",
+                n(names, *who)
+            ),
             E::CheckRolled {
                 who,
                 purpose,

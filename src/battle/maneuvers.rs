@@ -318,6 +318,7 @@ pub fn apply_defense_answer(
     progress.0 = true;
 }
 
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 /// `Respond`: a prompted combatant's Instant (a Surge) or pass.
 pub fn apply_response(
     rules: Res<RulesRes>,

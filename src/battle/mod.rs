@@ -131,6 +131,13 @@ impl Battle {
         Ok(battle)
     }
 
+    /// Direct access to the battle's world, for tests and tools that stage a situation (a
+    /// condition from a given source, a wounded fighter). The game itself changes a battle only
+    /// through [`Battle::submit`].
+    pub fn world_mut(&mut self) -> &mut World {
+        self.app.world_mut()
+    }
+
     /// The ruleset this battle plays.
     pub fn rules(&self) -> &Arc<Rules> {
         &self.rules

@@ -218,34 +218,35 @@ pub fn build_all(rules: &Rules, setup: &BattleSetup) -> Result<Vec<Fighter>, Set
     Ok(out)
 }
 
+/// The first half of a combatant entity's components (Bevy bundles are tuples of up to 15).
+pub type CoreComponents = (
+    bevy::prelude::Name,
+    CombatantId,
+    Identity,
+    Side,
+    Attributes,
+    Power,
+    BodySize,
+    Life,
+    Ki,
+    Capacity,
+);
+
+/// The second half: position, conditions and the bookkeeping the rules update.
+pub type StateComponents = (
+    Position,
+    Conditions,
+    Thresholds,
+    Defense,
+    Actions,
+    RoundLog,
+    EncounterLog,
+    Loadout,
+    Controller,
+);
+
 /// The components of a fighter's entity.
-pub fn components(
-    f: &Fighter,
-) -> (
-    (
-        bevy::prelude::Name,
-        CombatantId,
-        Identity,
-        Side,
-        Attributes,
-        Power,
-        BodySize,
-        Life,
-        Ki,
-        Capacity,
-    ),
-    (
-        Position,
-        Conditions,
-        Thresholds,
-        Defense,
-        Actions,
-        RoundLog,
-        EncounterLog,
-        Loadout,
-        Controller,
-    ),
-) {
+pub fn components(f: &Fighter) -> (CoreComponents, StateComponents) {
     (
         (
             bevy::prelude::Name::new(format!("{} {}", f.identity.name, f.id)),

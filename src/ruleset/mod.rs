@@ -80,7 +80,6 @@ pub fn parse_ron<T: DeserializeOwned>(file: &Path, src: &str) -> Result<T, Rules
             Ok(v)
         }
         Err(e) => {
-            let field = e.path().to_string();
             let path = FieldPath(
                 e.path()
                     .iter()
@@ -96,6 +95,7 @@ pub fn parse_ron<T: DeserializeOwned>(file: &Path, src: &str) -> Result<T, Rules
                     })
                     .collect(),
             );
+            let field = path.to_string();
             let inner = e.into_inner();
             if let ron::Error::Message(msg) = &inner {
                 // Our own checks inside a value (a bad formula): point at the value itself.

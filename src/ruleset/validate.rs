@@ -560,10 +560,8 @@ pub(super) fn validate(rules: &Rules, sources: &[(PathBuf, String)]) -> Vec<Rule
     for (i, cd) in cs.conditions.iter().enumerate() {
         let p = root.field("conditions").index(i).field("rule");
         match &cd.rule {
-            ConditionRule::Absorbed { save, .. } => {
-                if rules.save(save).is_none() {
-                    c.err(CONDITIONS, &p, format!("unknown Save `{save}`"));
-                }
+            ConditionRule::Absorbed { save, .. } if rules.save(save).is_none() => {
+                c.err(CONDITIONS, &p, format!("unknown Save `{save}`"));
             }
             ConditionRule::Blinded { divisor }
             | ConditionRule::Fatigued { divisor, .. }

@@ -1,0 +1,163 @@
+//! Helpers shared by the rule tests: the shipped ruleset, small battles with scripted dice,
+//! attack orders and the event log as lines of text.
+
+use std::sync::{Arc, OnceLock};
+
+use gridclash::battle::Battle;
+use gridclash::battle::command::{AttackOrder, AttackTarget, Command};
+use gridclash::battle::components::*;
+use gridclash::battle::fighter::FighterQuery;
+use gridclash::battle::setup::{BattleSetup, UnitSetup};
+use gridclash::dice::DiceSource;
+use gridclash::grid::{Bounds, Dir8};
+use gridclash::ruleset::{ConditionKind, Rules, rules_root};
+
+/// The shipped DBU ruleset, loaded once.
+pub fn rules() -> Arc<Rules> {
+    static RULES: OnceLock<Arc<Rules>> = OnceLock::new();
+    RULES
+        .get_or_init(|| {
+            Arc::new(Rules::load(&rules_root().join("dbu")).expect("shipped rules load"))
+        })
+        .clone()
+}
+
+/// A unit that always dodges and never uses Instants, so tests control every roll.
+pub fn unit(archetype: &str, side: u8, x: i32, y: i32) -> UnitSetup {
+    let mut u = UnitSetup::new(archetype, side, Square::new(x, y));
+    u.controller = Controller {
+        defense: DefensePolicy::AlwaysDodge,
+        responses: ResponsePolicy::Never,
+    };
+    u
+}
+
+/// A 20×12 battle of `units` whose dice come from `faces` (initiative first, in unit order).
+pub fn battle(units: Vec<UnitSetup>, faces: &[u32]) -> Battle {
+    battle_with(rules(), units, faces)
+}
+
+/// Like [`battle`] with another ruleset.
+pub fn battle_with(rules: Arc<Rules>, units: Vec<UnitSetup>, faces: &[u32]) -> Battle {
+    let setup = BattleSetup {
+        bounds: Bounds {
+            width: 20,
+            height: 12,
+        },
+        units,
+    };
+    Battle::new(rules, &setup, DiceSource::scripted(faces.iter().copied())).expect("valid setup")
+}
+
+/// Two fighters side by side; the first wins initiative (its d10 is a 10, the second's a 1).
+pub fn duel(a: &str, b: &str, faces: &[u32]) -> Battle {
+    let mut all = vec![10, 1];
+    all.extend_from_slice(faces);
+    battle(vec![unit(a, 0, 5, 5), unit(b, 1, 6, 5)], &all)
+}
+
+/// An attack order with no wager.
+pub fn attack(attacker: u32, profile: &str, target: AttackTarget) -> AttackOrder {
+    AttackOrder {
+        attacker: CombatantId(attacker),
+        profile: profile.to_string(),
+        technique: None,
+        target,
+        wager: 0,
+        element: None,
+        push: None,
+    }
+}
+
+/// A single-target attack command.
+pub fn hit(attacker: u32, profile: &str, target: u32) -> Command {
+    Command::Attack(attack(
+        attacker,
+        profile,
+        AttackTarget::Combatant(CombatantId(target)),
+    ))
+}
+
+/// A cone attack command.
+pub fn cone(attacker: u32, profile: &str, dir: Dir8) -> Command {
+    Command::Attack(attack(attacker, profile, AttackTarget::Direction(dir)))
+}
+
+/// The events from index `from` on, in words.
+pub fn lines(b: &mut Battle, from: usize) -> Vec<String> {
+    let names = b.names();
+    b.events()[from..]
+        .iter()
+        .map(|e| e.describe(&names))
+        .collect()
+}
+
+/// Submits `cmd` and returns the lines it produced.
+pub fn run(b: &mut Battle, cmd: Command) -> Vec<String> {
+    let n = b.events().len();
+    b.submit(cmd.clone())
+        .unwrap_or_else(|e| panic!("{cmd:?} was refused: {e}"));
+    lines(b, n)
+}
+
+/// Asserts that `got` contains `want` as a contiguous run of lines.
+#[track_caller]
+pub fn assert_contains(got: &[String], want: &[&str]) {
+    let ok = got
+        .windows(want.len().max(1))
+        .any(|w| w.iter().zip(want).all(|(a, b)| a == b));
+    assert!(
+        ok,
+        "expected these lines in order:\n  {}\n\ngot:\n  {}",
+        want.join("\n  "),
+        got.join("\n  ")
+    );
+}
+
+/// Stages a situation for a test: edits one combatant's components directly.
+pub fn stage(
+    b: &mut Battle,
+    id: u32,
+    edit: impl FnOnce(&mut gridclash::battle::fighter::FighterQueryItem),
+) {
+    let world = b.world_mut();
+    let mut q = world.query::<FighterQuery>();
+    for mut f in q.iter_mut(world) {
+        if f.id.0 == id {
+            edit(&mut f);
+            return;
+        }
+    }
+    panic!("no combatant {id}");
+}
+
+/// Gives a combatant a condition from `source` lasting until ended.
+pub fn give(b: &mut Battle, id: u32, kind: ConditionKind, source: Option<u32>) {
+    stage(b, id, |f| {
+        f.conditions.0.push(ConditionInstance {
+            kind,
+            source: source.map(CombatantId),
+            source_tier: 2,
+            stacks: 1,
+            amount: 0,
+            expires: Expiry::UntilEnded,
+            failures: 0,
+        })
+    });
+}
+
+/// Sets a combatant's Life, keeping the threshold bookkeeping consistent with it.
+pub fn set_life(b: &mut Battle, id: u32, life: i64) {
+    let rules = rules();
+    stage(b, id, |f| {
+        f.life.current = life;
+        f.thresholds.reached =
+            gridclash::battle::effects::reached_thresholds(&rules, f.power.minion, *f.life);
+    });
+}
+
+/// Asserts the scripted dice were used up exactly.
+#[track_caller]
+pub fn assert_dice_used(b: &Battle) {
+    assert_eq!(b.dice().script_left(), 0, "scripted dice left over");
+}

@@ -1,0 +1,14 @@
+//! Integration tests: one test crate so cargo links one binary. Each rule test builds a tiny
+//! battle, fixes the dice, runs one command and asserts the exact events it produced.
+
+mod common;
+
+mod conditions;
+mod damage;
+mod defense;
+mod determinism;
+mod economy;
+mod profiles;
+mod rules_data;
+mod strike;
+mod thresholds;
