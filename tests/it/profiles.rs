@@ -457,3 +457,60 @@ fn dbu_signature_technique_once_per_round_with_its_bonus() {
         Err(RuleError::TechniqueUsedThisRound)
     );
 }
+
+#[test]
+fn dbu_sweeping_lowers_defense_only_once_per_round() {
+    // A second damaging Sweeping in the same round (the profile limit lifted for the test)
+    // lowers no Defense Value again.
+    let mut b = sweep_battle(&[6, 2, 5, 2, 9, 4, 3, 6, 2, 1, 1, 9, 4, 3]);
+    run(
+        &mut b,
+        Command::Attack(attack(0, "sweeping", AttackTarget::InReach)),
+    );
+    stage(&mut b, 0, |f| f.round.profiles_used.clear());
+    let got = run(
+        &mut b,
+        Command::Attack(attack(0, "sweeping", AttackTarget::InReach)),
+    );
+    assert_contains(&got, &["Ki Blaster Life 157 -> 146 (Brawler's Sweeping)."]);
+    assert!(!got.iter().any(|l| l.contains("Defense Value until")));
+    assert_eq!(b.fighter(CombatantId(1)).unwrap().defense.changes.len(), 1);
+}
+
+#[test]
+fn dbu_on_damage_effects_need_damage_past_soak() {
+    // Wound 6 against the Tank's halved Soak 5 deals 1: Fire burns.
+    let mut b = duel("mage", "tank", &[7, 3, 2, 2, 1, 1]);
+    let mut o = attack(0, "elemental", AttackTarget::Combatant(CombatantId(1)));
+    o.element = Some("fire".into());
+    let got = run(&mut b, Command::Attack(o));
+    assert_contains(
+        &got,
+        &[
+            "Tank takes 1 Direct damage (Wound 6 - Soak 5 of 10).",
+            "Tank Life 213 -> 212 (Mage's Elemental).",
+            "Tank gains DamageOverTime (2 per turn) from Mage, until the end of Mage's turn in round 3.",
+        ],
+    );
+    // Wound 6 against the full Soak 10 deals nothing: Spiritual Assault drains no Ki.
+    let mut b = duel("mage", "tank", &[7, 3, 2, 2, 1, 1]);
+    let got = run(&mut b, hit(0, "spiritual_assault", 1));
+    assert_contains(
+        &got,
+        &[
+            "Tank takes 0 Standard damage (Wound 6 - Soak 10 of 10).",
+            "Tank's Diminishing Defense: -1 (now -1).",
+        ],
+    );
+    assert_eq!(b.fighter(CombatantId(1)).unwrap().ki.current, 98);
+}
+
+#[test]
+fn dbu_kiai_push_distance_may_be_chosen_up_to_half_force() {
+    let mut b = duel("ki_blaster", "brawler", &[5, 1, 7, 3, 2, 4, 2]);
+    give(&mut b, 1, ConditionKind::GuardDown, None);
+    let mut o = attack(0, "kiai", AttackTarget::Combatant(CombatantId(1)));
+    o.push = Some(1);
+    let got = run(&mut b, Command::Attack(o));
+    assert_contains(&got, &["Brawler is pushed from (6, 5) to (7, 5)."]);
+}
