@@ -8,3 +8,5 @@ pub mod battle;
 pub mod dice;
 pub mod grid;
 pub mod ruleset;
+pub mod scenario;
+pub mod sim;

@@ -1,132 +1,186 @@
 //! Choosing commands for computer-controlled combatants.
 //!
-//! [`greedy_command`] is the simple policy the demo duel uses: of every legal attack (each
-//! profile, technique, element and target or area, with no wager or half the Capacity left),
-//! it takes the one with the best exact expected damage to opponents, minus friendly fire and
-//! a small price per Ki point; when no attack is legal it ends the turn.
+//! Two simple policies until the planner exists:
+//! - [`greedy_command`]: the legal attack with the best exact expected damage (allies' damage
+//!   counted against, a small price per Ki point); failing that, stand up from Prone, or move
+//!   to the reachable square nearest an opponent; failing that, end the turn.
+//! - [`random_command`]: any legal command, uniformly, from its own seeded stream. It is the
+//!   baseline the real AI is measured against.
+//!
+//! Both only ever return commands the battle accepts, and always make progress (a turn ends
+//! after at most its actions), so a battle driven by them ends.
+
+use rand::rngs::ChaCha8Rng;
+use rand::{Rng, SeedableRng};
 
 use crate::battle::Battle;
-use crate::battle::command::{AttackOrder, AttackTarget, Command};
+use crate::battle::command::Command;
 use crate::battle::components::CombatantId;
-use crate::grid::Dir8;
-use crate::ruleset::{ProfileEffect, Targeting};
+use crate::battle::policy::{best_attack, candidate_attacks};
+use crate::grid::{Square, footprint_distance};
+use crate::ruleset::ConditionKind;
 
-/// What a Ki point is worth in expected damage when comparing attacks.
-const KI_PRICE: f64 = 0.25;
+/// Which simple policy drives a side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Policy {
+    Greedy,
+    Random,
+}
 
-/// Every attack order worth considering for `who` right now (legal or not: the caller checks).
-pub fn candidate_attacks(battle: &mut Battle, who: CombatantId) -> Vec<AttackOrder> {
+impl std::str::FromStr for Policy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "greedy" => Ok(Self::Greedy),
+            "random" => Ok(Self::Random),
+            other => Err(format!("unknown AI `{other}` (known: greedy, random)")),
+        }
+    }
+}
+
+impl std::fmt::Display for Policy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Greedy => "greedy",
+            Self::Random => "random",
+        })
+    }
+}
+
+/// A policy with its own random stream (only the random policy draws from it).
+pub struct Agent {
+    pub policy: Policy,
+    rng: ChaCha8Rng,
+}
+
+impl Agent {
+    /// An agent whose random choices come from `seed`.
+    pub fn new(policy: Policy, seed: u64) -> Self {
+        Self {
+            policy,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    /// The command this agent gives for `who` now.
+    pub fn command(&mut self, battle: &mut Battle, who: CombatantId) -> Command {
+        match self.policy {
+            Policy::Greedy => greedy_command(battle, who),
+            Policy::Random => random_command(battle, who, &mut self.rng),
+        }
+    }
+}
+
+/// The distance from a square to the nearest living opponent of `who`.
+fn nearest_opponent(battle: &mut Battle, who: CombatantId, at: Square) -> Option<u32> {
     let fighters = battle.fighters();
-    let rules = battle.rules().clone();
-    let Some(me) = fighters.iter().find(|f| f.id == who) else {
-        return Vec::new();
-    };
-    let mut uses: Vec<(String, Option<String>)> = me
-        .loadout
-        .profiles
+    let me = fighters.iter().find(|f| f.id == who)?;
+    fighters
         .iter()
-        .map(|p| (p.clone(), None))
-        .collect();
-    uses.extend(
-        me.loadout
-            .techniques
-            .iter()
-            .map(|t| (t.profile.clone(), Some(t.id.clone()))),
-    );
-    let mut out = Vec::new();
-    for (profile_id, technique) in uses {
-        let Some(profile) = rules.profile(&profile_id) else {
-            continue;
-        };
-        let elements: Vec<Option<String>> = if profile
-            .effects
-            .iter()
-            .any(|e| matches!(e, ProfileEffect::ElementChoice))
+        .filter(|f| f.side != me.side && !f.defeated())
+        .filter_map(|f| {
+            Some(footprint_distance(
+                at,
+                me.size.squares,
+                f.position?,
+                f.size.squares,
+            ))
+        })
+        .min()
+}
+
+/// A move that brings `who` nearer an opponent, at Normal Speed if that helps, else Boosted.
+fn approach(battle: &mut Battle, who: CombatantId) -> Option<Command> {
+    let at = battle.fighter(who)?.position?;
+    let now = nearest_opponent(battle, who, at)?;
+    for boosted in [false, true] {
+        let options = battle.move_options(who, boosted);
+        let mut best: Option<(u32, u32, Square)> = None;
+        for (square, reach) in &options {
+            let Some(d) = nearest_opponent(battle, who, *square) else {
+                continue;
+            };
+            if d < now && best.is_none_or(|(bd, bc, _)| (d, reach.cost) < (bd, bc)) {
+                best = Some((d, reach.cost, *square));
+            }
+        }
+        if let Some((_, _, to)) = best
+            && let Some(path) = battle.path_to(who, to, boosted)
         {
-            me.loadout.elements.iter().cloned().map(Some).collect()
-        } else {
-            vec![None]
-        };
-        let targets: Vec<AttackTarget> = match profile.targeting {
-            Targeting::Single => fighters
-                .iter()
-                .filter(|f| f.side != me.side && !f.defeated())
-                .map(|f| AttackTarget::Combatant(f.id))
-                .collect(),
-            Targeting::Sweep => vec![AttackTarget::InReach],
-            Targeting::Cone { .. } => Dir8::ALL
-                .iter()
-                .map(|d| AttackTarget::Direction(*d))
-                .collect(),
-            Targeting::Burst { .. } => fighters
-                .iter()
-                .filter(|f| f.side != me.side && !f.defeated())
-                .filter_map(|f| f.position.map(AttackTarget::Square))
-                .collect(),
-        };
-        let can_wager = rules
-            .attack_type(&profile.attack_type)
-            .is_some_and(|t| t.wager);
-        for element in &elements {
-            for target in &targets {
-                let base = AttackOrder {
-                    attacker: who,
-                    profile: profile_id.clone(),
-                    technique: technique.clone(),
-                    target: *target,
-                    wager: 0,
-                    element: element.clone(),
-                    push: None,
-                };
-                out.push(base.clone());
-                if can_wager {
-                    let cost = battle
-                        .with_declaration(&base, |_, f, d| crate::battle::context::ki_cost(f, d))
-                        .unwrap_or(0);
-                    let spare = (me.capacity.current - cost).min(me.ki.current - cost) / 2;
-                    if spare > 0 {
-                        out.push(AttackOrder {
-                            wager: spare,
-                            ..base
-                        });
-                    }
+            let cmd = Command::Move { who, path, boosted };
+            if battle.check(&cmd).is_ok() {
+                return Some(cmd);
+            }
+        }
+    }
+    None
+}
+
+/// The greedy policy's command for `who` (see the module documentation).
+pub fn greedy_command(battle: &mut Battle, who: CombatantId) -> Command {
+    let fighters = battle.fighters();
+    let Some(me) = fighters.iter().find(|f| f.id == who).cloned() else {
+        return Command::EndTurn { who };
+    };
+    let rules = battle.rules().clone();
+    let field = battle.field();
+    if let Some((_, order)) = best_attack(&rules, &field, &fighters, &me, None) {
+        return Command::Attack(order);
+    }
+    if me.conditions.has(ConditionKind::Prone) {
+        let stand = Command::StandUp { who };
+        if battle.check(&stand).is_ok() {
+            return stand;
+        }
+    }
+    approach(battle, who).unwrap_or(Command::EndTurn { who })
+}
+
+/// Every legal command for `who` a random player might give: each legal attack, a move to
+/// each reachable square, standing up, ending a condition, and ending the turn.
+pub fn legal_commands(battle: &mut Battle, who: CombatantId) -> Vec<Command> {
+    let fighters = battle.fighters();
+    let Some(me) = fighters.iter().find(|f| f.id == who).cloned() else {
+        return vec![Command::EndTurn { who }];
+    };
+    let rules = battle.rules().clone();
+    let mut out = Vec::new();
+    for order in candidate_attacks(&rules, &fighters, &me) {
+        let cmd = Command::Attack(order);
+        if battle.check(&cmd).is_ok() {
+            out.push(cmd);
+        }
+    }
+    for boosted in [false, true] {
+        let squares: Vec<Square> = battle.move_options(who, boosted).into_keys().collect();
+        for to in squares {
+            if let Some(path) = battle.path_to(who, to, boosted) {
+                let cmd = Command::Move { who, path, boosted };
+                if battle.check(&cmd).is_ok() {
+                    out.push(cmd);
                 }
             }
         }
     }
+    let mut extra = vec![Command::StandUp { who }, Command::CurePoison { who }];
+    for c in &me.conditions.0 {
+        extra.push(Command::EndCondition {
+            who,
+            condition: c.kind,
+        });
+    }
+    for cmd in extra {
+        if battle.check(&cmd).is_ok() {
+            out.push(cmd);
+        }
+    }
+    out.push(Command::EndTurn { who });
     out
 }
 
-/// The greedy policy's command for `who`: the best-scoring legal attack, else end the turn.
-pub fn greedy_command(battle: &mut Battle, who: CombatantId) -> Command {
-    let fighters = battle.fighters();
-    let Some(side) = fighters.iter().find(|f| f.id == who).map(|f| f.side) else {
-        return Command::EndTurn { who };
-    };
-    let mut best: Option<(f64, AttackOrder)> = None;
-    for order in candidate_attacks(battle, who) {
-        let Ok(preview) = battle.preview(&order) else {
-            continue;
-        };
-        let mut score = 0.0;
-        for (id, dodge, _) in &preview.odds {
-            let friendly = fighters
-                .iter()
-                .find(|f| f.id == *id)
-                .is_some_and(|f| f.side == side);
-            score += if friendly {
-                -dodge.expected_damage
-            } else {
-                dodge.expected_damage
-            };
-        }
-        score -= KI_PRICE * (preview.ki_cost + order.wager) as f64;
-        if best.as_ref().is_none_or(|(s, _)| score > *s + 1e-9) {
-            best = Some((score, order));
-        }
-    }
-    match best {
-        Some((score, order)) if score > 0.0 => Command::Attack(order),
-        _ => Command::EndTurn { who },
-    }
+/// The random policy's command for `who`: any legal command, uniformly.
+pub fn random_command(battle: &mut Battle, who: CombatantId, rng: &mut ChaCha8Rng) -> Command {
+    let mut all = legal_commands(battle, who);
+    let i = (rng.next_u32() as usize) % all.len().max(1);
+    all.swap_remove(i.min(all.len() - 1))
 }

@@ -18,8 +18,13 @@ use super::maneuvers::{convert_action, spend_actions, use_surge};
 use super::state::*;
 use super::turn::{announce_defeat, occupied};
 use crate::dice::{RollBreakdown, RollSpec, roll};
-use crate::grid::{Bounds, burst, cone, footprint};
-use crate::ruleset::{ConditionKind, Polarity, ProfileEffect, Rules, Targeting, TechniqueDef};
+use crate::grid::area::covered;
+use crate::grid::los::clear_between;
+use crate::grid::{Field, footprint, footprint_distance};
+use crate::ruleset::{
+    Affects, AreaOrigin, AreaShape, ConditionKind, Polarity, ProfileEffect, Rules, Targeting,
+    TechniqueDef,
+};
 
 /// Run condition: an attack is in `phase` and nobody is being waited on.
 pub fn attack_in(phase: AttackPhase) -> impl Fn(Res<CurrentAttack>, Res<AwaitingInput>) -> bool {
@@ -123,25 +128,18 @@ pub fn declaration<'r>(
     })
 }
 
-/// Who an order hits: its single target, or everyone its area covers. Single and Sweep
-/// profiles hit opponents only; cones and bursts hit every character in them but the attacker.
+/// Who an order hits: its single target, or every character its area covers that the area
+/// affects. Single targets must be opponents in reach and in sight; areas stop at walls.
 pub fn attack_targets(
     rules: &Rules,
+    field: &Field,
     fighters: &[Fighter],
-    bounds: Bounds,
     attacker: &Fighter,
     order: &AttackOrder,
 ) -> Result<Vec<CombatantId>, RuleError> {
-    let (profile, technique) = used_profile(rules, attacker, order)?;
+    let (profile, _) = used_profile(rules, attacker, order)?;
     let decl = declaration(rules, attacker, order, 1)?;
-    let _ = technique;
     let reach_sq = reach(attacker, &decl);
-    let targetable = |f: &&Fighter| {
-        f.id != attacker.id
-            && !f.defeated()
-            && f.position.is_some()
-            && !f.conditions.has(ConditionKind::Hidden)
-    };
     let Some(at) = attacker.position else {
         return Err(RuleError::Absorbed(attacker.id));
     };
@@ -149,8 +147,17 @@ pub fn attack_targets(
         profile: profile.name.clone(),
         needs: n,
     };
-    let mut ids: Vec<CombatantId> = match (profile.targeting, order.target) {
-        (Targeting::Single, AttackTarget::Combatant(id)) => {
+    let out_of_range = |target: CombatantId, distance: u32, reach: u32| RuleError::OutOfRange {
+        target,
+        distance,
+        profile: profile.name.clone(),
+        reach,
+    };
+    let mut ids: Vec<CombatantId> = match profile.targeting {
+        Targeting::Single => {
+            let AttackTarget::Combatant(id) = order.target else {
+                return Err(needs("a target combatant"));
+            };
             let t = fighters
                 .iter()
                 .find(|f| f.id == id)
@@ -161,9 +168,9 @@ pub fn attack_targets(
             if t.defeated() {
                 return Err(RuleError::TargetDefeated(id));
             }
-            if t.position.is_none() {
+            let Some(tp) = t.position else {
                 return Err(RuleError::TargetAbsent(id));
-            }
+            };
             if t.conditions.has(ConditionKind::Hidden) {
                 return Err(RuleError::TargetHidden(id));
             }
@@ -173,57 +180,89 @@ pub fn attack_targets(
             if let (Some(r), Some(d)) = (reach_sq, attacker.distance_to(t))
                 && d > r
             {
-                return Err(RuleError::OutOfRange {
-                    target: id,
-                    distance: d,
-                    profile: profile.name.clone(),
-                    reach: r,
-                });
+                return Err(out_of_range(id, d, r));
+            }
+            if !clear_between(field, at, attacker.size.squares, tp, t.size.squares) {
+                return Err(RuleError::NoLineOfSight(id));
             }
             vec![id]
         }
-        (Targeting::Single, _) => return Err(needs("a target combatant")),
-        (Targeting::Sweep, AttackTarget::InReach) => {
-            let r = reach_sq.unwrap_or(attacker.size.melee_range);
+        Targeting::Area {
+            shape,
+            origin,
+            affects,
+        } => {
+            let melee = reach_sq.unwrap_or(attacker.size.melee_range);
+            let (from, size, dir) = match (origin, shape, order.target) {
+                (
+                    AreaOrigin::Attacker,
+                    AreaShape::Cone { .. } | AreaShape::Line { .. },
+                    AttackTarget::Direction(d),
+                ) => (at, attacker.size.squares, Some(d)),
+                (AreaOrigin::Attacker, AreaShape::Cone { .. } | AreaShape::Line { .. }, _) => {
+                    return Err(needs("a direction"));
+                }
+                (AreaOrigin::Attacker, _, AttackTarget::InReach) => {
+                    (at, attacker.size.squares, None)
+                }
+                (AreaOrigin::Attacker, _, _) => {
+                    return Err(needs("no target: it covers everyone around the attacker"));
+                }
+                (
+                    AreaOrigin::ChosenSquare,
+                    _,
+                    AttackTarget::Square(s) | AttackTarget::SquareToward(s, _),
+                ) => {
+                    if !field.bounds().contains(s) {
+                        return Err(RuleError::OffMap(s));
+                    }
+                    if let Some(r) = reach_sq {
+                        let d = footprint_distance(at, attacker.size.squares, s, 1);
+                        if d > r {
+                            return Err(out_of_range(attacker.id, d, r));
+                        }
+                    }
+                    let dir = match (shape, order.target) {
+                        (
+                            AreaShape::Cone { .. } | AreaShape::Line { .. },
+                            AttackTarget::SquareToward(_, d),
+                        ) => Some(d),
+                        (AreaShape::Cone { .. } | AreaShape::Line { .. }, _) => {
+                            return Err(needs("a square and a direction"));
+                        }
+                        _ => None,
+                    };
+                    // Choosing a square one occupies counts as choosing all of them.
+                    if footprint(at, attacker.size.squares).contains(&s) {
+                        (at, attacker.size.squares, dir)
+                    } else {
+                        if !clear_between(field, at, attacker.size.squares, s, 1) {
+                            return Err(RuleError::SquareNotVisible(s));
+                        }
+                        (s, 1, dir)
+                    }
+                }
+                (AreaOrigin::ChosenSquare, _, _) => return Err(needs("a target square")),
+            };
+            let squares = covered(field, shape, from, size, dir, melee);
             fighters
                 .iter()
-                .filter(targetable)
-                .filter(|f| f.side != attacker.side)
-                .filter(|f| attacker.distance_to(f).is_some_and(|d| d <= r))
+                .filter(|f| {
+                    f.id != attacker.id
+                        && !f.defeated()
+                        && !f.conditions.has(ConditionKind::Hidden)
+                        && (affects == Affects::AllButAttacker || f.side != attacker.side)
+                })
+                .filter(|f| {
+                    f.position.is_some_and(|p| {
+                        footprint(p, f.size.squares)
+                            .iter()
+                            .any(|s| squares.binary_search(s).is_ok())
+                    })
+                })
                 .map(|f| f.id)
                 .collect()
         }
-        (Targeting::Sweep, _) => return Err(needs("no target: it hits everyone in reach")),
-        (Targeting::Cone { length, width }, AttackTarget::Direction(dir)) => {
-            let squares = cone(at, attacker.size.squares, dir, length, width, bounds);
-            covered(fighters, &squares, targetable)
-        }
-        (Targeting::Cone { .. }, _) => return Err(needs("a direction")),
-        (Targeting::Burst { radius }, AttackTarget::Square(s)) => {
-            if !bounds.contains(s) {
-                return Err(RuleError::OffMap(s));
-            }
-            let own = footprint(at, attacker.size.squares);
-            let (centre, size) = if own.contains(&s) {
-                (at, attacker.size.squares)
-            } else {
-                (s, 1)
-            };
-            if let Some(r) = reach_sq {
-                let d = super::fighter::footprint_distance(at, attacker.size.squares, s, 1);
-                if d > r {
-                    return Err(RuleError::OutOfRange {
-                        target: attacker.id,
-                        distance: d,
-                        profile: profile.name.clone(),
-                        reach: r,
-                    });
-                }
-            }
-            let squares = burst(centre, size, radius, bounds);
-            covered(fighters, &squares, targetable)
-        }
-        (Targeting::Burst { .. }, _) => return Err(needs("a target square")),
     };
     ids.sort();
     if ids.is_empty() {
@@ -234,32 +273,15 @@ pub fn attack_targets(
     Ok(ids)
 }
 
-fn covered(
-    fighters: &[Fighter],
-    squares: &[Square],
-    keep: impl Fn(&&Fighter) -> bool,
-) -> Vec<CombatantId> {
-    fighters
-        .iter()
-        .filter(keep)
-        .filter(|f| {
-            f.position.is_some_and(|p| {
-                footprint(p, f.size.squares)
-                    .iter()
-                    .any(|s| squares.contains(s))
-            })
-        })
-        .map(|f| f.id)
-        .collect()
-}
-
-/// Checks every rule that could forbid an attack order right now.
+/// Checks every rule that could forbid an attack order right now. An Exploit (`exploit` is
+/// the mover) is paid with a Counter Action, must be a Basic Attack and must hit the mover.
 pub fn check_attack(
     rules: &Rules,
+    field: &Field,
     fighters: &[Fighter],
-    bounds: Bounds,
     attacker: &Fighter,
     order: &AttackOrder,
+    exploit: Option<CombatantId>,
 ) -> Result<Vec<CombatantId>, RuleError> {
     if attacker.defeated() {
         return Err(RuleError::Defeated(attacker.id));
@@ -267,13 +289,30 @@ pub fn check_attack(
     if attacker.conditions.has(ConditionKind::Absorbed) {
         return Err(RuleError::Absorbed(attacker.id));
     }
-    if attacker.actions.usable() == 0 {
-        return Err(RuleError::NoActions {
-            who: attacker.id,
-            what: "Standard Action",
-        });
+    match exploit {
+        None if attacker.actions.usable() == 0 => {
+            return Err(RuleError::NoActions {
+                who: attacker.id,
+                what: "Standard Action",
+            });
+        }
+        Some(_)
+            if attacker.actions.counter == 0
+                && !(rules.actions.conversion && attacker.actions.standard > 0) =>
+        {
+            return Err(RuleError::NoActions {
+                who: attacker.id,
+                what: "Counter Action",
+            });
+        }
+        _ => {}
     }
-    let targets = attack_targets(rules, fighters, bounds, attacker, order)?;
+    let targets = attack_targets(rules, field, fighters, attacker, order)?;
+    if let Some(mover) = exploit
+        && (order.technique.is_some() || !targets.contains(&mover))
+    {
+        return Err(RuleError::BadExploit(mover));
+    }
     let decl = declaration(rules, attacker, order, targets.len())?;
     if let Some(req) = &decl.attack_type.required_score {
         let has = attacker.attributes.get(&req.attribute);
@@ -324,44 +363,41 @@ pub fn check_attack(
     Ok(targets)
 }
 
-/// Attack Declaration: spend the Action, pay the Ki cost and the wager (from Ki and Capacity),
-/// and record the targets.
-pub fn declare_attack(
-    rules: Res<RulesRes>,
-    bounds: Res<Battlefield>,
-    mut pending: ResMut<PendingCommand>,
-    mut attack: ResMut<CurrentAttack>,
-    mut log: ResMut<EventLog>,
-    mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
-) {
-    let Some(Command::Attack(order)) = pending.0.clone() else {
-        return;
-    };
-    pending.0 = None;
-    progress.0 = true;
-    let rules = &rules.0;
-    let all = snapshots(&q);
-    let Some(me) = all.iter().find(|f| f.id == order.attacker) else {
-        return;
-    };
-    // Validated before it was queued; checked again so a stale order can never half-apply.
-    let Ok(targets) = check_attack(rules, &all, bounds.0, me, &order) else {
-        return;
-    };
-    let Ok(decl) = declaration(rules, me, &order, targets.len()) else {
-        return;
-    };
+/// Attack Declaration for a checked order: spend the action (a Counter Action for an Exploit),
+/// pay the Ki cost and the wager from Ki and Capacity, and start the attack. `None` (nothing
+/// changed) if the order is not legal any more.
+pub fn begin_attack(
+    rules: &Rules,
+    field: &Field,
+    q: &mut Query<FighterQuery>,
+    log: &mut EventLog,
+    order: AttackOrder,
+    exploit: Option<CombatantId>,
+) -> Option<AttackState> {
+    let all = snapshots(q);
+    let me = all.iter().find(|f| f.id == order.attacker)?;
+    let targets = check_attack(rules, field, &all, me, &order, exploit).ok()?;
+    let decl = declaration(rules, me, &order, targets.len()).ok()?;
     let cost = super::context::ki_cost(me, &decl);
     let pay = cost + decl.wager;
     let profile_id = decl.profile.id.clone();
     let name = decl.profile.name.clone();
     let technique = decl.technique.map(|t| t.name.clone());
     let element = decl.element.map(|e| e.name.clone());
-    let Some(mut f) = q.iter_mut().find(|f| *f.id == order.attacker) else {
-        return;
-    };
-    spend_actions(&mut f, 1, &format!("an attack ({name})"), &mut log);
+    let mut f = q.iter_mut().find(|f| *f.id == order.attacker)?;
+    if exploit.is_some() {
+        if f.actions.counter == 0 {
+            convert_action(&mut f, log);
+        }
+        f.actions.counter -= 1;
+        log.push(BattleEvent::ActionSpent {
+            who: order.attacker,
+            kind: ActionKind::Counter,
+            what: format!("an Exploit ({name})"),
+        });
+    } else {
+        spend_actions(&mut f, 1, &format!("an attack ({name})"), log);
+    }
     log.push(BattleEvent::AttackDeclared {
         attacker: order.attacker,
         profile: name,
@@ -375,12 +411,12 @@ pub fn declare_attack(
         let (k0, c0) = (f.ki.current, f.capacity.current);
         f.ki.current -= pay;
         f.capacity.current -= pay;
-        log.push(BattleEvent::PoolChanged {
+        log.push(BattleEvent::KiSpent {
             who: order.attacker,
-            pool: Pool::Ki,
+            amount: pay,
             from: k0,
             to: f.ki.current,
-            reason: format!("Ki cost {cost} + wager {}", order.wager),
+            what: format!("Ki cost {cost} + wager {}", order.wager),
         });
         log.push(BattleEvent::PoolChanged {
             who: order.attacker,
@@ -396,7 +432,7 @@ pub fn declare_attack(
     } else {
         f.round.profiles_used.insert(profile_id);
     }
-    attack.0 = Some(AttackState {
+    Some(AttackState {
         order,
         phase: AttackPhase::Responses,
         targets: targets
@@ -409,9 +445,29 @@ pub fn declare_attack(
             })
             .collect(),
         strike: None,
+        exploit,
         responders: Vec::new(),
         window_opened: false,
-    });
+    })
+}
+
+/// `Attack`: the active combatant declares an Attacking Maneuver.
+pub fn declare_attack(
+    rules: Res<RulesRes>,
+    ground: Res<Battleground>,
+    mut pending: ResMut<PendingCommand>,
+    mut attack: ResMut<CurrentAttack>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let Some(Command::Attack(order)) = pending.0.clone() else {
+        return;
+    };
+    pending.0 = None;
+    progress.0 = true;
+    let field = ground.field(&rules.0);
+    attack.0 = begin_attack(&rules.0, &field, &mut q, &mut log, order, None);
 }
 
 /// The window for Instant actions: automatic policies act (a Healing Surge when low), and
@@ -500,6 +556,7 @@ pub fn declare_defense(
 /// What a target's policy picks; `None` when a person must be asked.
 pub fn policy_defense(
     rules: &Rules,
+    field: &Field,
     attacker: &Fighter,
     target: &Fighter,
     all: &[&Fighter],
@@ -520,7 +577,7 @@ pub fn policy_defense(
             let Ok(decl) = declaration(rules, attacker, order, all.len()) else {
                 return Some(DefenseChoice::Dodge);
             };
-            let ctx = assemble(rules, attacker, all, &decl);
+            let ctx = assemble(rules, field, attacker, all, &decl);
             let Some(t) = ctx.targets.iter().find(|t| t.id == target.id) else {
                 return Some(DefenseChoice::Dodge);
             };
@@ -539,6 +596,7 @@ pub fn policy_defense(
 /// battle until it answers.
 pub fn collect_defenses(
     rules: Res<RulesRes>,
+    ground: Res<Battleground>,
     mut attack: ResMut<CurrentAttack>,
     mut awaiting: ResMut<AwaitingInput>,
     mut log: ResMut<EventLog>,
@@ -567,7 +625,8 @@ pub fn collect_defenses(
         let Some(target) = all.iter().find(|f| f.id == id) else {
             continue;
         };
-        match policy_defense(rules, attacker, target, &targets, &state.order) {
+        let field = ground.field(rules);
+        match policy_defense(rules, &field, attacker, target, &targets, &state.order) {
             Some(choice) => {
                 if let Some(mut f) = q.iter_mut().find(|f| *f.id == id) {
                     declare_defense(&mut f, &mut state.targets[i], choice, &mut log);
@@ -607,6 +666,7 @@ pub fn rescore(b: &RollBreakdown, spec: &RollSpec) -> RollBreakdown {
 /// Rage hits without a Clash.
 pub fn roll_opposed_checks(
     rules: Res<RulesRes>,
+    ground: Res<Battleground>,
     mut dice: ResMut<BattleDice>,
     mut attack: ResMut<CurrentAttack>,
     mut log: ResMut<EventLog>,
@@ -630,7 +690,8 @@ pub fn roll_opposed_checks(
     let Ok(decl) = declaration(rules, attacker, &state.order, targets.len()) else {
         return;
     };
-    let ctx = assemble(rules, attacker, &targets, &decl);
+    let field = ground.field(rules);
+    let ctx = assemble(rules, &field, attacker, &targets, &decl);
     let common = roll(&ctx.strike, &mut dice.0);
     if ctx.targets.len() == 1 {
         log.push(BattleEvent::StrikeRolled {
@@ -689,7 +750,7 @@ pub fn roll_opposed_checks(
 pub fn roll_damage(
     rules: Res<RulesRes>,
     order_res: Res<TurnOrder>,
-    bounds: Res<Battlefield>,
+    ground: Res<Battleground>,
     mut dice: ResMut<BattleDice>,
     mut attack: ResMut<CurrentAttack>,
     mut log: ResMut<EventLog>,
@@ -715,8 +776,9 @@ pub fn roll_damage(
     };
     let strike_critical = state.strike.as_ref().is_some_and(|s| s.critical);
     let any_hit = state.targets.iter().any(|t| t.hit == Some(true));
+    let field = ground.field(rules);
     if any_hit {
-        let ctx = assemble(rules, &attacker, &targets, &decl);
+        let ctx = assemble(rules, &field, &attacker, &targets, &decl);
         // On hit: Kiai pushes a Guard Down target away before the damage.
         let mut pushes = Vec::new();
         for e in &decl.profile.effects {
@@ -734,7 +796,7 @@ pub fn roll_damage(
                         let to = push_destination(at, from, steps, |s| {
                             footprint(s, size)
                                 .iter()
-                                .any(|sq| !bounds.0.contains(*sq) || occupied(&others, *sq))
+                                .any(|sq| field.cost(*sq).is_none() || occupied(&others, *sq))
                         });
                         if to != at {
                             pushes.push((t.id, at, to));
@@ -759,7 +821,14 @@ pub fn roll_damage(
             if state.targets[i].hit != Some(true) {
                 continue;
             }
-            let r = damage_against(rules, total, &decl, t, strike_critical);
+            let r = damage_against(
+                rules,
+                total,
+                &decl,
+                t,
+                strike_critical,
+                ctx.targets[i].cover.as_ref(),
+            );
             log.push(BattleEvent::Damage {
                 attacker: attacker.id,
                 target: t.id,
@@ -946,6 +1015,7 @@ pub fn end_attack(
     rules: Res<RulesRes>,
     order: Res<TurnOrder>,
     mut attack: ResMut<CurrentAttack>,
+    mut moving: ResMut<CurrentMove>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
     mut q: Query<FighterQuery>,
@@ -996,6 +1066,13 @@ pub fn end_attack(
         }
     }
     log.push(BattleEvent::AttackEnded { attacker });
+    // "If an Exploit caused by leaving melee deals damage, the movement stops at that point."
+    if let (Some(mover), Some(m)) = (state.exploit, moving.0.as_mut())
+        && m.who == mover
+        && state.targets.iter().any(|t| t.id == mover && t.damage > 0)
+    {
+        m.stopped = true;
+    }
 }
 
 /// Whether a condition may be ended with End a Condition (negative ones only).

@@ -15,8 +15,10 @@ pub enum AttackTarget {
     Combatant(CombatantId),
     /// A cone's direction from the attacker (Blast).
     Direction(Dir8),
-    /// A burst's centre square (Explosion).
+    /// A sphere's centre square (Explosion).
     Square(Square),
+    /// A cone or line that starts on a chosen square and points in a direction.
+    SquareToward(Square, Dir8),
     /// Everyone in reach, for profiles that choose their own targets (Sweeping).
     InReach,
 }
@@ -71,6 +73,18 @@ pub enum Command {
     StandUp { who: CombatantId },
     /// Treat Poisoned with a Medicine check, TN Very Hard (1 Action).
     CurePoison { who: CombatantId },
+    /// A Movement maneuver (1 Standard Action, at most 2 a round) along `path` (the squares
+    /// entered, in order), at Normal Speed or, for its Ki cost, Boosted Speed.
+    Move {
+        who: CombatantId,
+        path: Vec<Square>,
+        boosted: bool,
+    },
+    /// Answer an Exploit prompt: a Basic Attack against the mover (a Counter Action), or none.
+    Exploit {
+        who: CombatantId,
+        order: Option<AttackOrder>,
+    },
     /// Turn a Standard Action into a Counter Action.
     ConvertAction { who: CombatantId },
     /// End one's turn early.
@@ -89,7 +103,9 @@ impl Command {
             | Self::StandUp { who }
             | Self::CurePoison { who }
             | Self::ConvertAction { who }
-            | Self::EndTurn { who } => *who,
+            | Self::EndTurn { who }
+            | Self::Move { who, .. }
+            | Self::Exploit { who, .. } => *who,
         }
     }
 }
@@ -106,6 +122,11 @@ pub enum Decision {
     Response {
         who: CombatantId,
         attacker: CombatantId,
+    },
+    /// `mover` is leaving `who`'s Melee Attack Range: `who` may Exploit it.
+    Exploit {
+        who: CombatantId,
+        mover: CombatantId,
     },
 }
 
@@ -211,4 +232,22 @@ pub enum RuleError {
     CannotParry(CombatantId),
     #[error("{0} has no Standard Action to convert")]
     NothingToConvert(CombatantId),
+    #[error("no line of sight to {0}")]
+    NoLineOfSight(CombatantId),
+    #[error("no line of sight to {0}")]
+    SquareNotVisible(Square),
+    #[error("at most {limit} Movement maneuvers a round")]
+    MoveLimit { limit: u32 },
+    #[error("a path needs at least one square")]
+    EmptyPath,
+    #[error("{to} is not next to {from}")]
+    PathNotAdjacent { from: Square, to: Square },
+    #[error("cannot move onto {at}: {why}")]
+    PathBlocked { at: Square, why: &'static str },
+    #[error("the path costs {cost} but the Speed is {speed}")]
+    PathTooLong { cost: u32, speed: u32 },
+    #[error("cannot end a move on {at}: someone is there")]
+    EndsOccupied { at: Square },
+    #[error("an Exploit must be a Basic Attack that hits {0}")]
+    BadExploit(CombatantId),
 }

@@ -193,6 +193,8 @@ impl Actions {
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundLog {
     pub attacks: u32,
+    /// Movement maneuvers made this round.
+    pub moves: u32,
     pub profiles_used: BTreeSet<String>,
     pub technique_used: bool,
     pub bonus_momentum: bool,
@@ -260,6 +262,7 @@ pub struct Defeated;
 pub struct Controller {
     pub defense: DefensePolicy,
     pub responses: ResponsePolicy,
+    pub exploits: ExploitPolicy,
 }
 
 impl Default for Controller {
@@ -267,8 +270,30 @@ impl Default for Controller {
         Self {
             defense: DefensePolicy::Best,
             responses: ResponsePolicy::SurgeWhenLow,
+            exploits: ExploitPolicy::Always,
         }
     }
+}
+
+impl Controller {
+    /// A person's controller: every question is asked.
+    pub fn person() -> Self {
+        Self {
+            defense: DefensePolicy::Prompt,
+            responses: ResponsePolicy::Prompt,
+            exploits: ExploitPolicy::Prompt,
+        }
+    }
+}
+
+/// Whether to Exploit an opponent leaving one's Melee Attack Range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ExploitPolicy {
+    /// Ask: the battle waits for an `Exploit` command.
+    Prompt,
+    Never,
+    /// With a Counter Action left, make the Basic Attack with the best expected damage.
+    Always,
 }
 
 /// Dodge or Parry, chosen by a person or by a policy.

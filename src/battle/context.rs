@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 use super::components::{CombatantId, Square};
 use super::fighter::{Fighter, at_tier, eval};
 use crate::dice::{BaseDie, DiceFormula, Dist, RollKind, RollSpec, distribution_split};
+use crate::grid::los::crosses;
+use crate::grid::{Dir8, Field, footprint, footprint_distance};
 use crate::ruleset::{
     AttackTypeDef, Category, ConditionKind, ConditionRule, ElementDef, ProfileDef, ProfileEffect,
     Reach, Rules, Targeting, TechniqueDef,
@@ -144,7 +146,7 @@ fn combat_roll(
 
 /// The penalties every Combat Roll of `f` takes (Impediment, lowest failed threshold, Poisoned
 /// while Wounded, Minion Weakness), added last so breakdowns read bonuses first.
-fn add_roll_penalties(rules: &Rules, f: &Fighter, s: &mut RollSpec) {
+fn add_roll_penalties(rules: &Rules, field: &Field, f: &Fighter, s: &mut RollSpec) {
     let t = f.power.tier;
     let bt = f.power.base_tier;
     if let Some(ConditionRule::Impediment { flat_penalty }) = f
@@ -180,6 +182,19 @@ fn add_roll_penalties(rules: &Rules, f: &Fighter, s: &mut RollSpec) {
         }
     }
     s.add("Minion Weakness", -f.power.minion_roll_penalty);
+    if let Some(at) = f.position {
+        let mut seen: Vec<&str> = Vec::new();
+        for sq in footprint(at, f.size.squares) {
+            if let Some(ter) = field.terrain(sq)
+                && let Some(m) = &ter.roll_modifier
+                && !seen.contains(&ter.id.as_str())
+                && !(f.raging() && at_tier(m, t, bt) < 0)
+            {
+                seen.push(&ter.id);
+                s.add(format!("standing in {}", ter.name), at_tier(m, t, bt));
+            }
+        }
+    }
 }
 
 /// Modifiers of a Strike that depend on the target: Long Range and Shaken.
@@ -219,7 +234,12 @@ fn strike_target_modifiers(
 }
 
 /// The attacker's Strike, without target-dependent modifiers (rolled once for all targets).
-pub fn strike_spec(rules: &Rules, attacker: &Fighter, decl: &Declaration) -> RollSpec {
+pub fn strike_spec(
+    rules: &Rules,
+    field: &Field,
+    attacker: &Fighter,
+    decl: &Declaration,
+) -> RollSpec {
     let (crit, _) = decl.critical_changes();
     let botch = decl.profile.effects.iter().find_map(|e| match e {
         ProfileEffect::StrikeBotchRange { range } => Some(*range),
@@ -237,18 +257,19 @@ pub fn strike_spec(rules: &Rules, attacker: &Fighter, decl: &Declaration) -> Rol
     {
         s.add(w.name.clone(), eval(&w.strike, &attacker.vars()));
     }
-    add_roll_penalties(rules, attacker, &mut s);
+    add_roll_penalties(rules, field, attacker, &mut s);
     s
 }
 
 /// The Strike against one target: the common Strike plus that target's modifiers.
 pub fn strike_spec_against(
     rules: &Rules,
+    field: &Field,
     attacker: &Fighter,
     decl: &Declaration,
     target: &Fighter,
 ) -> RollSpec {
-    let mut s = strike_spec(rules, attacker, decl);
+    let mut s = strike_spec(rules, field, attacker, decl);
     strike_target_modifiers(
         rules,
         attacker,
@@ -282,6 +303,7 @@ pub fn guard_down_against(rules: &Rules, target: &Fighter, attacker: &Fighter) -
 /// The defender's roll against this attack: Dodge, or Parry (its Strike as a Physical attack).
 pub fn defense_spec(
     rules: &Rules,
+    field: &Field,
     defender: &Fighter,
     attacker: &Fighter,
     decl: &Declaration,
@@ -327,7 +349,7 @@ pub fn defense_spec(
                 }
                 s.add(why, -at_tier(dodge_penalty, tier, tier));
             }
-            add_roll_penalties(rules, defender, &mut s);
+            add_roll_penalties(rules, field, defender, &mut s);
             s
         }
         DefenseChoice::Parry => {
@@ -349,7 +371,7 @@ pub fn defense_spec(
                     -per * charges,
                 );
             }
-            add_roll_penalties(rules, defender, &mut s);
+            add_roll_penalties(rules, field, defender, &mut s);
             s
         }
     }
@@ -359,6 +381,7 @@ pub fn defense_spec(
 /// against Guard Down depends on it).
 pub fn wound_spec(
     rules: &Rules,
+    field: &Field,
     attacker: &Fighter,
     decl: &Declaration,
     single_target: Option<&Fighter>,
@@ -458,7 +481,7 @@ pub fn wound_spec(
             _ => {}
         }
     }
-    add_roll_penalties(rules, attacker, &mut s);
+    add_roll_penalties(rules, field, attacker, &mut s);
     s
 }
 
@@ -483,8 +506,69 @@ pub struct DamageResult {
     pub soak: i64,
     pub soak_used: i64,
     pub damage: i64,
-    /// Why the category is what it is.
+    /// Why the category is what it is, and any cover.
     pub notes: Vec<String>,
+}
+
+/// A cover feature between an attacker and its target, and the damage it takes off.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cover {
+    pub name: String,
+    pub at: Square,
+    pub rank: i64,
+    pub reduction: i64,
+}
+
+/// The best cover `target` has against a single-target attack from `attacker`: a cover
+/// feature next to the target that the line between them crosses (digest §5.6). Areas ignore
+/// cover, and so does melee, whose lines cross no square between the two.
+pub fn cover_against(
+    rules: &Rules,
+    field: &Field,
+    attacker: &Fighter,
+    target: &Fighter,
+    decl: &Declaration,
+) -> Option<Cover> {
+    if !matches!(decl.profile.targeting, Targeting::Single) {
+        return None;
+    }
+    let (a, t) = (attacker.position?, target.position?);
+    let own = footprint(t, target.size.squares);
+    let mut best: Option<Cover> = None;
+    for from in footprint(a, attacker.size.squares) {
+        for to in &own {
+            for d in Dir8::ALL {
+                let c = to.step(d);
+                if own.contains(&c) || footprint_distance(t, target.size.squares, c, 1) != 1 {
+                    continue;
+                }
+                let Some(ter) = field.terrain(c) else {
+                    continue;
+                };
+                let Some(rank) = ter.cover_rank else {
+                    continue;
+                };
+                if !crosses(from, *to, c) || best.as_ref().is_some_and(|b| b.rank >= rank) {
+                    continue;
+                }
+                let reduction = eval(
+                    &rules.terrain.cover_reduction,
+                    &[
+                        ("RANK", rank),
+                        ("T", i64::from(target.power.tier)),
+                        ("bT", i64::from(target.power.base_tier)),
+                    ][..],
+                );
+                best = Some(Cover {
+                    name: ter.name.clone(),
+                    at: c,
+                    rank,
+                    reduction,
+                });
+            }
+        }
+    }
+    best
 }
 
 /// The damage a Wound total deals to `target`: the profile's category, +1/−1 changes clamped
@@ -496,6 +580,7 @@ pub fn damage_against(
     decl: &Declaration,
     target: &Fighter,
     strike_critical: bool,
+    cover: Option<&Cover>,
 ) -> DamageResult {
     let mut notes = Vec::new();
     let mut level = decl.profile.category.level();
@@ -524,11 +609,18 @@ pub fn damage_against(
     }
     let soak = target.derived(rules).soak;
     let soak_used = rules.soak_fraction(category).of(soak);
+    let shelter = cover.map_or(0, |c| {
+        notes.push(format!(
+            "cover behind {} at {}: -{}",
+            c.name, c.at, c.reduction
+        ));
+        c.reduction
+    });
     DamageResult {
         category,
         soak,
         soak_used,
-        damage: (wound - soak_used).max(0),
+        damage: (wound - soak_used - shelter).max(0),
         notes,
     }
 }
@@ -542,6 +634,7 @@ pub struct TargetContext {
     pub dodge: RollSpec,
     pub parry: RollSpec,
     pub automatic_hit: Option<&'static str>,
+    pub cover: Option<Cover>,
 }
 
 /// A declared attack against its targets, assembled once for preview or resolution.
@@ -557,6 +650,7 @@ pub struct AttackContext {
 /// Assembles the attack context of `decl` by `attacker` against `targets`.
 pub fn assemble(
     rules: &Rules,
+    field: &Field,
     attacker: &Fighter,
     targets: &[&Fighter],
     decl: &Declaration,
@@ -565,19 +659,20 @@ pub fn assemble(
     AttackContext {
         ki_cost: ki_cost(attacker, decl),
         wager: decl.wager,
-        strike: strike_spec(rules, attacker, decl),
+        strike: strike_spec(rules, field, attacker, decl),
         targets: targets
             .iter()
             .map(|t| TargetContext {
                 id: t.id,
                 distance: attacker.distance_to(t),
-                strike: strike_spec_against(rules, attacker, decl, t),
-                dodge: defense_spec(rules, t, attacker, decl, DefenseChoice::Dodge),
-                parry: defense_spec(rules, t, attacker, decl, DefenseChoice::Parry),
+                strike: strike_spec_against(rules, field, attacker, decl, t),
+                dodge: defense_spec(rules, field, t, attacker, decl, DefenseChoice::Dodge),
+                parry: defense_spec(rules, field, t, attacker, decl, DefenseChoice::Parry),
                 automatic_hit: automatic_hit(attacker),
+                cover: cover_against(rules, field, attacker, t, decl),
             })
             .collect(),
-        wound: wound_spec(rules, attacker, decl, single),
+        wound: wound_spec(rules, field, attacker, decl, single),
     }
 }
 
@@ -611,8 +706,9 @@ pub fn target_odds(
     };
     let wound = crate::dice::distribution(&ctx.wound);
     let mean_damage = |critical: bool| -> f64 {
-        let r = damage_against(rules, 0, decl, target, critical);
-        wound.map(|w| (w - r.soak_used).max(0)).mean()
+        let r = damage_against(rules, 0, decl, target, critical, t.cover.as_ref());
+        let shelter = t.cover.as_ref().map_or(0, |c| c.reduction);
+        wound.map(|w| (w - r.soak_used - shelter).max(0)).mean()
     };
     TargetOdds {
         hit: hit_plain + hit_crit,
@@ -648,10 +744,4 @@ pub fn push_destination(
         at = next;
     }
     at
-}
-
-/// How many opponents an area profile would hit is decided by the battlefield; this tells
-/// whether a profile needs a declared target list or an area.
-pub fn needs_area(profile: &ProfileDef) -> bool {
-    !matches!(profile.targeting, Targeting::Single)
 }

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::components::{CombatantId, Expiry, Side, Square};
 use super::context::DefenseChoice;
+use super::state::EndReason;
 use crate::dice::RollBreakdown;
 use crate::ruleset::{Category, ConditionKind};
 
@@ -87,6 +88,29 @@ pub enum BattleEvent {
         from: i64,
         to: i64,
         reason: String,
+    },
+    /// Ki paid for a maneuver (cost and wager, or a Boosted move).
+    KiSpent {
+        who: CombatantId,
+        amount: i64,
+        from: i64,
+        to: i64,
+        what: String,
+    },
+    /// A Movement maneuver, as far as it got.
+    Moved {
+        who: CombatantId,
+        path: Vec<Square>,
+        cost: u32,
+        boosted: bool,
+        /// An Exploit's damage stopped it before the end of the declared path.
+        stopped: bool,
+    },
+    /// Leaving `attacker`'s Melee Attack Range provoked its Exploit against `mover`.
+    ExploitProvoked {
+        attacker: CombatantId,
+        mover: CombatantId,
+        at: Square,
     },
     AttackDeclared {
         attacker: CombatantId,
@@ -220,6 +244,7 @@ pub enum BattleEvent {
     BattleEnded {
         winner: Option<Side>,
         round: u32,
+        reason: EndReason,
     },
 }
 
@@ -314,6 +339,45 @@ impl BattleEvent {
                 to,
                 reason,
             } => format!("{} {pool:?} {from} -> {to} ({reason}).", n(names, *who)),
+            E::KiSpent {
+                who,
+                from,
+                to,
+                what,
+                ..
+            } => format!("{} Ki {from} -> {to} ({what}).", n(names, *who)),
+            E::Moved {
+                who,
+                path,
+                cost,
+                boosted,
+                stopped,
+            } => {
+                let speed = if *boosted { "Boosted" } else { "Normal" };
+                let steps: Vec<String> = path.iter().map(|s| s.to_string()).collect();
+                let mut s = format!(
+                    "{} moves at {speed} Speed, cost {cost}: {}",
+                    n(names, *who),
+                    if steps.is_empty() {
+                        "stays put".to_string()
+                    } else {
+                        steps.join(" -> ")
+                    }
+                );
+                if *stopped {
+                    s.push_str(" (stopped by an Exploit)");
+                }
+                s + "."
+            }
+            E::ExploitProvoked {
+                attacker,
+                mover,
+                at,
+            } => format!(
+                "{} leaves {}'s reach at {at}: Exploit!",
+                n(names, *mover),
+                n(names, *attacker)
+            ),
             E::AttackDeclared {
                 attacker,
                 profile,
@@ -524,9 +588,24 @@ impl BattleEvent {
                 None => format!("{} is Defeated!", n(names, *who)),
             },
             E::AttackEnded { attacker } => format!("{}'s attack ends.", n(names, *attacker)),
-            E::BattleEnded { winner, round } => match winner {
-                Some(s) => format!("Battle over in round {round}: side {} wins.", s.0),
-                None => format!("Battle over in round {round}: no one is left standing."),
+            E::BattleEnded {
+                winner,
+                round,
+                reason,
+            } => match (winner, reason) {
+                (Some(s), EndReason::LastSideStanding) => {
+                    format!("Battle over in round {round}: side {} wins.", s.0)
+                }
+                (Some(s), EndReason::RoundLimit) => format!(
+                    "Battle over after round {round}, the round limit: side {} wins.",
+                    s.0
+                ),
+                (None, EndReason::LastSideStanding) => {
+                    format!("Battle over in round {round}: no one is left standing.")
+                }
+                (None, EndReason::RoundLimit) => {
+                    format!("Battle over after round {round}, the round limit: a draw.")
+                }
             },
         }
     }

@@ -14,8 +14,11 @@ pub mod effects;
 pub mod event;
 pub mod fighter;
 pub mod maneuvers;
+pub mod movement;
+pub mod policy;
 pub mod setup;
 pub mod state;
+pub mod stats;
 pub mod turn;
 
 use std::sync::Arc;
@@ -57,9 +60,12 @@ pub fn plugin(app: &mut App) {
                 maneuvers::apply_cure_poison,
                 maneuvers::apply_defense_answer,
                 maneuvers::apply_response,
+                movement::apply_exploit_answer,
                 attack::declare_attack,
+                movement::declare_move,
             )
                 .chain(),
+            movement::advance_move.run_if(movement::move_ready),
             (
                 attack::open_response_window.run_if(attack::attack_in(AttackPhase::Responses)),
                 attack::collect_defenses.run_if(attack::attack_in(AttackPhase::DefenseDeclaration)),
@@ -79,6 +85,7 @@ pub fn plugin(app: &mut App) {
     app.add_schedule(schedule)
         .init_resource::<EventLog>()
         .init_resource::<CurrentAttack>()
+        .init_resource::<CurrentMove>()
         .init_resource::<PendingCommand>()
         .init_resource::<AwaitingInput>()
         .init_resource::<Progress>()
@@ -122,7 +129,8 @@ impl Battle {
         app.add_plugins(plugin)
             .insert_resource(RulesRes(rules.clone()))
             .insert_resource(BattleDice(dice))
-            .insert_resource(Battlefield(setup.bounds));
+            .insert_resource(Battleground(setup.map.clone()))
+            .insert_resource(setup.victory);
         for f in &fighters {
             app.world_mut().spawn(setup::components(f));
         }
@@ -191,9 +199,65 @@ impl Battle {
         self.app.world().resource::<Outcome>().0
     }
 
-    /// The battlefield's extent.
-    pub fn bounds(&self) -> crate::grid::Bounds {
-        self.app.world().resource::<Battlefield>().0
+    /// The battlefield's terrain.
+    pub fn map(&self) -> &crate::grid::Map {
+        &self.app.world().resource::<Battleground>().0
+    }
+
+    /// The map with its terrain rules, for geometry questions (lines of sight, areas, paths).
+    pub fn field(&self) -> crate::grid::Field<'_> {
+        crate::grid::Field {
+            map: self.map(),
+            terrain: &self.rules.terrain.types,
+            corners: self.rules.terrain.line_of_sight,
+        }
+    }
+
+    /// The movement in progress, if any.
+    pub fn moving(&self) -> Option<&MoveState> {
+        self.app.world().resource::<CurrentMove>().0.as_ref()
+    }
+
+    /// Every square `who` could end a move on now, with its cost and the square it is reached
+    /// from (follow `from` back for the path), at Normal or Boosted Speed.
+    pub fn move_options(
+        &mut self,
+        who: CombatantId,
+        boosted: bool,
+    ) -> std::collections::BTreeMap<crate::grid::Square, crate::grid::path::Reach> {
+        let fighters = self.fighters();
+        let Some(me) = fighters.iter().find(|f| f.id == who) else {
+            return Default::default();
+        };
+        let rules = self.rules.clone();
+        let field = self.field();
+        let mut all = movement::reachable_squares(&rules, &field, &fighters, me, boosted);
+        all.retain(|s, _| Some(*s) != me.position && movement::can_end_on(&fighters, me, *s));
+        all
+    }
+
+    /// The cheapest path for `who` to end a move on `to`, if one exists this move.
+    pub fn path_to(
+        &mut self,
+        who: CombatantId,
+        to: crate::grid::Square,
+        boosted: bool,
+    ) -> Option<Vec<crate::grid::Square>> {
+        let fighters = self.fighters();
+        let me = fighters.iter().find(|f| f.id == who)?;
+        let start = me.position?;
+        let rules = self.rules.clone();
+        let field = self.field();
+        let reach = movement::reachable_squares(&rules, &field, &fighters, me, boosted);
+        if !movement::can_end_on(&fighters, me, to) {
+            return None;
+        }
+        crate::grid::path::path_to(&reach, start, to)
+    }
+
+    /// Per-combatant statistics of the battle so far, from its event log.
+    pub fn stats(&self) -> stats::BattleStats {
+        stats::BattleStats::from_events(self.events())
     }
 
     /// Snapshots of every combatant, in id order.
@@ -237,6 +301,7 @@ impl Battle {
             fighters: Vec<Fighter>,
             turn: &'a TurnOrder,
             attack: &'a Option<AttackState>,
+            moving: &'a Option<MoveState>,
             awaiting: &'a Option<Decision>,
             dice_words: u128,
             events: usize,
@@ -247,6 +312,7 @@ impl Battle {
             fighters,
             turn: w.resource::<TurnOrder>(),
             attack: &w.resource::<CurrentAttack>().0,
+            moving: &w.resource::<CurrentMove>().0,
             awaiting: &w.resource::<AwaitingInput>().0,
             dice_words: w.resource::<BattleDice>().0.word_pos(),
             events: w.resource::<EventLog>().events.len(),
@@ -263,13 +329,14 @@ impl Battle {
             .iter()
             .find(|f| f.id == order.attacker)
             .ok_or(RuleError::UnknownCombatant(order.attacker))?;
-        let targets = attack::check_attack(&self.rules, &fighters, self.bounds(), attacker, order)?;
+        let field = self.field();
+        let targets = attack::check_attack(&self.rules, &field, &fighters, attacker, order, None)?;
         let decl = attack::declaration(&self.rules, attacker, order, targets.len())?;
         let target_refs: Vec<&Fighter> = targets
             .iter()
             .filter_map(|id| fighters.iter().find(|f| f.id == *id))
             .collect();
-        let ctx = context::assemble(&self.rules, attacker, &target_refs, &decl);
+        let ctx = context::assemble(&self.rules, &field, attacker, &target_refs, &decl);
         let odds = ctx
             .targets
             .iter()
@@ -325,8 +392,19 @@ impl Battle {
                 }
                 return Ok(());
             }
+            (Some(Decision::Exploit { who: asked, mover }), Command::Exploit { order, .. }) => {
+                if *asked != who {
+                    return Err(RuleError::NothingToAnswer(who));
+                }
+                if let Some(order) = order {
+                    let rules = self.rules.clone();
+                    let field = self.field();
+                    movement::check_exploit(&rules, &field, &fighters, me, order, *mover)?;
+                }
+                return Ok(());
+            }
             (Some(d), _) => return Err(RuleError::AwaitingDecision(d.clone())),
-            (None, Command::Defend { .. } | Command::Respond { .. }) => {
+            (None, Command::Defend { .. } | Command::Respond { .. } | Command::Exploit { .. }) => {
                 return Err(RuleError::NothingToAnswer(who));
             }
             (None, Command::ConvertAction { .. }) => {
@@ -361,9 +439,13 @@ impl Battle {
                 Ok(())
             }
         };
+        let field = self.field();
         match cmd {
             Command::Attack(order) => {
-                attack::check_attack(&rules, &fighters, self.bounds(), me, order).map(|_| ())
+                attack::check_attack(&rules, &field, &fighters, me, order, None).map(|_| ())
+            }
+            Command::Move { path, boosted, .. } => {
+                movement::check_move(&rules, &field, &fighters, me, path, *boosted).map(|_| ())
             }
             Command::Surge { .. } => {
                 if me.encounter.surge_used {
@@ -421,9 +503,10 @@ impl Battle {
                 need_actions(cure.actions)
             }
             Command::EndTurn { .. } => Ok(()),
-            Command::Defend { .. } | Command::Respond { .. } | Command::ConvertAction { .. } => {
-                Ok(())
-            }
+            Command::Defend { .. }
+            | Command::Respond { .. }
+            | Command::Exploit { .. }
+            | Command::ConvertAction { .. } => Ok(()),
         }
     }
 
@@ -431,16 +514,16 @@ impl Battle {
     pub fn with_declaration<T>(
         &mut self,
         order: &AttackOrder,
-        f: impl FnOnce(&Rules, &Fighter, &Declaration) -> T,
+        f: impl FnOnce(&Rules, &crate::grid::Field, &Fighter, &Declaration) -> T,
     ) -> Result<T, RuleError> {
         let fighters = self.fighters();
         let attacker = fighters
             .iter()
             .find(|x| x.id == order.attacker)
             .ok_or(RuleError::UnknownCombatant(order.attacker))?;
-        let targets =
-            attack::attack_targets(&self.rules, &fighters, self.bounds(), attacker, order)?;
+        let field = self.field();
+        let targets = attack::attack_targets(&self.rules, &field, &fighters, attacker, order)?;
         let decl = attack::declaration(&self.rules, attacker, order, targets.len())?;
-        Ok(f(&self.rules, attacker, &decl))
+        Ok(f(&self.rules, &field, attacker, &decl))
     }
 }

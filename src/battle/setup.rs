@@ -6,14 +6,17 @@ use serde::{Deserialize, Serialize};
 use super::components::*;
 use super::effects::reached_thresholds;
 use super::fighter::{Fighter, FighterVars, eval};
-use crate::grid::{Bounds, footprint};
-use crate::ruleset::{ConditionKind, Rules};
+use super::state::VictoryRules;
+use crate::grid::{Map, footprint};
+use crate::ruleset::{ArchetypeDef, ConditionKind, Rules};
 
 /// One combatant of a battle to be.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UnitSetup {
-    /// Roster archetype id.
+    /// Roster archetype id (ignored when `inline` is given).
     pub archetype: String,
+    /// Stats written in the scenario instead of a roster archetype.
+    pub inline: Option<ArchetypeDef>,
     /// Shown name; the archetype's name when `None`.
     pub name: Option<String>,
     pub side: u8,
@@ -28,6 +31,7 @@ impl UnitSetup {
     pub fn new(archetype: &str, side: u8, at: Square) -> Self {
         Self {
             archetype: archetype.to_string(),
+            inline: None,
             name: None,
             side,
             at,
@@ -44,10 +48,22 @@ impl UnitSetup {
 }
 
 /// Everything needed to start a battle, besides the ruleset and the dice.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BattleSetup {
-    pub bounds: Bounds,
+    pub map: Map,
     pub units: Vec<UnitSetup>,
+    pub victory: VictoryRules,
+}
+
+impl BattleSetup {
+    /// A battle on an open map of the ruleset's first terrain, won by defeating every opponent.
+    pub fn open(width: u32, height: u32, units: Vec<UnitSetup>) -> Self {
+        Self {
+            map: Map::filled(width, height, 0),
+            units,
+            victory: VictoryRules::default(),
+        }
+    }
 }
 
 /// Why a battle cannot be set up as asked.
@@ -61,6 +77,12 @@ pub enum SetupError {
         at: Square,
         width: u32,
         height: u32,
+    },
+    #[error("unit {index}: {at} cannot be stood on ({terrain})")]
+    Blocked {
+        index: usize,
+        at: Square,
+        terrain: String,
     },
     #[error("units {first} and {second} both stand on {at}")]
     Overlap {
@@ -78,7 +100,10 @@ pub enum SetupError {
 
 /// Builds the fighter for `unit` with id `id`.
 pub fn build_fighter(rules: &Rules, id: CombatantId, unit: &UnitSetup) -> Option<Fighter> {
-    let a = rules.archetype(&unit.archetype)?;
+    let a = match &unit.inline {
+        Some(a) => a,
+        None => rules.archetype(&unit.archetype)?,
+    };
     let size = rules.size(&a.size)?;
     let max_tier = rules.max_tier();
     let pl = i64::from(a.power_level);
@@ -188,12 +213,20 @@ pub fn build_all(rules: &Rules, setup: &BattleSetup) -> Result<Vec<Fighter>, Set
             return Err(SetupError::StartAbsorbed { index: i });
         }
         for s in footprint(u.at, f.size.squares) {
-            if !setup.bounds.contains(s) {
+            let Some(terrain) = setup.map.at(s) else {
                 return Err(SetupError::OffMap {
                     index: i,
                     at: u.at,
-                    width: setup.bounds.width,
-                    height: setup.bounds.height,
+                    width: setup.map.width,
+                    height: setup.map.height,
+                });
+            };
+            let def = rules.terrain.types.get(usize::from(terrain));
+            if def.is_none_or(|t| t.move_cost.is_none()) {
+                return Err(SetupError::Blocked {
+                    index: i,
+                    at: s,
+                    terrain: def.map_or("unknown terrain".into(), |t| t.name.clone()),
                 });
             }
             if let Some(other) = out.iter().find(|o| {

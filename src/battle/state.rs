@@ -10,7 +10,7 @@ use super::command::{AttackOrder, Command, Decision};
 use super::components::{CombatantId, Side};
 use super::context::DefenseChoice;
 use crate::dice::{DiceSource, RollBreakdown};
-use crate::grid::Bounds;
+use crate::grid::{Field, Map, Square};
 use crate::ruleset::Rules;
 
 /// The ruleset the battle plays.
@@ -21,9 +21,36 @@ pub struct RulesRes(pub Arc<Rules>);
 #[derive(Resource, Clone)]
 pub struct BattleDice(pub DiceSource);
 
-/// The battlefield's extent.
-#[derive(Resource, Debug, Clone, Copy)]
-pub struct Battlefield(pub Bounds);
+/// The battlefield: the terrain of every square.
+#[derive(Resource, Debug, Clone)]
+pub struct Battleground(pub Map);
+
+impl Battleground {
+    /// The map with the ruleset's terrain rules, for the geometry functions.
+    pub fn field<'a>(&'a self, rules: &'a Rules) -> Field<'a> {
+        Field {
+            map: &self.0,
+            terrain: &rules.terrain.types,
+            corners: rules.terrain.line_of_sight,
+        }
+    }
+}
+
+/// What happens when a scenario's round limit is reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LimitOutcome {
+    /// Nobody wins.
+    Draw,
+    /// This side wins (a defender who holds out).
+    SideWins(u8),
+}
+
+/// How the battle is won: defeat every opponent, or hold out until a round limit.
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VictoryRules {
+    /// After this many full rounds the battle ends with the given outcome.
+    pub round_limit: Option<(u32, LimitOutcome)>,
+}
 
 /// Where the battle is in its rounds and turns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -109,11 +136,32 @@ pub struct AttackState {
     pub phase: AttackPhase,
     pub targets: Vec<TargetState>,
     pub strike: Option<RollBreakdown>,
+    /// Set when this is an Exploit provoked by this combatant's movement.
+    pub exploit: Option<CombatantId>,
     /// Combatants still to answer the window for Instants.
     pub responders: Vec<CombatantId>,
     /// The window for Instants has been opened (automatic policies have acted).
     pub window_opened: bool,
 }
+
+/// A Movement maneuver in progress: the path and how far along it the mover is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveState {
+    pub who: CombatantId,
+    pub start: Square,
+    pub path: Vec<Square>,
+    /// Index in `path` of the next square to enter.
+    pub next: usize,
+    /// Opponents already asked about an Exploit for the current step.
+    pub asked: Vec<CombatantId>,
+    /// An Exploit dealt damage: the movement stops where it is.
+    pub stopped: bool,
+    pub boosted: bool,
+}
+
+/// The movement in progress, if any.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct CurrentMove(pub Option<MoveState>);
 
 /// The attack in progress, if any.
 #[derive(Resource, Debug, Clone, Default)]
@@ -135,9 +183,19 @@ pub struct Progress(pub bool);
 #[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome(pub Option<BattleResult>);
 
+/// Why a battle ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EndReason {
+    /// Only one side (or none) has anyone standing.
+    LastSideStanding,
+    /// The scenario's round limit was reached.
+    RoundLimit,
+}
+
 /// The winner (or none) and the round the battle ended in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BattleResult {
     pub winner: Option<Side>,
     pub round: u32,
+    pub reason: EndReason,
 }

@@ -86,14 +86,34 @@ pub fn roll_initiative(
 
 /// A new Combat Round: 3 Standard + 1 Counter Action each (less for Slowed, Pinned, Rage's
 /// aftermath, Reduced Momentum), Diminishing Defense cleared, Capacity refilled.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn start_round(
     rules: Res<RulesRes>,
+    victory: Res<VictoryRules>,
     mut order: ResMut<TurnOrder>,
+    mut outcome: ResMut<Outcome>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
     mut q: Query<FighterQuery>,
 ) {
     let rules = &rules.0;
+    progress.0 = true;
+    if let Some((limit, result)) = victory.round_limit
+        && order.round >= limit
+    {
+        let winner = match result {
+            LimitOutcome::Draw => None,
+            LimitOutcome::SideWins(s) => Some(Side(s)),
+        };
+        finish(
+            &mut order,
+            &mut outcome,
+            &mut log,
+            winner,
+            EndReason::RoundLimit,
+        );
+        return;
+    }
     order.round += 1;
     order.index = 0;
     log.push(BattleEvent::RoundStarted { round: order.round });
@@ -202,16 +222,18 @@ pub fn start_round(
 
 /// The active combatant's Effect Phase: Sweeping's Defense reductions it caused end; Absorbed
 /// tries to escape; Poisoned loses Life; Damage Over Time deals Lethal damage.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn start_turn(
     rules: Res<RulesRes>,
     mut dice: ResMut<BattleDice>,
     mut order: ResMut<TurnOrder>,
-    bounds: Res<Battlefield>,
+    ground: Res<Battleground>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
     mut q: Query<FighterQuery>,
 ) {
     let rules = &rules.0;
+    let field = ground.field(rules);
     progress.0 = true;
     let Some(active) = order.active() else {
         order.phase = TurnPhase::TurnEnd;
@@ -262,7 +284,7 @@ pub fn start_turn(
                     passed,
                 });
                 if passed {
-                    free_square_beside(a, &all, bounds.0)
+                    free_square_beside(a, &all, &field)
                 } else {
                     if let Some(mut f) = q.iter_mut().find(|f| *f.id == active)
                         && let Some(inst) = f
@@ -283,8 +305,8 @@ pub fn start_turn(
             }
             // The absorber is gone: the absorbed one comes out where it can.
             _ => absorber
-                .and_then(|a| free_square_beside(a, &all, bounds.0))
-                .or_else(|| first_free_square(&all, bounds.0)),
+                .and_then(|a| free_square_beside(a, &all, &field))
+                .or_else(|| first_free_square(&all, &field)),
         };
         if let Some(mut f) = q.iter_mut().find(|f| *f.id == active) {
             super::effects::end_condition(
@@ -380,7 +402,7 @@ pub fn announce_defeat(
 fn free_square_beside(
     a: &super::fighter::Fighter,
     all: &[super::fighter::Fighter],
-    bounds: crate::grid::Bounds,
+    field: &crate::grid::Field,
 ) -> Option<Square> {
     let at = a.position?;
     let n = a.size.squares as i32;
@@ -397,16 +419,17 @@ fn free_square_beside(
     }
     let _ = n;
     ring.into_iter()
-        .find(|s| bounds.contains(*s) && !occupied(all, *s))
+        .find(|s| field.cost(*s).is_some() && !occupied(all, *s))
 }
 
 fn first_free_square(
     all: &[super::fighter::Fighter],
-    bounds: crate::grid::Bounds,
+    field: &crate::grid::Field,
 ) -> Option<Square> {
-    (0..bounds.height as i32)
-        .flat_map(|y| (0..bounds.width as i32).map(move |x| Square::new(x, y)))
-        .find(|s| !occupied(all, *s))
+    let b = field.bounds();
+    (0..b.height as i32)
+        .flat_map(|y| (0..b.width as i32).map(move |x| Square::new(x, y)))
+        .find(|s| field.cost(*s).is_some() && !occupied(all, *s))
 }
 
 /// True when a living, present combatant's footprint covers `s`.
@@ -423,11 +446,12 @@ pub fn occupied(all: &[super::fighter::Fighter], s: Square) -> bool {
 pub fn end_turn_without_actions(
     mut order: ResMut<TurnOrder>,
     attack: Res<CurrentAttack>,
+    moving: Res<CurrentMove>,
     pending: Res<PendingCommand>,
     mut progress: ResMut<Progress>,
     q: Query<FighterQuery>,
 ) {
-    if attack.0.is_some() || pending.0.is_some() {
+    if attack.0.is_some() || moving.0.is_some() || pending.0.is_some() {
         return;
     }
     let Some(active) = order.active() else {
@@ -502,7 +526,7 @@ pub fn check_victory(
     mut progress: ResMut<Progress>,
     q: Query<FighterQuery>,
 ) {
-    if attack.0.is_some() || order.phase == TurnPhase::Setup {
+    if attack.0.is_some() || matches!(order.phase, TurnPhase::Setup | TurnPhase::Over) {
         return;
     }
     let mut sides: Vec<Side> = q
@@ -513,16 +537,35 @@ pub fn check_victory(
     sides.sort();
     sides.dedup();
     if sides.len() <= 1 {
-        let result = BattleResult {
-            winner: sides.first().copied(),
-            round: order.round,
-        };
-        outcome.0 = Some(result);
-        log.push(BattleEvent::BattleEnded {
-            winner: result.winner,
-            round: result.round,
-        });
-        order.phase = TurnPhase::Over;
+        finish(
+            &mut order,
+            &mut outcome,
+            &mut log,
+            sides.first().copied(),
+            EndReason::LastSideStanding,
+        );
         progress.0 = true;
     }
+}
+
+/// Ends the battle with a result.
+fn finish(
+    order: &mut TurnOrder,
+    outcome: &mut Outcome,
+    log: &mut EventLog,
+    winner: Option<Side>,
+    reason: EndReason,
+) {
+    let result = BattleResult {
+        winner,
+        round: order.round,
+        reason,
+    };
+    outcome.0 = Some(result);
+    log.push(BattleEvent::BattleEnded {
+        winner,
+        round: result.round,
+        reason,
+    });
+    order.phase = TurnPhase::Over;
 }

@@ -1,11 +1,18 @@
-//! Square-grid geometry: directions, distances and the squares an area of effect covers.
-//! Plain functions over squares; the battle asks them which combatants an attack reaches.
+//! Square-grid geometry: squares, directions, distances, the battlefield's terrain, lines of
+//! sight, paths and the squares an area of effect covers. Plain functions over plain data; the
+//! battle asks them what its combatants can reach and see.
+
+pub mod area;
+pub mod los;
+pub mod path;
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// A square of the battlefield.
+use crate::ruleset::{CornerRule, TerrainDef};
+
+/// A square of the battlefield; `x` grows eastwards and `y` southwards, as on screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Square {
     pub x: i32,
@@ -17,6 +24,12 @@ impl Square {
     pub const fn new(x: i32, y: i32) -> Self {
         Self { x, y }
     }
+
+    /// The neighbouring square in direction `d`.
+    pub fn step(self, d: Dir8) -> Self {
+        let (dx, dy) = d.step();
+        Self::new(self.x + dx, self.y + dy)
+    }
 }
 
 impl fmt::Display for Square {
@@ -25,7 +38,7 @@ impl fmt::Display for Square {
     }
 }
 
-/// The eight directions of a square grid; `y` grows southwards, as on screen.
+/// The eight directions of a square grid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Dir8 {
     N,
@@ -64,6 +77,26 @@ impl Dir8 {
             Self::NW => (-1, -1),
         }
     }
+
+    /// The direction closest to the vector `(dx, dy)` (north for the zero vector).
+    pub fn toward(dx: i32, dy: i32) -> Self {
+        if dx == 0 && dy == 0 {
+            return Self::N;
+        }
+        let angle = f64::from(dy).atan2(f64::from(dx)).to_degrees();
+        // E = 0°, SE = 45°, S = 90° (y grows southwards).
+        let index = ((angle + 360.0 + 22.5) / 45.0).floor() as i32 % 8;
+        [
+            Self::E,
+            Self::SE,
+            Self::S,
+            Self::SW,
+            Self::W,
+            Self::NW,
+            Self::N,
+            Self::NE,
+        ][index as usize]
+    }
 }
 
 /// Chebyshev distance: a diagonal step counts 1 (reference decision 2).
@@ -83,7 +116,25 @@ pub fn footprint(at: Square, size: u32) -> Vec<Square> {
     out
 }
 
-/// The battlefield's extent (terrain comes with the scenario files).
+/// Chebyshev distance between the nearest squares of two square footprints.
+pub fn footprint_distance(a: Square, a_size: u32, b: Square, b_size: u32) -> u32 {
+    let gap = |a0: i32, an: u32, b0: i32, bn: u32| -> i32 {
+        let a1 = a0 + an.max(1) as i32 - 1;
+        let b1 = b0 + bn.max(1) as i32 - 1;
+        if b0 > a1 {
+            b0 - a1
+        } else if a0 > b1 {
+            a0 - b1
+        } else {
+            0
+        }
+    };
+    let dx = gap(a.x, a_size, b.x, b_size);
+    let dy = gap(a.y, a_size, b.y, b_size);
+    dx.max(dy) as u32
+}
+
+/// The battlefield's extent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Bounds {
     pub width: u32,
@@ -97,123 +148,111 @@ impl Bounds {
     }
 }
 
-/// The squares of a cone `length` long and `width` wide at its far end, fanning out from the
-/// footprint `origin` (size `size`) in direction `dir`, clipped to `bounds`, sorted.
-///
-/// A square is in the cone when it is within `length` squares (Chebyshev) of an origin square,
-/// in front of it, and within the cone's half-angle: `|cross| × length ≤ half-width × dot`,
-/// where `dot` and `cross` are taken with the direction's step. Cardinal cones of length 3 and
-/// width 5 are rows of 1, 3 and 5 squares; diagonal ones cover the same 9 squares' worth.
-pub fn cone(
-    origin: Square,
-    size: u32,
-    dir: Dir8,
-    length: u32,
-    width: u32,
-    bounds: Bounds,
-) -> Vec<Square> {
-    let (vx, vy) = dir.step();
-    let half = i64::from(width.saturating_sub(1) / 2);
-    let len = i64::from(length);
-    let own = footprint(origin, size);
-    let mut out = Vec::new();
-    for o in &own {
-        for dy in -(length as i32)..=(length as i32) {
-            for dx in -(length as i32)..=(length as i32) {
-                let s = Square::new(o.x + dx, o.y + dy);
-                let dot = i64::from(dx * vx + dy * vy);
-                let cross = i64::from(dx * vy - dy * vx).abs();
-                let cheb = i64::from(dx.abs().max(dy.abs()));
-                if dot > 0
-                    && cheb <= len
-                    && cross * len <= half * dot
-                    && bounds.contains(s)
-                    && !own.contains(&s)
-                {
-                    out.push(s);
-                }
-            }
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
+/// The terrain of every square, as indexes into the ruleset's terrain types.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Map {
+    pub width: u32,
+    pub height: u32,
+    /// Row by row, `width × height` terrain indexes.
+    pub cells: Vec<u16>,
 }
 
-/// The squares within `radius` (Chebyshev) of a centre footprint, clipped to `bounds`, sorted.
-pub fn burst(centre: Square, size: u32, radius: u32, bounds: Bounds) -> Vec<Square> {
-    let mut out = Vec::new();
-    let r = radius as i32;
-    for c in footprint(centre, size) {
-        for dy in -r..=r {
-            for dx in -r..=r {
-                let s = Square::new(c.x + dx, c.y + dy);
-                if bounds.contains(s) {
-                    out.push(s);
-                }
-            }
+impl Map {
+    /// A map of one terrain everywhere.
+    pub fn filled(width: u32, height: u32, terrain: u16) -> Self {
+        Self {
+            width,
+            height,
+            cells: vec![terrain; (width * height) as usize],
         }
     }
-    out.sort();
-    out.dedup();
-    out
+
+    /// The map's extent.
+    pub fn bounds(&self) -> Bounds {
+        Bounds {
+            width: self.width,
+            height: self.height,
+        }
+    }
+
+    /// The terrain index of a square on the map.
+    pub fn at(&self, s: Square) -> Option<u16> {
+        if !self.bounds().contains(s) {
+            return None;
+        }
+        self.cells
+            .get((s.y as u32 * self.width + s.x as u32) as usize)
+            .copied()
+    }
+
+    /// Sets the terrain of a square on the map (ignored off the map).
+    pub fn set(&mut self, s: Square, terrain: u16) {
+        if self.bounds().contains(s) {
+            let i = (s.y as u32 * self.width + s.x as u32) as usize;
+            self.cells[i] = terrain;
+        }
+    }
+}
+
+/// A map with its ruleset's terrain rules: what the geometry functions need to know.
+#[derive(Debug, Clone, Copy)]
+pub struct Field<'a> {
+    pub map: &'a Map,
+    pub terrain: &'a [TerrainDef],
+    pub corners: CornerRule,
+}
+
+impl<'a> Field<'a> {
+    /// The terrain type of a square on the map.
+    pub fn terrain(&self, s: Square) -> Option<&'a TerrainDef> {
+        self.map
+            .at(s)
+            .and_then(|i| self.terrain.get(usize::from(i)))
+    }
+
+    /// The cost to enter a square, `None` when it cannot be entered or is off the map.
+    pub fn cost(&self, s: Square) -> Option<u32> {
+        self.terrain(s).and_then(|t| t.move_cost)
+    }
+
+    /// True when the square blocks lines of sight (off the map counts as blocking).
+    pub fn blocks_sight(&self, s: Square) -> bool {
+        self.terrain(s).is_none_or(|t| t.blocks_sight)
+    }
+
+    /// The battlefield's extent.
+    pub fn bounds(&self) -> Bounds {
+        self.map.bounds()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const B: Bounds = Bounds {
-        width: 20,
-        height: 20,
-    };
-
     #[test]
-    fn cardinal_cone_rows_are_one_three_five() {
-        let c = cone(Square::new(10, 10), 1, Dir8::E, 3, 5, B);
-        let expect: Vec<Square> = [
-            (11, 10),
-            (12, 9),
-            (12, 10),
-            (12, 11),
-            (13, 8),
-            (13, 9),
-            (13, 10),
-            (13, 11),
-            (13, 12),
-        ]
-        .iter()
-        .map(|(x, y)| Square::new(*x, *y))
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
-        assert_eq!(c, expect);
+    fn toward_picks_the_nearest_of_eight_directions() {
+        assert_eq!(Dir8::toward(5, 0), Dir8::E);
+        assert_eq!(Dir8::toward(0, -3), Dir8::N);
+        assert_eq!(Dir8::toward(3, 3), Dir8::SE);
+        assert_eq!(Dir8::toward(-4, 1), Dir8::W);
+        assert_eq!(Dir8::toward(-3, -2), Dir8::NW);
     }
 
     #[test]
-    fn diagonal_cone_covers_nine_squares() {
-        let c = cone(Square::new(10, 10), 1, Dir8::SE, 3, 5, B);
-        let mut expect: Vec<Square> = [
-            (11, 11),
-            (12, 11),
-            (11, 12),
-            (12, 12),
-            (13, 11),
-            (11, 13),
-            (13, 12),
-            (12, 13),
-            (13, 13),
-        ]
-        .iter()
-        .map(|(x, y)| Square::new(*x, *y))
-        .collect();
-        expect.sort();
-        assert_eq!(c, expect);
-    }
-
-    #[test]
-    fn burst_is_clipped_to_the_map() {
-        assert_eq!(burst(Square::new(0, 0), 1, 3, B).len(), 16);
-        assert_eq!(burst(Square::new(10, 10), 1, 3, B).len(), 49);
+    fn footprint_distance_measures_nearest_squares() {
+        // A 2×2 at (0,0) and a 1×1 at (3,1): nearest squares (1,1) and (3,1).
+        assert_eq!(
+            footprint_distance(Square::new(0, 0), 2, Square::new(3, 1), 1),
+            2
+        );
+        assert_eq!(
+            footprint_distance(Square::new(0, 0), 2, Square::new(2, 2), 1),
+            1
+        );
+        assert_eq!(
+            footprint_distance(Square::new(0, 0), 2, Square::new(1, 1), 1),
+            0
+        );
     }
 }

@@ -8,6 +8,8 @@ pub mod locate;
 pub mod schema;
 mod validate;
 
+pub use validate::archetype_errors;
+
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
@@ -29,10 +31,11 @@ pub struct Rules {
     pub conditions: ConditionRules,
     pub actions: ActionRules,
     pub roster: Roster,
+    pub terrain: TerrainRules,
 }
 
 /// The files of a DBU-family ruleset, in load order.
-pub const DBU_FILES: [&str; 8] = [
+pub const DBU_FILES: [&str; 9] = [
     "ruleset.ron",
     "dice.ron",
     "characters.ron",
@@ -41,6 +44,7 @@ pub const DBU_FILES: [&str; 8] = [
     "conditions.ron",
     "actions.ron",
     "roster.ron",
+    "terrain.ron",
 ];
 
 /// The environment variable that points the game at another `rules/` directory.
@@ -63,7 +67,8 @@ pub fn rules_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules")
 }
 
-/// Parses one RON file into `T`, turning any problem into a positioned [`RulesError`].
+/// Parses one RON file into `T`, turning any problem into a positioned [`RulesError`]. The
+/// implicit-`Some` extension is on, so optional values may be written bare.
 pub fn parse_ron<T: DeserializeOwned>(file: &Path, src: &str) -> Result<T, RulesError> {
     let spanned = |e: ron::error::SpannedError, field: String| RulesError::Invalid {
         file: file.to_path_buf(),
@@ -72,7 +77,11 @@ pub fn parse_ron<T: DeserializeOwned>(file: &Path, src: &str) -> Result<T, Rules
         field,
         message: e.code.to_string(),
     };
-    let mut de = ron::Deserializer::from_str(src).map_err(|e| spanned(e, "(file)".into()))?;
+    // One loader for every file: `Some(…)` may be left out around optional values.
+    let options =
+        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let mut de = ron::Deserializer::from_str_with_options(src, &options)
+        .map_err(|e| spanned(e, "(file)".into()))?;
     match serde_path_to_error::deserialize::<_, T>(&mut de) {
         Ok(v) => {
             de.end()
@@ -155,6 +164,7 @@ impl Rules {
         let conditions: Option<ConditionRules> = parse!(5);
         let actions: Option<ActionRules> = parse!(6);
         let roster: Option<Roster> = parse!(7);
+        let terrain: Option<TerrainRules> = parse!(8);
         let (
             Some(manifest),
             Some(dice),
@@ -164,8 +174,9 @@ impl Rules {
             Some(conditions),
             Some(actions),
             Some(roster),
+            Some(terrain),
         ) = (
-            manifest, dice, characters, attacks, damage, conditions, actions, roster,
+            manifest, dice, characters, attacks, damage, conditions, actions, roster, terrain,
         )
         else {
             return Err(RulesErrors(errors));
@@ -180,6 +191,7 @@ impl Rules {
             conditions,
             actions,
             roster,
+            terrain,
         };
         let problems = validate::validate(&rules, &sources);
         if problems.is_empty() {
@@ -272,6 +284,24 @@ impl Rules {
                 },
                 |c| c.soak,
             )
+    }
+
+    /// The index of a terrain type by id.
+    pub fn terrain_index(&self, id: &str) -> Option<u16> {
+        self.terrain
+            .types
+            .iter()
+            .position(|t| t.id == id)
+            .and_then(|i| u16::try_from(i).ok())
+    }
+
+    /// The index of the terrain type drawn with `symbol`.
+    pub fn terrain_by_symbol(&self, symbol: char) -> Option<u16> {
+        self.terrain
+            .types
+            .iter()
+            .position(|t| t.symbol == symbol)
+            .and_then(|i| u16::try_from(i).ok())
     }
 
     /// The index of a threshold by id.

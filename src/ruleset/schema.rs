@@ -31,6 +31,52 @@ pub enum Family {
     Dbu,
 }
 
+/// `terrain.ron`: the terrain types a scenario map is drawn with, and line-of-sight and cover
+/// rules.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainRules {
+    /// How blocking squares that only touch a line of sight at a corner count.
+    pub line_of_sight: CornerRule,
+    /// Damage a cover feature takes off a non-area attack: `RANK` is the feature's Hardness
+    /// Rank, `bT` the defender's base ToP.
+    pub cover_reduction: Formula,
+    pub types: Vec<TerrainDef>,
+}
+
+/// The line-of-sight option: a line between square centres is blocked by every blocking square
+/// whose inside it crosses; this decides the squares it only touches at a corner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CornerRule {
+    /// Touching corners never block.
+    CornersNeverBlock,
+    /// A line squeezing between two blocking squares that meet at a corner is blocked.
+    CornersBlockWhenBoth,
+    /// Touching any blocking square's corner blocks.
+    CornersBlockWhenEither,
+}
+
+/// One kind of terrain square.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainDef {
+    pub id: String,
+    pub name: String,
+    /// The character that draws it in a scenario's map rows.
+    pub symbol: char,
+    /// Movement cost to enter the square; `None` means it cannot be entered.
+    pub move_cost: Option<u32>,
+    /// Blocks lines of sight (and so targeting) through it.
+    pub blocks_sight: bool,
+    /// A cover feature of this Hardness Rank protects characters next to it.
+    #[serde(default)]
+    pub cover_rank: Option<i64>,
+    /// Added to every Combat Roll of a character standing on it (Bog: -1(bT)).
+    #[serde(default)]
+    pub roll_modifier: Option<Formula>,
+    pub description: String,
+}
+
 /// `dice.ron`: the base die, Tier of Power dice, criticals, botches and fixed-die checks.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -341,17 +387,48 @@ pub struct ProfileDef {
     pub description: String,
 }
 
-/// Who a profile hits.
+/// Who a profile hits: one declared target, or everyone an area of effect covers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Targeting {
-    /// One declared target.
+    /// One declared target (an opponent).
     Single,
-    /// Every opponent within the attacker's Melee Attack Range.
-    Sweep,
-    /// A cone from the attacker: `length` squares long, `width` squares wide at its far end.
+    /// An area of effect: its shape, where it starts and who in it is affected.
+    Area {
+        shape: AreaShape,
+        origin: AreaOrigin,
+        affects: Affects,
+    },
+}
+
+/// The squares an area of effect covers, measured from its origin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AreaShape {
+    /// Every square within the attacker's Melee Attack Range (Sweeping).
+    Reach,
+    /// A cone `length` squares long and `width` squares wide at its far end (Blast: 3 and 5).
     Cone { length: u32, width: u32 },
-    /// Every character except the attacker within `radius` squares of a chosen square.
-    Burst { radius: u32 },
+    /// Every square within `radius` squares of the origin (Explosion: 3).
+    Sphere { radius: u32 },
+    /// A straight band `length` squares long and `width` squares wide.
+    Line { length: u32, width: u32 },
+}
+
+/// Where an area starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AreaOrigin {
+    /// The attacker's own squares (cones and lines then need a direction).
+    Attacker,
+    /// A square the attacker chooses within the attack type's reach (Explosion).
+    ChosenSquare,
+}
+
+/// Who in an area is affected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Affects {
+    /// Opponents only (Sweeping: "all enemies inside their Melee Attack Range").
+    Opponents,
+    /// Every character but the attacker, allies included (Blast, Explosion).
+    AllButAttacker,
 }
 
 /// A profile's special rule. The engine implements each variant; the data sets its numbers.
@@ -635,6 +712,10 @@ pub enum ConditionRule {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ActionRules {
+    /// Movement maneuvers allowed per round.
+    pub moves_per_round: u32,
+    /// Ki for a move at Boosted Speed.
+    pub boosted_move_cost: Formula,
     pub standard_actions: u32,
     pub counter_actions: u32,
     /// A Standard Action may be turned into a Counter Action at any time.
@@ -661,7 +742,7 @@ pub struct Roster {
 }
 
 /// A combatant template built by the digest's formulas.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ArchetypeDef {
     pub id: String,
@@ -691,7 +772,7 @@ pub struct ArchetypeDef {
 }
 
 /// A race (named generically): Life modifier, attribute increases and favoured Save.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RaceDef {
     pub name: String,

@@ -17,6 +17,7 @@ const DAMAGE: usize = 4;
 const CONDITIONS: usize = 5;
 const ACTIONS: usize = 6;
 const ROSTER: usize = 7;
+const TERRAIN: usize = 8;
 
 const TIER: &[&str] = &["T", "bT"];
 
@@ -377,15 +378,19 @@ pub(super) fn validate(rules: &Rules, sources: &[(PathBuf, String)]) -> Vec<Rule
             );
         }
         c.formula(ATTACKS, &p.field("cost"), &pr.cost, &with_attrs);
-        match pr.targeting {
-            Targeting::Cone { length, width } if length == 0 || width == 0 || width % 2 == 0 => {
-                c.err(
-                    ATTACKS,
-                    &p.field("targeting"),
-                    "a cone needs a length and an odd width of at least 1",
-                );
+        if let Targeting::Area { shape, .. } = pr.targeting {
+            match shape {
+                AreaShape::Cone { length, width } | AreaShape::Line { length, width }
+                    if length == 0 || width % 2 == 0 =>
+                {
+                    c.err(
+                        ATTACKS,
+                        &p.field("targeting"),
+                        "cones and lines need a length of at least 1 and an odd width",
+                    );
+                }
+                _ => {}
             }
-            _ => {}
         }
         for (j, e) in pr.effects.iter().enumerate() {
             let ep = p.field("effects").index(j);
@@ -632,6 +637,54 @@ pub(super) fn validate(rules: &Rules, sources: &[(PathBuf, String)]) -> Vec<Rule
         &ac.ki_surge_capacity_fraction,
     );
 
+    // terrain.ron
+    let tr = &rules.terrain;
+    c.formula(
+        TERRAIN,
+        &root.field("cover_reduction"),
+        &tr.cover_reduction,
+        &["RANK", "T", "bT"],
+    );
+    c.unique(
+        TERRAIN,
+        &root.field("types"),
+        tr.types.iter().map(|t| t.id.as_str()),
+    );
+    if tr.types.is_empty() {
+        c.err(
+            TERRAIN,
+            &root.field("types"),
+            "at least one terrain type is needed",
+        );
+    }
+    let mut symbols = BTreeSet::new();
+    for (i, t) in tr.types.iter().enumerate() {
+        let p = root.field("types").index(i);
+        if !symbols.insert(t.symbol) {
+            c.err(
+                TERRAIN,
+                &p.field("symbol"),
+                format!("symbol '{}' is used by two terrain types", t.symbol),
+            );
+        }
+        if t.symbol.is_whitespace() {
+            c.err(TERRAIN, &p.field("symbol"), "a symbol cannot be a space");
+        }
+        if t.move_cost == Some(0) {
+            c.err(TERRAIN, &p.field("move_cost"), "a move costs at least 1");
+        }
+        if let Some(f) = &t.roll_modifier {
+            c.formula(TERRAIN, &p.field("roll_modifier"), f, TIER);
+        }
+        if t.cover_rank.is_some_and(|r| r < 0) {
+            c.err(
+                TERRAIN,
+                &p.field("cover_rank"),
+                "a Hardness Rank is 0 or more",
+            );
+        }
+    }
+
     // roster.ron
     c.unique(
         ROSTER,
@@ -639,7 +692,14 @@ pub(super) fn validate(rules: &Rules, sources: &[(PathBuf, String)]) -> Vec<Rule
         rules.roster.archetypes.iter().map(|a| a.id.as_str()),
     );
     for (i, a) in rules.roster.archetypes.iter().enumerate() {
-        check_archetype(&mut c, rules, &attrs, &root.field("archetypes").index(i), a);
+        check_archetype(
+            &mut c,
+            rules,
+            &attrs,
+            ROSTER,
+            &root.field("archetypes").index(i),
+            a,
+        );
     }
     c.errors
 }
@@ -687,34 +747,27 @@ fn check_archetype(
     c: &mut Checker,
     rules: &Rules,
     attrs: &[&str],
+    file: usize,
     p: &FieldPath,
     a: &ArchetypeDef,
 ) {
     let ch = &rules.characters;
     if a.glyph.is_empty() || a.glyph.chars().count() > 2 {
-        c.err(
-            ROSTER,
-            &p.field("glyph"),
-            "a glyph is one or two characters",
-        );
+        c.err(file, &p.field("glyph"), "a glyph is one or two characters");
     }
     if !(1..=30).contains(&a.power_level) {
         c.err(
-            ROSTER,
+            file,
             &p.field("power_level"),
             "Power Level runs from 1 to 30",
         );
     }
     if rules.size(&a.size).is_none() {
-        c.err(
-            ROSTER,
-            &p.field("size"),
-            format!("unknown size `{}`", a.size),
-        );
+        c.err(file, &p.field("size"), format!("unknown size `{}`", a.size));
     }
     if rules.save(&a.race.save).is_none() {
         c.err(
-            ROSTER,
+            file,
             &p.field("race").field("save"),
             format!("unknown Save `{}`", a.race.save),
         );
@@ -729,7 +782,7 @@ fn check_archetype(
     for id in attrs {
         if !a.attributes.contains_key(*id) {
             c.err(
-                ROSTER,
+                file,
                 &p.field("attributes"),
                 format!("missing attribute `{id}`"),
             );
@@ -739,7 +792,7 @@ fn check_archetype(
     for (id, v) in &a.race.increases {
         if !attrs.contains(&id.as_str()) {
             c.err(
-                ROSTER,
+                file,
                 &p.field("race").field("increases").field(id),
                 format!("unknown attribute `{id}`"),
             );
@@ -748,7 +801,7 @@ fn check_archetype(
     }
     if racial != ch.build.racial_points {
         c.err(
-            ROSTER,
+            file,
             &p.field("race").field("increases"),
             format!(
                 "a race adds {} points in all; these add {racial}",
@@ -760,13 +813,13 @@ fn check_archetype(
     for (id, v) in &a.attributes {
         let fp = p.field("attributes").field(id);
         if !attrs.contains(&id.as_str()) {
-            c.err(ROSTER, &fp, format!("unknown attribute `{id}`"));
+            c.err(file, &fp, format!("unknown attribute `{id}`"));
             continue;
         }
         total += v;
         if *v > cap {
             c.err(
-                ROSTER,
+                file,
                 &fp,
                 format!("{id} {v} is over the cap of {cap} for Tier of Power {tier}"),
             );
@@ -774,7 +827,7 @@ fn check_archetype(
         let floor = ch.build.starting_score + a.race.increases.get(id).copied().unwrap_or(0);
         if *v < floor {
             c.err(
-                ROSTER,
+                file,
                 &fp,
                 format!("{id} {v} is below {floor} (starting score plus racial increase)"),
             );
@@ -791,7 +844,7 @@ fn check_archetype(
         + ch.build.points_per_addition * additions;
     if total != budget {
         c.err(
-            ROSTER,
+            file,
             &p.field("attributes"),
             format!(
                 "scores add up to {total}, but a Power Level {} build has {budget} \
@@ -806,14 +859,14 @@ fn check_archetype(
     for (id, ranks) in &a.skills {
         if rules.skill(id).is_none() {
             c.err(
-                ROSTER,
+                file,
                 &p.field("skills").field(id),
                 format!("unknown skill `{id}`"),
             );
         }
         if *ranks < 0 {
             c.err(
-                ROSTER,
+                file,
                 &p.field("skills").field(id),
                 "ranks cannot be negative",
             );
@@ -821,19 +874,19 @@ fn check_archetype(
     }
     if a.profiles.is_empty() {
         c.err(
-            ROSTER,
+            file,
             &p.field("profiles"),
             "an archetype needs at least one profile",
         );
     }
     for (j, id) in a.profiles.iter().enumerate() {
         let pp = p.field("profiles").index(j);
-        check_profile_use(c, rules, &pp, a, id);
+        check_profile_use(c, rules, file, &pp, a, id);
     }
     for (j, id) in a.elements.iter().enumerate() {
         if rules.element(id).is_none() {
             c.err(
-                ROSTER,
+                file,
                 &p.field("elements").index(j),
                 format!("unknown element `{id}`"),
             );
@@ -848,7 +901,7 @@ fn check_archetype(
     });
     if knows_elemental && a.elements.is_empty() {
         c.err(
-            ROSTER,
+            file,
             &p.field("profiles"),
             "an archetype with an Elemental profile needs at least one element",
         );
@@ -857,40 +910,38 @@ fn check_archetype(
         let wp = p.field("weapon");
         if rules.attack_type(&w.attack_type).is_none() {
             c.err(
-                ROSTER,
+                file,
                 &wp.field("attack_type"),
                 format!("unknown attack type `{}`", w.attack_type),
             );
         }
         let with_attrs: Vec<&str> = attrs.iter().copied().chain(TIER.iter().copied()).collect();
-        c.formula(ROSTER, &wp.field("damage"), &w.damage, &with_attrs);
-        c.formula(ROSTER, &wp.field("strike"), &w.strike, &with_attrs);
+        c.formula(file, &wp.field("damage"), &w.damage, &with_attrs);
+        c.formula(file, &wp.field("strike"), &w.strike, &with_attrs);
     }
     for (j, t) in a.techniques.iter().enumerate() {
         let tp = p.field("techniques").index(j);
-        check_profile_use(c, rules, &tp.field("profile"), a, &t.profile);
+        check_profile_use(c, rules, file, &tp.field("profile"), a, &t.profile);
         let with_attrs: Vec<&str> = attrs.iter().copied().chain(TIER.iter().copied()).collect();
-        c.formula(
-            ROSTER,
-            &tp.field("wound_bonus"),
-            &t.wound_bonus,
-            &with_attrs,
-        );
-        c.formula(ROSTER, &tp.field("extra_cost"), &t.extra_cost, &with_attrs);
+        c.formula(file, &tp.field("wound_bonus"), &t.wound_bonus, &with_attrs);
+        c.formula(file, &tp.field("extra_cost"), &t.extra_cost, &with_attrs);
         if let Some(b) = &t.backlash {
-            c.formula(ROSTER, &tp.field("backlash"), b, &with_attrs);
+            c.formula(file, &tp.field("backlash"), b, &with_attrs);
         }
     }
 }
 
 /// A profile an archetype uses must exist and its attack type must be usable by that build.
-fn check_profile_use(c: &mut Checker, rules: &Rules, p: &FieldPath, a: &ArchetypeDef, id: &str) {
+fn check_profile_use(
+    c: &mut Checker,
+    rules: &Rules,
+    file: usize,
+    p: &FieldPath,
+    a: &ArchetypeDef,
+    id: &str,
+) {
     let Some(profile) = rules.profile(id) else {
-        c.err(
-            ROSTER,
-            p,
-            format!("unknown profile `{id}` (see attacks.ron)"),
-        );
+        c.err(file, p, format!("unknown profile `{id}` (see attacks.ron)"));
         return;
     };
     let Some(ty) = rules.attack_type(&profile.attack_type) else {
@@ -900,7 +951,7 @@ fn check_profile_use(c: &mut Checker, rules: &Rules, p: &FieldPath, a: &Archetyp
         let score = a.attributes.get(&req.attribute).copied().unwrap_or(0);
         if score < req.at_least {
             c.err(
-                ROSTER,
+                file,
                 p,
                 format!(
                     "`{id}` is a {} attack, which needs {} {} or more (this build has {score})",
@@ -915,7 +966,7 @@ fn check_profile_use(c: &mut Checker, rules: &Rules, p: &FieldPath, a: &Archetyp
             .is_none_or(|w| w.attack_type != profile.attack_type)
     {
         c.err(
-            ROSTER,
+            file,
             p,
             format!(
                 "`{id}` is a {} attack, whose damage comes from a weapon: give this archetype a {} weapon",
@@ -923,4 +974,28 @@ fn check_profile_use(c: &mut Checker, rules: &Rules, p: &FieldPath, a: &Archetyp
             ),
         );
     }
+}
+
+/// Checks an archetype written in another file (a scenario's inline unit) as the roster's are
+/// checked; errors point into `file`'s text `src` at `path`.
+pub fn archetype_errors(
+    rules: &Rules,
+    file: &std::path::Path,
+    src: &str,
+    path: &FieldPath,
+    a: &ArchetypeDef,
+) -> Vec<RulesError> {
+    let sources = [(file.to_path_buf(), src.to_string())];
+    let mut c = Checker {
+        sources: &sources,
+        errors: Vec::new(),
+    };
+    let attrs: Vec<&str> = rules
+        .characters
+        .attributes
+        .iter()
+        .map(|a| a.id.as_str())
+        .collect();
+    check_archetype(&mut c, rules, &attrs, 0, path, a);
+    c.errors
 }

@@ -9,7 +9,7 @@ use gridclash::battle::components::*;
 use gridclash::battle::fighter::FighterQuery;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};
 use gridclash::dice::DiceSource;
-use gridclash::grid::{Bounds, Dir8};
+use gridclash::grid::Dir8;
 use gridclash::ruleset::{ConditionKind, Rules, rules_root};
 
 /// The shipped DBU ruleset, loaded once.
@@ -28,6 +28,7 @@ pub fn unit(archetype: &str, side: u8, x: i32, y: i32) -> UnitSetup {
     u.controller = Controller {
         defense: DefensePolicy::AlwaysDodge,
         responses: ResponsePolicy::Never,
+        exploits: ExploitPolicy::Never,
     };
     u
 }
@@ -39,13 +40,7 @@ pub fn battle(units: Vec<UnitSetup>, faces: &[u32]) -> Battle {
 
 /// Like [`battle`] with another ruleset.
 pub fn battle_with(rules: Arc<Rules>, units: Vec<UnitSetup>, faces: &[u32]) -> Battle {
-    let setup = BattleSetup {
-        bounds: Bounds {
-            width: 20,
-            height: 12,
-        },
-        units,
-    };
+    let setup = BattleSetup::open(20, 12, units);
     Battle::new(rules, &setup, DiceSource::scripted(faces.iter().copied())).expect("valid setup")
 }
 

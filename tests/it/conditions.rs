@@ -458,7 +458,7 @@ fn dbu_impediment_drops_a_d10_or_takes_five() {
     let p = b
         .with_declaration(
             &attack(0, "simple", AttackTarget::Combatant(CombatantId(1))),
-            |r, _, d| gridclash::battle::context::strike_spec(r, &f, d),
+            |r, field, _, d| gridclash::battle::context::strike_spec(r, field, &f, d),
         )
         .unwrap();
     assert!(p.dice.is_empty());

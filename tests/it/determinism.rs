@@ -6,12 +6,13 @@ use std::sync::Arc;
 use gridclash::battle::Battle;
 use gridclash::battle::command::{AttackTarget, Command};
 use gridclash::battle::components::Square;
-use gridclash::battle::components::{CombatantId, Controller, DefensePolicy, ResponsePolicy};
+use gridclash::battle::components::{
+    CombatantId, Controller, DefensePolicy, ExploitPolicy, ResponsePolicy,
+};
 use gridclash::battle::context::DefenseChoice;
 use gridclash::battle::event::BattleEvent;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};
 use gridclash::dice::DiceSource;
-use gridclash::grid::Bounds;
 use gridclash::ruleset::ConditionKind;
 
 use crate::common::*;
@@ -31,18 +32,16 @@ fn golden_first_faces_of_seed_42() {
 
 /// Plays a whole seeded battle with the greedy policy; returns its log and final hash.
 fn play(seed: u64) -> (Vec<String>, u64) {
-    let setup = BattleSetup {
-        bounds: Bounds {
-            width: 12,
-            height: 8,
-        },
-        units: vec![
+    let setup = BattleSetup::open(
+        12,
+        8,
+        vec![
             UnitSetup::new("brawler", 0, Square::new(5, 4)),
             UnitSetup::new("mage", 0, Square::new(5, 5)),
             UnitSetup::new("ki_blaster", 1, Square::new(6, 4)),
             UnitSetup::new("tank", 1, Square::new(6, 5)),
         ],
-    };
+    );
     let mut b = Battle::new(rules(), &setup, DiceSource::seeded(seed)).unwrap();
     while b.outcome().is_none() && b.turn().round <= 40 {
         let who = b.active().unwrap();
@@ -79,14 +78,9 @@ fn dbu_observed_hit_rate_matches_the_exact_odds_over_100k_attacks() {
     target.controller = Controller {
         defense: DefensePolicy::AlwaysDodge,
         responses: ResponsePolicy::Never,
+        exploits: ExploitPolicy::Never,
     };
-    let setup = BattleSetup {
-        bounds: Bounds {
-            width: 12,
-            height: 8,
-        },
-        units: vec![attacker, target],
-    };
+    let setup = BattleSetup::open(12, 8, vec![attacker, target]);
     let mut b = Battle::new(Arc::clone(&rules), &setup, DiceSource::seeded(2026)).unwrap();
     // Make sure the Brawler acts first whatever initiative said.
     while b.active() != Some(CombatantId(0)) {

@@ -1,0 +1,424 @@
+//! The Movement maneuver: a path checked square by square (Speed, difficult terrain, walls,
+//! opponents, where it may end), then walked step by step, stopping for the Exploits that
+//! leaving an opponent's Melee Attack Range provokes.
+
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+
+use super::attack::{begin_attack, check_attack};
+use super::command::{Command, Decision, RuleError};
+use super::components::*;
+use super::event::{BattleEvent, EventLog, Pool};
+use super::fighter::{Fighter, FighterQuery, at_tier, eval, snapshots};
+use super::maneuvers::spend_actions;
+use super::policy::best_attack;
+use super::state::*;
+use crate::grid::path::{Reach, diagonal_open, reachable, step_cost};
+use crate::grid::{Field, chebyshev, footprint, footprint_distance};
+use crate::ruleset::{ConditionKind, Rules};
+
+/// The squares a move may cover: Normal or Boosted Speed, as conditions leave it.
+pub fn speed(rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
+    let d = f.derived(rules);
+    let v = if boosted {
+        d.boosted_speed
+    } else {
+        d.normal_speed
+    };
+    v.max(0) as u32
+}
+
+/// The Ki a Boosted move costs `f`.
+pub fn boosted_cost(rules: &Rules, f: &Fighter) -> i64 {
+    eval(&rules.actions.boosted_move_cost, &f.vars()).max(0)
+}
+
+/// True when a living opponent of `me` covers square `s`.
+fn opponent_at(fighters: &[Fighter], me: &Fighter, s: Square) -> bool {
+    fighters.iter().any(|o| {
+        o.side != me.side
+            && !o.defeated()
+            && o.position
+                .is_some_and(|p| footprint(p, o.size.squares).contains(&s))
+    })
+}
+
+/// True when anyone living other than `me` covers square `s`.
+fn someone_at(fighters: &[Fighter], me: &Fighter, s: Square) -> bool {
+    fighters.iter().any(|o| {
+        o.id != me.id
+            && !o.defeated()
+            && o.position
+                .is_some_and(|p| footprint(p, o.size.squares).contains(&s))
+    })
+}
+
+/// Every square `me` can reach with one move, with its cost and the square it comes from;
+/// allies can be passed through, opponents cannot. The squares where a move may end are those
+/// for which [`can_end_on`] holds.
+pub fn reachable_squares(
+    rules: &Rules,
+    field: &Field,
+    fighters: &[Fighter],
+    me: &Fighter,
+    boosted: bool,
+) -> BTreeMap<Square, Reach> {
+    let Some(at) = me.position else {
+        return BTreeMap::new();
+    };
+    reachable(field, at, me.size.squares, speed(rules, me, boosted), |s| {
+        opponent_at(fighters, me, s)
+    })
+}
+
+/// True when `me` may end a move with its footprint at `s`.
+pub fn can_end_on(fighters: &[Fighter], me: &Fighter, s: Square) -> bool {
+    footprint(s, me.size.squares)
+        .iter()
+        .all(|q| !someone_at(fighters, me, *q))
+}
+
+/// Checks a Movement maneuver along `path` and returns what it costs in Speed.
+pub fn check_move(
+    rules: &Rules,
+    field: &Field,
+    fighters: &[Fighter],
+    me: &Fighter,
+    path: &[Square],
+    boosted: bool,
+) -> Result<u32, RuleError> {
+    if me.defeated() {
+        return Err(RuleError::Defeated(me.id));
+    }
+    let Some(mut at) = me.position else {
+        return Err(RuleError::Absorbed(me.id));
+    };
+    if me.actions.usable() == 0 {
+        return Err(RuleError::NoActions {
+            who: me.id,
+            what: "Standard Action",
+        });
+    }
+    if me.round.moves >= rules.actions.moves_per_round {
+        return Err(RuleError::MoveLimit {
+            limit: rules.actions.moves_per_round,
+        });
+    }
+    if boosted {
+        let need = boosted_cost(rules, me);
+        if need > me.ki.current {
+            return Err(RuleError::NotEnoughKi {
+                need,
+                have: me.ki.current,
+            });
+        }
+        if need > me.capacity.current {
+            return Err(RuleError::NotEnoughCapacity {
+                need,
+                have: me.capacity.current,
+            });
+        }
+    }
+    let Some(&last) = path.last() else {
+        return Err(RuleError::EmptyPath);
+    };
+    let mut cost = 0;
+    for &next in path {
+        if chebyshev(at, next) != 1 {
+            return Err(RuleError::PathNotAdjacent { from: at, to: next });
+        }
+        let Some(c) = step_cost(field, next, me.size.squares) else {
+            return Err(RuleError::PathBlocked {
+                at: next,
+                why: "it is off the map or cannot be entered",
+            });
+        };
+        if me.size.squares == 1
+            && at.x != next.x
+            && at.y != next.y
+            && !diagonal_open(field, at, next)
+        {
+            return Err(RuleError::PathBlocked {
+                at: next,
+                why: "the corner between two walls is closed",
+            });
+        }
+        if footprint(next, me.size.squares)
+            .iter()
+            .any(|s| opponent_at(fighters, me, *s))
+        {
+            return Err(RuleError::PathBlocked {
+                at: next,
+                why: "an opponent stands there",
+            });
+        }
+        cost += c;
+        at = next;
+    }
+    let budget = speed(rules, me, boosted);
+    if cost > budget {
+        return Err(RuleError::PathTooLong {
+            cost,
+            speed: budget,
+        });
+    }
+    if !can_end_on(fighters, me, last) {
+        return Err(RuleError::EndsOccupied { at: last });
+    }
+    Ok(cost)
+}
+
+/// The opponents whose Melee Attack Range `mover` leaves by stepping from `from` to `to`, in
+/// id order.
+pub fn provoked_by(
+    fighters: &[Fighter],
+    mover: &Fighter,
+    from: Square,
+    to: Square,
+) -> Vec<CombatantId> {
+    let size = mover.size.squares;
+    fighters
+        .iter()
+        .filter(|o| o.side != mover.side && !o.defeated())
+        .filter(|o| !o.conditions.has(ConditionKind::Absorbed))
+        .filter_map(|o| {
+            let p = o.position?;
+            let reach = o.size.melee_range;
+            let before = footprint_distance(from, size, p, o.size.squares);
+            let after = footprint_distance(to, size, p, o.size.squares);
+            (before <= reach && after > reach).then_some(o.id)
+        })
+        .collect()
+}
+
+/// `Move`: spend the Action (and the Ki for Boosted Speed) and start walking the path.
+pub fn declare_move(
+    rules: Res<RulesRes>,
+    mut pending: ResMut<PendingCommand>,
+    mut moving: ResMut<CurrentMove>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let Some(Command::Move { who, path, boosted }) = pending.0.clone() else {
+        return;
+    };
+    pending.0 = None;
+    progress.0 = true;
+    let rules = &rules.0;
+    let Some(mut f) = q.iter_mut().find(|f| *f.id == who) else {
+        return;
+    };
+    let Some(start) = f.position.0 else {
+        return;
+    };
+    let what = if boosted {
+        "a move at Boosted Speed"
+    } else {
+        "a move"
+    };
+    spend_actions(&mut f, 1, what, &mut log);
+    f.round.moves += 1;
+    if boosted {
+        let snap = f.snapshot();
+        let need = boosted_cost(rules, &snap);
+        let (k0, c0) = (f.ki.current, f.capacity.current);
+        f.ki.current -= need;
+        f.capacity.current -= need;
+        log.push(BattleEvent::KiSpent {
+            who,
+            amount: need,
+            from: k0,
+            to: f.ki.current,
+            what: format!("Boosted Speed costs {}", rules.actions.boosted_move_cost),
+        });
+        log.push(BattleEvent::PoolChanged {
+            who,
+            pool: Pool::Capacity,
+            from: c0,
+            to: f.capacity.current,
+            reason: "Ki spent this round".into(),
+        });
+    }
+    moving.0 = Some(MoveState {
+        who,
+        start,
+        path,
+        next: 0,
+        asked: Vec::new(),
+        stopped: false,
+        boosted,
+    });
+}
+
+/// True while a move is being walked and nothing else is going on.
+pub fn move_ready(
+    moving: Res<CurrentMove>,
+    attack: Res<CurrentAttack>,
+    awaiting: Res<AwaitingInput>,
+) -> bool {
+    moving.0.is_some() && attack.0.is_none() && awaiting.0.is_none()
+}
+
+/// Walks the move one step at a time. Before each step that leaves opponents' Melee Attack
+/// Range, each of them (in id order) may Exploit: a policy decides, or its player is asked.
+/// An Exploit that deals damage stops the move where it is.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
+pub fn advance_move(
+    rules: Res<RulesRes>,
+    ground: Res<Battleground>,
+    mut moving: ResMut<CurrentMove>,
+    mut attack: ResMut<CurrentAttack>,
+    mut awaiting: ResMut<AwaitingInput>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let rules = &rules.0;
+    let field = ground.field(rules);
+    progress.0 = true;
+    loop {
+        let Some(m) = moving.0.as_mut() else {
+            return;
+        };
+        let all = snapshots(&q);
+        let Some(mover) = all.iter().find(|f| f.id == m.who) else {
+            moving.0 = None;
+            return;
+        };
+        let (Some(from), false, false) = (mover.position, m.stopped, mover.defeated()) else {
+            finish_move(&field, m, mover.size.squares, &mut log);
+            moving.0 = None;
+            return;
+        };
+        let Some(&to) = m.path.get(m.next) else {
+            finish_move(&field, m, mover.size.squares, &mut log);
+            moving.0 = None;
+            return;
+        };
+        let pending: Vec<CombatantId> = provoked_by(&all, mover, from, to)
+            .into_iter()
+            .filter(|id| !m.asked.contains(id))
+            .collect();
+        if let Some(&p) = pending.first() {
+            m.asked.push(p);
+            let Some(pf) = all.iter().find(|f| f.id == p) else {
+                continue;
+            };
+            let can_pay =
+                pf.actions.counter > 0 || (rules.actions.conversion && pf.actions.standard > 0);
+            if !can_pay {
+                continue;
+            }
+            match pf.controller.exploits {
+                ExploitPolicy::Never => {}
+                ExploitPolicy::Prompt => {
+                    log.push(BattleEvent::ExploitProvoked {
+                        attacker: p,
+                        mover: m.who,
+                        at: from,
+                    });
+                    awaiting.0 = Some(Decision::Exploit {
+                        who: p,
+                        mover: m.who,
+                    });
+                    return;
+                }
+                ExploitPolicy::Always => {
+                    // A policy only spends a real Counter Action.
+                    if pf.actions.counter == 0 {
+                        continue;
+                    }
+                    if let Some((_, order)) = best_attack(rules, &field, &all, pf, Some(m.who)) {
+                        log.push(BattleEvent::ExploitProvoked {
+                            attacker: p,
+                            mover: m.who,
+                            at: from,
+                        });
+                        let who = m.who;
+                        attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, Some(who));
+                        if attack.0.is_some() {
+                            return;
+                        }
+                    }
+                }
+            }
+            continue;
+        }
+        if let Some(mut f) = q.iter_mut().find(|f| *f.id == m.who) {
+            f.position.0 = Some(to);
+        }
+        m.next += 1;
+        m.asked.clear();
+    }
+}
+
+fn finish_move(field: &Field, m: &MoveState, size: u32, log: &mut EventLog) {
+    let taken: Vec<Square> = m.path[..m.next].to_vec();
+    let cost = taken
+        .iter()
+        .map(|s| step_cost(field, *s, size).unwrap_or(0))
+        .sum();
+    log.push(BattleEvent::Moved {
+        who: m.who,
+        path: taken,
+        cost,
+        boosted: m.boosted,
+        stopped: m.stopped,
+    });
+}
+
+/// `Exploit`: the answer of a prompted combatant whose reach the mover is leaving.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
+pub fn apply_exploit_answer(
+    rules: Res<RulesRes>,
+    ground: Res<Battleground>,
+    mut pending: ResMut<PendingCommand>,
+    moving: Res<CurrentMove>,
+    mut attack: ResMut<CurrentAttack>,
+    mut awaiting: ResMut<AwaitingInput>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let Some(Command::Exploit { order, .. }) = pending.0.clone() else {
+        return;
+    };
+    pending.0 = None;
+    awaiting.0 = None;
+    progress.0 = true;
+    if let (Some(order), Some(m)) = (order, moving.0.as_ref()) {
+        let field = ground.field(&rules.0);
+        attack.0 = begin_attack(&rules.0, &field, &mut q, &mut log, order, Some(m.who));
+    }
+}
+
+/// Checks an answer to an Exploit prompt.
+pub fn check_exploit(
+    rules: &Rules,
+    field: &Field,
+    fighters: &[Fighter],
+    me: &Fighter,
+    order: &super::command::AttackOrder,
+    mover: CombatantId,
+) -> Result<(), RuleError> {
+    if order.attacker != me.id {
+        return Err(RuleError::BadExploit(mover));
+    }
+    check_attack(rules, field, fighters, me, order, Some(mover)).map(|_| ())
+}
+
+/// A combatant's speeds in words, for panels and the command line.
+pub fn describe_speed(rules: &Rules, f: &Fighter) -> String {
+    format!(
+        "Normal {} / Boosted {} (Boosted costs {} Ki)",
+        speed(rules, f, false),
+        speed(rules, f, true),
+        at_tier(
+            &rules.actions.boosted_move_cost,
+            f.power.tier,
+            f.power.base_tier
+        )
+    )
+}

@@ -1,0 +1,164 @@
+//! Battle statistics, counted from the event log: what each combatant (and each side) did.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::components::{CombatantId, Side};
+use super::event::BattleEvent;
+use crate::ruleset::Category;
+
+/// Damage by category.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DamageByCategory {
+    pub standard: i64,
+    pub direct: i64,
+    pub lethal: i64,
+}
+
+impl DamageByCategory {
+    /// The total of the three.
+    pub fn total(&self) -> i64 {
+        self.standard + self.direct + self.lethal
+    }
+
+    fn add(&mut self, category: Category, amount: i64) {
+        match category {
+            Category::Standard => self.standard += amount,
+            Category::Direct => self.direct += amount,
+            Category::Lethal => self.lethal += amount,
+        }
+    }
+
+    fn merge(&mut self, o: &DamageByCategory) {
+        self.standard += o.standard;
+        self.direct += o.direct;
+        self.lethal += o.lethal;
+    }
+}
+
+/// What one combatant (or a whole side, summed) did in a battle.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CombatantStats {
+    pub attacks: u32,
+    /// Targets hit, one per target per attack.
+    pub hits: u32,
+    /// Targets missed.
+    pub misses: u32,
+    pub damage_dealt: DamageByCategory,
+    pub damage_taken: i64,
+    /// Health Thresholds this combatant reached.
+    pub thresholds_reached: u32,
+    pub steadfast_passed: u32,
+    pub steadfast_failed: u32,
+    pub ki_spent: i64,
+    /// Conditions this combatant gave others.
+    pub conditions_applied: u32,
+    pub moves: u32,
+    pub squares_moved: u32,
+    /// Combatants this one defeated.
+    pub defeats: u32,
+    /// 1 if this combatant was defeated (a count for sides).
+    pub defeated: u32,
+}
+
+impl CombatantStats {
+    /// Adds another's counts to these (a side's or a series' totals).
+    pub fn add(&mut self, o: &CombatantStats) {
+        self.attacks += o.attacks;
+        self.hits += o.hits;
+        self.misses += o.misses;
+        self.damage_dealt.merge(&o.damage_dealt);
+        self.damage_taken += o.damage_taken;
+        self.thresholds_reached += o.thresholds_reached;
+        self.steadfast_passed += o.steadfast_passed;
+        self.steadfast_failed += o.steadfast_failed;
+        self.ki_spent += o.ki_spent;
+        self.conditions_applied += o.conditions_applied;
+        self.moves += o.moves;
+        self.squares_moved += o.squares_moved;
+        self.defeats += o.defeats;
+        self.defeated += o.defeated;
+    }
+}
+
+/// Statistics for every combatant of a battle.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleStats {
+    pub combatants: BTreeMap<CombatantId, CombatantStats>,
+}
+
+impl BattleStats {
+    /// Counts everything from a battle's events.
+    pub fn from_events(events: &[BattleEvent]) -> Self {
+        let mut s = Self::default();
+        for e in events {
+            match e {
+                BattleEvent::AttackDeclared { attacker, .. } => s.of(*attacker).attacks += 1,
+                BattleEvent::Clash { attacker, hit, .. } => {
+                    let c = s.of(*attacker);
+                    if *hit {
+                        c.hits += 1;
+                    } else {
+                        c.misses += 1;
+                    }
+                }
+                BattleEvent::Damage {
+                    attacker,
+                    target,
+                    category,
+                    damage,
+                    ..
+                } => {
+                    s.of(*attacker).damage_dealt.add(*category, *damage);
+                    s.of(*target).damage_taken += damage;
+                }
+                BattleEvent::ThresholdReached { who, .. } => s.of(*who).thresholds_reached += 1,
+                BattleEvent::SteadfastRolled { who, passed, .. } => {
+                    if *passed {
+                        s.of(*who).steadfast_passed += 1;
+                    } else {
+                        s.of(*who).steadfast_failed += 1;
+                    }
+                }
+                BattleEvent::KiSpent { who, amount, .. } => s.of(*who).ki_spent += amount,
+                BattleEvent::ConditionApplied {
+                    source: Some(src),
+                    who,
+                    ..
+                } if src != who => s.of(*src).conditions_applied += 1,
+                BattleEvent::Moved { who, path, .. } => {
+                    let c = s.of(*who);
+                    c.moves += 1;
+                    c.squares_moved += path.len() as u32;
+                }
+                BattleEvent::Defeated { who, by } => {
+                    s.of(*who).defeated += 1;
+                    if let Some(b) = by {
+                        s.of(*b).defeats += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        s
+    }
+
+    fn of(&mut self, id: CombatantId) -> &mut CombatantStats {
+        self.combatants.entry(id).or_default()
+    }
+
+    /// The statistics summed per side.
+    pub fn by_side(&self, sides: &BTreeMap<CombatantId, Side>) -> BTreeMap<Side, CombatantStats> {
+        let mut out: BTreeMap<Side, CombatantStats> = BTreeMap::new();
+        for side in sides.values() {
+            out.entry(*side).or_default();
+        }
+        for (id, c) in &self.combatants {
+            if let Some(side) = sides.get(id) {
+                out.entry(*side).or_default().add(c);
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,448 @@
+//! Scenario files: a battle's map, sides, units and victory condition, in RON under
+//! `assets/scenarios/`, loaded and checked against their ruleset with positioned errors.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::battle::components::Controller;
+use crate::battle::setup::{BattleSetup, UnitSetup};
+use crate::battle::state::{LimitOutcome, VictoryRules};
+use crate::grid::{Map, Square, footprint};
+use crate::ruleset::{
+    ArchetypeDef, ConditionKind, FieldPath, Rules, RulesError, RulesErrors, archetype_errors,
+    parse_ron, rules_root,
+};
+
+/// A scenario file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    pub description: String,
+    /// The ruleset id (a directory of `rules/`).
+    pub ruleset: String,
+    pub map: MapDef,
+    pub sides: Vec<SideDef>,
+    pub units: Vec<UnitDef>,
+    pub victory: VictoryDef,
+}
+
+/// The map: its size and one row of terrain symbols per line (see the ruleset's
+/// `terrain.ron` for the symbols).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapDef {
+    pub width: u32,
+    pub height: u32,
+    pub rows: Vec<String>,
+}
+
+/// A side: its name, colour and who plays it by default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideDef {
+    pub name: String,
+    /// `#rrggbb`.
+    pub color: String,
+    pub controller: ControllerDef,
+}
+
+/// Who plays a side unless the player chooses otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ControllerDef {
+    Human,
+    Computer,
+}
+
+/// A unit: a roster archetype or stats written here, its side and start square.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitDef {
+    /// A roster archetype id…
+    #[serde(default)]
+    pub archetype: Option<String>,
+    /// …or the unit's own stats, in the roster's format.
+    #[serde(default)]
+    pub stats: Option<ArchetypeDef>,
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Index into `sides`.
+    pub side: u8,
+    /// Start square (top-left of its footprint).
+    pub at: (i32, i32),
+    /// Conditions it starts with (until ended).
+    #[serde(default)]
+    pub conditions: Vec<ConditionKind>,
+}
+
+/// How the battle is won.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VictoryDef {
+    pub condition: VictoryCondition,
+    #[serde(default)]
+    pub round_limit: Option<RoundLimitDef>,
+}
+
+/// Victory conditions the engine knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VictoryCondition {
+    /// The last side with anyone standing wins.
+    DefeatAllOpponents,
+}
+
+/// A round limit and what reaching it means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoundLimitDef {
+    pub rounds: u32,
+    pub outcome: LimitOutcome,
+}
+
+/// A scenario with the ruleset it plays and where it was read from.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub path: PathBuf,
+    pub scenario: Scenario,
+    pub rules: Arc<Rules>,
+}
+
+/// The environment variable that points the game at another `assets/` directory.
+pub const ASSETS_DIR_ENV: &str = "GRIDCLASH_ASSETS";
+
+/// Where `assets/` is: `$GRIDCLASH_ASSETS`, else next to the executable, else the source tree.
+pub fn assets_root() -> PathBuf {
+    if let Some(dir) = std::env::var_os(ASSETS_DIR_ENV) {
+        return PathBuf::from(dir);
+    }
+    if let Ok(exe) = std::env::current_exe()
+        && let Some(dir) = exe.parent()
+    {
+        let beside = dir.join("assets");
+        if beside.is_dir() {
+            return beside;
+        }
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets")
+}
+
+/// The shipped scenarios, sorted by file name.
+pub fn shipped() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(assets_root().join("scenarios"))
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+/// A scenario file by path, or by name among the shipped ones (`duel` is
+/// `assets/scenarios/duel.ron`).
+pub fn find(name_or_path: &str) -> PathBuf {
+    let p = PathBuf::from(name_or_path);
+    if p.exists() || name_or_path.contains('/') || name_or_path.ends_with(".ron") {
+        return p;
+    }
+    assets_root()
+        .join("scenarios")
+        .join(format!("{name_or_path}.ron"))
+}
+
+/// Reads and checks a scenario and loads its ruleset from [`rules_root`].
+pub fn load(path: &Path) -> Result<Loaded, RulesErrors> {
+    load_with(path, |id| Rules::load(&rules_root().join(id)).map(Arc::new))
+}
+
+/// Reads and checks a scenario, getting its ruleset from `rules_for` (a cache, a test's).
+pub fn load_with(
+    path: &Path,
+    rules_for: impl FnOnce(&str) -> Result<Arc<Rules>, RulesErrors>,
+) -> Result<Loaded, RulesErrors> {
+    let src = std::fs::read_to_string(path).map_err(|e| {
+        RulesErrors(vec![RulesError::Unreadable {
+            file: path.to_path_buf(),
+            message: e.to_string(),
+        }])
+    })?;
+    let scenario: Scenario = parse_ron(path, &src).map_err(|e| RulesErrors(vec![e]))?;
+    let root = FieldPath::root();
+    if scenario.ruleset.is_empty() || scenario.ruleset.contains(['/', '\\', '.']) {
+        return Err(RulesErrors(vec![RulesError::at(
+            path,
+            &src,
+            &root.field("ruleset"),
+            format!("`{}` is not a ruleset id", scenario.ruleset),
+        )]));
+    }
+    let rules = rules_for(&scenario.ruleset).map_err(|e| {
+        let mut all = vec![RulesError::at(
+            path,
+            &src,
+            &root.field("ruleset"),
+            format!("the ruleset `{}` could not be loaded", scenario.ruleset),
+        )];
+        all.extend(e.0);
+        RulesErrors(all)
+    })?;
+    let problems = check(&scenario, &rules, path, &src);
+    if problems.is_empty() {
+        Ok(Loaded {
+            path: path.to_path_buf(),
+            scenario,
+            rules,
+        })
+    } else {
+        Err(RulesErrors(problems))
+    }
+}
+
+/// Every problem of a parsed scenario against its ruleset.
+pub fn check(s: &Scenario, rules: &Rules, path: &Path, src: &str) -> Vec<RulesError> {
+    let root = FieldPath::root();
+    let mut errs = Vec::new();
+    macro_rules! err {
+        ($p:expr, $msg:expr $(,)?) => {
+            errs.push(RulesError::at(path, src, $p, $msg))
+        };
+    }
+    if s.ruleset != rules.manifest.id {
+        err!(
+            &root.field("ruleset"),
+            format!("this ruleset is `{}`", rules.manifest.id),
+        );
+    }
+    let m = &s.map;
+    let mp = root.field("map");
+    if m.width == 0 || m.height == 0 || m.width > 256 || m.height > 256 {
+        err!(&mp, "a map is 1 to 256 squares wide and high".to_string());
+    }
+    if m.rows.len() != m.height as usize {
+        err!(
+            &mp.field("rows"),
+            format!("{} rows for a height of {}", m.rows.len(), m.height),
+        );
+    }
+    for (y, row) in m.rows.iter().enumerate() {
+        let rp = mp.field("rows").index(y);
+        let n = row.chars().count();
+        if n != m.width as usize {
+            err!(
+                &rp,
+                format!("row {y} has {n} squares for a width of {}", m.width)
+            );
+        }
+        for (x, c) in row.chars().enumerate() {
+            if rules.terrain_by_symbol(c).is_none() {
+                // Point at the symbol itself: the row's opening quote, then x characters.
+                let mut e = RulesError::at(
+                    path,
+                    src,
+                    &rp,
+                    format!(
+                        "unknown terrain symbol '{c}' at ({x}, {y}); known: {}",
+                        rules
+                            .terrain
+                            .types
+                            .iter()
+                            .map(|t| format!("'{}' {}", t.symbol, t.id))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+                if let RulesError::Invalid { col, .. } = &mut e {
+                    *col += x + 1;
+                }
+                errs.push(e);
+                break;
+            }
+        }
+    }
+    if s.sides.len() < 2 {
+        err!(
+            &root.field("sides"),
+            "a battle needs at least two sides".to_string()
+        );
+    }
+    for (i, side) in s.sides.iter().enumerate() {
+        let c = &side.color;
+        let hex =
+            c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|h| h.is_ascii_hexdigit());
+        if !hex {
+            err!(
+                &root.field("sides").index(i).field("color"),
+                format!("`{c}` is not a colour like \"#3070d0\""),
+            );
+        }
+    }
+    let map = build_map(s, rules);
+    let mut taken: Vec<(usize, Square)> = Vec::new();
+    for (i, u) in s.units.iter().enumerate() {
+        let up = root.field("units").index(i);
+        if usize::from(u.side) >= s.sides.len() {
+            err!(
+                &up.field("side"),
+                format!(
+                    "side {} does not exist (there are {})",
+                    u.side,
+                    s.sides.len()
+                ),
+            );
+        }
+        let def = match (&u.archetype, &u.stats) {
+            (Some(id), None) => match rules.archetype(id) {
+                Some(a) => Some(a.clone()),
+                None => {
+                    err!(
+                        &up.field("archetype"),
+                        format!(
+                            "unknown archetype `{id}`; the roster has: {}",
+                            rules
+                                .roster
+                                .archetypes
+                                .iter()
+                                .map(|a| a.id.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    );
+                    None
+                }
+            },
+            (None, Some(stats)) => {
+                let inner = archetype_errors(rules, path, src, &up.field("stats"), stats);
+                let ok = inner.is_empty();
+                errs.extend(inner);
+                ok.then(|| stats.clone())
+            }
+            _ => {
+                errs.push(RulesError::at(
+                    path,
+                    src,
+                    &up,
+                    "a unit needs either `archetype` or `stats`, not both or neither",
+                ));
+                None
+            }
+        };
+        if u.conditions.contains(&ConditionKind::Absorbed) {
+            err!(
+                &up.field("conditions"),
+                "no unit can start Absorbed: it needs an absorber".to_string(),
+            );
+        }
+        let size = def
+            .as_ref()
+            .and_then(|d| rules.size(&d.size))
+            .map_or(1, |z| z.squares);
+        let at = Square::new(u.at.0, u.at.1);
+        for sq in footprint(at, size) {
+            match map.at(sq) {
+                None => {
+                    err!(
+                        &up.field("at"),
+                        format!("{sq} is off the {}x{} map", m.width, m.height),
+                    );
+                    break;
+                }
+                Some(t) => {
+                    let ter = &rules.terrain.types[usize::from(t)];
+                    if ter.move_cost.is_none() {
+                        err!(
+                            &up.field("at"),
+                            format!(
+                                "{sq} is {} ('{}'): no one can stand there",
+                                ter.name, ter.symbol
+                            ),
+                        );
+                        break;
+                    }
+                }
+            }
+            if let Some((other, _)) = taken.iter().find(|(_, q)| *q == sq) {
+                err!(
+                    &up.field("at"),
+                    format!("{sq} is already taken by unit {other}"),
+                );
+                break;
+            }
+        }
+        for sq in footprint(at, size) {
+            taken.push((i, sq));
+        }
+    }
+    for (i, side) in s.sides.iter().enumerate() {
+        if !s.units.iter().any(|u| usize::from(u.side) == i) {
+            err!(
+                &root.field("sides").index(i),
+                format!("side {i} ({}) has no units", side.name),
+            );
+        }
+    }
+    if let Some(limit) = &s.victory.round_limit {
+        let lp = root.field("victory").field("round_limit");
+        if limit.rounds == 0 {
+            err!(
+                &lp.field("rounds"),
+                "a round limit is at least 1".to_string()
+            );
+        }
+        if let LimitOutcome::SideWins(w) = limit.outcome
+            && usize::from(w) >= s.sides.len()
+        {
+            err!(&lp.field("outcome"), format!("side {w} does not exist"),);
+        }
+    }
+    errs
+}
+
+/// The scenario's map as terrain indexes (unknown symbols become the first terrain type;
+/// [`check`] reports them).
+pub fn build_map(s: &Scenario, rules: &Rules) -> Map {
+    let mut map = Map::filled(s.map.width, s.map.height, 0);
+    for (y, row) in s.map.rows.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            if let Some(t) = rules.terrain_by_symbol(c) {
+                map.set(Square::new(x as i32, y as i32), t);
+            }
+        }
+    }
+    map
+}
+
+impl Loaded {
+    /// The battle setup, every side played by `controller`.
+    pub fn setup(&self, controller: Controller) -> BattleSetup {
+        let s = &self.scenario;
+        BattleSetup {
+            map: build_map(s, &self.rules),
+            units: s
+                .units
+                .iter()
+                .map(|u| UnitSetup {
+                    archetype: u.archetype.clone().unwrap_or_default(),
+                    inline: u.stats.clone(),
+                    name: u.name.clone(),
+                    side: u.side,
+                    at: Square::new(u.at.0, u.at.1),
+                    controller,
+                    conditions: u.conditions.clone(),
+                })
+                .collect(),
+            victory: VictoryRules {
+                round_limit: s.victory.round_limit.map(|l| (l.rounds, l.outcome)),
+            },
+        }
+    }
+
+    /// The file's name without extension, e.g. `duel`.
+    pub fn id(&self) -> String {
+        self.path
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+    }
+}

@@ -1,0 +1,276 @@
+//! The headless simulator: whole seeded battles one after another, every side played by a
+//! computer policy, summed into a report (wins, rounds, damage by category, thresholds,
+//! Steadfast Saves, Ki, conditions) and a hash over every battle's final state.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::ai::{Agent, Policy};
+use crate::battle::Battle;
+use crate::battle::components::{Controller, Side};
+use crate::battle::stats::CombatantStats;
+use crate::dice::DiceSource;
+use crate::scenario::Loaded;
+
+/// What to simulate.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Battle `i` plays `scenarios[i % len]`.
+    pub scenarios: Vec<Loaded>,
+    pub battles: u32,
+    pub seed: u64,
+    /// The policy of side `s` is `ai[s % len]`.
+    pub ai: Vec<Policy>,
+    /// Rounds after which a battle with no round limit of its own stops as a draw.
+    pub max_rounds: u32,
+}
+
+/// One side's totals over every battle.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SideReport {
+    pub side: u8,
+    pub ai: String,
+    pub wins: u32,
+    pub stats: CombatantStats,
+}
+
+/// One scenario's share of the battles.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ScenarioReport {
+    pub scenario: String,
+    pub battles: u32,
+    pub wins: BTreeMap<u8, u32>,
+    pub draws: u32,
+    pub mean_rounds: f64,
+    pub max_rounds: u32,
+}
+
+/// The simulator's summary.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Report {
+    pub battles: u32,
+    pub seed: u64,
+    pub draws: u32,
+    pub mean_rounds: f64,
+    pub max_rounds: u32,
+    pub sides: Vec<SideReport>,
+    pub scenarios: Vec<ScenarioReport>,
+    /// xxh3 over every battle's final state hash, in order, as hex.
+    pub hash: String,
+}
+
+/// SplitMix64: spreads consecutive battle numbers into unrelated seeds.
+pub fn battle_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed.wrapping_add(index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The end of one simulated battle.
+pub struct Finished {
+    pub winner: Option<Side>,
+    pub rounds: u32,
+    pub hash: u64,
+    pub battle: Battle,
+}
+
+/// Plays one battle of `loaded` to its end with `agents[side]`; an illegal command from a
+/// policy or a question nobody answers is an error, never a hang.
+pub fn play(
+    loaded: &Loaded,
+    seed: u64,
+    policies: &[Policy],
+    max_rounds: u32,
+) -> Result<Finished, String> {
+    let setup = loaded.setup(Controller::default());
+    let mut battle = Battle::new(Arc::clone(&loaded.rules), &setup, DiceSource::seeded(seed))
+        .map_err(|e| format!("{}: {e}", loaded.path.display()))?;
+    let sides = loaded.scenario.sides.len().max(1);
+    let mut agents: Vec<Agent> = (0..sides)
+        .map(|s| {
+            Agent::new(
+                policies[s % policies.len().max(1)],
+                battle_seed(seed, 1000 + s as u64),
+            )
+        })
+        .collect();
+    let limit = loaded
+        .scenario
+        .victory
+        .round_limit
+        .map_or(max_rounds, |l| l.rounds);
+    while battle.outcome().is_none() {
+        if battle.turn().round > limit.max(max_rounds) {
+            break;
+        }
+        if let Some(d) = battle.awaiting() {
+            return Err(format!("nobody answers {d:?}"));
+        }
+        let Some(who) = battle.active() else {
+            return Err("no one is active and the battle is not over".into());
+        };
+        let side = battle
+            .fighter(who)
+            .map_or(0, |f| usize::from(f.side.0) % agents.len());
+        let cmd = agents[side].command(&mut battle, who);
+        battle.submit(cmd.clone()).map_err(|e| {
+            format!(
+                "the {} policy gave an illegal command {cmd:?}: {e}",
+                agents[side].policy
+            )
+        })?;
+    }
+    let hash = battle.state_hash();
+    let (winner, rounds) = match battle.outcome() {
+        Some(o) => (o.winner, o.round),
+        None => (None, battle.turn().round),
+    };
+    Ok(Finished {
+        winner,
+        rounds,
+        hash,
+        battle,
+    })
+}
+
+/// Runs every battle and sums the report.
+pub fn run(opts: &Options) -> Result<Report, String> {
+    if opts.scenarios.is_empty() {
+        return Err("no scenario to simulate".into());
+    }
+    let policies = if opts.ai.is_empty() {
+        vec![Policy::Greedy]
+    } else {
+        opts.ai.clone()
+    };
+    let mut report = Report {
+        battles: opts.battles,
+        seed: opts.seed,
+        ..Report::default()
+    };
+    let mut per_scenario: Vec<ScenarioReport> = opts
+        .scenarios
+        .iter()
+        .map(|l| ScenarioReport {
+            scenario: l.id(),
+            ..ScenarioReport::default()
+        })
+        .collect();
+    let mut sides: BTreeMap<u8, SideReport> = BTreeMap::new();
+    let mut hashes: Vec<u8> = Vec::new();
+    let mut total_rounds: u64 = 0;
+    for i in 0..opts.battles {
+        let k = i as usize % opts.scenarios.len();
+        let loaded = &opts.scenarios[k];
+        let seed = battle_seed(opts.seed, u64::from(i));
+        let done = play(loaded, seed, &policies, opts.max_rounds)
+            .map_err(|e| format!("battle {i} ({}, seed {seed}): {e}", loaded.id()))?;
+        hashes.extend_from_slice(&done.hash.to_le_bytes());
+        total_rounds += u64::from(done.rounds);
+        report.max_rounds = report.max_rounds.max(done.rounds);
+        let sr = &mut per_scenario[k];
+        sr.battles += 1;
+        sr.max_rounds = sr.max_rounds.max(done.rounds);
+        sr.mean_rounds += f64::from(done.rounds);
+        match done.winner {
+            Some(w) => *sr.wins.entry(w.0).or_default() += 1,
+            None => {
+                sr.draws += 1;
+                report.draws += 1;
+            }
+        }
+        let mut battle = done.battle;
+        let side_of: BTreeMap<_, _> = battle
+            .fighters()
+            .into_iter()
+            .map(|f| (f.id, f.side))
+            .collect();
+        for (side, stats) in battle.stats().by_side(&side_of) {
+            let entry = sides.entry(side.0).or_insert_with(|| SideReport {
+                side: side.0,
+                ai: policies[usize::from(side.0) % policies.len()].to_string(),
+                ..SideReport::default()
+            });
+            if done.winner == Some(side) {
+                entry.wins += 1;
+            }
+            entry.stats.add(&stats);
+        }
+    }
+    for sr in &mut per_scenario {
+        if sr.battles > 0 {
+            sr.mean_rounds = round2(sr.mean_rounds / f64::from(sr.battles));
+        }
+    }
+    report.mean_rounds = if opts.battles > 0 {
+        round2(total_rounds as f64 / f64::from(opts.battles))
+    } else {
+        0.0
+    };
+    report.sides = sides.into_values().collect();
+    report.scenarios = per_scenario;
+    report.hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&hashes));
+    Ok(report)
+}
+
+fn round2(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}
+
+impl Report {
+    /// The report in words.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        out.push_str(&format!(
+            "{} battles (seed {}): {} draws; rounds mean {}, max {}\n",
+            self.battles, self.seed, self.draws, self.mean_rounds, self.max_rounds
+        ));
+        for s in &self.scenarios {
+            let wins: Vec<String> = s
+                .wins
+                .iter()
+                .map(|(side, n)| format!("side {side} {n}"))
+                .collect();
+            out.push_str(&format!(
+                "  {}: {} battles, wins {}, draws {}, rounds mean {} max {}\n",
+                s.scenario,
+                s.battles,
+                if wins.is_empty() {
+                    "none".into()
+                } else {
+                    wins.join(", ")
+                },
+                s.draws,
+                s.mean_rounds,
+                s.max_rounds
+            ));
+        }
+        for s in &self.sides {
+            let st = &s.stats;
+            out.push_str(&format!(
+                "side {} ({}): {} wins; {} attacks, {} hits, {} misses; damage dealt {} (Standard {}, Direct {}, Lethal {}); thresholds crossed {}; Steadfast passed {} failed {}; Ki spent {}; conditions applied {}; defeated {}\n",
+                s.side,
+                s.ai,
+                s.wins,
+                st.attacks,
+                st.hits,
+                st.misses,
+                st.damage_dealt.total(),
+                st.damage_dealt.standard,
+                st.damage_dealt.direct,
+                st.damage_dealt.lethal,
+                st.thresholds_reached,
+                st.steadfast_passed,
+                st.steadfast_failed,
+                st.ki_spent,
+                st.conditions_applied,
+                st.defeated
+            ));
+        }
+        out.push_str(&format!("hash {}\n", self.hash));
+        out
+    }
+}
