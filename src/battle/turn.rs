@@ -442,7 +442,7 @@ pub fn occupied(all: &[super::fighter::Fighter], s: Square) -> bool {
 }
 
 /// Ends the turn of a combatant with no usable action left ("your turn ends automatically when
-/// you run out of Actions").
+/// you run out of Actions"), or defeated during its own turn.
 pub fn end_turn_without_actions(
     mut order: ResMut<TurnOrder>,
     attack: Res<CurrentAttack>,
@@ -457,8 +457,9 @@ pub fn end_turn_without_actions(
     let Some(active) = order.active() else {
         return;
     };
+    // Out of actions, or defeated on its own turn (by an Exploit or its own Backlash).
     if let Some(f) = q.iter().find(|f| *f.id == active)
-        && f.actions.usable() == 0
+        && (f.actions.usable() == 0 || f.life.current <= 0)
     {
         order.phase = TurnPhase::TurnEnd;
         progress.0 = true;

@@ -70,6 +70,14 @@ pub fn locate(src: &str, path: &FieldPath) -> Option<usize> {
     for seg in &path.0 {
         pos = s.descend(pos, seg)?;
     }
+    // Point inside `Some(…)` at the value itself.
+    while src[pos..].starts_with("Some") {
+        let open = s.ws(pos + 4);
+        if !src[open..].starts_with('(') {
+            break;
+        }
+        pos = s.ws(open + 1);
+    }
     Some(pos)
 }
 

@@ -22,6 +22,12 @@ pub fn rules() -> Arc<Rules> {
         .clone()
 }
 
+/// The shipped ruleset with a `'static` lifetime, for borrowing its terrain in tests.
+pub fn rules_static() -> &'static Rules {
+    static RULES: OnceLock<Arc<Rules>> = OnceLock::new();
+    RULES.get_or_init(rules)
+}
+
 /// A unit that always dodges and never uses Instants, so tests control every roll.
 pub fn unit(archetype: &str, side: u8, x: i32, y: i32) -> UnitSetup {
     let mut u = UnitSetup::new(archetype, side, Square::new(x, y));
@@ -42,6 +48,19 @@ pub fn battle(units: Vec<UnitSetup>, faces: &[u32]) -> Battle {
 pub fn battle_with(rules: Arc<Rules>, units: Vec<UnitSetup>, faces: &[u32]) -> Battle {
     let setup = BattleSetup::open(20, 12, units);
     Battle::new(rules, &setup, DiceSource::scripted(faces.iter().copied())).expect("valid setup")
+}
+
+/// A battle on a map drawn with terrain symbols (`.` open, `:` rubble, `#` wall, `c` crates…).
+pub fn battle_on(rows: &[&str], units: Vec<UnitSetup>, faces: &[u32]) -> Battle {
+    let r = rules();
+    let mut setup = BattleSetup::open(rows[0].len() as u32, rows.len() as u32, units);
+    for (y, row) in rows.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            let t = r.terrain_by_symbol(c).expect("known terrain symbol");
+            setup.map.set(Square::new(x as i32, y as i32), t);
+        }
+    }
+    Battle::new(r, &setup, DiceSource::scripted(faces.iter().copied())).expect("valid setup")
 }
 
 /// Two fighters side by side; the first wins initiative (its d10 is a 10, the second's a 1).

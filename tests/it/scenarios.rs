@@ -1,0 +1,327 @@
+//! Scenario files, the validator, the simulator and a whole battle played to its end.
+
+use std::path::Path;
+use std::process::Command as Process;
+
+use gridclash::ai::Policy;
+use gridclash::battle::components::Side;
+use gridclash::battle::state::EndReason;
+use gridclash::ruleset::RulesError;
+use gridclash::{scenario, sim};
+
+fn shipped() -> Vec<scenario::Loaded> {
+    scenario::shipped()
+        .iter()
+        .map(|p| scenario::load(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+        .collect()
+}
+
+#[test]
+fn shipped_scenarios_are_valid_and_of_every_size() {
+    let all = shipped();
+    let ids: Vec<String> = all.iter().map(|l| l.id()).collect();
+    assert_eq!(ids, ["boss", "duel", "siege", "skirmish"]);
+    let units = |id: &str| -> (usize, u32, u32) {
+        let l = all.iter().find(|l| l.id() == id).unwrap();
+        (
+            l.scenario.units.len(),
+            l.scenario.map.width,
+            l.scenario.map.height,
+        )
+    };
+    assert_eq!(units("duel").0, 2);
+    assert_eq!(units("skirmish").0, 6);
+    assert_eq!(units("siege"), (12, 24, 24));
+    let boss = all.iter().find(|l| l.id() == "boss").unwrap();
+    assert!(
+        boss.scenario
+            .units
+            .iter()
+            .any(|u| u.archetype.as_deref() == Some("champion"))
+    );
+    assert!(
+        boss.scenario
+            .units
+            .iter()
+            .filter(|u| u.archetype.as_deref() == Some("grunt"))
+            .count()
+            >= 4
+    );
+}
+
+#[test]
+fn every_shipped_scenario_plays_to_the_end() {
+    for l in shipped() {
+        for seed in [1, 2] {
+            let done = sim::play(&l, seed, &[Policy::Greedy], 100)
+                .unwrap_or_else(|e| panic!("{}: {e}", l.id()));
+            let limit = l.scenario.victory.round_limit.map_or(100, |r| r.rounds);
+            assert!(done.rounds <= limit, "{} ran past its round limit", l.id());
+            assert!(done.battle.outcome().is_some(), "{} did not end", l.id());
+        }
+        let done = sim::play(&l, 3, &[Policy::Random, Policy::Greedy], 100)
+            .unwrap_or_else(|e| panic!("{} with the random policy: {e}", l.id()));
+        assert!(done.battle.outcome().is_some());
+    }
+}
+
+#[test]
+fn a_whole_duel_plays_to_victory_with_exact_results() {
+    // A golden battle: the duel, seed 5, both sides greedy. Any change to the rules' outcomes
+    // changes these numbers, on purpose or not.
+    let duel = shipped().into_iter().find(|l| l.id() == "duel").unwrap();
+    let mut done = sim::play(&duel, 5, &[Policy::Greedy], 100).unwrap();
+    let outcome = done.battle.outcome().unwrap();
+    let stats = done.battle.stats();
+    let summary: Vec<(u32, i64, i64, u32, u32)> = stats
+        .combatants
+        .iter()
+        .map(|(id, s)| {
+            (
+                id.0,
+                s.damage_dealt.total(),
+                s.ki_spent,
+                s.thresholds_reached,
+                s.defeated,
+            )
+        })
+        .collect();
+    let fighters = done.battle.fighters();
+    let loser = fighters.iter().find(|f| f.life.current == 0).unwrap();
+    let winner = fighters.iter().find(|f| f.life.current > 0).unwrap();
+    assert_eq!(outcome.reason, EndReason::LastSideStanding);
+    assert_eq!(outcome.winner, Some(winner.side));
+    assert_eq!(loser.side, Side(1 - winner.side.0));
+    // The pinned figures of this battle.
+    // (id, damage dealt, Ki spent, thresholds reached, defeated)
+    assert_eq!(
+        (outcome.winner, outcome.round, summary),
+        (
+            Some(Side(0)),
+            8,
+            vec![(0, 200, 97, 1, 0), (1, 123, 97, 4, 1)]
+        ),
+        "golden duel changed; events:\n{}",
+        done.battle.describe_events().join("\n")
+    );
+}
+
+#[test]
+fn simulate_is_deterministic_and_reports_every_side() {
+    let opts = sim::Options {
+        scenarios: shipped(),
+        battles: 8,
+        seed: 7,
+        ai: vec![Policy::Greedy, Policy::Greedy],
+        max_rounds: 100,
+    };
+    let a = sim::run(&opts).unwrap();
+    let b = sim::run(&opts).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(
+        serde_json::to_string(&a).unwrap(),
+        serde_json::to_string(&b).unwrap()
+    );
+    assert_eq!(a.battles, 8);
+    assert_eq!(a.scenarios.iter().map(|s| s.battles).sum::<u32>(), 8);
+    assert_eq!(a.sides.len(), 2);
+    let wins: u32 = a.sides.iter().map(|s| s.wins).sum();
+    assert_eq!(wins + a.draws, 8);
+    assert!(a.sides.iter().all(|s| s.stats.attacks > 0));
+    let c = sim::run(&sim::Options { seed: 8, ..opts }).unwrap();
+    assert_ne!(a.hash, c.hash);
+}
+
+fn gridclash() -> Process {
+    Process::new(env!("CARGO_BIN_EXE_gridclash"))
+}
+
+#[test]
+fn simulate_command_json_is_byte_identical_across_runs() {
+    let run = || {
+        let out = gridclash()
+            .args(["simulate", "--battles", "8", "--seed", "7", "--json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let a = run();
+    assert_eq!(a, run());
+    let v: serde_json::Value = serde_json::from_slice(&a).unwrap();
+    for key in [
+        "battles",
+        "draws",
+        "mean_rounds",
+        "max_rounds",
+        "sides",
+        "scenarios",
+        "hash",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    let side = &v["sides"][0]["stats"];
+    for key in [
+        "damage_dealt",
+        "thresholds_reached",
+        "steadfast_passed",
+        "steadfast_failed",
+        "ki_spent",
+        "conditions_applied",
+    ] {
+        assert!(side.get(key).is_some(), "missing sides[0].stats.{key}");
+    }
+}
+
+#[test]
+fn validate_command_accepts_what_ships() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut args = vec![root.join("rules/dbu")];
+    args.extend(scenario::shipped());
+    let out = gridclash().arg("validate").args(&args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+/// Writes a scenario built from the duel with `edit` applied; returns the path and its text.
+fn broken_duel(dir: &Path, edit: impl FnOnce(&str) -> String) -> (std::path::PathBuf, String) {
+    let src = std::fs::read_to_string(scenario::find("duel")).unwrap();
+    let text = edit(&src);
+    let path = dir.join("broken.ron");
+    std::fs::write(&path, &text).unwrap();
+    (path, text)
+}
+
+fn pos(text: &str, needle: &str) -> (usize, usize) {
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle} not found"));
+    let before = &text[..at];
+    (
+        before.matches('\n').count() + 1,
+        before.rsplit('\n').next().unwrap().chars().count() + 1,
+    )
+}
+
+fn problems(path: &Path) -> Vec<String> {
+    scenario::load(path)
+        .expect_err("the broken scenario is refused")
+        .0
+        .iter()
+        .map(RulesError::to_string)
+        .collect()
+}
+
+#[test]
+fn scenario_errors_name_file_line_column_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: Vec<(&str, &str, &str, String)> = vec![
+        (
+            "(archetype: \"brawler\", name:",
+            "(archetype: \"bruiser\", name:",
+            "\"bruiser\"",
+            "units[0].archetype: unknown archetype `bruiser`; the roster has: brawler, ki_blaster, mage, gunner, tank, grunt, champion".into(),
+        ),
+        (
+            "at: (2, 4)",
+            "at: (12, 4)",
+            "(12, 4)",
+            "units[0].at: (12, 4) is off the 12x8 map".into(),
+        ),
+        (
+            "at: (2, 4)",
+            "at: (4, 1)",
+            "(4, 1)",
+            "units[0].at: (4, 1) is Rock ('R'): no one can stand there".into(),
+        ),
+        (
+            "at: (9, 3)",
+            "at: (2, 4)",
+            "(2, 4)),\n    ]",
+            "units[1].at: (2, 4) is already taken by unit 0".into(),
+        ),
+        (
+            "side: 1, at: (9, 3)",
+            "side: 2, at: (9, 3)",
+            "2, at: (9, 3)",
+            "units[1].side: side 2 does not exist (there are 2)".into(),
+        ),
+    ];
+    for (from, to, needle, message) in cases {
+        let (path, text) = broken_duel(dir.path(), |s| s.replacen(from, to, 1));
+        let (l, c) = pos(&text, needle);
+        let want = format!("{}:{l}:{c}: {message}", path.display());
+        let got = problems(&path);
+        assert!(
+            got.contains(&want),
+            "expected\n  {want}\ngot\n  {}",
+            got.join("\n  ")
+        );
+    }
+}
+
+#[test]
+fn scenario_errors_point_at_a_bad_map_symbol_and_bad_dice_in_inline_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, text) = broken_duel(dir.path(), |s| {
+        s.replacen("\"....R.......\"", "\"....R..?....\"", 1)
+    });
+    let (l, c) = pos(&text, "\"....R..?....\"");
+    let got = problems(&path);
+    assert!(
+        got.iter().any(|g| g.starts_with(&format!(
+            "{}:{l}:{}: map.rows[1]: unknown terrain symbol '?' at (7, 1)",
+            path.display(),
+            c + 8
+        ))),
+        "{got:?}"
+    );
+    // A unit with inline stats whose technique has a broken dice formula.
+    let roster =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/dbu/roster.ron"))
+            .unwrap();
+    let start = roster
+        .find("        (\n            id: \"brawler\"")
+        .unwrap();
+    let end = start + roster[start..].find("\n        ),\n").unwrap() + "\n        )".len();
+    let stats = roster[start..end]
+        .trim()
+        .replace("backlash: Some(\"2(T)\")", "backlash: Some(\"2(T\")");
+    let (path, text) = broken_duel(dir.path(), |s| {
+        s.replacen(
+            "(archetype: \"brawler\", name: \"Kaito\", side: 0, at: (2, 4))",
+            &format!("(stats: {stats}, side: 0, at: (2, 4))"),
+            1,
+        )
+    });
+    let (l, c) = pos(&text, "\"2(T\"");
+    let got = problems(&path);
+    assert!(
+        got.iter().any(|g| g.starts_with(&format!(
+            "{}:{l}:{c}: units[0].stats.techniques[0].backlash: bad formula",
+            path.display()
+        ))),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn validate_command_prints_problems_and_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = broken_duel(dir.path(), |s| s.replacen("at: (2, 4)", "at: (12, 4)", 1));
+    let out = gridclash().arg("validate").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("units[0].at: (12, 4) is off the 12x8 map"),
+        "{text}"
+    );
+    assert!(text.starts_with(&path.display().to_string()));
+}
