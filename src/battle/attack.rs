@@ -347,19 +347,7 @@ pub fn check_attack(
     if attacker.power.minion && attacker.round.attacks >= limit {
         return Err(RuleError::MinionAttackLimit { limit });
     }
-    let need = super::context::ki_cost(attacker, &decl) + decl.wager;
-    if need > attacker.ki.current {
-        return Err(RuleError::NotEnoughKi {
-            need,
-            have: attacker.ki.current,
-        });
-    }
-    if need > attacker.capacity.current {
-        return Err(RuleError::NotEnoughCapacity {
-            need,
-            have: attacker.capacity.current,
-        });
-    }
+    attacker.can_pay(super::context::ki_cost(attacker, &decl) + decl.wager)?;
     Ok(targets)
 }
 
@@ -527,6 +515,17 @@ pub fn open_response_window(
     state.phase = AttackPhase::DefenseDeclaration;
 }
 
+/// Snapshots of an attack's attacker and targets, the targets in the attack's order.
+fn parties<'a>(all: &'a [Fighter], state: &AttackState) -> Option<(&'a Fighter, Vec<&'a Fighter>)> {
+    let attacker = all.iter().find(|f| f.id == state.order.attacker)?;
+    let targets = state
+        .targets
+        .iter()
+        .filter_map(|t| all.iter().find(|f| f.id == t.id))
+        .collect();
+    Some((attacker, targets))
+}
+
 /// Records a target's defense choice; a Parry spends a Counter Action, converting a Standard
 /// one if none is left.
 pub fn declare_defense(
@@ -609,14 +608,9 @@ pub fn collect_defenses(
     };
     progress.0 = true;
     let all = snapshots(&q);
-    let Some(attacker) = all.iter().find(|f| f.id == state.order.attacker) else {
+    let Some((attacker, targets)) = parties(&all, state) else {
         return;
     };
-    let targets: Vec<&Fighter> = state
-        .targets
-        .iter()
-        .filter_map(|t| all.iter().find(|f| f.id == t.id))
-        .collect();
     for i in 0..state.targets.len() {
         if state.targets[i].defense.is_some() {
             continue;
@@ -679,14 +673,9 @@ pub fn roll_opposed_checks(
     };
     progress.0 = true;
     let all = snapshots(&q);
-    let Some(attacker) = all.iter().find(|f| f.id == state.order.attacker) else {
+    let Some((attacker, targets)) = parties(&all, state) else {
         return;
     };
-    let targets: Vec<&Fighter> = state
-        .targets
-        .iter()
-        .filter_map(|t| all.iter().find(|f| f.id == t.id))
-        .collect();
     let Ok(decl) = declaration(rules, attacker, &state.order, targets.len()) else {
         return;
     };
@@ -763,22 +752,17 @@ pub fn roll_damage(
     };
     progress.0 = true;
     let all = snapshots(&q);
-    let Some(attacker) = all.iter().find(|f| f.id == state.order.attacker).cloned() else {
+    let Some((attacker, targets)) = parties(&all, state) else {
         return;
     };
-    let targets: Vec<&Fighter> = state
-        .targets
-        .iter()
-        .filter_map(|t| all.iter().find(|f| f.id == t.id))
-        .collect();
-    let Ok(decl) = declaration(rules, &attacker, &state.order, targets.len()) else {
+    let Ok(decl) = declaration(rules, attacker, &state.order, targets.len()) else {
         return;
     };
     let strike_critical = state.strike.as_ref().is_some_and(|s| s.critical);
     let any_hit = state.targets.iter().any(|t| t.hit == Some(true));
     let field = ground.field(rules);
     if any_hit {
-        let ctx = assemble(rules, &field, &attacker, &targets, &decl);
+        let ctx = assemble(rules, &field, attacker, &targets, &decl);
         // On hit: Kiai pushes a Guard Down target away before the damage.
         let mut pushes = Vec::new();
         for e in &decl.profile.effects {
@@ -787,7 +771,7 @@ pub fn roll_damage(
                 let steps = state.order.push.map_or(most, |p| p.min(most));
                 for (i, t) in targets.iter().enumerate() {
                     if state.targets[i].hit == Some(true)
-                        && guard_down_against(rules, t, &attacker).is_some()
+                        && guard_down_against(rules, t, attacker).is_some()
                         && let (Some(from), Some(at)) = (attacker.position, t.position)
                     {
                         let others: Vec<Fighter> =
@@ -857,7 +841,7 @@ pub fn roll_damage(
             );
             if r.damage > 0 {
                 on_damage(
-                    rules, &order_res, &attacker, &decl, &mut f, r.damage, &mut log,
+                    rules, &order_res, attacker, &decl, &mut f, r.damage, &mut log,
                 );
             }
         }

@@ -1,8 +1,10 @@
 //! Rolls that are not Combat Rolls: Steadfast Saves, Saving Throws, Skill Checks and
 //! Initiative, each built as a [`RollSpec`] so it is rolled and shown like every other roll.
 
+use super::components::CombatantId;
+use super::event::{BattleEvent, EventLog};
 use super::fighter::{Fighter, at_tier, eval};
-use crate::dice::{BaseDie, DiceTerm, RollKind, RollSpec};
+use crate::dice::{BaseDie, DiceSource, DiceTerm, RollKind, RollSpec, roll};
 use crate::ruleset::{ConditionKind, ConditionRule, Rules};
 
 /// The Steadfast Save: a bare die, "not affected by any Attributes, Extra Dice, or other
@@ -152,4 +154,28 @@ pub fn healing_surge_spec(rules: &Rules, f: &Fighter) -> RollSpec {
     }
     s.add("Surgency", eval(&rules.actions.surgency, &f.vars()));
     s
+}
+
+/// Rolls a Save or Skill Check against a named difficulty, logs it, and says whether it passed
+/// (a Dice Score at or above the Target Number).
+pub fn roll_against(
+    rules: &Rules,
+    dice: &mut DiceSource,
+    spec: &RollSpec,
+    difficulty: &str,
+    who: CombatantId,
+    purpose: String,
+    log: &mut EventLog,
+) -> bool {
+    let r = roll(spec, dice);
+    let target = rules.difficulty(difficulty);
+    let passed = r.total >= target;
+    log.push(BattleEvent::CheckRolled {
+        who,
+        purpose,
+        roll: r,
+        target,
+        passed,
+    });
+    passed
 }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::checks::{save_spec, steadfast_spec};
+use super::checks::{roll_against, save_spec, steadfast_spec};
 use super::components::*;
 use super::event::{ActionKind, BattleEvent, EventLog, Pool};
 use super::fighter::{FighterQueryItem, at_tier};
@@ -194,18 +194,9 @@ pub fn resolve_pending_threshold(
         && rules.threshold_index(&rage.threshold) == Some(idx)
         && !f.encounter.rage_used
     {
-        let snap = f.snapshot();
-        let r = roll(&save_spec(rules, &snap, &rage.save, 0), dice);
-        let target = rules.difficulty(&rage.difficulty);
-        let passed = r.total >= target;
-        log.push(BattleEvent::CheckRolled {
-            who: *f.id,
-            purpose: format!("resists Rage at {name} ({} Save)", rage.save),
-            roll: r,
-            target,
-            passed,
-        });
-        if !passed {
+        let spec = save_spec(rules, &f.snapshot(), &rage.save, 0);
+        let purpose = format!("resists Rage at {name} ({} Save)", rage.save);
+        if !roll_against(rules, dice, &spec, &rage.difficulty, *f.id, purpose, log) {
             f.encounter.rage_used = true;
             let expires = Expiry::EndOfTurn {
                 round: order.next_turn_round(*f.id),

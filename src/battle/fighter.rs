@@ -274,6 +274,24 @@ impl Fighter {
         out
     }
 
+    /// Whether `need` Ki can be paid now: it comes out of Ki and out of this round's Capacity.
+    pub fn can_pay(&self, need: i64) -> Result<(), super::command::RuleError> {
+        use super::command::RuleError;
+        if need > self.ki.current {
+            return Err(RuleError::NotEnoughKi {
+                need,
+                have: self.ki.current,
+            });
+        }
+        if need > self.capacity.current {
+            return Err(RuleError::NotEnoughCapacity {
+                need,
+                have: self.capacity.current,
+            });
+        }
+        Ok(())
+    }
+
     /// Skill Bonus for `skill`, or `None` when it needs ranks this fighter lacks.
     pub fn skill_bonus(&self, rules: &Rules, skill: &str) -> Option<i64> {
         let def = rules.skill(skill)?;
@@ -291,30 +309,11 @@ impl Fighter {
     /// Chebyshev distance between the nearest squares of two footprints, or `None` when
     /// either is off the battleground.
     pub fn distance_to(&self, other: &Fighter) -> Option<u32> {
-        footprint_distance(
+        Some(crate::grid::footprint_distance(
             self.position?,
             self.size.squares,
             other.position?,
             other.size.squares,
-        )
-        .into()
+        ))
     }
-}
-
-/// Chebyshev distance between the nearest squares of two square footprints.
-pub fn footprint_distance(a: Square, a_size: u32, b: Square, b_size: u32) -> u32 {
-    let gap = |a0: i32, an: u32, b0: i32, bn: u32| -> i32 {
-        let a1 = a0 + an.max(1) as i32 - 1;
-        let b1 = b0 + bn.max(1) as i32 - 1;
-        if b0 > a1 {
-            b0 - a1
-        } else if a0 > b1 {
-            a0 - b1
-        } else {
-            0
-        }
-    };
-    let dx = gap(a.x, a_size, b.x, b_size);
-    let dy = gap(a.y, a_size, b.y, b_size);
-    dx.max(dy) as u32
 }

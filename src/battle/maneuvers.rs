@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 
-use super::checks::{healing_surge_spec, save_spec, skill_spec};
+use super::checks::{healing_surge_spec, roll_against, save_spec, skill_spec};
 use super::command::{Command, SurgeKind};
 use super::effects::{LifeCause, end_condition, set_life};
 use super::event::{ActionKind, BattleEvent, EventLog, Pool};
@@ -219,17 +219,16 @@ pub fn apply_end_condition(
             None => skill_spec(rules, &snap, &m.check),
         };
         if let Some(spec) = spec {
-            let r = roll(&spec, &mut dice.0);
-            let target = rules.difficulty(&m.difficulty);
-            let passed = r.total >= target;
-            log.push(BattleEvent::CheckRolled {
+            let purpose = format!("tries to end {name}");
+            if roll_against(
+                rules,
+                &mut dice.0,
+                &spec,
+                &m.difficulty,
                 who,
-                purpose: format!("tries to end {name}"),
-                roll: r,
-                target,
-                passed,
-            });
-            if passed {
+                purpose,
+                &mut log,
+            ) {
                 end_condition(
                     rules,
                     &order,
@@ -268,17 +267,16 @@ pub fn apply_cure_poison(
     if let Some(mut f) = q.iter_mut().find(|f| *f.id == who) {
         spend_actions(&mut f, cure.actions, "treating the poison", &mut log);
         if let Some(spec) = skill_spec(rules, &f.snapshot(), &cure.check) {
-            let r = roll(&spec, &mut dice.0);
-            let target = rules.difficulty(&cure.difficulty);
-            let passed = r.total >= target;
-            log.push(BattleEvent::CheckRolled {
+            let purpose = "treats the poison".to_string();
+            if roll_against(
+                rules,
+                &mut dice.0,
+                &spec,
+                &cure.difficulty,
                 who,
-                purpose: "treats the poison".into(),
-                roll: r,
-                target,
-                passed,
-            });
-            if passed {
+                purpose,
+                &mut log,
+            ) {
                 end_condition(
                     rules,
                     &order,

@@ -106,19 +106,7 @@ pub fn check_move(
         });
     }
     if boosted {
-        let need = boosted_cost(rules, me);
-        if need > me.ki.current {
-            return Err(RuleError::NotEnoughKi {
-                need,
-                have: me.ki.current,
-            });
-        }
-        if need > me.capacity.current {
-            return Err(RuleError::NotEnoughCapacity {
-                need,
-                have: me.capacity.current,
-            });
-        }
+        me.can_pay(boosted_cost(rules, me))?;
     }
     let Some(&last) = path.last() else {
         return Err(RuleError::EmptyPath);

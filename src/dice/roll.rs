@@ -304,20 +304,8 @@ pub fn roll(spec: &RollSpec, dice: &mut DiceSource) -> RollBreakdown {
             botch: false,
         });
     }
-    for term in &spec.dice {
-        for _ in 0..term.group.count {
-            out.push(DieResult {
-                label: term.label.clone(),
-                sides: term.group.sides,
-                face: dice.roll(term.group.sides),
-                kept: true,
-                critical: false,
-                botch: false,
-            });
-        }
-    }
-    if critical {
-        for term in &spec.critical_dice {
+    let mut roll_terms = |terms: &[DiceTerm], out: &mut Vec<DieResult>| {
+        for term in terms {
             for _ in 0..term.group.count {
                 out.push(DieResult {
                     label: term.label.clone(),
@@ -329,6 +317,10 @@ pub fn roll(spec: &RollSpec, dice: &mut DiceSource) -> RollBreakdown {
                 });
             }
         }
+    };
+    roll_terms(&spec.dice, &mut out);
+    if critical {
+        roll_terms(&spec.critical_dice, &mut out);
     }
     let mut b = RollBreakdown {
         kind: spec.kind.clone(),
