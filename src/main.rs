@@ -9,8 +9,12 @@ use clap::{Parser, Subcommand};
 
 use gridclash::ai::{Agent, Policy};
 use gridclash::battle::Battle;
-use gridclash::battle::components::Controller;
+use gridclash::battle::command::{AttackOrder, AttackTarget};
+use gridclash::battle::components::{CombatantId, Controller};
+use gridclash::battle::context::DefenseChoice;
 use gridclash::dice::DiceSource;
+use gridclash::grid::Dir8;
+use gridclash::ruleset::{AreaOrigin, AreaShape, Targeting};
 use gridclash::ruleset::{DBU_FILES, Rules, RulesError};
 use gridclash::{scenario, sim};
 
@@ -36,6 +40,39 @@ enum Cmd {
     },
     /// Run whole battles headless and print a summary.
     Simulate(SimulateArgs),
+    /// The exact odds of one attack in a scenario's opening position, every term labelled.
+    Odds(OddsArgs),
+}
+
+#[derive(clap::Args)]
+struct OddsArgs {
+    /// A shipped scenario's name or a scenario file.
+    #[arg(long)]
+    scenario: String,
+    /// The attacker: its unit number in the scenario (from 0) or its name.
+    #[arg(long)]
+    attacker: String,
+    /// The target: its unit number or name (an area attack is aimed at it).
+    #[arg(long)]
+    target: String,
+    /// A profile id (simple, beam…) or one of the attacker's technique ids.
+    #[arg(long)]
+    maneuver: String,
+    /// Ki wagered on the Wound Roll.
+    #[arg(long, default_value_t = 0)]
+    wager: i64,
+    /// The element of an Elemental attack.
+    #[arg(long)]
+    element: Option<String>,
+    /// How the target defends: dodge or parry.
+    #[arg(long, default_value = "dodge")]
+    defense: String,
+    /// Print the odds as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Compute the odds this many times and report the time per computation (on stderr).
+    #[arg(long)]
+    repeat: Option<u32>,
 }
 
 #[derive(clap::Args)]
@@ -62,9 +99,16 @@ struct SimulateArgs {
     /// The seed the battles' seeds are drawn from.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The policy of each side, comma-separated: greedy or random.
-    #[arg(long, default_value = "greedy,greedy", value_delimiter = ',')]
+    /// The computer player of each side, comma-separated: easy, normal, hard (the planner's
+    /// levels), or greedy and random (simple baselines).
+    #[arg(long, default_value = "normal,normal", value_delimiter = ',')]
     ai: Vec<Policy>,
+    /// Swap the sides' players for the second half of the battles (for fair strength tests).
+    #[arg(long)]
+    swap: bool,
+    /// Time every computer decision and report p50 and p99 per player.
+    #[arg(long)]
+    timings: bool,
     /// Rounds after which a battle without a round limit stops as a draw.
     #[arg(long, default_value_t = 100)]
     max_rounds: u32,
@@ -84,6 +128,7 @@ fn main() -> ExitCode {
         Some(Cmd::Demo(args)) => demo(&args),
         Some(Cmd::Validate { paths }) => validate(&paths),
         Some(Cmd::Simulate(args)) => simulate(&args),
+        Some(Cmd::Odds(args)) => odds(&args),
     };
     match result {
         Ok(code) => code,
@@ -222,6 +267,8 @@ fn simulate(args: &SimulateArgs) -> Result<ExitCode, String> {
         seed: args.seed,
         ai: args.ai.clone(),
         max_rounds: args.max_rounds,
+        swap: args.swap,
+        timings: args.timings,
     })?;
     if args.json {
         println!(
@@ -232,5 +279,240 @@ fn simulate(args: &SimulateArgs) -> Result<ExitCode, String> {
         print!("{}", report.text());
         eprintln!("({:.1} s)", started.elapsed().as_secs_f64());
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A unit of a battle by number or name.
+fn unit_id(battle: &mut Battle, key: &str) -> Result<CombatantId, String> {
+    let fighters = battle.fighters();
+    if let Ok(n) = key.parse::<u32>()
+        && fighters.iter().any(|f| f.id.0 == n)
+    {
+        return Ok(CombatantId(n));
+    }
+    fighters
+        .iter()
+        .find(|f| f.identity.name.eq_ignore_ascii_case(key))
+        .map(|f| f.id)
+        .ok_or_else(|| {
+            let known: Vec<String> = fighters
+                .iter()
+                .map(|f| format!("{} {}", f.id.0, f.identity.name))
+                .collect();
+            format!("no unit `{key}`; the units are: {}", known.join(", "))
+        })
+}
+
+fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
+    let loaded = load_scenario(&args.scenario)?;
+    let rules = loaded.rules.clone();
+    let mut battle = Battle::new(
+        rules.clone(),
+        &loaded.setup(Controller::default()),
+        DiceSource::seeded(1),
+    )
+    .map_err(|e| e.to_string())?;
+    let attacker = unit_id(&mut battle, &args.attacker)?;
+    let target = unit_id(&mut battle, &args.target)?;
+    let defense = match args.defense.as_str() {
+        "dodge" => DefenseChoice::Dodge,
+        "parry" => DefenseChoice::Parry,
+        other => return Err(format!("--defense is dodge or parry, not `{other}`")),
+    };
+    let fighters = battle.fighters();
+    let me = fighters
+        .iter()
+        .find(|f| f.id == attacker)
+        .ok_or("no attacker")?;
+    let (profile, technique) = match me.loadout.techniques.iter().find(|t| t.id == args.maneuver) {
+        Some(t) => (t.profile.clone(), Some(t.id.clone())),
+        None => (args.maneuver.clone(), None),
+    };
+    let def = rules
+        .profile(&profile)
+        .ok_or_else(|| format!("unknown maneuver `{}`", args.maneuver))?;
+    let t_at = fighters
+        .iter()
+        .find(|f| f.id == target)
+        .and_then(|f| f.position)
+        .ok_or("the target is not on the battlefield")?;
+    let at = me
+        .position
+        .ok_or("the attacker is not on the battlefield")?;
+    let aim = match def.targeting {
+        Targeting::Single => AttackTarget::Combatant(target),
+        Targeting::Area {
+            origin: AreaOrigin::ChosenSquare,
+            shape: AreaShape::Cone { .. } | AreaShape::Line { .. },
+            ..
+        } => AttackTarget::SquareToward(t_at, Dir8::toward(t_at.x - at.x, t_at.y - at.y)),
+        Targeting::Area {
+            origin: AreaOrigin::ChosenSquare,
+            ..
+        } => AttackTarget::Square(t_at),
+        Targeting::Area {
+            shape: AreaShape::Cone { .. } | AreaShape::Line { .. },
+            ..
+        } => AttackTarget::Direction(Dir8::toward(t_at.x - at.x, t_at.y - at.y)),
+        Targeting::Area { .. } => AttackTarget::InReach,
+    };
+    let order = AttackOrder {
+        attacker,
+        profile,
+        technique,
+        target: aim,
+        wager: args.wager,
+        element: args.element.clone(),
+        push: None,
+    };
+    let preview = battle.preview(&order).map_err(|e| e.to_string())?;
+    if let Some(n) = args.repeat {
+        let started = Instant::now();
+        for _ in 0..n.max(1) {
+            std::hint::black_box(battle.preview(&order).map_err(|e| e.to_string())?);
+        }
+        let per = started.elapsed().as_secs_f64() * 1e6 / f64::from(n.max(1));
+        eprintln!(
+            "{per:.1} µs per attack's odds (context assembly and every target's distributions, {n} runs)"
+        );
+    }
+    let Some((dodge, parry)) = preview
+        .odds
+        .targets
+        .iter()
+        .find(|(d, _)| d.target == target)
+    else {
+        return Err(format!(
+            "{} does not reach the target with {}",
+            me.identity.name, def.name
+        ));
+    };
+    let chosen = match defense {
+        DefenseChoice::Dodge => dodge,
+        DefenseChoice::Parry => parry,
+    };
+    let names = battle.names();
+    if args.json {
+        let v = serde_json::json!({
+            "attacker": names.get(&attacker),
+            "target": names.get(&target),
+            "maneuver": preview.odds.maneuver,
+            "defense": defense,
+            "ki_cost": preview.odds.ki_cost,
+            "wager": preview.odds.wager,
+            "hit_chance": chosen.hit_chance,
+            "critical_hit_chance": chosen.critical_hit_chance,
+            "automatic_hit": chosen.automatic_hit,
+            "expected_damage": chosen.expected_damage,
+            "damage_distribution": chosen.damage_distribution.iter().map(|(d, p)| (d.to_string(), serde_json::json!(p))).collect::<serde_json::Map<String, serde_json::Value>>(),
+            "threshold_chances": chosen.threshold_chances,
+            "defeat_chance": chosen.defeat_chance,
+            "category": chosen.category,
+            "critical_category": chosen.critical_category,
+            "soak_used": chosen.soak_used,
+            "cover": chosen.cover,
+            "strike": chosen.strike,
+            "dodge": dodge.defense_roll,
+            "parry": parry.defense_roll,
+            "wound": preview.odds.wound,
+            "targets": preview.odds.targets.iter().map(|(d, p)| serde_json::json!({
+                "target": names.get(&d.target),
+                "dodge": d,
+                "parry": p,
+            })).collect::<Vec<_>>(),
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let pct = |p: f64| format!("{:.1}%", p * 100.0);
+    println!(
+        "{} -> {}: {} ({:?}), Ki cost {} + wager {}",
+        names.get(&attacker).cloned().unwrap_or_default(),
+        names.get(&target).cloned().unwrap_or_default(),
+        preview.odds.maneuver,
+        defense,
+        preview.odds.ki_cost,
+        preview.odds.wager
+    );
+    for (title, r) in [
+        ("Strike", &chosen.strike),
+        (
+            if defense == DefenseChoice::Dodge {
+                "Dodge"
+            } else {
+                "Parry"
+            },
+            &chosen.defense_roll,
+        ),
+        ("Wound", &preview.odds.wound),
+    ] {
+        println!(
+            "  {title}: mean {:.2}, {}..{}; critical on {}, botch on {} (-{})",
+            r.mean,
+            r.min,
+            r.max,
+            r.critical_target
+                .map_or("never".into(), |c| format!("{c}+")),
+            if r.botch_range == 0 {
+                "never".into()
+            } else {
+                format!("{} or less", r.botch_range)
+            },
+            r.botch_penalty
+        );
+        for t in &r.terms {
+            match (&t.die, t.value) {
+                (Some(d), _) => println!("      {d:>6}  {}", t.label),
+                (None, Some(v)) => println!("      {v:>+6}  {}", t.label),
+                _ => {}
+            }
+        }
+        for t in &r.critical_dice {
+            println!(
+                "      {:>6}  {} (on a Critical Result)",
+                t.die.clone().unwrap_or_default(),
+                t.label
+            );
+        }
+        if r.per_hit != 1 {
+            println!("      x{}  damage per hit", r.per_hit);
+        }
+        for d in &r.dropped {
+            println!("      dropped: {d}");
+        }
+    }
+    if let Some(why) = &chosen.automatic_hit {
+        println!("  Hits automatically: {why}");
+    }
+    println!(
+        "  Hit {} (critical {}); expected damage {:.2}; {:?} damage, Soak {} taken off{}",
+        pct(chosen.hit_chance),
+        pct(chosen.critical_hit_chance),
+        chosen.expected_damage,
+        chosen.category,
+        chosen.soak_used,
+        if chosen.cover > 0 {
+            format!(", cover {}", chosen.cover)
+        } else {
+            String::new()
+        }
+    );
+    for t in &chosen.threshold_chances {
+        if t.already {
+            println!("  {}: already reached", t.threshold);
+        } else {
+            println!("  Reaches {}: {}", t.threshold, pct(t.chance));
+        }
+    }
+    println!("  Defeats: {}", pct(chosen.defeat_chance));
+    let cells: Vec<String> = chosen
+        .damage_distribution
+        .iter()
+        .map(|(d, p)| format!("{d}:{:.2}%", p * 100.0))
+        .collect();
+    println!("  Damage distribution: {}", cells.join(" "));
     Ok(ExitCode::SUCCESS)
 }

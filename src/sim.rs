@@ -25,6 +25,10 @@ pub struct Options {
     pub ai: Vec<Policy>,
     /// Rounds after which a battle with no round limit of its own stops as a draw.
     pub max_rounds: u32,
+    /// Swap the sides' policies for the second half of the battles.
+    pub swap: bool,
+    /// Measure how long each computer decision takes.
+    pub timings: bool,
 }
 
 /// One side's totals over every battle.
@@ -47,6 +51,25 @@ pub struct ScenarioReport {
     pub max_rounds: u32,
 }
 
+/// Wins of one policy, whichever side it played.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct PolicyReport {
+    pub policy: String,
+    pub battles: u32,
+    pub wins: u32,
+    pub draws: u32,
+}
+
+/// How long computer decisions took, per policy (only with `timings`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct TimingReport {
+    pub policy: String,
+    pub decisions: usize,
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    pub max_ms: f64,
+}
+
 /// The simulator's summary.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Report {
@@ -56,9 +79,14 @@ pub struct Report {
     pub mean_rounds: f64,
     pub max_rounds: u32,
     pub sides: Vec<SideReport>,
+    /// Wins per policy, counted by policy even when the sides swap.
+    pub policies: Vec<PolicyReport>,
     pub scenarios: Vec<ScenarioReport>,
     /// xxh3 over every battle's final state hash, in order, as hex.
     pub hash: String,
+    /// Decision times (present only when asked for: they differ between runs).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub timings: Vec<TimingReport>,
 }
 
 /// SplitMix64: spreads consecutive battle numbers into unrelated seeds.
@@ -75,6 +103,8 @@ pub struct Finished {
     pub rounds: u32,
     pub hash: u64,
     pub battle: Battle,
+    /// Seconds each decision took, per side.
+    pub decision_times: Vec<Vec<f64>>,
 }
 
 /// Plays one battle of `loaded` to its end with `agents[side]`; an illegal command from a
@@ -102,6 +132,7 @@ pub fn play(
         .victory
         .round_limit
         .map_or(max_rounds, |l| l.rounds);
+    let mut decision_times = vec![Vec::new(); agents.len()];
     while battle.outcome().is_none() {
         if battle.turn().round > limit.max(max_rounds) {
             break;
@@ -115,7 +146,9 @@ pub fn play(
         let side = battle
             .fighter(who)
             .map_or(0, |f| usize::from(f.side.0) % agents.len());
+        let started = std::time::Instant::now();
         let cmd = agents[side].command(&mut battle, who);
+        decision_times[side].push(started.elapsed().as_secs_f64());
         battle.submit(cmd.clone()).map_err(|e| {
             format!(
                 "the {} policy gave an illegal command {cmd:?}: {e}",
@@ -133,6 +166,7 @@ pub fn play(
         rounds,
         hash,
         battle,
+        decision_times,
     })
 }
 
@@ -160,14 +194,43 @@ pub fn run(opts: &Options) -> Result<Report, String> {
         })
         .collect();
     let mut sides: BTreeMap<u8, SideReport> = BTreeMap::new();
+    let mut by_policy: BTreeMap<String, PolicyReport> = BTreeMap::new();
+    let mut times: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let mut hashes: Vec<u8> = Vec::new();
     let mut total_rounds: u64 = 0;
     for i in 0..opts.battles {
         let k = i as usize % opts.scenarios.len();
         let loaded = &opts.scenarios[k];
         let seed = battle_seed(opts.seed, u64::from(i));
-        let done = play(loaded, seed, &policies, opts.max_rounds)
+        let mut these = policies.clone();
+        if opts.swap && i >= opts.battles / 2 {
+            these.reverse();
+        }
+        let sides_n = loaded.scenario.sides.len().max(1);
+        let policy_of = |side: usize| these[side % these.len()];
+        let done = play(loaded, seed, &these, opts.max_rounds)
             .map_err(|e| format!("battle {i} ({}, seed {seed}): {e}", loaded.id()))?;
+        for side in 0..sides_n {
+            let name = policy_of(side).to_string();
+            let entry = by_policy
+                .entry(name.clone())
+                .or_insert_with(|| PolicyReport {
+                    policy: name.clone(),
+                    ..PolicyReport::default()
+                });
+            entry.battles += 1;
+            match done.winner {
+                Some(w) if usize::from(w.0) == side => entry.wins += 1,
+                None => entry.draws += 1,
+                _ => {}
+            }
+            if opts.timings {
+                times
+                    .entry(name)
+                    .or_default()
+                    .extend(done.decision_times.get(side).into_iter().flatten());
+            }
+        }
         hashes.extend_from_slice(&done.hash.to_le_bytes());
         total_rounds += u64::from(done.rounds);
         report.max_rounds = report.max_rounds.max(done.rounds);
@@ -191,7 +254,11 @@ pub fn run(opts: &Options) -> Result<Report, String> {
         for (side, stats) in battle.stats().by_side(&side_of) {
             let entry = sides.entry(side.0).or_insert_with(|| SideReport {
                 side: side.0,
-                ai: policies[usize::from(side.0) % policies.len()].to_string(),
+                ai: if opts.swap {
+                    "swapped halfway".into()
+                } else {
+                    policies[usize::from(side.0) % policies.len()].to_string()
+                },
                 ..SideReport::default()
             });
             if done.winner == Some(side) {
@@ -211,6 +278,24 @@ pub fn run(opts: &Options) -> Result<Report, String> {
         0.0
     };
     report.sides = sides.into_values().collect();
+    report.policies = by_policy.into_values().collect();
+    report.timings = times
+        .into_iter()
+        .map(|(policy, mut t)| {
+            t.sort_by(f64::total_cmp);
+            let at = |q: f64| {
+                t.get(((t.len() as f64 - 1.0) * q).round() as usize)
+                    .map_or(0.0, |s| round2(s * 1000.0))
+            };
+            TimingReport {
+                policy,
+                decisions: t.len(),
+                p50_ms: at(0.5),
+                p99_ms: at(0.99),
+                max_ms: at(1.0),
+            }
+        })
+        .collect();
     report.scenarios = per_scenario;
     report.hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&hashes));
     Ok(report)
@@ -268,6 +353,26 @@ impl Report {
                 st.ki_spent,
                 st.conditions_applied,
                 st.defeated
+            ));
+        }
+        for p in &self.policies {
+            out.push_str(&format!(
+                "{}: {} of {} battles won ({:.1}%), {} drawn\n",
+                p.policy,
+                p.wins,
+                p.battles,
+                if p.battles > 0 {
+                    100.0 * f64::from(p.wins) / f64::from(p.battles)
+                } else {
+                    0.0
+                },
+                p.draws
+            ));
+        }
+        for t in &self.timings {
+            out.push_str(&format!(
+                "{} decisions: {} timed, p50 {} ms, p99 {} ms, max {} ms\n",
+                t.policy, t.decisions, t.p50_ms, t.p99_ms, t.max_ms
             ));
         }
         out.push_str(&format!("hash {}\n", self.hash));

@@ -1,6 +1,7 @@
 //! Choosing commands for computer-controlled combatants.
 //!
-//! Two simple policies until the planner exists:
+//! The computer players are the [`planner`] at three levels (`easy`, `normal`, `hard`). Two
+//! simple policies serve as baselines and for testing:
 //! - [`greedy_command`]: the legal attack with the best exact expected damage (allies' damage
 //!   counted against, a small price per Ki point); failing that, stand up from Prone, or move
 //!   to the reachable square nearest an opponent; failing that, end the turn.
@@ -12,6 +13,8 @@
 
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng, SeedableRng};
+
+pub mod planner;
 
 use crate::battle::Battle;
 use crate::battle::command::Command;
@@ -25,6 +28,9 @@ use crate::ruleset::ConditionKind;
 pub enum Policy {
     Greedy,
     Random,
+    Easy,
+    Normal,
+    Hard,
 }
 
 impl std::str::FromStr for Policy {
@@ -33,7 +39,12 @@ impl std::str::FromStr for Policy {
         match s {
             "greedy" => Ok(Self::Greedy),
             "random" => Ok(Self::Random),
-            other => Err(format!("unknown AI `{other}` (known: greedy, random)")),
+            "easy" => Ok(Self::Easy),
+            "normal" => Ok(Self::Normal),
+            "hard" => Ok(Self::Hard),
+            other => Err(format!(
+                "unknown AI `{other}` (known: easy, normal, hard, greedy, random)"
+            )),
         }
     }
 }
@@ -43,6 +54,9 @@ impl std::fmt::Display for Policy {
         f.write_str(match self {
             Self::Greedy => "greedy",
             Self::Random => "random",
+            Self::Easy => "easy",
+            Self::Normal => "normal",
+            Self::Hard => "hard",
         })
     }
 }
@@ -67,6 +81,9 @@ impl Agent {
         match self.policy {
             Policy::Greedy => greedy_command(battle, who),
             Policy::Random => random_command(battle, who, &mut self.rng),
+            Policy::Easy => planner::decide(battle, who, planner::Level::Easy, &mut self.rng),
+            Policy::Normal => planner::decide(battle, who, planner::Level::Normal, &mut self.rng),
+            Policy::Hard => planner::decide(battle, who, planner::Level::Hard, &mut self.rng),
         }
     }
 }

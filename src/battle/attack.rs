@@ -9,12 +9,13 @@ use super::command::{AttackOrder, AttackTarget, Command, Decision, RuleError};
 use super::components::*;
 use super::context::{
     Declaration, DefenseChoice, assemble, damage_against, guard_down_against, push_destination,
-    reach, target_odds,
+    reach,
 };
 use super::effects::{LifeCause, end_condition, expiry_after, grant_condition, set_life};
 use super::event::{ActionKind, BattleEvent, EventLog, Pool};
 use super::fighter::{Fighter, FighterQuery, FighterQueryItem, at_tier, eval, snapshots};
 use super::maneuvers::{convert_action, spend_actions, use_surge};
+use super::odds::target_odds;
 use super::state::*;
 use super::turn::{announce_defeat, occupied};
 use crate::dice::{RollBreakdown, RollSpec, roll};

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::components::{CombatantId, Square};
 use super::fighter::{Fighter, at_tier, eval};
-use crate::dice::{BaseDie, DiceFormula, Dist, RollKind, RollSpec, distribution_split};
+use crate::dice::{BaseDie, DiceFormula, RollKind, RollSpec};
 use crate::grid::los::crosses;
 use crate::grid::{Dir8, Field, footprint, footprint_distance};
 use crate::ruleset::{
@@ -674,52 +674,6 @@ pub fn assemble(
             .collect(),
         wound: wound_spec(rules, field, attacker, decl, single),
     }
-}
-
-/// Exact chances of one target's outcome, from the same specs the resolution rolls.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TargetOdds {
-    pub hit: f64,
-    /// The chance of a hit with a critical Strike (matters for Cutting).
-    pub critical_hit: f64,
-    pub expected_damage: f64,
-}
-
-/// The exact hit chance and expected damage against one target with a given defense.
-pub fn target_odds(
-    rules: &Rules,
-    ctx: &AttackContext,
-    t: &TargetContext,
-    decl: &Declaration,
-    target: &Fighter,
-    choice: DefenseChoice,
-) -> TargetOdds {
-    let (plain, crit) = distribution_split(&t.strike);
-    let (hit_plain, hit_crit) = if t.automatic_hit.is_some() {
-        (plain.mass(), crit.mass())
-    } else {
-        let defense = crate::dice::distribution(match choice {
-            DefenseChoice::Dodge => &t.dodge,
-            DefenseChoice::Parry => &t.parry,
-        });
-        (plain.prob_greater(&defense), crit.prob_greater(&defense))
-    };
-    let wound = crate::dice::distribution(&ctx.wound);
-    let mean_damage = |critical: bool| -> f64 {
-        let r = damage_against(rules, 0, decl, target, critical, t.cover.as_ref());
-        let shelter = t.cover.as_ref().map_or(0, |c| c.reduction);
-        wound.map(|w| (w - r.soak_used - shelter).max(0)).mean()
-    };
-    TargetOdds {
-        hit: hit_plain + hit_crit,
-        critical_hit: hit_crit,
-        expected_damage: hit_plain * mean_damage(false) + hit_crit * mean_damage(true),
-    }
-}
-
-/// The exact distribution of a roll, re-exported for callers that only hold a context.
-pub fn roll_distribution(spec: &RollSpec) -> Dist {
-    crate::dice::distribution(spec)
 }
 
 /// The square a push of `steps` moves a target to, straight away from `from`, stopping before

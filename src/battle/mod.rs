@@ -15,6 +15,7 @@ pub mod event;
 pub mod fighter;
 pub mod maneuvers;
 pub mod movement;
+pub mod odds;
 pub mod policy;
 pub mod setup;
 pub mod state;
@@ -31,7 +32,7 @@ use crate::dice::DiceSource;
 use crate::ruleset::{ConditionKind, ConditionRule, Rules};
 use command::{AttackOrder, Command, Decision, RuleError};
 use components::CombatantId;
-use context::{AttackContext, Declaration, DefenseChoice, TargetOdds};
+use context::{AttackContext, Declaration, DefenseChoice};
 use event::{BattleEvent, EventLog, Names};
 use fighter::{Fighter, FighterQuery};
 use setup::{BattleSetup, SetupError};
@@ -113,8 +114,7 @@ pub struct AttackPreview {
     pub targets: Vec<CombatantId>,
     pub ki_cost: i64,
     pub context: AttackContext,
-    /// Per target: the odds if it dodges and if it parries.
-    pub odds: Vec<(CombatantId, TargetOdds, TargetOdds)>,
+    pub odds: odds::AttackOdds,
 }
 
 impl Battle {
@@ -337,18 +337,7 @@ impl Battle {
             .filter_map(|id| fighters.iter().find(|f| f.id == *id))
             .collect();
         let ctx = context::assemble(&self.rules, &field, attacker, &target_refs, &decl);
-        let odds = ctx
-            .targets
-            .iter()
-            .zip(&target_refs)
-            .map(|(tc, t)| {
-                (
-                    tc.id,
-                    context::target_odds(&self.rules, &ctx, tc, &decl, t, DefenseChoice::Dodge),
-                    context::target_odds(&self.rules, &ctx, tc, &decl, t, DefenseChoice::Parry),
-                )
-            })
-            .collect();
+        let odds = odds::attack_odds(&self.rules, &ctx, &decl, attacker, &target_refs);
         Ok(AttackPreview {
             targets,
             ki_cost: ctx.ki_cost,

@@ -4,8 +4,9 @@
 use super::attack::{check_attack, declaration};
 use super::command::{AttackOrder, AttackTarget};
 use super::components::CombatantId;
-use super::context::{DefenseChoice, assemble, ki_cost, target_odds};
+use super::context::{DefenseChoice, assemble, ki_cost};
 use super::fighter::Fighter;
+use super::odds::target_odds;
 use crate::grid::{Dir8, Field};
 use crate::ruleset::{AreaOrigin, AreaShape, ProfileEffect, Rules, Targeting};
 

@@ -89,7 +89,7 @@ fn dbu_observed_hit_rate_matches_the_exact_odds_over_100k_attacks() {
     }
     let order = attack(0, "simple", AttackTarget::Combatant(CombatantId(1)));
     let preview = b.preview(&order).unwrap();
-    let exact = preview.odds[0].1.hit;
+    let exact = preview.odds.targets[0].0.hit_chance;
     let n = 100_000;
     let mut hits = 0u32;
     for _ in 0..n {
@@ -119,6 +119,9 @@ fn dbu_observed_hit_rate_matches_the_exact_odds_over_100k_attacks() {
         3.0 * se
     );
     // The same preview, parrying instead, is a different, also exact, number.
-    assert_ne!(preview.odds[0].1.hit, preview.odds[0].2.hit);
+    assert_ne!(
+        preview.odds.targets[0].0.hit_chance,
+        preview.odds.targets[0].1.hit_chance
+    );
     let _ = DefenseChoice::Dodge;
 }

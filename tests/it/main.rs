@@ -3,6 +3,7 @@
 
 mod common;
 
+mod ai;
 mod conditions;
 mod damage;
 mod defense;
@@ -10,6 +11,7 @@ mod determinism;
 mod economy;
 mod grid;
 mod movement;
+mod odds;
 mod profiles;
 mod rules_data;
 mod scenarios;

@@ -20,7 +20,7 @@ fn shipped() -> Vec<scenario::Loaded> {
 fn shipped_scenarios_are_valid_and_of_every_size() {
     let all = shipped();
     let ids: Vec<String> = all.iter().map(|l| l.id()).collect();
-    assert_eq!(ids, ["boss", "duel", "siege", "skirmish"]);
+    assert_eq!(ids, ["boss", "duel", "siege", "skirmish", "war"]);
     let units = |id: &str| -> (usize, u32, u32) {
         let l = all.iter().find(|l| l.id() == id).unwrap();
         (
@@ -32,6 +32,7 @@ fn shipped_scenarios_are_valid_and_of_every_size() {
     assert_eq!(units("duel").0, 2);
     assert_eq!(units("skirmish").0, 6);
     assert_eq!(units("siege"), (12, 24, 24));
+    assert_eq!(units("war"), (24, 32, 32));
     let boss = all.iter().find(|l| l.id() == "boss").unwrap();
     assert!(
         boss.scenario
@@ -114,6 +115,8 @@ fn simulate_is_deterministic_and_reports_every_side() {
         seed: 7,
         ai: vec![Policy::Greedy, Policy::Greedy],
         max_rounds: 100,
+        swap: false,
+        timings: false,
     };
     let a = sim::run(&opts).unwrap();
     let b = sim::run(&opts).unwrap();

@@ -1,0 +1,532 @@
+//! The planner behind the `easy`, `normal` and `hard` computer players.
+//!
+//! For the active unit it enumerates the legal commands worth considering (attacks with their
+//! wagers, moves to promising squares, standing up, ending a condition, Surges, ending the
+//! turn), scores each with the exact odds engine, and picks the best:
+//!
+//! - an attack is worth its expected damage to each opponent (negative for allies), plus a
+//!   bonus for each Health Threshold it may push a target through and for the chance of
+//!   defeating it (more for targets that hurt us most), less a price per Ki point;
+//! - a move is worth the best attack it makes possible (when an action remains to use it),
+//!   less the expected damage of the Exploits it provokes;
+//! - every option is charged for the **risk** of where the unit stands afterwards: the damage
+//!   the opponents can deal it there next round, from the same exact odds.
+//!
+//! Levels differ only in how wide and deep they look and how much noise they add, never in
+//! dice or stats. The work per decision is bounded by a count of odds evaluations, so a
+//! decision is both quick and deterministic (the same seed gives the same choice).
+
+use std::collections::BTreeMap;
+
+use rand::Rng;
+use rand::rngs::ChaCha8Rng;
+
+use crate::battle::Battle;
+use crate::battle::attack::{check_attack, declaration};
+use crate::battle::checks::{save_spec, skill_spec};
+use crate::battle::command::{AttackOrder, Command, SurgeKind};
+use crate::battle::components::CombatantId;
+use crate::battle::context::{DefenseChoice, assemble, ki_cost, reach};
+use crate::battle::fighter::Fighter;
+use crate::battle::movement::{boosted_cost, can_end_on, provoked_by, reachable_squares, speed};
+use crate::battle::odds::target_odds;
+use crate::battle::policy::candidate_attacks;
+use crate::dice::distribution;
+use crate::grid::path::path_to;
+use crate::grid::{Field, Square, footprint_distance};
+use crate::ruleset::{AttackTypeDef, ConditionKind, ConditionRule, Polarity, Reach, Rules};
+
+/// A computer player's strength.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Level {
+    Easy,
+    Normal,
+    Hard,
+}
+
+/// How wide and deep a level looks.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// Squares whose moves are scored in full (the most promising first).
+    pub move_squares: usize,
+    /// Also consider Boosted moves.
+    pub boosted: bool,
+    /// Wagers tried, as fractions of the Ki left after the cost.
+    pub wagers: &'static [f64],
+    /// How much the damage the unit may take where it stands counts against an option.
+    pub risk_weight: f64,
+    /// Value a move by the attack it makes possible.
+    pub lookahead: bool,
+    /// Relative noise added to every score (a weaker player misjudges).
+    pub noise: f64,
+    /// Odds evaluations per decision, at most.
+    pub max_evals: usize,
+}
+
+impl Level {
+    /// The settings of this level.
+    pub fn settings(self) -> Settings {
+        match self {
+            Self::Easy => Settings {
+                move_squares: 3,
+                boosted: false,
+                wagers: &[0.0],
+                risk_weight: 0.1,
+                lookahead: false,
+                noise: 0.6,
+                max_evals: 150,
+            },
+            Self::Normal => Settings {
+                move_squares: 10,
+                boosted: true,
+                wagers: &[0.0, 0.5],
+                risk_weight: 0.5,
+                lookahead: true,
+                noise: 0.05,
+                max_evals: 1200,
+            },
+            Self::Hard => Settings {
+                move_squares: 24,
+                boosted: true,
+                wagers: &[0.0, 0.25, 0.5, 1.0],
+                risk_weight: 0.6,
+                lookahead: true,
+                noise: 0.0,
+                max_evals: 4000,
+            },
+        }
+    }
+}
+
+/// What a Ki point is worth in damage.
+const KI_PRICE: f64 = 0.3;
+/// Worth of pushing a target through a threshold (its Steadfast Save may fail, its side
+/// loses Bonus Momentum to us).
+const THRESHOLD_BONUS: f64 = 4.0;
+
+/// The state a decision is made in.
+struct Situation<'a> {
+    rules: &'a Rules,
+    field: Field<'a>,
+    fighters: Vec<Fighter>,
+    me: Fighter,
+    settings: Settings,
+    evals: usize,
+    /// Per opponent: its best expected damage to us per attack, in melee and at range.
+    threat: BTreeMap<CombatantId, (f64, f64)>,
+}
+
+impl Situation<'_> {
+    fn spend(&mut self, n: usize) -> bool {
+        self.evals += n;
+        self.evals <= self.settings.max_evals
+    }
+
+    fn opponents(&self) -> impl Iterator<Item = &Fighter> {
+        self.fighters
+            .iter()
+            .filter(|f| f.side != self.me.side && !f.defeated() && f.position.is_some())
+    }
+
+    /// The exact value of an attack order made by `me` as it stands in `fighters`.
+    fn attack_value(
+        &mut self,
+        fighters: &[Fighter],
+        me: &Fighter,
+        order: &AttackOrder,
+    ) -> Option<f64> {
+        let targets = check_attack(self.rules, &self.field, fighters, me, order, None).ok()?;
+        let decl = declaration(self.rules, me, order, targets.len()).ok()?;
+        let refs: Vec<&Fighter> = targets
+            .iter()
+            .filter_map(|id| fighters.iter().find(|f| f.id == *id))
+            .collect();
+        if !self.spend(refs.len()) {
+            return None;
+        }
+        let ctx = assemble(self.rules, &self.field, me, &refs, &decl);
+        let mut value = 0.0;
+        for (tc, t) in ctx.targets.iter().zip(&refs) {
+            let choice = if t.actions.counter > 0
+                && t.controller.defense != crate::battle::components::DefensePolicy::AlwaysDodge
+            {
+                // Assume the better defense for them.
+                let d = target_odds(self.rules, &ctx, tc, &decl, t, DefenseChoice::Dodge);
+                let p = target_odds(self.rules, &ctx, tc, &decl, t, DefenseChoice::Parry);
+                if p.expected_damage < d.expected_damage {
+                    p
+                } else {
+                    d
+                }
+            } else {
+                target_odds(self.rules, &ctx, tc, &decl, t, DefenseChoice::Dodge)
+            };
+            let thresholds: f64 = choice
+                .threshold_chances
+                .iter()
+                .filter(|c| !c.already)
+                .map(|c| c.chance)
+                .sum();
+            let worth = self.kill_worth(t);
+            let v = choice.expected_damage
+                + THRESHOLD_BONUS * thresholds
+                + worth * choice.defeat_chance;
+            value += if t.side == me.side { -2.0 * v } else { v };
+        }
+        Some(value - KI_PRICE * (ctx.ki_cost + decl.wager) as f64)
+    }
+
+    /// What defeating `t` is worth beyond the damage: its remaining Life and what it deals.
+    fn kill_worth(&self, t: &Fighter) -> f64 {
+        let (melee, ranged) = self.threat.get(&t.id).copied().unwrap_or((0.0, 0.0));
+        let bonus = if t.power.minion { 6.0 } else { 0.0 };
+        0.5 * t.life.current as f64 + 3.0 * melee.max(ranged) + bonus
+    }
+
+    /// The damage the opponents can deal us next round if we stand on `at`.
+    fn risk(&self, at: Square) -> f64 {
+        let mut total = 0.0;
+        for o in self.opponents() {
+            let Some(op) = o.position else {
+                continue;
+            };
+            let (melee, ranged) = self.threat.get(&o.id).copied().unwrap_or((0.0, 0.0));
+            let d = footprint_distance(op, o.size.squares, at, self.me.size.squares);
+            let run = speed(self.rules, o, true) + o.size.melee_range;
+            let walk = speed(self.rules, o, false) + o.size.melee_range;
+            let attacks = |moves: u32| f64::from(o.actions.standard.max(3).saturating_sub(moves));
+            let m = if d <= o.size.melee_range {
+                melee * attacks(0)
+            } else if d <= walk {
+                melee * attacks(1)
+            } else if d <= run {
+                melee * attacks(1) * 0.8
+            } else {
+                0.0
+            };
+            total += m.max(ranged * attacks(0));
+        }
+        total
+    }
+
+    /// The best value of any attack `me` could make from `at` (with its current actions).
+    fn best_attack_from(
+        &mut self,
+        at: Square,
+        orders: &[AttackOrder],
+    ) -> Option<(f64, AttackOrder)> {
+        let mut fighters = self.fighters.clone();
+        let me = fighters.iter_mut().find(|f| f.id == self.me.id)?;
+        me.position = Some(at);
+        let me = me.clone();
+        let mut best: Option<(f64, AttackOrder)> = None;
+        for o in orders {
+            if let Some(v) = self.attack_value(&fighters, &me, o)
+                && best.as_ref().is_none_or(|(b, _)| v > *b + 1e-9)
+            {
+                best = Some((v, o.clone()));
+            }
+        }
+        best
+    }
+}
+
+/// The best expected damage per attack `attacker` can deal `victim`, in melee and at range.
+fn threat_of(rules: &Rules, field: &Field, attacker: &Fighter, victim: &Fighter) -> (f64, f64) {
+    let mut melee: f64 = 0.0;
+    let mut ranged: f64 = 0.0;
+    let Some(vp) = victim.position else {
+        return (0.0, 0.0);
+    };
+    for pid in &attacker.loadout.profiles {
+        let Some(profile) = rules.profile(pid) else {
+            continue;
+        };
+        let Some(ty): Option<&AttackTypeDef> = rules.attack_type(&profile.attack_type) else {
+            continue;
+        };
+        let order = AttackOrder {
+            attacker: attacker.id,
+            profile: pid.clone(),
+            technique: None,
+            target: crate::battle::command::AttackTarget::Combatant(victim.id),
+            wager: 0,
+            element: attacker.loadout.elements.first().cloned(),
+            push: None,
+        };
+        let Ok(decl) = declaration(rules, attacker, &order, 1) else {
+            continue;
+        };
+        if ki_cost(attacker, &decl) > attacker.ki.current {
+            continue;
+        }
+        // As if the attacker stood beside the victim (for melee) or where it is (for range).
+        let mut a = attacker.clone();
+        if ty.reach == Reach::Melee {
+            a.position = Some(Square::new(vp.x - 1, vp.y));
+        }
+        let ctx = assemble(rules, field, &a, &[victim], &decl);
+        let Some(tc) = ctx.targets.first() else {
+            continue;
+        };
+        let e = target_odds(rules, &ctx, tc, &decl, victim, DefenseChoice::Dodge).expected_damage;
+        match ty.reach {
+            Reach::Melee => melee = melee.max(e),
+            _ => {
+                if reach(attacker, &decl).is_none_or(|r| {
+                    attacker.position.is_some_and(|p| {
+                        footprint_distance(p, attacker.size.squares, vp, victim.size.squares)
+                            <= r + speed(rules, attacker, false)
+                    })
+                }) {
+                    ranged = ranged.max(e)
+                }
+            }
+        }
+    }
+    (melee, ranged)
+}
+
+/// One option and its score.
+struct Candidate {
+    score: f64,
+    command: Command,
+}
+
+/// The command the planner at `level` gives for `who`, drawing its noise from `rng`.
+pub fn decide(
+    battle: &mut Battle,
+    who: CombatantId,
+    level: Level,
+    rng: &mut ChaCha8Rng,
+) -> Command {
+    let fighters = battle.fighters();
+    let Some(me) = fighters.iter().find(|f| f.id == who).cloned() else {
+        return Command::EndTurn { who };
+    };
+    let Some(here) = me.position else {
+        return Command::EndTurn { who };
+    };
+    let rules = battle.rules().clone();
+    let settings = level.settings();
+    let field = battle.field();
+    let mut threat = BTreeMap::new();
+    for o in fighters
+        .iter()
+        .filter(|f| f.side != me.side && !f.defeated() && f.position.is_some())
+    {
+        threat.insert(o.id, threat_of(&rules, &field, o, &me));
+    }
+    let mut s = Situation {
+        rules: &rules,
+        field,
+        fighters: fighters.clone(),
+        me: me.clone(),
+        settings,
+        evals: 0,
+        threat,
+    };
+    let mut options: Vec<Candidate> = Vec::new();
+    let risk_here = s.risk(here);
+
+    // Attacks from here, with the level's wagers.
+    let mut orders = candidate_attacks(&rules, &fighters, &me);
+    orders.retain(|o| o.wager == 0);
+    let mut with_wagers = Vec::new();
+    for o in &orders {
+        with_wagers.push(o.clone());
+        if let Ok(decl) = declaration(&rules, &me, o, 1)
+            && decl.attack_type.wager
+        {
+            let cost = ki_cost(&me, &decl);
+            let spare = (me.capacity.current - cost).min(me.ki.current - cost);
+            for f in settings.wagers.iter().filter(|f| **f > 0.0) {
+                let w = (spare as f64 * f).floor() as i64;
+                if w > 0 {
+                    with_wagers.push(AttackOrder {
+                        wager: w,
+                        ..o.clone()
+                    });
+                }
+            }
+        }
+    }
+    for o in &with_wagers {
+        if let Some(v) = s.attack_value(&fighters, &me, o) {
+            options.push(Candidate {
+                score: v - settings.risk_weight * risk_here,
+                command: Command::Attack(o.clone()),
+            });
+        }
+    }
+
+    // Moves.
+    let moves_left = me.round.moves < rules.actions.moves_per_round && me.actions.usable() > 0;
+    if moves_left {
+        let mut speeds = vec![false];
+        if settings.boosted && me.can_pay(boosted_cost(&rules, &me)).is_ok() {
+            speeds.push(true);
+        }
+        let nearest = |sq: Square, s: &Situation| -> u32 {
+            s.opponents()
+                .filter_map(|o| {
+                    Some(footprint_distance(
+                        sq,
+                        s.me.size.squares,
+                        o.position?,
+                        o.size.squares,
+                    ))
+                })
+                .min()
+                .unwrap_or(0)
+        };
+        let now = nearest(here, &s);
+        let mut seen: BTreeMap<Square, bool> = BTreeMap::new();
+        for boosted in speeds {
+            let reach_map = reachable_squares(&rules, &s.field, &fighters, &me, boosted);
+            // Prefilter: squares nearer the opponents and safer first.
+            let mut squares: Vec<(f64, Square)> = reach_map
+                .keys()
+                .filter(|sq| **sq != here && can_end_on(&fighters, &me, **sq))
+                .filter(|sq| !seen.contains_key(sq))
+                .map(|sq| {
+                    let d = nearest(*sq, &s) as f64;
+                    let h = -(d - 1.0).abs() - settings.risk_weight * s.risk(*sq) * 0.1;
+                    (h, *sq)
+                })
+                .collect();
+            squares.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            squares.truncate(settings.move_squares);
+            for (_, sq) in squares {
+                seen.insert(sq, boosted);
+                let Some(path) = path_to(&reach_map, here, sq) else {
+                    continue;
+                };
+                // Exploits provoked along the way.
+                let mut exploit = 0.0;
+                let mut at = here;
+                for step in &path {
+                    for o in provoked_by(&fighters, &me, at, *step) {
+                        if let Some(f) = fighters.iter().find(|f| f.id == o)
+                            && f.actions.counter > 0
+                        {
+                            exploit += s.threat.get(&o).map_or(0.0, |t| t.0);
+                        }
+                    }
+                    at = *step;
+                }
+                let after = if settings.lookahead && me.actions.usable() > 1 {
+                    s.best_attack_from(sq, &orders)
+                        .map_or(0.0, |(v, _)| v.max(0.0))
+                } else {
+                    0.0
+                };
+                let ki = if boosted {
+                    KI_PRICE * boosted_cost(&rules, &me) as f64
+                } else {
+                    0.0
+                };
+                let progress = 0.5 * (f64::from(now) - f64::from(nearest(sq, &s))).max(0.0);
+                let score = after + progress - exploit - ki - settings.risk_weight * s.risk(sq);
+                options.push(Candidate {
+                    score,
+                    command: Command::Move { who, path, boosted },
+                });
+            }
+        }
+    }
+
+    // Standing up, ending conditions, curing poison, Surges.
+    if me.conditions.has(ConditionKind::Prone) {
+        // Prone makes every hit Lethal and the Dodge a Guard Down one.
+        options.push(Candidate {
+            score: 0.4 * risk_here + 4.0 - settings.risk_weight * risk_here,
+            command: Command::StandUp { who },
+        });
+    }
+    for c in &me.conditions.0 {
+        let def = rules.condition(c.kind);
+        if def.polarity != Polarity::Negative || matches!(def.rule, ConditionRule::Absorbed { .. })
+        {
+            continue;
+        }
+        let m = &rules.conditions.end_condition;
+        let spec = match rules.save(&m.check) {
+            Some(_) => save_spec(&rules, &me, &m.check, 0),
+            None => match skill_spec(&rules, &me, &m.check) {
+                Some(sp) => sp,
+                None => continue,
+            },
+        };
+        let tn = rules.difficulty(&m.difficulty);
+        let p = 1.0 - distribution(&spec).cdf(tn - 1);
+        let benefit = match def.rule {
+            ConditionRule::Slowed { .. } | ConditionRule::Transfigured { .. } => 8.0,
+            ConditionRule::Poisoned { life_loss, .. } => life_loss.of(me.life.max) as f64 * 2.0,
+            ConditionRule::DamageOverTime { .. } => c.amount as f64 * 2.0,
+            ConditionRule::GuardDown { .. } | ConditionRule::Prone { .. } => risk_here * 0.3,
+            _ => 3.0,
+        };
+        options.push(Candidate {
+            score: p * benefit - 2.0,
+            command: Command::EndCondition {
+                who,
+                condition: c.kind,
+            },
+        });
+    }
+    if me.conditions.has(ConditionKind::Poisoned)
+        && let ConditionRule::Poisoned {
+            cure, life_loss, ..
+        } = &rules.condition(ConditionKind::Poisoned).rule
+        && let Some(spec) = skill_spec(&rules, &me, &cure.check)
+    {
+        let tn = rules.difficulty(&cure.difficulty);
+        let p = 1.0 - distribution(&spec).cdf(tn - 1);
+        options.push(Candidate {
+            score: p * life_loss.of(me.life.max) as f64 * 2.5 - 2.0,
+            command: Command::CurePoison { who },
+        });
+    }
+    if !me.encounter.surge_used {
+        if me.life.current * 2 < me.life.max {
+            options.push(Candidate {
+                score: 0.6 * (me.life.max - me.life.current) as f64 * 0.25,
+                command: Command::Surge {
+                    who,
+                    kind: SurgeKind::Healing,
+                },
+            });
+        }
+        if me.ki.current * 4 < me.ki.max {
+            options.push(Candidate {
+                score: 6.0,
+                command: Command::Surge {
+                    who,
+                    kind: SurgeKind::Ki,
+                },
+            });
+        }
+    }
+
+    // Ending the turn keeps whatever risk there is here.
+    options.push(Candidate {
+        score: -settings.risk_weight * risk_here,
+        command: Command::EndTurn { who },
+    });
+
+    // Noise, then the best legal option.
+    for o in &mut options {
+        if settings.noise > 0.0 {
+            let u = f64::from(rng.next_u32()) / f64::from(u32::MAX) * 2.0 - 1.0;
+            o.score += u * settings.noise * (o.score.abs() + 3.0);
+        }
+    }
+    options.sort_by(|a, b| b.score.total_cmp(&a.score));
+    for o in options {
+        if battle.check(&o.command).is_ok() {
+            return o.command;
+        }
+    }
+    Command::EndTurn { who }
+}

@@ -1,0 +1,286 @@
+//! Exact odds of a declared attack, per target: the hit chance, the whole distribution of the
+//! damage after category, Soak and cover, the chance of reaching each Health Threshold and of
+//! defeat, and every die and modifier of the rolls behind them.
+//!
+//! Everything is computed from the [`AttackContext`] that resolution rolls, by exact
+//! convolution of the dice ([`crate::dice::dist`]), never by sampling.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::components::CombatantId;
+use super::context::{AttackContext, Declaration, DefenseChoice, TargetContext, damage_against};
+use super::effects::reached_thresholds;
+use super::fighter::Fighter;
+use crate::dice::{Dist, RollSpec, distribution, distribution_split};
+use crate::ruleset::{Category, Rules};
+
+/// One part of a roll: a die (`"1d10"`) or a flat modifier (`value`), with where it comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Term {
+    pub label: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub die: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<i64>,
+}
+
+/// A roll described for people: its terms and its critical and botch rules.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RollSummary {
+    pub kind: String,
+    pub terms: Vec<Term>,
+    /// The natural result that is a Critical Result, if the roll can crit.
+    pub critical_target: Option<u32>,
+    /// Natural results at or below this botch (0: it cannot).
+    pub botch_range: u32,
+    pub botch_penalty: i64,
+    /// Added on a Critical Result.
+    pub critical_dice: Vec<Term>,
+    /// Multi-hit profiles: damage per hit counted by the dice.
+    pub per_hit: i64,
+    /// Dice an effect removed.
+    pub dropped: Vec<String>,
+    pub mean: f64,
+    pub min: i64,
+    pub max: i64,
+}
+
+impl RollSummary {
+    /// Describes a roll spec, with its exact mean and range.
+    pub fn of(spec: &RollSpec) -> Self {
+        let mut terms = Vec::new();
+        if let Some(b) = &spec.base {
+            let label = match (&b.penalization, b.rolls) {
+                (Some(why), n) if n > 1 => format!("Base die, rolled {n} times: {why}"),
+                _ => "Base die".to_string(),
+            };
+            terms.push(Term {
+                label,
+                die: Some(format!("1d{}", b.sides)),
+                value: None,
+            });
+        }
+        if let Some(label) = &spec.superiority {
+            terms.push(Term {
+                label: label.clone(),
+                die: Some("1d10".into()),
+                value: None,
+            });
+        }
+        for d in &spec.dice {
+            terms.push(Term {
+                label: d.label.clone(),
+                die: Some(d.group.to_string()),
+                value: None,
+            });
+        }
+        for m in &spec.modifiers {
+            terms.push(Term {
+                label: m.label.clone(),
+                die: None,
+                value: Some(m.value),
+            });
+        }
+        let dist = distribution(spec);
+        let (min, max) = dist.range().unwrap_or((0, 0));
+        Self {
+            kind: spec.kind.to_string(),
+            terms,
+            critical_target: spec.base.as_ref().and_then(|b| b.critical_target),
+            botch_range: spec.base.as_ref().map_or(0, |b| b.botch_range),
+            botch_penalty: spec.base.as_ref().map_or(0, |b| b.botch_penalty),
+            critical_dice: spec
+                .critical_dice
+                .iter()
+                .map(|d| Term {
+                    label: d.label.clone(),
+                    die: Some(d.group.to_string()),
+                    value: None,
+                })
+                .collect(),
+            per_hit: spec.dice_multiplier,
+            dropped: spec.dropped.clone(),
+            mean: dist.mean(),
+            min,
+            max,
+        }
+    }
+}
+
+/// The chance that an attack takes a target to a Health Threshold it has not reached yet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ThresholdChance {
+    pub threshold: String,
+    /// Already reached before the attack (the chance is then 1).
+    pub already: bool,
+    pub chance: f64,
+}
+
+/// Everything the attack may do to one target, exactly.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetOdds {
+    pub target: CombatantId,
+    pub defense: DefenseChoice,
+    /// Set when the attack hits without a Clash (Rage).
+    pub automatic_hit: Option<String>,
+    pub hit_chance: f64,
+    /// A hit whose Strike is a Critical Result (Cutting turns it Lethal).
+    pub critical_hit_chance: f64,
+    pub expected_damage: f64,
+    /// Damage after category, Soak and cover → probability; a miss counts as 0.
+    pub damage_distribution: BTreeMap<i64, f64>,
+    pub threshold_chances: Vec<ThresholdChance>,
+    pub defeat_chance: f64,
+    /// The Damage Category on an ordinary hit and on a critical one.
+    pub category: Category,
+    pub critical_category: Category,
+    pub soak_used: i64,
+    pub cover: i64,
+    pub strike: RollSummary,
+    pub defense_roll: RollSummary,
+}
+
+impl TargetOdds {
+    /// The chance of dealing at least `damage`.
+    pub fn chance_of_at_least(&self, damage: i64) -> f64 {
+        self.damage_distribution
+            .range(damage..)
+            .map(|(_, p)| p)
+            .sum()
+    }
+}
+
+/// The damage distribution of one Wound against one target in one category.
+fn damage_dist(wound: &Dist, soak_used: i64, cover: i64) -> Dist {
+    wound.map(|w| (w - soak_used - cover).max(0))
+}
+
+/// The exact odds of the attack in `ctx` against the target `t` defending with `choice`.
+pub fn target_odds(
+    rules: &Rules,
+    ctx: &AttackContext,
+    t: &TargetContext,
+    decl: &Declaration,
+    target: &Fighter,
+    choice: DefenseChoice,
+) -> TargetOdds {
+    let defense_spec = match choice {
+        DefenseChoice::Dodge => &t.dodge,
+        DefenseChoice::Parry => &t.parry,
+    };
+    let (plain, crit) = distribution_split(&t.strike);
+    let (hit_plain, hit_crit) = if t.automatic_hit.is_some() {
+        (plain.mass(), crit.mass())
+    } else {
+        let defense = distribution(defense_spec);
+        (plain.prob_greater(&defense), crit.prob_greater(&defense))
+    };
+    let wound = distribution(&ctx.wound);
+    let cover = t.cover.as_ref().map_or(0, |c| c.reduction);
+    let normal = damage_against(rules, 0, decl, target, false, t.cover.as_ref());
+    let critical = damage_against(rules, 0, decl, target, true, t.cover.as_ref());
+    let mut dist = Dist::point(0);
+    dist.p[0] = 1.0 - hit_plain - hit_crit;
+    dist.mix(&damage_dist(&wound, normal.soak_used, cover), hit_plain);
+    dist.mix(&damage_dist(&wound, critical.soak_used, cover), hit_crit);
+    let damage_distribution: BTreeMap<i64, f64> = dist
+        .p
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| **p > 0.0)
+        .map(|(i, p)| (dist.offset + i as i64, *p))
+        .collect();
+    let at_least = |d: i64| -> f64 {
+        damage_distribution
+            .range(d.max(0)..)
+            .map(|(_, p)| p)
+            .sum::<f64>()
+            .min(1.0)
+    };
+    let reached = reached_thresholds(rules, target.power.minion, target.life);
+    let threshold_chances = rules
+        .damage
+        .thresholds
+        .iter()
+        .enumerate()
+        .filter(|(_, th)| {
+            !target.power.minion || rules.characters.minion.thresholds.contains(&th.id)
+        })
+        .map(|(i, th)| {
+            let already = reached.contains(&i);
+            // Reached at Life ≤ max × fraction, rounded down.
+            let line = th.fraction.of(target.life.max);
+            ThresholdChance {
+                threshold: th.id.clone(),
+                already,
+                chance: if already {
+                    1.0
+                } else {
+                    at_least(target.life.current - line)
+                },
+            }
+        })
+        .collect();
+    TargetOdds {
+        target: t.id,
+        defense: choice,
+        automatic_hit: t.automatic_hit.map(str::to_string),
+        hit_chance: hit_plain + hit_crit,
+        critical_hit_chance: hit_crit,
+        expected_damage: dist.mean(),
+        threshold_chances,
+        defeat_chance: at_least(target.life.current.max(1)),
+        damage_distribution,
+        category: normal.category,
+        critical_category: critical.category,
+        soak_used: normal.soak_used,
+        cover,
+        strike: RollSummary::of(&t.strike),
+        defense_roll: RollSummary::of(defense_spec),
+    }
+}
+
+/// The odds of a whole attack: what it costs and, per target, what it may do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AttackOdds {
+    pub attacker: CombatantId,
+    pub maneuver: String,
+    pub ki_cost: i64,
+    pub wager: i64,
+    pub wound: RollSummary,
+    /// Per target, in id order: the odds if it dodges and if it parries.
+    pub targets: Vec<(TargetOdds, TargetOdds)>,
+}
+
+/// The odds of the attack in `ctx` against every target, both defenses.
+pub fn attack_odds(
+    rules: &Rules,
+    ctx: &AttackContext,
+    decl: &Declaration,
+    attacker: &Fighter,
+    targets: &[&Fighter],
+) -> AttackOdds {
+    AttackOdds {
+        attacker: attacker.id,
+        maneuver: decl.technique.map_or_else(
+            || decl.profile.name.clone(),
+            |t| format!("{} ({})", t.name, decl.profile.name),
+        ),
+        ki_cost: ctx.ki_cost,
+        wager: ctx.wager,
+        wound: RollSummary::of(&ctx.wound),
+        targets: ctx
+            .targets
+            .iter()
+            .zip(targets)
+            .map(|(tc, t)| {
+                (
+                    target_odds(rules, ctx, tc, decl, t, DefenseChoice::Dodge),
+                    target_odds(rules, ctx, tc, decl, t, DefenseChoice::Parry),
+                )
+            })
+            .collect(),
+    }
+}
