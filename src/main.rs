@@ -86,6 +86,9 @@ struct DemoArgs {
     /// Stop after this many rounds if the scenario has no round limit.
     #[arg(long, default_value_t = 30)]
     max_rounds: u32,
+    /// The computer player of each side, comma-separated (easy, normal, hard, greedy, random).
+    #[arg(long, default_value = "normal,normal", value_delimiter = ',')]
+    ai: Vec<Policy>,
 }
 
 #[derive(clap::Args)]
@@ -117,6 +120,20 @@ struct SimulateArgs {
     json: bool,
 }
 
+/// Prints a line to standard output; a closed pipe (`gridclash … | head`) ends the program
+/// quietly instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout().lock();
+        if let Err(e) = writeln!(stdout, $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+        }
+    }};
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -124,6 +141,7 @@ fn main() -> ExitCode {
             scenario: "duel".into(),
             seed: 1,
             max_rounds: 30,
+            ai: vec![Policy::Normal],
         }),
         Some(Cmd::Demo(args)) => demo(&args),
         Some(Cmd::Validate { paths }) => validate(&paths),
@@ -153,15 +171,27 @@ fn demo(args: &DemoArgs) -> Result<ExitCode, String> {
         DiceSource::seeded(args.seed),
     )
     .map_err(|e| e.to_string())?;
-    println!(
-        "Gridclash demo: {} ({} ruleset), seed {}. Every side is played by the greedy policy.",
-        loaded.scenario.name, rules.manifest.name, args.seed
+    let players: Vec<String> = (0..loaded.scenario.sides.len())
+        .map(|s| {
+            format!(
+                "{}: {}",
+                loaded.scenario.sides[s].name,
+                args.ai[s % args.ai.len().max(1)]
+            )
+        })
+        .collect();
+    out!(
+        "Gridclash demo: {} ({} ruleset), seed {}. Computer players: {}.",
+        loaded.scenario.name,
+        rules.manifest.name,
+        args.seed,
+        players.join(", ")
     );
-    println!("{}\n", loaded.scenario.description);
+    out!("{}\n", loaded.scenario.description);
     for f in battle.fighters() {
         let d = f.derived(&rules);
         let side = &loaded.scenario.sides[usize::from(f.side.0)].name;
-        println!(
+        out!(
             "{} ({side}) at {}: Life {}, Ki {}, Capacity {}, ToP {}, Haste {}, Awareness {}, Defense Value {}, Soak {}, Speed {}/{}",
             f.identity.name,
             f.position.map_or("-".into(), |p| p.to_string()),
@@ -177,13 +207,20 @@ fn demo(args: &DemoArgs) -> Result<ExitCode, String> {
             d.boosted_speed
         );
     }
-    println!();
+    out!();
     let names = battle.names();
-    let mut agent = Agent::new(Policy::Greedy, args.seed);
+    let mut agents: Vec<Agent> = (0..loaded.scenario.sides.len())
+        .map(|s| {
+            Agent::new(
+                args.ai[s % args.ai.len().max(1)],
+                sim::battle_seed(args.seed, 1000 + s as u64),
+            )
+        })
+        .collect();
     let mut printed = 0;
     loop {
         for e in &battle.events()[printed..] {
-            println!("{}", e.describe(&names));
+            out!("{}", e.describe(&names));
         }
         printed = battle.events().len();
         if battle.outcome().is_some() || battle.turn().round > args.max_rounds {
@@ -192,7 +229,10 @@ fn demo(args: &DemoArgs) -> Result<ExitCode, String> {
         let Some(active) = battle.active() else {
             break;
         };
-        let cmd = agent.command(&mut battle, active);
+        let side = battle
+            .fighter(active)
+            .map_or(0, |f| usize::from(f.side.0) % agents.len().max(1));
+        let cmd = agents[side].command(&mut battle, active);
         if let Err(e) = battle.submit(cmd.clone()) {
             return Err(format!(
                 "the demo policy chose an illegal command {cmd:?}: {e}"
@@ -200,7 +240,7 @@ fn demo(args: &DemoArgs) -> Result<ExitCode, String> {
         }
     }
     if battle.outcome().is_none() {
-        println!("No winner after {} rounds.", args.max_rounds);
+        out!("No winner after {} rounds.", args.max_rounds);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -229,10 +269,10 @@ fn validate(paths: &[PathBuf]) -> Result<ExitCode, String> {
             },
         };
         if errors.is_empty() {
-            println!("{}: ok", path.display());
+            out!("{}: ok", path.display());
         }
         for e in &errors {
-            println!("{e}");
+            out!("{e}");
         }
         problems += errors.len();
     }
@@ -271,12 +311,12 @@ fn simulate(args: &SimulateArgs) -> Result<ExitCode, String> {
         timings: args.timings,
     })?;
     if args.json {
-        println!(
+        out!(
             "{}",
             serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
         );
     } else {
-        print!("{}", report.text());
+        out!("{}", report.text().trim_end());
         eprintln!("({:.1} s)", started.elapsed().as_secs_f64());
     }
     Ok(ExitCode::SUCCESS)
@@ -421,14 +461,14 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
                 "parry": p,
             })).collect::<Vec<_>>(),
         });
-        println!(
+        out!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?
         );
         return Ok(ExitCode::SUCCESS);
     }
     let pct = |p: f64| format!("{:.1}%", p * 100.0);
-    println!(
+    out!(
         "{} -> {}: {} ({:?}), Ki cost {} + wager {}",
         names.get(&attacker).cloned().unwrap_or_default(),
         names.get(&target).cloned().unwrap_or_default(),
@@ -449,7 +489,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         ),
         ("Wound", &preview.odds.wound),
     ] {
-        println!(
+        out!(
             "  {title}: mean {:.2}, {}..{}; critical on {}, botch on {} (-{})",
             r.mean,
             r.min,
@@ -465,29 +505,29 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         );
         for t in &r.terms {
             match (&t.die, t.value) {
-                (Some(d), _) => println!("      {d:>6}  {}", t.label),
-                (None, Some(v)) => println!("      {v:>+6}  {}", t.label),
+                (Some(d), _) => out!("      {d:>6}  {}", t.label),
+                (None, Some(v)) => out!("      {v:>+6}  {}", t.label),
                 _ => {}
             }
         }
         for t in &r.critical_dice {
-            println!(
+            out!(
                 "      {:>6}  {} (on a Critical Result)",
                 t.die.clone().unwrap_or_default(),
                 t.label
             );
         }
         if r.per_hit != 1 {
-            println!("      x{}  damage per hit", r.per_hit);
+            out!("      x{}  damage per hit", r.per_hit);
         }
         for d in &r.dropped {
-            println!("      dropped: {d}");
+            out!("      dropped: {d}");
         }
     }
     if let Some(why) = &chosen.automatic_hit {
-        println!("  Hits automatically: {why}");
+        out!("  Hits automatically: {why}");
     }
-    println!(
+    out!(
         "  Hit {} (critical {}); expected damage {:.2}; {:?} damage, Soak {} taken off{}",
         pct(chosen.hit_chance),
         pct(chosen.critical_hit_chance),
@@ -502,17 +542,17 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
     );
     for t in &chosen.threshold_chances {
         if t.already {
-            println!("  {}: already reached", t.threshold);
+            out!("  {}: already reached", t.threshold);
         } else {
-            println!("  Reaches {}: {}", t.threshold, pct(t.chance));
+            out!("  Reaches {}: {}", t.threshold, pct(t.chance));
         }
     }
-    println!("  Defeats: {}", pct(chosen.defeat_chance));
+    out!("  Defeats: {}", pct(chosen.defeat_chance));
     let cells: Vec<String> = chosen
         .damage_distribution
         .iter()
         .map(|(d, p)| format!("{d}:{:.2}%", p * 100.0))
         .collect();
-    println!("  Damage distribution: {}", cells.join(" "));
+    out!("  Damage distribution: {}", cells.join(" "));
     Ok(ExitCode::SUCCESS)
 }

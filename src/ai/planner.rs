@@ -80,7 +80,7 @@ impl Level {
                 move_squares: 10,
                 boosted: true,
                 wagers: &[0.0, 0.5],
-                risk_weight: 0.5,
+                risk_weight: 0.35,
                 lookahead: true,
                 noise: 0.05,
                 max_evals: 1200,
@@ -89,17 +89,17 @@ impl Level {
                 move_squares: 24,
                 boosted: true,
                 wagers: &[0.0, 0.25, 0.5, 1.0],
-                risk_weight: 0.6,
+                risk_weight: 0.4,
                 lookahead: true,
                 noise: 0.0,
-                max_evals: 4000,
+                max_evals: 6000,
             },
         }
     }
 }
 
 /// What a Ki point is worth in damage.
-const KI_PRICE: f64 = 0.3;
+const KI_PRICE: f64 = 0.45;
 /// Worth of pushing a target through a threshold (its Steadfast Save may fail, its side
 /// loses Bonus Momentum to us).
 const THRESHOLD_BONUS: f64 = 4.0;
@@ -173,20 +173,31 @@ impl Situation<'_> {
                 + worth * choice.defeat_chance;
             value += if t.side == me.side { -2.0 * v } else { v };
         }
-        Some(value - KI_PRICE * (ctx.ki_cost + decl.wager) as f64)
+        let backlash = decl
+            .technique
+            .and_then(|t| t.backlash.as_ref())
+            .map_or(0, |b| crate::battle::fighter::eval(b, &me.vars()));
+        let ki = ctx.ki_cost + decl.wager;
+        Some(value - ki_price(me) * ki as f64 - backlash as f64)
     }
 
-    /// What defeating `t` is worth beyond the damage: its remaining Life and what it deals.
+    /// What defeating `t` is worth beyond the damage: the damage it would go on dealing us
+    /// (a round of its attacks) and, for a Minion, the Bonus Momentum it gives.
     fn kill_worth(&self, t: &Fighter) -> f64 {
         let (melee, ranged) = self.threat.get(&t.id).copied().unwrap_or((0.0, 0.0));
         let bonus = if t.power.minion { 6.0 } else { 0.0 };
-        0.5 * t.life.current as f64 + 3.0 * melee.max(ranged) + bonus
+        10.0 + 3.0 * melee.max(ranged) + bonus
     }
 
     /// The damage the opponents can deal us next round if we stand on `at`.
     fn risk(&self, at: Square) -> f64 {
+        self.risk_of(at, |_| true)
+    }
+
+    /// [`Situation::risk`] counting only the opponents `counts` keeps.
+    fn risk_of(&self, at: Square, counts: impl Fn(CombatantId) -> bool) -> f64 {
         let mut total = 0.0;
-        for o in self.opponents() {
+        for o in self.opponents().filter(|o| counts(o.id)) {
             let Some(op) = o.position else {
                 continue;
             };
@@ -204,7 +215,19 @@ impl Situation<'_> {
             } else {
                 0.0
             };
-            total += m.max(ranged * attacks(0));
+            // Its attacks are shared among every one of our units it can reach as easily.
+            let reach = if m > 0.0 { run } else { u32::MAX };
+            let ours = self
+                .fighters
+                .iter()
+                .filter(|f| f.side == self.me.side && f.id != self.me.id && !f.defeated())
+                .filter(|f| {
+                    f.position.is_some_and(|p| {
+                        footprint_distance(op, o.size.squares, p, f.size.squares) <= reach
+                    })
+                })
+                .count();
+            total += m.max(ranged * attacks(0)) / (1 + ours) as f64;
         }
         total
     }
@@ -287,6 +310,12 @@ fn threat_of(rules: &Rules, field: &Field, attacker: &Fighter, victim: &Fighter)
     (melee, ranged)
 }
 
+/// What a Ki point is worth: more as Ki runs low, so a unit does not spend it all at once.
+fn ki_price(me: &Fighter) -> f64 {
+    let left = me.ki.current.max(1) as f64;
+    KI_PRICE * (me.ki.max.max(1) as f64 / left).clamp(1.0, 4.0)
+}
+
 /// One option and its score.
 struct Candidate {
     score: f64,
@@ -351,13 +380,24 @@ pub fn decide(
             }
         }
     }
+    // Every option is scored as this action's value, plus what the actions left after it can
+    // do from where the unit then stands (about the best attack there, each), less the risk of
+    // standing there: so a move is only worth its action if it makes better attacks possible.
+    let left_after = f64::from(me.actions.usable().saturating_sub(1));
+    let mut best_here = 0.0f64;
+    let mut attacks = Vec::new();
     for o in &with_wagers {
         if let Some(v) = s.attack_value(&fighters, &me, o) {
-            options.push(Candidate {
-                score: v - settings.risk_weight * risk_here,
-                command: Command::Attack(o.clone()),
-            });
+            best_here = best_here.max(v);
+            attacks.push((v, o.clone()));
         }
+    }
+    let rest_here = left_after * best_here;
+    for (v, o) in attacks {
+        options.push(Candidate {
+            score: v + rest_here - settings.risk_weight * risk_here,
+            command: Command::Attack(o),
+        });
     }
 
     // Moves.
@@ -415,14 +455,15 @@ pub fn decide(
                     }
                     at = *step;
                 }
-                let after = if settings.lookahead && me.actions.usable() > 1 {
-                    s.best_attack_from(sq, &orders)
-                        .map_or(0.0, |(v, _)| v.max(0.0))
+                let after = if settings.lookahead && left_after > 0.0 {
+                    left_after
+                        * s.best_attack_from(sq, &orders)
+                            .map_or(0.0, |(v, _)| v.max(0.0))
                 } else {
                     0.0
                 };
                 let ki = if boosted {
-                    KI_PRICE * boosted_cost(&rules, &me) as f64
+                    ki_price(&me) * boosted_cost(&rules, &me) as f64
                 } else {
                     0.0
                 };
@@ -440,7 +481,7 @@ pub fn decide(
     if me.conditions.has(ConditionKind::Prone) {
         // Prone makes every hit Lethal and the Dodge a Guard Down one.
         options.push(Candidate {
-            score: 0.4 * risk_here + 4.0 - settings.risk_weight * risk_here,
+            score: 0.4 * risk_here + 4.0,
             command: Command::StandUp { who },
         });
     }
@@ -514,6 +555,21 @@ pub fn decide(
         score: -settings.risk_weight * risk_here,
         command: Command::EndTurn { who },
     });
+    // Utility maneuvers keep the attacks after them.
+    for o in &mut options {
+        if matches!(
+            o.command,
+            Command::StandUp { .. }
+                | Command::EndCondition { .. }
+                | Command::CurePoison { .. }
+                | Command::Surge { .. }
+        ) {
+            // A Surge is an Instant: it keeps every action.
+            let surge = matches!(o.command, Command::Surge { .. });
+            o.score +=
+                rest_here + if surge { best_here } else { 0.0 } - settings.risk_weight * risk_here;
+        }
+    }
 
     // Noise, then the best legal option.
     for o in &mut options {

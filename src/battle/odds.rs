@@ -147,8 +147,7 @@ impl TargetOdds {
     pub fn chance_of_at_least(&self, damage: i64) -> f64 {
         self.damage_distribution
             .range(damage..)
-            .map(|(_, p)| p)
-            .sum()
+            .fold(0.0, |acc, (_, p)| acc + p)
     }
 }
 
@@ -192,11 +191,11 @@ pub fn target_odds(
         .filter(|(_, p)| **p > 0.0)
         .map(|(i, p)| (dist.offset + i as i64, *p))
         .collect();
+    // A fold from +0.0: an empty f64 sum is -0.0, which would print as "-0.0%".
     let at_least = |d: i64| -> f64 {
         damage_distribution
             .range(d.max(0)..)
-            .map(|(_, p)| p)
-            .sum::<f64>()
+            .fold(0.0, |acc, (_, p)| acc + p)
             .min(1.0)
     };
     let reached = reached_thresholds(rules, target.power.minion, target.life);
