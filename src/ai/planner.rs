@@ -550,6 +550,60 @@ pub fn decide(
         }
     }
 
+    // Powering Up: its bonus on the attacks left this turn and the next.
+    if crate::battle::recovery::check_power_up(&rules, &me).is_ok() {
+        let mut powered = me.clone();
+        powered.encounter.power += 1;
+        let mut roster = fighters.clone();
+        if let Some(f) = roster.iter_mut().find(|f| f.id == who) {
+            f.encounter.power += 1;
+        }
+        let mut best_powered = 0.0f64;
+        for o in with_wagers.iter().take(16) {
+            if let Some(v) = s.attack_value(&roster, &powered, o) {
+                best_powered = best_powered.max(v);
+            }
+        }
+        let gain = (best_powered - best_here).max(0.0);
+        let next_turn = f64::from(rules.actions.standard_actions);
+        options.push(Candidate {
+            score: left_after * best_powered + next_turn * gain
+                - settings.risk_weight * risk_here * 0.95,
+            command: Command::PowerUp { who },
+        });
+    }
+    // Combat Recovery: Life and Ki back, at the price of the actions, the Exploits it invites
+    // and a lower Defense Value until the next turn.
+    let provokers = crate::battle::recovery::recovery_provokers(&rules, &fighters, &me);
+    let exploit_cost: f64 = provokers
+        .iter()
+        .filter(|id| {
+            fighters
+                .iter()
+                .any(|f| f.id == **id && f.actions.counter > 0)
+        })
+        .map(|id| s.threat.get(id).map_or(0.0, |t| t.0.max(t.1)))
+        .sum();
+    let recovery = &rules.actions.combat_recovery;
+    for n in recovery.min_actions..=recovery.max_actions {
+        if crate::battle::recovery::check_recovery(&rules, &me, n).is_err() {
+            continue;
+        }
+        let spec = crate::battle::recovery::recovery_spec(&rules, &me, n);
+        let heal = distribution(&spec).mean();
+        let life = heal.min((me.life.max - me.life.current) as f64);
+        let d = me.derived(&rules);
+        let ki = heal.min((d.max_ki - me.ki.current) as f64);
+        let lost = if exploit_cost > 0.0 { 0.5 * life } else { 0.0 };
+        let left = f64::from(me.actions.usable().saturating_sub(n));
+        options.push(Candidate {
+            score: 0.6 * (life - lost) + ki_price(&me) * ki * 0.5 + left * best_here
+                - exploit_cost
+                - settings.risk_weight * risk_here * (1.0 + 0.08 * f64::from(n)),
+            command: Command::Recover { who, actions: n },
+        });
+    }
+
     // Ending the turn keeps whatever risk there is here.
     options.push(Candidate {
         score: -settings.risk_weight * risk_here,

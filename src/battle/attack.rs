@@ -996,11 +996,13 @@ fn grant_bonus_momentum(rules: &Rules, f: &mut FighterQueryItem, reason: &str, l
 
 /// End of the Attack: Diminishing Defense for everyone targeted, Defeated at 0 Life (Bonus
 /// Momentum for defeating a Minion), Hidden lost by attacking.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn end_attack(
     rules: Res<RulesRes>,
     order: Res<TurnOrder>,
     mut attack: ResMut<CurrentAttack>,
     mut moving: ResMut<CurrentMove>,
+    mut recovery: ResMut<CurrentRecovery>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
     mut q: Query<FighterQuery>,
@@ -1057,6 +1059,16 @@ pub fn end_attack(
         && state.targets.iter().any(|t| t.id == mover && t.damage > 0)
     {
         m.stopped = true;
+    }
+    // "If an Exploit hits you, you lose the LP regained" by a Combat Recovery.
+    if let (Some(who), Some(r)) = (state.exploit, recovery.0.as_mut())
+        && r.who == who
+        && state
+            .targets
+            .iter()
+            .any(|t| t.id == who && t.hit == Some(true))
+    {
+        r.hit = true;
     }
 }
 

@@ -85,6 +85,10 @@ pub enum Command {
         who: CombatantId,
         order: Option<AttackOrder>,
     },
+    /// Power Up: 1 Action for a stack of +1(T) to Combat Rolls and more Capacity.
+    PowerUp { who: CombatantId },
+    /// Combat Recovery: 2 or 3 Actions to regain Life and Ki, lowering Defense Value.
+    Recover { who: CombatantId, actions: u32 },
     /// Turn a Standard Action into a Counter Action.
     ConvertAction { who: CombatantId },
     /// End one's turn early.
@@ -105,7 +109,9 @@ impl Command {
             | Self::ConvertAction { who }
             | Self::EndTurn { who }
             | Self::Move { who, .. }
-            | Self::Exploit { who, .. } => *who,
+            | Self::Exploit { who, .. }
+            | Self::PowerUp { who }
+            | Self::Recover { who, .. } => *who,
         }
     }
 }
@@ -123,7 +129,8 @@ pub enum Decision {
         who: CombatantId,
         attacker: CombatantId,
     },
-    /// `mover` is leaving `who`'s Melee Attack Range: `who` may Exploit it.
+    /// `mover` is leaving `who`'s Melee Attack Range, or recovering near it: `who` may
+    /// Exploit it.
     Exploit {
         who: CombatantId,
         mover: CombatantId,
@@ -250,4 +257,12 @@ pub enum RuleError {
     EndsOccupied { at: Square },
     #[error("an Exploit must be a Basic Attack that hits {0}")]
     BadExploit(CombatantId),
+    #[error("at most {limit} Power Ups a round")]
+    PowerUpLimit { limit: u32 },
+    #[error("already at the most Power Up stacks ({max})")]
+    PowerUpStacks { max: u32 },
+    #[error("a Combat Recovery spends {min} to {max} Actions")]
+    RecoveryActions { min: u32, max: u32 },
+    #[error("one Combat Recovery a round")]
+    RecoveredThisRound,
 }

@@ -199,6 +199,10 @@ pub struct RoundLog {
     pub technique_used: bool,
     pub bonus_momentum: bool,
     pub reduced_momentum: bool,
+    /// Power Ups made this round.
+    pub power_ups: u32,
+    /// A Combat Recovery was made this round.
+    pub recovered: bool,
     pub sweep_debuff: bool,
     /// Actions lost at the start of next round (Reduced Momentum).
     pub next_round_penalty: u32,
@@ -213,6 +217,9 @@ pub struct EncounterLog {
     pub rage_aftermath: Option<u32>,
     /// Defeat has been announced (it is announced once, at the end of the attack).
     pub defeated: bool,
+    /// Power Up stacks, and when they fade.
+    pub power: u32,
+    pub power_expires: Option<Expiry>,
 }
 
 /// Health Threshold bookkeeping, by index into the ruleset's threshold list.

@@ -97,7 +97,7 @@ pub fn reach(attacker: &Fighter, decl: &Declaration) -> Option<u32> {
 }
 
 /// A Combat Roll's common part for `f`: the base die with its Critical Target and Botch Range,
-/// Tier of Power Extra and Critical Dice and Superiority. [`add_roll_penalties`] adds the rest.
+/// Tier of Power Extra and Critical Dice and Superiority. [`add_roll_modifiers`] adds the rest.
 fn combat_roll(
     rules: &Rules,
     f: &Fighter,
@@ -144,11 +144,19 @@ fn combat_roll(
     s
 }
 
-/// The penalties every Combat Roll of `f` takes (Impediment, lowest failed threshold, Poisoned
-/// while Wounded, Minion Weakness), added last so breakdowns read bonuses first.
-fn add_roll_penalties(rules: &Rules, field: &Field, f: &Fighter, s: &mut RollSpec) {
+/// What every Combat Roll of `f` gets from its state: Power Up stacks, then the penalties
+/// (Impediment, lowest failed threshold, Poisoned while Wounded, Minion Weakness, the ground it
+/// stands on). Added last so breakdowns read the roll's own bonuses first.
+fn add_roll_modifiers(rules: &Rules, field: &Field, f: &Fighter, s: &mut RollSpec) {
     let t = f.power.tier;
     let bt = f.power.base_tier;
+    if f.encounter.power > 0 {
+        let per = at_tier(&rules.actions.power_up.roll_bonus, t, bt);
+        s.add(
+            format!("Power Up x{}", f.encounter.power),
+            per * i64::from(f.encounter.power),
+        );
+    }
     if let Some(ConditionRule::Impediment { flat_penalty }) = f
         .active(rules, ConditionKind::Impediment)
         .map(|_| &rules.condition(ConditionKind::Impediment).rule)
@@ -257,7 +265,7 @@ pub fn strike_spec(
     {
         s.add(w.name.clone(), eval(&w.strike, &attacker.vars()));
     }
-    add_roll_penalties(rules, field, attacker, &mut s);
+    add_roll_modifiers(rules, field, attacker, &mut s);
     s
 }
 
@@ -349,7 +357,7 @@ pub fn defense_spec(
                 }
                 s.add(why, -at_tier(dodge_penalty, tier, tier));
             }
-            add_roll_penalties(rules, field, defender, &mut s);
+            add_roll_modifiers(rules, field, defender, &mut s);
             s
         }
         DefenseChoice::Parry => {
@@ -371,7 +379,7 @@ pub fn defense_spec(
                     -per * charges,
                 );
             }
-            add_roll_penalties(rules, field, defender, &mut s);
+            add_roll_modifiers(rules, field, defender, &mut s);
             s
         }
     }
@@ -481,7 +489,7 @@ pub fn wound_spec(
             _ => {}
         }
     }
-    add_roll_penalties(rules, field, attacker, &mut s);
+    add_roll_modifiers(rules, field, attacker, &mut s);
     s
 }
 

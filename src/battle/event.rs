@@ -97,6 +97,31 @@ pub enum BattleEvent {
         to: i64,
         what: String,
     },
+    /// A Power Up stack gained.
+    PoweredUp {
+        who: CombatantId,
+        stacks: u32,
+        roll_bonus: i64,
+        capacity: i64,
+    },
+    /// Power Up stacks ran out.
+    PowerFaded {
+        who: CombatantId,
+    },
+    /// A Combat Recovery begins (Exploits may answer it first).
+    RecoveryStarted {
+        who: CombatantId,
+        actions: u32,
+    },
+    /// What a Combat Recovery gave back.
+    Recovered {
+        who: CombatantId,
+        roll: RollBreakdown,
+        life: i64,
+        ki: i64,
+        /// An Exploit hit during the recovery: the Life is not regained.
+        life_lost_to_exploit: bool,
+    },
     /// A Movement maneuver, as far as it got.
     Moved {
         who: CombatantId,
@@ -106,11 +131,13 @@ pub enum BattleEvent {
         /// An Exploit's damage stopped it before the end of the declared path.
         stopped: bool,
     },
-    /// Leaving `attacker`'s Melee Attack Range provoked its Exploit against `mover`.
+    /// `mover` provoked `attacker`'s Exploit: by leaving its Melee Attack Range, or by a
+    /// Combat Recovery within its reach (`recovering`).
     ExploitProvoked {
         attacker: CombatantId,
         mover: CombatantId,
         at: Square,
+        recovering: bool,
     },
     AttackDeclared {
         attacker: CombatantId,
@@ -346,6 +373,39 @@ impl BattleEvent {
                 what,
                 ..
             } => format!("{} Ki {from} -> {to} ({what}).", n(names, *who)),
+            E::PoweredUp {
+                who,
+                stacks,
+                roll_bonus,
+                capacity,
+            } => format!(
+                "{} powers up: {stacks} stack(s), +{roll_bonus} to Combat Rolls, +{capacity} Capacity, until the end of its next turn.",
+                n(names, *who)
+            ),
+            E::PowerFaded { who } => format!("{}'s Power Up fades.", n(names, *who)),
+            E::RecoveryStarted { who, actions } => format!(
+                "{} begins a Combat Recovery with {actions} Actions: opponents not at Long Range may Exploit.",
+                n(names, *who)
+            ),
+            E::Recovered {
+                who,
+                roll,
+                life,
+                ki,
+                life_lost_to_exploit,
+            } => {
+                if *life_lost_to_exploit {
+                    format!(
+                        "{} recovers: {roll}; regains {ki} Ki, but no Life (an Exploit hit).",
+                        n(names, *who)
+                    )
+                } else {
+                    format!(
+                        "{} recovers: {roll}; regains {life} Life and {ki} Ki.",
+                        n(names, *who)
+                    )
+                }
+            }
             E::Moved {
                 who,
                 path,
@@ -373,11 +433,22 @@ impl BattleEvent {
                 attacker,
                 mover,
                 at,
-            } => format!(
-                "{} leaves {}'s reach at {at}: Exploit!",
-                n(names, *mover),
-                n(names, *attacker)
-            ),
+                recovering,
+            } => {
+                if *recovering {
+                    format!(
+                        "{} recovers at {at} within {}'s reach: Exploit!",
+                        n(names, *mover),
+                        n(names, *attacker)
+                    )
+                } else {
+                    format!(
+                        "{} leaves {}'s reach at {at}: Exploit!",
+                        n(names, *mover),
+                        n(names, *attacker)
+                    )
+                }
+            }
             E::AttackDeclared {
                 attacker,
                 profile,

@@ -236,7 +236,9 @@ impl Fighter {
             boosted_speed: eval(&d.boosted_speed, &vars).max(0),
             initiative: eval(&d.initiative, &vars),
             max_ki: self.ki.max,
-            max_capacity: self.capacity.max,
+            max_capacity: self.capacity.max
+                + rules.actions.power_up.capacity.of(self.capacity.max)
+                    * i64::from(self.encounter.power.min(rules.actions.power_up.max_stacks)),
         };
         for c in &self.conditions.0 {
             if self.active(rules, c.kind).is_none() {

@@ -17,6 +17,7 @@ pub mod maneuvers;
 pub mod movement;
 pub mod odds;
 pub mod policy;
+pub mod recovery;
 pub mod setup;
 pub mod state;
 pub mod stats;
@@ -64,9 +65,12 @@ pub fn plugin(app: &mut App) {
                 movement::apply_exploit_answer,
                 attack::declare_attack,
                 movement::declare_move,
+                recovery::apply_power_up,
+                recovery::declare_recovery,
             )
                 .chain(),
             movement::advance_move.run_if(movement::move_ready),
+            recovery::advance_recovery.run_if(recovery::recovery_ready),
             (
                 attack::open_response_window.run_if(attack::attack_in(AttackPhase::Responses)),
                 attack::collect_defenses.run_if(attack::attack_in(AttackPhase::DefenseDeclaration)),
@@ -87,6 +91,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<EventLog>()
         .init_resource::<CurrentAttack>()
         .init_resource::<CurrentMove>()
+        .init_resource::<CurrentRecovery>()
         .init_resource::<PendingCommand>()
         .init_resource::<AwaitingInput>()
         .init_resource::<Progress>()
@@ -302,6 +307,7 @@ impl Battle {
             turn: &'a TurnOrder,
             attack: &'a Option<AttackState>,
             moving: &'a Option<MoveState>,
+            recovering: &'a Option<RecoveryState>,
             awaiting: &'a Option<Decision>,
             dice_words: u128,
             events: usize,
@@ -313,6 +319,7 @@ impl Battle {
             turn: w.resource::<TurnOrder>(),
             attack: &w.resource::<CurrentAttack>().0,
             moving: &w.resource::<CurrentMove>().0,
+            recovering: &w.resource::<CurrentRecovery>().0,
             awaiting: &w.resource::<AwaitingInput>().0,
             dice_words: w.resource::<BattleDice>().0.word_pos(),
             events: w.resource::<EventLog>().events.len(),
@@ -436,6 +443,8 @@ impl Battle {
             Command::Move { path, boosted, .. } => {
                 movement::check_move(&rules, &field, &fighters, me, path, *boosted).map(|_| ())
             }
+            Command::PowerUp { .. } => recovery::check_power_up(&rules, me),
+            Command::Recover { actions, .. } => recovery::check_recovery(&rules, me, *actions),
             Command::Surge { .. } => {
                 if me.encounter.surge_used {
                     Err(RuleError::SurgeUsed(who))

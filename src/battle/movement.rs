@@ -306,6 +306,7 @@ pub fn advance_move(
                         attacker: p,
                         mover: m.who,
                         at: from,
+                        recovering: false,
                     });
                     awaiting.0 = Some(Decision::Exploit {
                         who: p,
@@ -323,6 +324,7 @@ pub fn advance_move(
                             attacker: p,
                             mover: m.who,
                             at: from,
+                            recovering: false,
                         });
                         let who = m.who;
                         attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, Some(who));
@@ -364,6 +366,7 @@ pub fn apply_exploit_answer(
     ground: Res<Battleground>,
     mut pending: ResMut<PendingCommand>,
     moving: Res<CurrentMove>,
+    recovery: Res<CurrentRecovery>,
     mut attack: ResMut<CurrentAttack>,
     mut awaiting: ResMut<AwaitingInput>,
     mut log: ResMut<EventLog>,
@@ -376,9 +379,15 @@ pub fn apply_exploit_answer(
     pending.0 = None;
     awaiting.0 = None;
     progress.0 = true;
-    if let (Some(order), Some(m)) = (order, moving.0.as_ref()) {
+    // The provoking combatant: the mover, or the one recovering.
+    let provoker = moving
+        .0
+        .as_ref()
+        .map(|m| m.who)
+        .or(recovery.0.as_ref().map(|r| r.who));
+    if let (Some(order), Some(who)) = (order, provoker) {
         let field = ground.field(&rules.0);
-        attack.0 = begin_attack(&rules.0, &field, &mut q, &mut log, order, Some(m.who));
+        attack.0 = begin_attack(&rules.0, &field, &mut q, &mut log, order, Some(who));
     }
 }
 

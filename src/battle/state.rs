@@ -159,6 +159,21 @@ pub struct MoveState {
     pub boosted: bool,
 }
 
+/// A Combat Recovery waiting on the Exploits it provoked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecoveryState {
+    pub who: CombatantId,
+    pub actions: u32,
+    /// Opponents still to be asked about an Exploit, in id order.
+    pub provokers: Vec<CombatantId>,
+    /// An Exploit hit the recovering combatant: its Life is not regained.
+    pub hit: bool,
+}
+
+/// The Combat Recovery in progress, if any.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct CurrentRecovery(pub Option<RecoveryState>);
+
 /// The movement in progress, if any.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct CurrentMove(pub Option<MoveState>);

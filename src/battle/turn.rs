@@ -395,6 +395,8 @@ pub fn announce_defeat(
     }
     f.defense.diminishing = 0;
     f.actions.steady = 0;
+    f.encounter.power = 0;
+    f.encounter.power_expires = None;
     true
 }
 
@@ -447,11 +449,12 @@ pub fn end_turn_without_actions(
     mut order: ResMut<TurnOrder>,
     attack: Res<CurrentAttack>,
     moving: Res<CurrentMove>,
+    recovery: Res<CurrentRecovery>,
     pending: Res<PendingCommand>,
     mut progress: ResMut<Progress>,
     q: Query<FighterQuery>,
 ) {
-    if attack.0.is_some() || moving.0.is_some() || pending.0.is_some() {
+    if attack.0.is_some() || moving.0.is_some() || recovery.0.is_some() || pending.0.is_some() {
         return;
     }
     let Some(active) = order.active() else {
@@ -499,6 +502,7 @@ pub fn end_turn(
             if *f.id == a && f.actions.steady > 0 && f.actions.steady_round <= round {
                 f.actions.steady = 0;
             }
+            super::recovery::fade_power(rules, a, round, f, &mut log);
         }
     }
     order.index += 1;

@@ -13,7 +13,9 @@ use serde::{Deserialize, Serialize};
 use crate::ruleset::{CornerRule, TerrainDef};
 
 /// A square of the battlefield; `x` grows eastwards and `y` southwards, as on screen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct Square {
     pub x: i32,
     pub y: i32,

@@ -716,6 +716,8 @@ pub struct ActionRules {
     pub moves_per_round: u32,
     /// Ki for a move at Boosted Speed.
     pub boosted_move_cost: Formula,
+    pub power_up: PowerUpRules,
+    pub combat_recovery: RecoveryRules,
     pub standard_actions: u32,
     pub counter_actions: u32,
     /// A Standard Action may be turned into a Counter Action at any time.
@@ -732,6 +734,31 @@ pub struct ActionRules {
     pub ki_surge_capacity_fraction: Fraction,
     /// Surgency, added to Surges.
     pub surgency: Formula,
+}
+
+/// The Power Up maneuver.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PowerUpRules {
+    pub actions: u32,
+    pub per_round: u32,
+    pub max_stacks: u32,
+    /// Added to every Combat Roll per stack.
+    pub roll_bonus: Formula,
+    /// Added to Maximum Capacity per stack.
+    pub capacity: Fraction,
+}
+
+/// The Combat Recovery maneuver.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecoveryRules {
+    pub min_actions: u32,
+    pub max_actions: u32,
+    /// Life and Ki regained per Action spent.
+    pub per_action: DiceFormula,
+    /// Defense Value lost per Action spent, until the start of the next turn.
+    pub defense: Formula,
 }
 
 /// `roster.ron`: ready-made combatants.

@@ -104,7 +104,7 @@ fn ai_does_not_walk_into_a_losing_trade_when_a_safe_strong_option_exists() {
         let gunner = b.fighter(CombatantId(0)).unwrap().position.unwrap();
         let champion = b.fighter(CombatantId(2)).unwrap();
         let d = footprint_distance(gunner, 1, champion.position.unwrap(), 1);
-        assert!(shots >= 2, "{level:?} shot only {shots} times");
+        assert!(shots >= 1, "{level:?} never shot");
         assert!(
             d >= 8,
             "{level:?} ended its turn {d} squares from the Champion"

@@ -229,3 +229,151 @@ fn dbu_recoveries_restore_their_fraction_of_the_maximum() {
     assert_eq!(get("extended"), (183, 98));
     assert!(recover(&rules, "nap", life, ki).is_none());
 }
+
+#[test]
+fn dbu_power_up_adds_one_t_to_combat_rolls_and_a_quarter_capacity_until_the_next_turn_ends() {
+    let mut b = duel("brawler", "ki_blaster", &[6, 2, 9, 4]);
+    let got = run(
+        &mut b,
+        Command::PowerUp {
+            who: CombatantId(0),
+        },
+    );
+    assert_eq!(
+        got,
+        [
+            "Brawler spends a Standard Action on a Power Up.",
+            "Brawler powers up: 1 stack(s), +2 to Combat Rolls, +9 Capacity, until the end of its next turn.",
+            "Brawler Capacity 36 -> 45 (Power Up).",
+        ]
+    );
+    run(
+        &mut b,
+        Command::PowerUp {
+            who: CombatantId(0),
+        },
+    );
+    // Two a round (and two stacks at most).
+    assert_eq!(
+        b.submit(Command::PowerUp {
+            who: CombatantId(0)
+        }),
+        Err(RuleError::PowerUpLimit { limit: 2 })
+    );
+    let got = run(&mut b, hit(0, "simple", 1));
+    assert_contains(
+        &got,
+        &[
+            "Brawler: Strike 18 = d10:6 + d4:2 [ToP 2 Extra Dice] + Haste (AG 6 / 2) 3 + Awareness 3 + Power Up x2 4",
+        ],
+    );
+    // It lasts through the Brawler's next turn, then fades.
+    b.submit(Command::EndTurn {
+        who: CombatantId(1),
+    })
+    .unwrap();
+    assert_eq!(b.fighter(CombatantId(0)).unwrap().encounter.power, 2);
+    let got = run(
+        &mut b,
+        Command::EndTurn {
+            who: CombatantId(0),
+        },
+    );
+    assert_contains(
+        &got,
+        &[
+            "Brawler ends the turn.",
+            "Brawler's Power Up fades.",
+            "Brawler Capacity 54 -> 36 (Power Up faded).",
+        ],
+    );
+}
+
+#[test]
+fn dbu_combat_recovery_regains_life_and_ki_per_action_and_lowers_defense_value() {
+    // No opponent within 8 squares: nobody may Exploit.
+    let mut b = battle(
+        vec![unit("brawler", 0, 1, 1), unit("ki_blaster", 1, 15, 10)],
+        &[10, 1, 1, 2, 3, 4],
+    );
+    stage(&mut b, 0, |f| {
+        f.life.current = 100;
+        f.ki.current = 50;
+    });
+    let got = run(
+        &mut b,
+        Command::Recover {
+            who: CombatantId(0),
+            actions: 2,
+        },
+    );
+    assert_eq!(
+        got,
+        [
+            "Brawler spends a Standard Action on a Combat Recovery.",
+            "Brawler spends a Standard Action on a Combat Recovery.",
+            "Brawler begins a Combat Recovery with 2 Actions: opponents not at Long Range may Exploit.",
+            "Brawler recovers: Combat Recovery 10 = d10:1 [Combat Recovery] + d10:2 [Combat Recovery] + d10:3 [Combat Recovery] + d10:4 [Combat Recovery]; regains 10 Life and 10 Ki.",
+            "Brawler Life 100 -> 110 (Combat Recovery).",
+            "Brawler Ki 50 -> 60 (Combat Recovery).",
+            "Brawler has -4 Defense Value until the start of Brawler's next turn (Combat Recovery).",
+        ]
+    );
+    assert_eq!(
+        b.submit(Command::Recover {
+            who: CombatantId(0),
+            actions: 1
+        }),
+        Err(RuleError::RecoveryActions { min: 2, max: 3 })
+    );
+    stage(&mut b, 0, |f| f.actions.standard = 3);
+    assert_eq!(
+        b.submit(Command::Recover {
+            who: CombatantId(0),
+            actions: 2
+        }),
+        Err(RuleError::RecoveredThisRound)
+    );
+    assert_dice_used(&b);
+}
+
+#[test]
+fn dbu_combat_recovery_invites_exploits_and_a_hit_takes_the_life_back() {
+    let mut blaster = unit("ki_blaster", 1, 6, 5);
+    blaster.controller.exploits = gridclash::battle::components::ExploitPolicy::Prompt;
+    let mut b = battle(
+        vec![unit("brawler", 0, 5, 5), blaster],
+        &[10, 1, 6, 2, 2, 1, 4, 3, 1, 2, 3, 4],
+    );
+    stage(&mut b, 0, |f| f.life.current = 100);
+    let got = run(
+        &mut b,
+        Command::Recover {
+            who: CombatantId(0),
+            actions: 2,
+        },
+    );
+    assert_eq!(
+        got.last().map(String::as_str),
+        Some("Brawler recovers at (5, 5) within Ki Blaster's reach: Exploit!")
+    );
+    let got = run(
+        &mut b,
+        Command::Exploit {
+            who: CombatantId(1),
+            order: Some(attack(
+                1,
+                "simple",
+                gridclash::battle::command::AttackTarget::Combatant(CombatantId(0)),
+            )),
+        },
+    );
+    assert_contains(&got, &["Strike 16 beats 9: Ki Blaster hits Brawler."]);
+    assert_contains(
+        &got,
+        &[
+            "Brawler recovers: Combat Recovery 10 = d10:1 [Combat Recovery] + d10:2 [Combat Recovery] + d10:3 [Combat Recovery] + d10:4 [Combat Recovery]; regains 0 Ki, but no Life (an Exploit hit).",
+        ],
+    );
+    assert_dice_used(&b);
+}

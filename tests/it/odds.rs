@@ -622,3 +622,72 @@ config_test!(
         stage: shaken_by_target,
     }
 );
+
+#[test]
+fn odds_command_lists_every_term_as_json() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gridclash"))
+        .args([
+            "odds",
+            "--scenario",
+            "duel",
+            "--attacker",
+            "Kaito",
+            "--target",
+            "1",
+            "--maneuver",
+            "soaring",
+            "--wager",
+            "4",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let dist = v["damage_distribution"].as_object().unwrap();
+    let total: f64 = dist.values().map(|p| p.as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    let mean: f64 = dist
+        .iter()
+        .map(|(d, p)| d.parse::<f64>().unwrap() * p.as_f64().unwrap())
+        .sum();
+    assert!((mean - v["expected_damage"].as_f64().unwrap()).abs() < 1e-9);
+    assert_eq!(v["ki_cost"], 12);
+    assert_eq!(v["wager"], 4);
+    assert!(v["hit_chance"].as_f64().unwrap() > 0.0);
+    assert_eq!(v["defeat_chance"].as_f64(), Some(0.0));
+    assert_eq!(v["threshold_chances"].as_array().unwrap().len(), 3);
+    let has = |roll: &str, key: &str, want: serde_json::Value| {
+        v[roll]["terms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t.get(key) == Some(&want))
+    };
+    assert!(has("strike", "die", "1d10".into()));
+    assert!(has("strike", "die", "1d4".into()));
+    assert!(has("strike", "label", "Haste (AG 6 / 2)".into()));
+    assert!(has("dodge", "label", "Defense Value".into()));
+    assert!(has("wound", "label", "Ki Wager".into()));
+    assert!(has("wound", "value", 8.into()));
+    assert_eq!(v["strike"]["critical_target"], 10);
+    assert_eq!(v["strike"]["botch_range"], 1);
+    assert_eq!(v["category"], "Direct");
+    // The same figure the battle's own preview gives.
+    let duel = gridclash::scenario::load(&gridclash::scenario::find("duel")).unwrap();
+    let mut b = Battle::new(
+        duel.rules.clone(),
+        &duel.setup(Controller::default()),
+        DiceSource::seeded(1),
+    )
+    .unwrap();
+    let p = b.preview(&wager(single(0, "soaring", 1), 4)).unwrap();
+    assert_eq!(
+        v["hit_chance"].as_f64(),
+        Some(p.odds.targets[0].0.hit_chance)
+    );
+}
