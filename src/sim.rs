@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::ai::{Agent, Policy};
 use crate::battle::Battle;
-use crate::battle::components::{Controller, Side};
+use crate::battle::components::{CombatantId, Controller, Side};
 use crate::battle::stats::CombatantStats;
 use crate::dice::DiceSource;
 use crate::scenario::Loaded;
@@ -60,7 +60,9 @@ pub struct PolicyReport {
     pub draws: u32,
 }
 
-/// How long computer decisions took, per policy (only with `timings`).
+/// How long computer decisions took, per policy (only with `timings`): per command, and per
+/// unit's turn (every command one unit gave in one turn, added up), since a player waits for
+/// the whole turn.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct TimingReport {
     pub policy: String,
@@ -68,6 +70,21 @@ pub struct TimingReport {
     pub p50_ms: f64,
     pub p99_ms: f64,
     pub max_ms: f64,
+    pub turns: usize,
+    pub turn_p50_ms: f64,
+    pub turn_p99_ms: f64,
+    pub turn_max_ms: f64,
+}
+
+/// The p50, p99 and maximum of `seconds`, in milliseconds rounded to hundredths.
+fn percentiles_ms(mut seconds: Vec<f64>) -> (f64, f64, f64) {
+    seconds.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        seconds
+            .get(((seconds.len() as f64 - 1.0) * q).round() as usize)
+            .map_or(0.0, |s| round2(s * 1000.0))
+    };
+    (at(0.5), at(0.99), at(1.0))
 }
 
 /// The simulator's summary.
@@ -105,6 +122,8 @@ pub struct Finished {
     pub battle: Battle,
     /// Seconds each decision took, per side.
     pub decision_times: Vec<Vec<f64>>,
+    /// Seconds each unit's turn took to decide (its decisions added up), per side.
+    pub turn_times: Vec<Vec<f64>>,
 }
 
 /// Plays one battle of `loaded` to its end with `agents[side]`; an illegal command from a
@@ -133,6 +152,9 @@ pub fn play(
         .round_limit
         .map_or(max_rounds, |l| l.rounds);
     let mut decision_times = vec![Vec::new(); agents.len()];
+    let mut turn_times = vec![Vec::new(); agents.len()];
+    // The unit whose turn is being timed: (round, unit, side, seconds so far).
+    let mut turn: Option<(u32, CombatantId, usize, f64)> = None;
     while battle.outcome().is_none() {
         if battle.turn().round > limit.max(max_rounds) {
             break;
@@ -148,13 +170,27 @@ pub fn play(
             .map_or(0, |f| usize::from(f.side.0) % agents.len());
         let started = std::time::Instant::now();
         let cmd = agents[side].command(&mut battle, who);
-        decision_times[side].push(started.elapsed().as_secs_f64());
+        let took = started.elapsed().as_secs_f64();
+        decision_times[side].push(took);
+        let round = battle.turn().round;
+        match &mut turn {
+            Some((r, w, _, sum)) if *r == round && *w == who => *sum += took,
+            _ => {
+                if let Some((_, _, s, sum)) = turn.take() {
+                    turn_times[s].push(sum);
+                }
+                turn = Some((round, who, side, took));
+            }
+        }
         battle.submit(cmd.clone()).map_err(|e| {
             format!(
                 "the {} policy gave an illegal command {cmd:?}: {e}",
                 agents[side].policy
             )
         })?;
+    }
+    if let Some((_, _, s, sum)) = turn {
+        turn_times[s].push(sum);
     }
     let hash = battle.state_hash();
     let (winner, rounds) = match battle.outcome() {
@@ -167,6 +203,7 @@ pub fn play(
         hash,
         battle,
         decision_times,
+        turn_times,
     })
 }
 
@@ -195,7 +232,7 @@ pub fn run(opts: &Options) -> Result<Report, String> {
         .collect();
     let mut sides: BTreeMap<u8, SideReport> = BTreeMap::new();
     let mut by_policy: BTreeMap<String, PolicyReport> = BTreeMap::new();
-    let mut times: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    let mut times: BTreeMap<String, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
     let mut hashes: Vec<u8> = Vec::new();
     let mut total_rounds: u64 = 0;
     for i in 0..opts.battles {
@@ -225,10 +262,9 @@ pub fn run(opts: &Options) -> Result<Report, String> {
                 _ => {}
             }
             if opts.timings {
-                times
-                    .entry(name)
-                    .or_default()
-                    .extend(done.decision_times.get(side).into_iter().flatten());
+                let (decisions, turns): &mut (Vec<f64>, Vec<f64>) = times.entry(name).or_default();
+                decisions.extend(done.decision_times.get(side).into_iter().flatten());
+                turns.extend(done.turn_times.get(side).into_iter().flatten());
             }
         }
         hashes.extend_from_slice(&done.hash.to_le_bytes());
@@ -281,18 +317,20 @@ pub fn run(opts: &Options) -> Result<Report, String> {
     report.policies = by_policy.into_values().collect();
     report.timings = times
         .into_iter()
-        .map(|(policy, mut t)| {
-            t.sort_by(f64::total_cmp);
-            let at = |q: f64| {
-                t.get(((t.len() as f64 - 1.0) * q).round() as usize)
-                    .map_or(0.0, |s| round2(s * 1000.0))
-            };
+        .map(|(policy, (decisions, turns))| {
+            let (decision_count, turn_count) = (decisions.len(), turns.len());
+            let (p50_ms, p99_ms, max_ms) = percentiles_ms(decisions);
+            let (turn_p50_ms, turn_p99_ms, turn_max_ms) = percentiles_ms(turns);
             TimingReport {
                 policy,
-                decisions: t.len(),
-                p50_ms: at(0.5),
-                p99_ms: at(0.99),
-                max_ms: at(1.0),
+                decisions: decision_count,
+                p50_ms,
+                p99_ms,
+                max_ms,
+                turns: turn_count,
+                turn_p50_ms,
+                turn_p99_ms,
+                turn_max_ms,
             }
         })
         .collect();
@@ -373,6 +411,10 @@ impl Report {
             out.push_str(&format!(
                 "{} decisions: {} timed, p50 {} ms, p99 {} ms, max {} ms\n",
                 t.policy, t.decisions, t.p50_ms, t.p99_ms, t.max_ms
+            ));
+            out.push_str(&format!(
+                "{} turns: {} timed, p50 {} ms, p99 {} ms, max {} ms\n",
+                t.policy, t.turns, t.turn_p50_ms, t.turn_p99_ms, t.turn_max_ms
             ));
         }
         out.push_str(&format!("hash {}\n", self.hash));

@@ -153,51 +153,67 @@ pub fn greedy_command(battle: &mut Battle, who: CombatantId) -> Command {
     approach(battle, who).unwrap_or(Command::EndTurn { who })
 }
 
-/// Every legal command for `who` a random player might give: each legal attack, a move to
-/// each reachable square, standing up, ending a condition, and ending the turn.
-pub fn legal_commands(battle: &mut Battle, who: CombatantId) -> Vec<Command> {
+/// One thing a random player might do. Moves stay unresolved until drawn, because working out
+/// a path to every reachable square of a large map for each decision would cost far more than
+/// the decision itself.
+enum RandomOption {
+    /// A command already checked legal.
+    Ready(Command),
+    /// A move to a reachable square, its path still to be found.
+    MoveTo { to: Square, boosted: bool },
+}
+
+/// Every option a random player might take for `who`: each legal attack, a move to each
+/// reachable square, standing up, ending a condition, curing poison, and ending the turn.
+fn random_options(battle: &mut Battle, who: CombatantId) -> Vec<RandomOption> {
     let fighters = battle.fighters();
     let Some(me) = fighters.iter().find(|f| f.id == who).cloned() else {
-        return vec![Command::EndTurn { who }];
+        return vec![RandomOption::Ready(Command::EndTurn { who })];
     };
     let rules = battle.rules().clone();
-    let mut out = Vec::new();
-    for order in candidate_attacks(&rules, &fighters, &me) {
-        let cmd = Command::Attack(order);
-        if battle.check(&cmd).is_ok() {
-            out.push(cmd);
-        }
-    }
-    for boosted in [false, true] {
-        let squares: Vec<Square> = battle.move_options(who, boosted).into_keys().collect();
-        for to in squares {
-            if let Some(path) = battle.path_to(who, to, boosted) {
-                let cmd = Command::Move { who, path, boosted };
-                if battle.check(&cmd).is_ok() {
-                    out.push(cmd);
-                }
-            }
-        }
-    }
-    let mut extra = vec![Command::StandUp { who }, Command::CurePoison { who }];
+    let mut extra: Vec<Command> = candidate_attacks(&rules, &fighters, &me)
+        .into_iter()
+        .map(Command::Attack)
+        .collect();
+    extra.push(Command::StandUp { who });
+    extra.push(Command::CurePoison { who });
     for c in &me.conditions.0 {
         extra.push(Command::EndCondition {
             who,
             condition: c.kind,
         });
     }
-    for cmd in extra {
-        if battle.check(&cmd).is_ok() {
-            out.push(cmd);
-        }
+    let mut out: Vec<RandomOption> = extra
+        .into_iter()
+        .filter(|cmd| battle.check(cmd).is_ok())
+        .map(RandomOption::Ready)
+        .collect();
+    for boosted in [false, true] {
+        let squares = battle.move_options(who, boosted).into_keys();
+        out.extend(squares.map(|to| RandomOption::MoveTo { to, boosted }));
     }
-    out.push(Command::EndTurn { who });
+    out.push(RandomOption::Ready(Command::EndTurn { who }));
     out
 }
 
-/// The random policy's command for `who`: any legal command, uniformly.
+/// The random policy's command for `who`: any legal command, uniformly. A drawn move whose
+/// path the battle refuses is struck off and another option drawn, so the choice stays uniform
+/// over the legal commands; ending the turn is always legal, so the draw ends.
 pub fn random_command(battle: &mut Battle, who: CombatantId, rng: &mut ChaCha8Rng) -> Command {
-    let mut all = legal_commands(battle, who);
-    let i = (rng.next_u32() as usize) % all.len().max(1);
-    all.swap_remove(i.min(all.len() - 1))
+    let mut options = random_options(battle, who);
+    while !options.is_empty() {
+        let i = (rng.next_u32() as usize) % options.len();
+        match options.swap_remove(i) {
+            RandomOption::Ready(cmd) => return cmd,
+            RandomOption::MoveTo { to, boosted } => {
+                if let Some(path) = battle.path_to(who, to, boosted) {
+                    let cmd = Command::Move { who, path, boosted };
+                    if battle.check(&cmd).is_ok() {
+                        return cmd;
+                    }
+                }
+            }
+        }
+    }
+    Command::EndTurn { who }
 }

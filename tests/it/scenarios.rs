@@ -135,6 +135,41 @@ fn simulate_is_deterministic_and_reports_every_side() {
     assert_ne!(a.hash, c.hash);
 }
 
+#[test]
+fn simulate_timings_count_every_decision_and_every_units_turn() {
+    let opts = sim::Options {
+        scenarios: shipped()
+            .into_iter()
+            .filter(|l| l.id() == "skirmish")
+            .collect(),
+        battles: 2,
+        seed: 3,
+        ai: vec![Policy::Easy, Policy::Random],
+        max_rounds: 100,
+        swap: false,
+        timings: true,
+    };
+    let report = sim::run(&opts).unwrap();
+    let names: Vec<&str> = report.timings.iter().map(|t| t.policy.as_str()).collect();
+    assert_eq!(names, ["easy", "random"]);
+    for t in &report.timings {
+        // A unit's turn holds one command at least (ending it), usually more.
+        assert!(t.turns > 0 && t.turns <= t.decisions, "{t:?}");
+        assert!(t.p50_ms <= t.p99_ms && t.p99_ms <= t.max_ms, "{t:?}");
+        assert!(t.turn_p50_ms <= t.turn_p99_ms && t.turn_p99_ms <= t.turn_max_ms);
+        // The turn holding the slowest command took that command's time at least.
+        assert!(t.turn_max_ms >= t.max_ms, "{t:?}");
+    }
+    // Timings are left out of the JSON when not asked for, so its output stays repeatable.
+    let quiet = sim::run(&sim::Options {
+        timings: false,
+        ..opts
+    })
+    .unwrap();
+    assert!(quiet.timings.is_empty());
+    assert!(!serde_json::to_string(&quiet).unwrap().contains("p99"));
+}
+
 fn gridclash() -> Process {
     Process::new(env!("CARGO_BIN_EXE_gridclash"))
 }
