@@ -294,45 +294,24 @@ pub fn advance_move(
             let Some(pf) = all.iter().find(|f| f.id == p) else {
                 continue;
             };
-            let can_pay =
-                pf.actions.counter > 0 || (rules.actions.conversion && pf.actions.standard > 0);
-            if !can_pay {
-                continue;
-            }
-            match pf.controller.exploits {
-                ExploitPolicy::Never => {}
-                ExploitPolicy::Prompt => {
-                    log.push(BattleEvent::ExploitProvoked {
-                        attacker: p,
-                        mover: m.who,
-                        at: from,
-                        recovering: false,
-                    });
-                    awaiting.0 = Some(Decision::Exploit {
-                        who: p,
-                        mover: m.who,
-                    });
-                    return;
-                }
-                ExploitPolicy::Always => {
-                    // A policy only spends a real Counter Action.
-                    if pf.actions.counter == 0 {
-                        continue;
-                    }
-                    if let Some((_, order)) = best_attack(rules, &field, &all, pf, Some(m.who)) {
-                        log.push(BattleEvent::ExploitProvoked {
-                            attacker: p,
-                            mover: m.who,
-                            at: from,
-                            recovering: false,
-                        });
-                        let who = m.who;
-                        attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, Some(who));
-                        if attack.0.is_some() {
-                            return;
-                        }
-                    }
-                }
+            let by = Provocation {
+                mover: m.who,
+                at: from,
+                recovering: false,
+            };
+            let stop = offer_exploit(
+                rules,
+                &field,
+                &all,
+                pf,
+                by,
+                &mut q,
+                &mut log,
+                &mut awaiting,
+                &mut attack,
+            );
+            if stop {
+                return;
             }
             continue;
         }
@@ -341,6 +320,64 @@ pub fn advance_move(
         }
         m.next += 1;
         m.asked.clear();
+    }
+}
+
+/// What provoked an Exploit: who did, where it stood, and whether by recovering rather than by
+/// moving (the log says which).
+pub struct Provocation {
+    pub mover: CombatantId,
+    pub at: Square,
+    pub recovering: bool,
+}
+
+/// Offers `provoker` its Exploit: a player is asked (and the battle waits for the answer), a
+/// policy makes its best Basic Attack, but only with a real Counter Action. True when the
+/// calling system must stop so the question or the Exploit can play out first.
+#[allow(clippy::too_many_arguments)] // the resources of the Bevy system that calls it
+pub fn offer_exploit(
+    rules: &Rules,
+    field: &Field,
+    all: &[Fighter],
+    provoker: &Fighter,
+    by: Provocation,
+    q: &mut Query<FighterQuery>,
+    log: &mut EventLog,
+    awaiting: &mut AwaitingInput,
+    attack: &mut CurrentAttack,
+) -> bool {
+    let actions = &provoker.actions;
+    let can_pay = actions.counter > 0 || (rules.actions.conversion && actions.standard > 0);
+    if provoker.defeated() || !can_pay {
+        return false;
+    }
+    let provoked = BattleEvent::ExploitProvoked {
+        attacker: provoker.id,
+        mover: by.mover,
+        at: by.at,
+        recovering: by.recovering,
+    };
+    match provoker.controller.exploits {
+        ExploitPolicy::Never => false,
+        ExploitPolicy::Prompt => {
+            log.push(provoked);
+            awaiting.0 = Some(Decision::Exploit {
+                who: provoker.id,
+                mover: by.mover,
+            });
+            true
+        }
+        ExploitPolicy::Always => {
+            if actions.counter == 0 {
+                return false;
+            }
+            let Some((_, order)) = best_attack(rules, field, all, provoker, Some(by.mover)) else {
+                return false;
+            };
+            log.push(provoked);
+            attack.0 = begin_attack(rules, field, q, log, order, Some(by.mover));
+            attack.0.is_some()
+        }
     }
 }
 

@@ -3,14 +3,13 @@
 
 use bevy::prelude::*;
 
-use super::attack::begin_attack;
-use super::command::{Command, Decision, RuleError};
+use super::command::{Command, RuleError};
 use super::components::*;
 use super::effects::{LifeCause, set_life};
 use super::event::{BattleEvent, EventLog, Pool};
 use super::fighter::{Fighter, FighterQuery, at_tier, snapshots};
 use super::maneuvers::spend_actions;
-use super::policy::best_attack;
+use super::movement::{Provocation, offer_exploit};
 use super::state::*;
 use crate::dice::{RollKind, RollSpec, roll};
 use crate::grid::{Field, footprint_distance};
@@ -233,47 +232,29 @@ pub fn advance_recovery(
         let Some(pf) = all.iter().find(|f| f.id == p) else {
             continue;
         };
-        let can_pay =
-            pf.actions.counter > 0 || (rules.actions.conversion && pf.actions.standard > 0);
-        if pf.defeated() || !can_pay {
-            continue;
-        }
         let at = all
             .iter()
             .find(|f| f.id == r.who)
             .and_then(|f| f.position)
             .unwrap_or_default();
-        match pf.controller.exploits {
-            ExploitPolicy::Never => {}
-            ExploitPolicy::Prompt => {
-                log.push(BattleEvent::ExploitProvoked {
-                    attacker: p,
-                    mover: r.who,
-                    at,
-                    recovering: true,
-                });
-                awaiting.0 = Some(Decision::Exploit {
-                    who: p,
-                    mover: r.who,
-                });
-                return;
-            }
-            ExploitPolicy::Always if pf.actions.counter > 0 => {
-                if let Some((_, order)) = best_attack(rules, &field, &all, pf, Some(r.who)) {
-                    log.push(BattleEvent::ExploitProvoked {
-                        attacker: p,
-                        mover: r.who,
-                        at,
-                        recovering: true,
-                    });
-                    let who = r.who;
-                    attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, Some(who));
-                    if attack.0.is_some() {
-                        return;
-                    }
-                }
-            }
-            ExploitPolicy::Always => {}
+        let by = Provocation {
+            mover: r.who,
+            at,
+            recovering: true,
+        };
+        let stop = offer_exploit(
+            rules,
+            &field,
+            &all,
+            pf,
+            by,
+            &mut q,
+            &mut log,
+            &mut awaiting,
+            &mut attack,
+        );
+        if stop {
+            return;
         }
     }
     let state = r.clone();
