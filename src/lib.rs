@@ -7,6 +7,8 @@ pub mod ai;
 pub mod battle;
 pub mod dice;
 pub mod grid;
+#[cfg(feature = "gui")]
+pub mod gui;
 pub mod ruleset;
 pub mod scenario;
 pub mod sim;

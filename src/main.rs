@@ -1,5 +1,6 @@
-//! The `gridclash` command line: the demo battle (the default until the window exists), the
-//! rules and scenario validator, and the headless simulator.
+//! The `gridclash` command line: the game window (the default with the `gui` feature), the
+//! terminal demo battle, the rules and scenario validator, the odds calculator and the
+//! headless simulator.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -28,6 +29,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
+    /// Open the game: the title screen, or straight into a battle with --scenario (the default
+    /// command when built with the `gui` feature).
+    #[cfg(feature = "gui")]
+    Play(PlayArgs),
     /// Play a scenario with every side run by the computer and print the battle log, every
     /// roll with its dice and modifiers (the default command).
     Demo(DemoArgs),
@@ -73,6 +78,31 @@ struct OddsArgs {
     /// Compute the odds this many times and report the time per computation (on stderr).
     #[arg(long)]
     repeat: Option<u32>,
+}
+
+#[cfg(feature = "gui")]
+#[derive(clap::Args, Default)]
+struct PlayArgs {
+    /// Start straight in a battle of this scenario (a shipped name or a file) instead of the
+    /// title screen.
+    #[arg(long)]
+    scenario: Option<String>,
+    /// Seed of the battle's dice.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Who plays each side, comma-separated: human, ai, ai:easy, ai:normal, ai:hard. Two or
+    /// more humans play hot-seat. Default: the scenario's own choice (a human first side).
+    #[arg(long, value_delimiter = ',')]
+    sides: Vec<String>,
+    /// Let the game choose Dodge or Parry for human units (by the best odds).
+    #[arg(long)]
+    auto_defense: bool,
+    /// Seconds between the computer's commands (default 0.6).
+    #[arg(long)]
+    ai_pace: Option<f32>,
+    /// Drive the game with a script of inputs and screenshots (see README, "Scripted play").
+    #[arg(long)]
+    script: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -137,12 +167,20 @@ macro_rules! out {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        #[cfg(feature = "gui")]
+        None => play(&PlayArgs {
+            seed: 1,
+            ..PlayArgs::default()
+        }),
+        #[cfg(not(feature = "gui"))]
         None => demo(&DemoArgs {
             scenario: "duel".into(),
             seed: 1,
             max_rounds: 30,
             ai: vec![Policy::Normal],
         }),
+        #[cfg(feature = "gui")]
+        Some(Cmd::Play(args)) => play(&args),
         Some(Cmd::Demo(args)) => demo(&args),
         Some(Cmd::Validate { paths }) => validate(&paths),
         Some(Cmd::Simulate(args)) => simulate(&args),
@@ -155,6 +193,59 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Opens the game window; a bad scenario, side list or script is reported before it opens.
+#[cfg(feature = "gui")]
+fn play(args: &PlayArgs) -> Result<ExitCode, String> {
+    use gridclash::gui::{self, BattleSpec, PlayOptions, Session, SideControl};
+    if cfg!(target_os = "linux")
+        && std::env::var_os("DISPLAY").is_none()
+        && std::env::var_os("WAYLAND_DISPLAY").is_none()
+    {
+        return Err(
+            "no display to open the game window on (neither DISPLAY nor WAYLAND_DISPLAY \
+             is set). Run it in a desktop session, under `xvfb-run -a`, or watch a battle in the \
+             terminal with `gridclash demo`"
+                .into(),
+        );
+    }
+    let sides = args
+        .sides
+        .iter()
+        .map(|s| s.parse::<SideControl>())
+        .collect::<Result<Vec<_>, _>>()?;
+    let battle = match &args.scenario {
+        Some(scenario) => {
+            let spec = BattleSpec {
+                scenario: scenario.clone(),
+                seed: args.seed,
+                sides,
+                auto_defense: args.auto_defense,
+            };
+            // Start it once here so a broken scenario is reported in the terminal.
+            Session::start(spec.clone()).map_err(|e| e.to_string())?;
+            Some(spec)
+        }
+        None if !sides.is_empty() => {
+            return Err("--sides needs --scenario".into());
+        }
+        None => None,
+    };
+    let script = match &args.script {
+        Some(path) => Some(gui::script::Script::load(path).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let exit = gui::run(PlayOptions {
+        seed: args.seed,
+        battle,
+        script,
+        ai_pace: args.ai_pace,
+    });
+    Ok(match exit {
+        bevy::app::AppExit::Success => ExitCode::SUCCESS,
+        bevy::app::AppExit::Error(code) => ExitCode::from(code.get()),
+    })
 }
 
 fn load_scenario(name: &str) -> Result<scenario::Loaded, String> {

@@ -193,59 +193,15 @@ pub fn attack_targets(
             origin,
             affects,
         } => {
-            let melee = reach_sq.unwrap_or(attacker.size.melee_range);
-            let (from, size, dir) = match (origin, shape, order.target) {
-                (
-                    AreaOrigin::Attacker,
-                    AreaShape::Cone { .. } | AreaShape::Line { .. },
-                    AttackTarget::Direction(d),
-                ) => (at, attacker.size.squares, Some(d)),
-                (AreaOrigin::Attacker, AreaShape::Cone { .. } | AreaShape::Line { .. }, _) => {
-                    return Err(needs("a direction"));
-                }
-                (AreaOrigin::Attacker, _, AttackTarget::InReach) => {
-                    (at, attacker.size.squares, None)
-                }
-                (AreaOrigin::Attacker, _, _) => {
-                    return Err(needs("no target: it covers everyone around the attacker"));
-                }
-                (
-                    AreaOrigin::ChosenSquare,
-                    _,
-                    AttackTarget::Square(s) | AttackTarget::SquareToward(s, _),
-                ) => {
-                    if !field.bounds().contains(s) {
-                        return Err(RuleError::OffMap(s));
-                    }
-                    if let Some(r) = reach_sq {
-                        let d = footprint_distance(at, attacker.size.squares, s, 1);
-                        if d > r {
-                            return Err(out_of_range(attacker.id, d, r));
-                        }
-                    }
-                    let dir = match (shape, order.target) {
-                        (
-                            AreaShape::Cone { .. } | AreaShape::Line { .. },
-                            AttackTarget::SquareToward(_, d),
-                        ) => Some(d),
-                        (AreaShape::Cone { .. } | AreaShape::Line { .. }, _) => {
-                            return Err(needs("a square and a direction"));
-                        }
-                        _ => None,
-                    };
-                    // Choosing a square one occupies counts as choosing all of them.
-                    if footprint(at, attacker.size.squares).contains(&s) {
-                        (at, attacker.size.squares, dir)
-                    } else {
-                        if !clear_between(field, at, attacker.size.squares, s, 1) {
-                            return Err(RuleError::SquareNotVisible(s));
-                        }
-                        (s, 1, dir)
-                    }
-                }
-                (AreaOrigin::ChosenSquare, _, _) => return Err(needs("a target square")),
-            };
-            let squares = covered(field, shape, from, size, dir, melee);
+            let squares = area_squares(
+                field,
+                attacker,
+                order,
+                &profile.name,
+                shape,
+                origin,
+                reach_sq,
+            )?;
             fighters
                 .iter()
                 .filter(|f| {
@@ -272,6 +228,109 @@ pub fn attack_targets(
         });
     }
     Ok(ids)
+}
+
+/// The squares an area order covers (walls and squares out of sight left out), for the
+/// template a player sees and for finding who the area hits.
+#[allow(clippy::too_many_arguments)]
+fn area_squares(
+    field: &Field,
+    attacker: &Fighter,
+    order: &AttackOrder,
+    profile_name: &str,
+    shape: AreaShape,
+    origin: AreaOrigin,
+    reach_sq: Option<u32>,
+) -> Result<Vec<Square>, RuleError> {
+    let Some(at) = attacker.position else {
+        return Err(RuleError::Absorbed(attacker.id));
+    };
+    let needs = |n: &'static str| RuleError::WrongTarget {
+        profile: profile_name.to_string(),
+        needs: n,
+    };
+    let out_of_range = |target: CombatantId, distance: u32, reach: u32| RuleError::OutOfRange {
+        target,
+        distance,
+        profile: profile_name.to_string(),
+        reach,
+    };
+    let melee = reach_sq.unwrap_or(attacker.size.melee_range);
+    let (from, size, dir) = match (origin, shape, order.target) {
+        (
+            AreaOrigin::Attacker,
+            AreaShape::Cone { .. } | AreaShape::Line { .. },
+            AttackTarget::Direction(d),
+        ) => (at, attacker.size.squares, Some(d)),
+        (AreaOrigin::Attacker, AreaShape::Cone { .. } | AreaShape::Line { .. }, _) => {
+            return Err(needs("a direction"));
+        }
+        (AreaOrigin::Attacker, _, AttackTarget::InReach) => (at, attacker.size.squares, None),
+        (AreaOrigin::Attacker, _, _) => {
+            return Err(needs("no target: it covers everyone around the attacker"));
+        }
+        (
+            AreaOrigin::ChosenSquare,
+            _,
+            AttackTarget::Square(s) | AttackTarget::SquareToward(s, _),
+        ) => {
+            if !field.bounds().contains(s) {
+                return Err(RuleError::OffMap(s));
+            }
+            if let Some(r) = reach_sq {
+                let d = footprint_distance(at, attacker.size.squares, s, 1);
+                if d > r {
+                    return Err(out_of_range(attacker.id, d, r));
+                }
+            }
+            let dir = match (shape, order.target) {
+                (
+                    AreaShape::Cone { .. } | AreaShape::Line { .. },
+                    AttackTarget::SquareToward(_, d),
+                ) => Some(d),
+                (AreaShape::Cone { .. } | AreaShape::Line { .. }, _) => {
+                    return Err(needs("a square and a direction"));
+                }
+                _ => None,
+            };
+            // Choosing a square one occupies counts as choosing all of them.
+            if footprint(at, attacker.size.squares).contains(&s) {
+                (at, attacker.size.squares, dir)
+            } else {
+                if !clear_between(field, at, attacker.size.squares, s, 1) {
+                    return Err(RuleError::SquareNotVisible(s));
+                }
+                (s, 1, dir)
+            }
+        }
+        (AreaOrigin::ChosenSquare, _, _) => return Err(needs("a target square")),
+    };
+    Ok(covered(field, shape, from, size, dir, melee))
+}
+
+/// The squares an order's area of effect covers, or `None` for a single-target profile: what
+/// the game draws as the area template, from the same geometry that resolution uses.
+pub fn template(
+    rules: &Rules,
+    field: &Field,
+    attacker: &Fighter,
+    order: &AttackOrder,
+) -> Result<Option<Vec<Square>>, RuleError> {
+    let (profile, _) = used_profile(rules, attacker, order)?;
+    let decl = declaration(rules, attacker, order, 1)?;
+    match profile.targeting {
+        Targeting::Single => Ok(None),
+        Targeting::Area { shape, origin, .. } => area_squares(
+            field,
+            attacker,
+            order,
+            &profile.name,
+            shape,
+            origin,
+            reach(attacker, &decl),
+        )
+        .map(Some),
+    }
 }
 
 /// Checks every rule that could forbid an attack order right now. An Exploit (`exploit` is

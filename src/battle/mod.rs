@@ -107,9 +107,11 @@ pub fn plugin(app: &mut App) {
 /// The most schedule runs one command may take; a guard so a rules bug can never hang a game.
 const MAX_STEPS: usize = 10_000;
 
-/// A battle with no window: build it, submit commands, read events and state.
+/// A battle with no window: build it, submit commands, read events and state. It owns a bare
+/// `World` (the rule plugin's resources and schedules, taken out of the `App` that built them)
+/// so a battle is `Send + Sync` and the game can keep it in a resource.
 pub struct Battle {
-    app: App,
+    world: World,
     rules: Arc<Rules>,
 }
 
@@ -139,7 +141,8 @@ impl Battle {
         for f in &fighters {
             app.world_mut().spawn(setup::components(f));
         }
-        let mut battle = Self { app, rules };
+        let world = std::mem::take(app.world_mut());
+        let mut battle = Self { world, rules };
         battle.run();
         Ok(battle)
     }
@@ -148,7 +151,7 @@ impl Battle {
     /// condition from a given source, a wounded fighter). The game itself changes a battle only
     /// through [`Battle::submit`].
     pub fn world_mut(&mut self) -> &mut World {
-        self.app.world_mut()
+        &mut self.world
     }
 
     /// The ruleset this battle plays.
@@ -158,9 +161,9 @@ impl Battle {
 
     fn run(&mut self) {
         for _ in 0..MAX_STEPS {
-            self.app.world_mut().resource_mut::<Progress>().0 = false;
-            self.app.world_mut().run_schedule(RulesSchedule);
-            let w = self.app.world();
+            self.world.resource_mut::<Progress>().0 = false;
+            self.world.run_schedule(RulesSchedule);
+            let w = &self.world;
             if !w.resource::<Progress>().0
                 || w.resource::<AwaitingInput>().0.is_some()
                 || w.resource::<TurnOrder>().phase == TurnPhase::Over
@@ -173,24 +176,24 @@ impl Battle {
     /// Validates and applies a command; on error the battle is unchanged.
     pub fn submit(&mut self, cmd: Command) -> Result<(), RuleError> {
         self.check(&cmd)?;
-        self.app.world_mut().resource_mut::<PendingCommand>().0 = Some(cmd);
+        self.world.resource_mut::<PendingCommand>().0 = Some(cmd);
         self.run();
         Ok(())
     }
 
     /// Every event so far.
     pub fn events(&self) -> &[BattleEvent] {
-        &self.app.world().resource::<EventLog>().events
+        &self.world.resource::<EventLog>().events
     }
 
     /// The question the battle waits on, if any.
     pub fn awaiting(&self) -> Option<&Decision> {
-        self.app.world().resource::<AwaitingInput>().0.as_ref()
+        self.world.resource::<AwaitingInput>().0.as_ref()
     }
 
     /// Turn order, round and phase.
     pub fn turn(&self) -> &TurnOrder {
-        self.app.world().resource::<TurnOrder>()
+        self.world.resource::<TurnOrder>()
     }
 
     /// The combatant whose turn it is, unless the battle is over.
@@ -201,12 +204,12 @@ impl Battle {
 
     /// The result, once the battle is over.
     pub fn outcome(&self) -> Option<state::BattleResult> {
-        self.app.world().resource::<Outcome>().0
+        self.world.resource::<Outcome>().0
     }
 
     /// The battlefield's terrain.
     pub fn map(&self) -> &crate::grid::Map {
-        &self.app.world().resource::<Battleground>().0
+        &self.world.resource::<Battleground>().0
     }
 
     /// The map with its terrain rules, for geometry questions (lines of sight, areas, paths).
@@ -220,7 +223,7 @@ impl Battle {
 
     /// The movement in progress, if any.
     pub fn moving(&self) -> Option<&MoveState> {
-        self.app.world().resource::<CurrentMove>().0.as_ref()
+        self.world.resource::<CurrentMove>().0.as_ref()
     }
 
     /// Every square `who` could end a move on now, with its cost and the square it is reached
@@ -267,7 +270,7 @@ impl Battle {
 
     /// Snapshots of every combatant, in id order.
     pub fn fighters(&mut self) -> Vec<Fighter> {
-        let world = self.app.world_mut();
+        let world = &mut self.world;
         let mut q = world.query::<FighterQuery>();
         let mut v: Vec<Fighter> = q.iter(world).map(|f| f.snapshot()).collect();
         v.sort_by_key(|f| f.id);
@@ -295,7 +298,7 @@ impl Battle {
 
     /// The dice source (tests check a script was used up).
     pub fn dice(&self) -> &DiceSource {
-        &self.app.world().resource::<BattleDice>().0
+        &self.world.resource::<BattleDice>().0
     }
 
     /// A hash of everything that decides the rest of the battle: every combatant, the turn
@@ -313,7 +316,7 @@ impl Battle {
             events: usize,
         }
         let fighters = self.fighters();
-        let w = self.app.world();
+        let w = &self.world;
         let snap = Snapshot {
             fighters,
             turn: w.resource::<TurnOrder>(),
@@ -351,6 +354,33 @@ impl Battle {
             context: ctx,
             odds,
         })
+    }
+
+    /// The exact odds of Dodge and of Parry for the defender the battle is asking now, from the
+    /// same context assembly the `Best` defense policy and resolution use: what a person sees
+    /// before choosing.
+    pub fn defense_odds(&mut self) -> Option<(odds::TargetOdds, odds::TargetOdds)> {
+        let Some(Decision::Defense { defender, attacker }) = self.awaiting().cloned() else {
+            return None;
+        };
+        let attack = self.world.resource::<CurrentAttack>().0.clone()?;
+        let fighters = self.fighters();
+        let a = fighters.iter().find(|f| f.id == attacker)?;
+        let t = fighters.iter().find(|f| f.id == defender)?;
+        let all: Vec<&Fighter> = attack
+            .targets
+            .iter()
+            .filter_map(|ts| fighters.iter().find(|f| f.id == ts.id))
+            .collect();
+        let rules = self.rules.clone();
+        let decl = attack::declaration(&rules, a, &attack.order, all.len()).ok()?;
+        let field = self.field();
+        let ctx = context::assemble(&rules, &field, a, &all, &decl);
+        let tc = ctx.targets.iter().find(|x| x.id == defender)?;
+        Some((
+            odds::target_odds(&rules, &ctx, tc, &decl, t, DefenseChoice::Dodge),
+            odds::target_odds(&rules, &ctx, tc, &decl, t, DefenseChoice::Parry),
+        ))
     }
 
     /// Every rule that could refuse `cmd` now, checked without changing anything.

@@ -10,6 +10,10 @@ mod defense;
 mod determinism;
 mod economy;
 mod grid;
+#[cfg(feature = "gui")]
+mod gui_app;
+#[cfg(feature = "gui")]
+mod gui_e2e;
 mod movement;
 mod odds;
 mod profiles;

@@ -1,0 +1,691 @@
+//! The battlefield on screen: the terrain tilemap (`bevy_ecs_tilemap`), the overlay layer for
+//! move ranges, paths and area templates, the combatants' tokens, floating damage text, the
+//! camera (keys, mouse drag and wheel, gamepad stick) and the square under the mouse.
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+use leafwing_input_manager::prelude::*;
+
+use super::art::{Art, TILE_PX, TokenShape, make_art};
+use super::input::{CursorSquare, GameAction};
+use super::session::{Intent, Session};
+use super::{Screen, Settings, palette};
+use crate::battle::components::CombatantId;
+use crate::battle::event::BattleEvent;
+use crate::battle::fighter::Fighter;
+use crate::grid::{Square, footprint};
+
+/// World units per square.
+pub const TILE: f32 = TILE_PX as f32;
+
+/// The centre of a square in world space (row 0 is the top of the map).
+pub fn square_to_world(square: Square, map_height: u32) -> Vec2 {
+    Vec2::new(
+        square.x as f32 * TILE,
+        (map_height as i32 - 1 - square.y) as f32 * TILE,
+    )
+}
+
+/// The square a world point falls on, if it is on the map.
+pub fn world_to_square(p: Vec2, width: u32, height: u32) -> Option<Square> {
+    let x = ((p.x + TILE / 2.0) / TILE).floor() as i32;
+    let row = ((p.y + TILE / 2.0) / TILE).floor() as i32;
+    let y = height as i32 - 1 - row;
+    (x >= 0 && y >= 0 && x < width as i32 && y < height as i32).then(|| Square::new(x, y))
+}
+
+/// The overlay layer's tiles, one per square.
+#[derive(Component)]
+struct OverlayLayer;
+
+/// A combatant's token and the id it draws.
+#[derive(Component)]
+pub struct Token(pub CombatantId);
+
+/// Parts of a token redrawn from the battle each frame.
+#[derive(Component)]
+struct LifeFill(CombatantId);
+#[derive(Component)]
+struct KiFill(CombatantId);
+#[derive(Component)]
+struct ActiveRing(CombatantId);
+#[derive(Component)]
+struct Badges(CombatantId);
+#[derive(Component)]
+struct Body(CombatantId);
+
+/// A token walking along the squares of its last move.
+#[derive(Component, Default)]
+struct Walk {
+    path: Vec<Vec2>,
+}
+
+/// Damage, miss and critical words rising over a token, fading out.
+#[derive(Component)]
+struct Floating {
+    age: f32,
+}
+
+/// How far the board has read the event log (for animations and floating text).
+#[derive(Resource, Default)]
+struct SeenEvents(usize);
+
+/// The camera drawing the board.
+#[derive(Component)]
+pub struct BoardCamera;
+
+/// Width of the right-hand panel and heights of the top and bottom bars, in logical pixels at
+/// 100 % UI scale: the mouse over them is not over the board.
+pub const PANEL_W: f32 = 360.0;
+pub const TOP_H: f32 = 64.0;
+pub const BOTTOM_H: f32 = 190.0;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<SeenEvents>()
+        .add_systems(Startup, spawn_camera)
+        .add_systems(OnEnter(Screen::Battle), spawn_board)
+        .add_systems(
+            Update,
+            (
+                pan_and_zoom_camera,
+                point_cursor_at_square,
+                animate_events,
+                draw_overlay,
+                draw_tokens,
+                walk_tokens,
+                rise_floating_text,
+            )
+                .chain()
+                .run_if(in_state(Screen::Battle).and_then(resource_exists::<Session>)),
+        );
+}
+
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn((Name::new("Camera"), Camera2d, BoardCamera));
+}
+
+/// Builds the terrain and overlay tilemaps and a token per combatant.
+fn spawn_board(
+    mut commands: Commands,
+    mut session: ResMut<Session>,
+    mut images: ResMut<Assets<Image>>,
+    settings: Res<Settings>,
+    mut seen: ResMut<SeenEvents>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
+) {
+    seen.0 = session.battle.events().len();
+    let rules = session.battle.rules().clone();
+    let art = make_art(&mut images, &rules.terrain.types);
+    let map = session.battle.map().clone();
+    let size = TilemapSize {
+        x: map.width,
+        y: map.height,
+    };
+    let tile_size = TilemapTileSize { x: TILE, y: TILE };
+    for layer in 0..2 {
+        let tilemap = commands.spawn_empty().id();
+        let mut storage = TileStorage::empty(size);
+        for y in 0..map.height {
+            for x in 0..map.width {
+                let square = Square::new(x as i32, y as i32);
+                let pos = TilePos {
+                    x,
+                    y: map.height - 1 - y,
+                };
+                let (texture, visible) = if layer == 0 {
+                    (u32::from(map.at(square).unwrap_or(0)), true)
+                } else {
+                    (0, false)
+                };
+                let tile = commands
+                    .spawn(TileBundle {
+                        position: pos,
+                        tilemap_id: TilemapId(tilemap),
+                        texture_index: TileTextureIndex(texture),
+                        visible: TileVisible(visible),
+                        ..default()
+                    })
+                    .id();
+                storage.set(&pos, tile);
+            }
+        }
+        let texture = if layer == 0 {
+            TilemapTexture::Vector(art.terrain.clone())
+        } else {
+            TilemapTexture::Single(art.overlay.clone())
+        };
+        let mut entity = commands.entity(tilemap);
+        entity.insert((
+            Name::new(if layer == 0 { "Terrain" } else { "Overlay" }),
+            DespawnOnExit(Screen::Battle),
+            TilemapBundle {
+                grid_size: tile_size.into(),
+                map_type: TilemapType::Square,
+                size,
+                storage,
+                texture,
+                tile_size,
+                transform: Transform::from_xyz(0.0, 0.0, layer as f32),
+                ..default()
+            },
+        ));
+        if layer == 1 {
+            entity.insert(OverlayLayer);
+        }
+    }
+    let fighters = session.fighters();
+    for f in &fighters {
+        spawn_token(&mut commands, &art, &settings, &session, f, map.height);
+    }
+    commands.insert_resource(art);
+    if let Ok((mut t, mut projection)) = camera.single_mut() {
+        // Centre the map in the part of the window the panels leave free.
+        let centre = Vec2::new(
+            (map.width as f32 - 1.0) * TILE / 2.0,
+            (map.height as f32 - 1.0) * TILE / 2.0,
+        );
+        let ui = settings.ui_scale;
+        let free = Vec2::new(1280.0 - PANEL_W * ui, 720.0 - (TOP_H + BOTTOM_H) * ui);
+        let scale = ((map.width as f32 * TILE) / free.x)
+            .max((map.height as f32 * TILE) / free.y)
+            .max(0.5);
+        let shift = Vec2::new(PANEL_W * ui / 2.0, -(BOTTOM_H - TOP_H) * ui / 2.0) * scale;
+        t.translation = (centre + shift).extend(t.translation.z);
+        if let Projection::Orthographic(o) = &mut *projection {
+            o.scale = scale;
+        }
+    }
+}
+
+fn spawn_token(
+    commands: &mut Commands,
+    art: &Art,
+    settings: &Settings,
+    session: &Session,
+    f: &Fighter,
+    map_height: u32,
+) {
+    let side = usize::from(f.side.0);
+    let colour = palette::side_colour(session, side, settings.colour_blind);
+    let squares = f.size.squares.max(1) as f32;
+    let at = f
+        .position
+        .map_or(Vec2::ZERO, |p| token_centre(p, f.size.squares, map_height));
+    let edge = TILE * squares * 0.86;
+    let id = f.id;
+    commands
+        .spawn((
+            Name::new(format!("Token {}", f.identity.name)),
+            Token(id),
+            Walk::default(),
+            DespawnOnExit(Screen::Battle),
+            Transform::from_translation(at.extend(10.0)),
+            Visibility::Inherited,
+        ))
+        .with_children(|t| {
+            t.spawn((
+                ActiveRing(id),
+                Sprite {
+                    image: art.ring.clone(),
+                    custom_size: Some(Vec2::splat(TILE * squares * 1.08)),
+                    color: palette::ACTIVE,
+                    ..default()
+                },
+                Transform::from_xyz(0.0, 0.0, -0.5),
+                Visibility::Hidden,
+            ));
+            t.spawn((
+                Body(id),
+                Sprite {
+                    image: art.tokens[TokenShape::of_side(side) as usize % art.tokens.len()]
+                        .clone(),
+                    custom_size: Some(Vec2::splat(edge)),
+                    color: colour,
+                    ..default()
+                },
+            ));
+            t.spawn((
+                Text2d::new(f.identity.glyph.clone()),
+                TextFont::from_font_size(15.0 * squares),
+                TextColor(Color::BLACK),
+                Transform::from_xyz(0.0, -1.0, 0.2).with_scale(Vec3::splat(0.9)),
+            ));
+            let bar_w = TILE * squares * 0.9;
+            let bar_y = -TILE * squares / 2.0 + 3.0;
+            for (i, fill_colour) in [palette::LIFE, palette::KI].into_iter().enumerate() {
+                let y = bar_y - i as f32 * 3.5;
+                t.spawn((
+                    Sprite::from_color(Color::srgb(0.08, 0.08, 0.1), Vec2::new(bar_w + 2.0, 4.0)),
+                    Transform::from_xyz(0.0, y, 0.3),
+                ));
+                let mut bar = t.spawn((
+                    Sprite {
+                        color: fill_colour,
+                        custom_size: Some(Vec2::new(bar_w, 2.5)),
+                        ..default()
+                    },
+                    bevy::sprite::Anchor::CENTER_LEFT,
+                    Transform::from_xyz(-bar_w / 2.0, y, 0.4),
+                ));
+                if i == 0 {
+                    bar.insert(LifeFill(id));
+                } else {
+                    bar.insert(KiFill(id));
+                }
+            }
+            t.spawn((
+                Badges(id),
+                Text2d::new(""),
+                TextFont::from_font_size(9.0),
+                TextColor(palette::TEXT),
+                Transform::from_xyz(0.0, TILE * squares / 2.0 + 2.0, 0.5),
+            ));
+        });
+}
+
+/// The centre of a combatant's footprint.
+fn token_centre(at: Square, size: u32, map_height: u32) -> Vec2 {
+    let a = square_to_world(at, map_height);
+    let off = (size.max(1) as f32 - 1.0) * TILE / 2.0;
+    Vec2::new(a.x + off, a.y - off)
+}
+
+fn pan_and_zoom_camera(
+    actions: Single<&ActionState<GameAction>>,
+    time: Res<Time>,
+    mut motion: MessageReader<bevy::input::mouse::MouseMotion>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
+) {
+    let Ok((mut t, mut projection)) = camera.single_mut() else {
+        return;
+    };
+    let Projection::Orthographic(o) = &mut *projection else {
+        return;
+    };
+    let pan = actions.axis_pair(&GameAction::Pan);
+    t.translation += (pan * 480.0 * o.scale * time.delta_secs()).extend(0.0);
+    let drag: Vec2 = motion.read().map(|m| m.delta).sum();
+    if actions.pressed(&GameAction::Drag) {
+        t.translation += Vec3::new(-drag.x, drag.y, 0.0) * o.scale;
+    }
+    let zoom = actions.value(&GameAction::Zoom);
+    if zoom != 0.0 {
+        o.scale = (o.scale * (1.0 - zoom.clamp(-3.0, 3.0) * 0.1)).clamp(0.25, 4.0);
+    }
+}
+
+/// Sets the cursor square from the mouse when it is over the board (not over a panel).
+fn point_cursor_at_square(
+    windows: Query<&Window>,
+    camera: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
+    session: Res<Session>,
+    settings: Res<Settings>,
+    mut cursor: ResMut<CursorSquare>,
+    mut last: Local<Option<Vec2>>,
+) {
+    let Ok(window) = windows.single() else {
+        return;
+    };
+    let Some(pos) = window.cursor_position() else {
+        return;
+    };
+    // Only a moving mouse takes the cursor over from the gamepad or a script.
+    if *last == Some(pos) {
+        return;
+    }
+    *last = Some(pos);
+    let ui = settings.ui_scale;
+    let over_panel = pos.x > window.width() - PANEL_W * ui
+        || pos.y < TOP_H * ui
+        || pos.y > window.height() - BOTTOM_H * ui;
+    if over_panel {
+        cursor.0 = None;
+        return;
+    }
+    let Ok((cam, cam_t)) = camera.single() else {
+        return;
+    };
+    let map = session.battle.map();
+    cursor.0 = cam
+        .viewport_to_world_2d(cam_t, pos)
+        .ok()
+        .and_then(|p| world_to_square(p, map.width, map.height));
+}
+
+/// Colours the overlay: reachable squares (Normal and Boosted apart), the path under the
+/// cursor with a warning colour where it provokes an Exploit, and the area template.
+fn draw_overlay(
+    mut session: ResMut<Session>,
+    cursor: Res<CursorSquare>,
+    settings: Res<Settings>,
+    layer: Query<&TileStorage, With<OverlayLayer>>,
+    mut tiles: Query<(&mut TileVisible, &mut TileColor)>,
+) {
+    let Ok(storage) = layer.single() else {
+        return;
+    };
+    let map_h = session.battle.map().height;
+    let mut paint: Vec<(Square, Color)> = Vec::new();
+    if let Some((who, None, _)) = session.human_to_act()
+        && session.handoff.is_none()
+    {
+        match session.intent {
+            Intent::Move { boosted } => {
+                let normal = session.battle.move_options(who, false);
+                let far = if boosted {
+                    session.battle.move_options(who, true)
+                } else {
+                    Default::default()
+                };
+                for s in far.keys().filter(|s| !normal.contains_key(s)) {
+                    paint.push((*s, palette::BOOSTED));
+                }
+                for s in normal.keys() {
+                    paint.push((*s, palette::REACH));
+                }
+                if let Some(c) = cursor.0
+                    && let Some(path) = session.battle.path_to(who, c, boosted)
+                {
+                    let risky = exploit_squares(&mut session, who);
+                    let mut left = false;
+                    for s in &path {
+                        // Each square left while inside an opponent's reach provokes.
+                        let colour = if left { palette::DANGER } else { palette::PATH };
+                        paint.push((*s, colour));
+                        left = risky.contains(s);
+                    }
+                }
+            }
+            Intent::Attack { .. } => {
+                if let Some(aim) = session.aim(cursor.0) {
+                    let colour = if aim.preview.is_ok() {
+                        palette::AREA
+                    } else {
+                        palette::REFUSED
+                    };
+                    match &aim.template {
+                        Some(squares) => paint.extend(squares.iter().map(|s| (*s, colour))),
+                        None => {
+                            if let Ok(p) = &aim.preview {
+                                for t in &p.targets {
+                                    if let Some(f) = session.battle.fighter(*t)
+                                        && let Some(at) = f.position
+                                    {
+                                        paint.extend(
+                                            footprint(at, f.size.squares)
+                                                .into_iter()
+                                                .map(|s| (s, palette::AREA)),
+                                        );
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Intent::Idle => {}
+        }
+    }
+    if let Some(c) = cursor.0 {
+        paint.push((c, palette::CURSOR));
+    }
+    let _ = settings;
+    for tile in storage.iter().flatten() {
+        if let Ok((mut vis, _)) = tiles.get_mut(*tile)
+            && vis.0
+        {
+            vis.0 = false;
+        }
+    }
+    for (s, colour) in paint {
+        if s.x < 0 || s.y < 0 || s.y as u32 >= map_h {
+            continue;
+        }
+        let pos = TilePos {
+            x: s.x as u32,
+            y: map_h - 1 - s.y as u32,
+        };
+        if let Some(tile) = storage.get(&pos)
+            && let Ok((mut vis, mut tc)) = tiles.get_mut(tile)
+        {
+            vis.0 = true;
+            tc.0 = colour;
+        }
+    }
+}
+
+/// Squares inside some opponent's Melee Attack Range: leaving one provokes an Exploit.
+fn exploit_squares(session: &mut Session, who: CombatantId) -> Vec<Square> {
+    let fighters = session.fighters();
+    let Some(me) = fighters.iter().find(|f| f.id == who) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for foe in fighters
+        .iter()
+        .filter(|f| f.side != me.side && !f.defeated())
+    {
+        let Some(p) = foe.position else { continue };
+        let r = foe.size.melee_range as i32;
+        for dy in -r..=r + foe.size.squares as i32 {
+            for dx in -r..=r + foe.size.squares as i32 {
+                let s = Square::new(p.x + dx, p.y + dy);
+                if crate::grid::footprint_distance(s, me.size.squares, p, foe.size.squares)
+                    <= foe.size.melee_range
+                {
+                    out.push(s);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Reads new events: walks a token along its move, pushes, and raises floating words for
+/// damage, misses, criticals and defeats.
+fn animate_events(
+    mut commands: Commands,
+    mut session: ResMut<Session>,
+    mut seen: ResMut<SeenEvents>,
+    mut walks: Query<(&Token, &mut Walk, &Transform)>,
+) {
+    let events = session.battle.events()[seen.0.min(session.battle.events().len())..].to_vec();
+    seen.0 = session.battle.events().len();
+    if events.is_empty() {
+        return;
+    }
+    let map_h = session.battle.map().height;
+    let fighters = session.fighters();
+    let size_of = |id: CombatantId| {
+        fighters
+            .iter()
+            .find(|f| f.id == id)
+            .map_or(1, |f| f.size.squares)
+    };
+    let at_of = |id: CombatantId| {
+        fighters
+            .iter()
+            .find(|f| f.id == id)
+            .and_then(|f| f.position)
+            .map(|p| token_centre(p, size_of(id), map_h))
+    };
+    for e in &events {
+        match e {
+            BattleEvent::Moved { who, path, .. } => {
+                for (token, mut walk, _) in &mut walks {
+                    if token.0 == *who {
+                        walk.path = path
+                            .iter()
+                            .map(|s| token_centre(*s, size_of(*who), map_h))
+                            .collect();
+                    }
+                }
+            }
+            BattleEvent::Pushed { who, to, .. } => {
+                for (token, mut walk, _) in &mut walks {
+                    if token.0 == *who {
+                        walk.path.push(token_centre(*to, size_of(*who), map_h));
+                    }
+                }
+            }
+            BattleEvent::Clash {
+                defender,
+                hit: false,
+                ..
+            } => float(
+                &mut commands,
+                at_of(*defender),
+                "miss".into(),
+                palette::TEXT,
+            ),
+            BattleEvent::StrikeRolled { attacker, roll } if roll.critical => float(
+                &mut commands,
+                at_of(*attacker).map(|p| p + Vec2::new(0.0, 10.0)),
+                "CRITICAL".into(),
+                palette::ACCENT,
+            ),
+            BattleEvent::Damage { target, damage, .. } => float(
+                &mut commands,
+                at_of(*target),
+                format!("-{damage}"),
+                palette::DANGER,
+            ),
+            BattleEvent::Defeated { who, .. } => float(
+                &mut commands,
+                at_of(*who).map(|p| p - Vec2::new(0.0, 12.0)),
+                "DEFEATED".into(),
+                palette::DANGER,
+            ),
+            _ => {}
+        }
+    }
+}
+
+fn float(commands: &mut Commands, at: Option<Vec2>, text: String, colour: Color) {
+    let Some(at) = at else { return };
+    commands.spawn((
+        Name::new("Floating text"),
+        Floating { age: 0.0 },
+        DespawnOnExit(Screen::Battle),
+        Text2d::new(text),
+        TextFont::from_font_size(16.0),
+        TextColor(colour),
+        Transform::from_translation((at + Vec2::new(0.0, TILE * 0.5)).extend(30.0)),
+    ));
+}
+
+/// Seconds a floating word stays.
+const FLOAT_SECONDS: f32 = 1.6;
+
+fn rise_floating_text(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut q: Query<(Entity, &mut Floating, &mut Transform, &mut TextColor)>,
+) {
+    for (e, mut f, mut t, mut c) in &mut q {
+        f.age += time.delta_secs();
+        t.translation.y += 18.0 * time.delta_secs();
+        c.0.set_alpha((1.0 - f.age / FLOAT_SECONDS).clamp(0.0, 1.0));
+        if f.age >= FLOAT_SECONDS {
+            commands.entity(e).despawn();
+        }
+    }
+}
+
+/// Moves tokens along their walk, a few squares a second.
+fn walk_tokens(time: Res<Time>, mut q: Query<(&mut Walk, &mut Transform), With<Token>>) {
+    for (mut walk, mut t) in &mut q {
+        let Some(next) = walk.path.first().copied() else {
+            continue;
+        };
+        let here = t.translation.truncate();
+        let step = 6.0 * TILE * time.delta_secs();
+        let to = next - here;
+        if to.length() <= step {
+            t.translation = next.extend(t.translation.z);
+            walk.path.remove(0);
+        } else {
+            t.translation += (to.normalize() * step).extend(0.0);
+        }
+    }
+}
+
+/// Redraws bars, the active ring, condition badges and defeated tokens; snaps idle tokens to
+/// their squares.
+#[allow(clippy::type_complexity)]
+fn draw_tokens(
+    mut session: ResMut<Session>,
+    mut tokens: Query<(&Token, &Walk, &mut Transform, &mut Visibility)>,
+    mut life: Query<(&LifeFill, &mut Sprite), Without<KiFill>>,
+    mut ki: Query<(&KiFill, &mut Sprite), Without<LifeFill>>,
+    mut rings: Query<(&ActiveRing, &mut Visibility), Without<Token>>,
+    mut bodies: Query<(&Body, &mut Sprite), (Without<LifeFill>, Without<KiFill>)>,
+    mut badges: Query<(&Badges, &mut Text2d)>,
+) {
+    let fighters = session.fighters();
+    let map_h = session.battle.map().height;
+    let active = session.battle.active();
+    let rules = session.battle.rules().clone();
+    for (token, walk, mut t, mut vis) in &mut tokens {
+        let Some(f) = fighters.iter().find(|f| f.id == token.0) else {
+            continue;
+        };
+        match f.position {
+            Some(p) => {
+                *vis = Visibility::Inherited;
+                if walk.path.is_empty() {
+                    let want = token_centre(p, f.size.squares, map_h);
+                    t.translation = want.extend(if f.defeated() { 5.0 } else { 10.0 });
+                }
+            }
+            None => *vis = Visibility::Hidden,
+        }
+    }
+    let frac = |cur: i64, max: i64| (cur as f32 / max.max(1) as f32).clamp(0.0, 1.0);
+    for (fill, mut sprite) in &mut life {
+        if let Some(f) = fighters.iter().find(|f| f.id == fill.0)
+            && let Some(size) = &mut sprite.custom_size
+        {
+            let full = TILE * f.size.squares.max(1) as f32 * 0.9;
+            size.x = full * frac(f.life.current, f.life.max);
+        }
+    }
+    for (fill, mut sprite) in &mut ki {
+        if let Some(f) = fighters.iter().find(|f| f.id == fill.0)
+            && let Some(size) = &mut sprite.custom_size
+        {
+            let full = TILE * f.size.squares.max(1) as f32 * 0.9;
+            size.x = full * frac(f.ki.current, f.ki.max);
+        }
+    }
+    for (ring, mut vis) in &mut rings {
+        *vis = if Some(ring.0) == active {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+    }
+    for (body, mut sprite) in &mut bodies {
+        if let Some(f) = fighters.iter().find(|f| f.id == body.0) {
+            let a = if f.defeated() { 0.35 } else { 1.0 };
+            sprite.color.set_alpha(a);
+        }
+    }
+    for (b, mut text) in &mut badges {
+        if let Some(f) = fighters.iter().find(|f| f.id == b.0) {
+            let want = if f.defeated() {
+                "KO".to_string()
+            } else {
+                f.conditions
+                    .0
+                    .iter()
+                    .map(|c| palette::badge(&rules.condition(c.kind).name))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            if text.0 != want {
+                text.0 = want;
+            }
+        }
+    }
+}

@@ -1,0 +1,400 @@
+//! The battle screen's controls: turns player actions into commands for the active human
+//! unit, answers prompts (Dodge or Parry, Exploit), paces the computer's turns, and passes
+//! the board between hot-seat players. No drawing here: headless app tests run these systems.
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+
+use super::Screen;
+use super::input::{CursorSquare, GameAction};
+use super::session::{Intent, Session};
+use crate::battle::command::{Command, Decision, SurgeKind};
+use crate::battle::context::DefenseChoice;
+use crate::battle::policy::best_attack;
+use crate::grid::{Dir8, Square};
+
+/// How fast the computer plays: seconds between its commands, and whether the player asked
+/// to skip ahead to their own next decision.
+#[derive(Resource, Debug, Clone, Copy)]
+pub struct Pace {
+    pub seconds_per_command: f32,
+    pub skipping: bool,
+}
+
+impl Default for Pace {
+    fn default() -> Self {
+        Self {
+            seconds_per_command: 0.6,
+            skipping: false,
+        }
+    }
+}
+
+/// Battle-screen state that is not the battle's: the pause menu, the log's detail, the delay
+/// before the end screen.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct BattleUi {
+    pub paused: bool,
+    /// The highlighted pause-menu entry: 0 resume, 1 back to title, 2 quit.
+    pub pause_choice: usize,
+    pub log_expanded: bool,
+    /// Seconds the finished battle has stayed on screen.
+    pub finished_for: f32,
+}
+
+/// Seconds the last blow stays on screen before the end-of-battle screen.
+pub const END_SCREEN_DELAY: f32 = 1.5;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Pace>()
+        .init_resource::<BattleUi>()
+        .add_systems(OnEnter(Screen::Battle), reset_battle_ui)
+        .add_systems(
+            Update,
+            (
+                toggle_pause,
+                toggle_log_detail,
+                choose_in_pause_menu,
+                confirm_handoff,
+                answer_prompt,
+                command_active_unit,
+                move_cursor_with_pad,
+                play_computer_turns,
+                finish_battle,
+            )
+                .chain()
+                .run_if(in_state(Screen::Battle).and_then(resource_exists::<Session>)),
+        );
+}
+
+fn reset_battle_ui(mut ui: ResMut<BattleUi>, mut pace: ResMut<Pace>) {
+    *ui = BattleUi::default();
+    pace.skipping = false;
+}
+
+fn toggle_pause(
+    actions: Single<&ActionState<GameAction>>,
+    mut ui: ResMut<BattleUi>,
+    session: Res<Session>,
+) {
+    let idle = session.intent == Intent::Idle;
+    if actions.just_pressed(&GameAction::Pause)
+        || (actions.just_pressed(&GameAction::Cancel)
+            && idle
+            && !ui.paused
+            && session.battle.awaiting().is_none())
+    {
+        ui.paused = !ui.paused;
+        ui.pause_choice = 0;
+    } else if ui.paused && actions.just_pressed(&GameAction::Cancel) {
+        ui.paused = false;
+    }
+}
+
+/// L shows every roll in the log with its dice and modifiers, or the short form again.
+fn toggle_log_detail(actions: Single<&ActionState<GameAction>>, mut ui: ResMut<BattleUi>) {
+    if actions.just_pressed(&GameAction::ToggleLog) {
+        ui.log_expanded = !ui.log_expanded;
+    }
+}
+
+fn choose_in_pause_menu(
+    actions: Single<&ActionState<GameAction>>,
+    mut ui: ResMut<BattleUi>,
+    mut next: ResMut<NextState<Screen>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if !ui.paused {
+        return;
+    }
+    if actions.just_pressed(&GameAction::Down) {
+        ui.pause_choice = (ui.pause_choice + 1) % 3;
+    }
+    if actions.just_pressed(&GameAction::Up) {
+        ui.pause_choice = (ui.pause_choice + 2) % 3;
+    }
+    if actions.just_pressed(&GameAction::Confirm) {
+        match ui.pause_choice {
+            0 => ui.paused = false,
+            1 => next.set(Screen::Title),
+            _ => {
+                exit.write(AppExit::Success);
+            }
+        }
+    }
+}
+
+fn confirm_handoff(
+    actions: Single<&ActionState<GameAction>>,
+    mut session: ResMut<Session>,
+    ui: Res<BattleUi>,
+) {
+    if ui.paused || session.handoff.is_none() {
+        return;
+    }
+    if actions.just_pressed(&GameAction::Confirm) || actions.just_pressed(&GameAction::Select) {
+        session.confirm_handoff();
+    }
+}
+
+/// Answers the question the battle asks a human unit: Dodge or Parry, Exploit or not.
+fn answer_prompt(
+    actions: Single<&ActionState<GameAction>>,
+    mut session: ResMut<Session>,
+    ui: Res<BattleUi>,
+) {
+    if ui.paused || session.handoff.is_some() {
+        return;
+    }
+    let Some((who, Some(decision), _)) = session.human_to_act() else {
+        return;
+    };
+    let pressed = |a: GameAction| actions.just_pressed(&a);
+    let cmd = match decision {
+        Decision::Defense { defender, .. } => {
+            if pressed(GameAction::Dodge) {
+                Some(Command::Defend {
+                    defender,
+                    choice: DefenseChoice::Dodge,
+                })
+            } else if pressed(GameAction::Parry) {
+                Some(Command::Defend {
+                    defender,
+                    choice: DefenseChoice::Parry,
+                })
+            } else {
+                None
+            }
+        }
+        Decision::Exploit { mover, .. } => {
+            if pressed(GameAction::Confirm) || pressed(GameAction::Select) {
+                let fighters = session.battle.fighters();
+                let rules = session.battle.rules().clone();
+                let order = fighters.iter().find(|f| f.id == who).and_then(|me| {
+                    best_attack(&rules, &session.battle.field(), &fighters, me, Some(mover))
+                        .map(|(_, o)| o)
+                });
+                Some(Command::Exploit { who, order })
+            } else if pressed(GameAction::Cancel) {
+                Some(Command::Exploit { who, order: None })
+            } else {
+                None
+            }
+        }
+        Decision::Response { .. } => {
+            if pressed(GameAction::Confirm) || pressed(GameAction::Select) {
+                Some(Command::Respond {
+                    who,
+                    surge: Some(SurgeKind::Healing),
+                })
+            } else if pressed(GameAction::Cancel) {
+                Some(Command::Respond { who, surge: None })
+            } else {
+                None
+            }
+        }
+    };
+    if let Some(cmd) = cmd {
+        let _ = session.submit(cmd);
+    }
+}
+
+/// The active human unit's turn: choose a maneuver, aim it, give the command.
+fn command_active_unit(
+    actions: Single<&ActionState<GameAction>>,
+    cursor: Res<CursorSquare>,
+    mut session: ResMut<Session>,
+    ui: Res<BattleUi>,
+) {
+    if ui.paused || session.handoff.is_some() {
+        return;
+    }
+    let Some((who, None, _)) = session.human_to_act() else {
+        return;
+    };
+    let pressed = |a: GameAction| actions.just_pressed(&a);
+    if pressed(GameAction::Move) {
+        session.intent = match session.intent {
+            Intent::Move { boosted: false } => Intent::Idle,
+            _ => Intent::Move { boosted: false },
+        };
+    }
+    if pressed(GameAction::BoostedMove) {
+        session.intent = match session.intent {
+            Intent::Move { boosted: true } => Intent::Idle,
+            _ => Intent::Move { boosted: true },
+        };
+    }
+    let slots = session.slots().len();
+    for action in GameAction::SLOTS {
+        if let Some(slot) = action.slot()
+            && pressed(action)
+            && slot < slots
+        {
+            session.intent = Intent::Attack { slot };
+        }
+    }
+    if slots > 0 && (pressed(GameAction::NextSlot) || pressed(GameAction::PrevSlot)) {
+        let step = if pressed(GameAction::NextSlot) {
+            1
+        } else {
+            slots - 1
+        };
+        session.intent = match session.intent {
+            Intent::Attack { slot } => Intent::Attack {
+                slot: (slot + step) % slots,
+            },
+            _ => Intent::Attack { slot: 0 },
+        };
+    }
+    if pressed(GameAction::WagerUp) {
+        session.wager += 1;
+    }
+    if pressed(GameAction::WagerDown) {
+        session.wager -= 1;
+    }
+    session.clamp_wager();
+    if pressed(GameAction::Rotate) {
+        let i = Dir8::ALL
+            .iter()
+            .position(|d| *d == session.facing)
+            .unwrap_or(0);
+        session.facing = Dir8::ALL[(i + 1) % 8];
+    }
+    if pressed(GameAction::Cancel) {
+        session.intent = Intent::Idle;
+    }
+    let command = if pressed(GameAction::PowerUp) {
+        Some(Command::PowerUp { who })
+    } else if pressed(GameAction::Recover) {
+        Some(Command::Recover { who, actions: 2 })
+    } else if pressed(GameAction::EndTurn) {
+        Some(Command::EndTurn { who })
+    } else if pressed(GameAction::Select) {
+        cursor
+            .0
+            .and_then(|square| order_at(&mut session, who, square))
+    } else {
+        None
+    };
+    if let Some(cmd) = command
+        && session.submit(cmd).is_ok()
+        && matches!(session.intent, Intent::Move { .. })
+    {
+        session.intent = Intent::Idle;
+    }
+}
+
+/// The command a click on `square` gives in the current intent.
+fn order_at(
+    session: &mut Session,
+    who: crate::battle::components::CombatantId,
+    square: Square,
+) -> Option<Command> {
+    match session.intent {
+        Intent::Idle => None,
+        Intent::Move { boosted } => match session.battle.path_to(who, square, boosted) {
+            Some(path) => Some(Command::Move { who, path, boosted }),
+            None => {
+                session.notice = Some(format!(
+                    "{square} cannot be reached with this move{}",
+                    if boosted {
+                        ""
+                    } else {
+                        " (B: Boosted Speed goes further)"
+                    }
+                ));
+                None
+            }
+        },
+        Intent::Attack { slot } => {
+            let slot = session.slots().get(slot)?.clone();
+            if let Some(why) = &slot.unusable {
+                session.notice = Some(format!("{}: {why}", slot.name));
+                return None;
+            }
+            session.aimed_order(&slot, square).map(Command::Attack)
+        }
+    }
+}
+
+/// The gamepad's d-pad moves the cursor one square (the mouse sets it by pointing).
+fn move_cursor_with_pad(
+    actions: Single<&ActionState<GameAction>>,
+    mut cursor: ResMut<CursorSquare>,
+    mut session: ResMut<Session>,
+    ui: Res<BattleUi>,
+) {
+    if ui.paused {
+        return;
+    }
+    let (mut dx, mut dy) = (0, 0);
+    if actions.just_pressed(&GameAction::Left) {
+        dx -= 1;
+    }
+    if actions.just_pressed(&GameAction::Right) {
+        dx += 1;
+    }
+    if actions.just_pressed(&GameAction::Up) {
+        dy -= 1;
+    }
+    if actions.just_pressed(&GameAction::Down) {
+        dy += 1;
+    }
+    if (dx, dy) == (0, 0) {
+        return;
+    }
+    let start = cursor.0.or_else(|| {
+        let who = session.battle.active()?;
+        session.battle.fighter(who)?.position
+    });
+    if let Some(s) = start {
+        let next = Square::new(s.x + dx, s.y + dy);
+        if session.battle.map().bounds().contains(next) {
+            cursor.0 = Some(next);
+        }
+    }
+}
+
+/// Plays the computer's commands one at a time, at the pace setting, or all at once after
+/// "skip ahead" until a person must decide.
+fn play_computer_turns(
+    time: Res<Time>,
+    actions: Single<&ActionState<GameAction>>,
+    mut pace: ResMut<Pace>,
+    mut session: ResMut<Session>,
+    ui: Res<BattleUi>,
+) {
+    if ui.paused || session.handoff.is_some() || session.battle.outcome().is_some() {
+        return;
+    }
+    if actions.just_pressed(&GameAction::SkipAi) {
+        pace.skipping = true;
+    }
+    if session.human_to_act().is_some() {
+        pace.skipping = false;
+        return;
+    }
+    session.ai_wait -= time.delta_secs();
+    if session.ai_wait > 0.0 && !pace.skipping {
+        return;
+    }
+    session.play_ai_command();
+    session.ai_wait = pace.seconds_per_command;
+}
+
+/// Shows the end-of-battle screen a moment after the last blow.
+fn finish_battle(
+    time: Res<Time>,
+    session: Res<Session>,
+    mut ui: ResMut<BattleUi>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    if session.battle.outcome().is_none() {
+        return;
+    }
+    ui.finished_for += time.delta_secs();
+    if ui.finished_for >= END_SCREEN_DELAY {
+        next.set(Screen::End);
+    }
+}

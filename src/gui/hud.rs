@@ -1,0 +1,744 @@
+//! The battle screen's panels: the turn-order bar, the unit panel, the odds panel, the action
+//! bar, the combat log, prompts (Dodge or Parry, Exploit), the hot-seat hand-off cover and the
+//! pause menu. Text is rebuilt from the session only when it changes.
+
+use bevy::prelude::*;
+
+use super::board::{BOTTOM_H, PANEL_W, TOP_H};
+use super::control::BattleUi;
+use super::input::CursorSquare;
+use super::session::{Intent, Session};
+use super::{Screen, Settings, palette};
+use crate::battle::command::Decision;
+use crate::battle::event::BattleEvent;
+use crate::battle::fighter::Fighter;
+use crate::battle::odds::{RollSummary, TargetOdds};
+
+/// Which text a node shows.
+#[derive(Component, Clone, Copy, PartialEq, Eq, Debug)]
+enum HudText {
+    Round,
+    Unit,
+    Odds,
+    Actions,
+    Unavailable,
+    Log,
+    Prompt,
+    Handoff,
+    Pause,
+}
+
+/// A card in the turn-order bar: the n-th combatant in initiative order.
+#[derive(Component)]
+struct OrderCard(usize);
+
+/// The unit panel's Life and Ki bars.
+#[derive(Component)]
+struct UnitBar {
+    ki: bool,
+}
+
+/// Boxes shown only while they have something to say.
+#[derive(Component, Clone, Copy, PartialEq, Eq)]
+enum Popup {
+    Prompt,
+    /// The hot-seat cover that hides the board until the next player confirms.
+    Handoff,
+    Pause,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(Screen::Battle), spawn_hud)
+        .add_systems(
+            Update,
+            (draw_turn_order, draw_texts, draw_unit_bars, show_boxes)
+                .run_if(in_state(Screen::Battle).and_then(resource_exists::<Session>)),
+        );
+}
+
+fn text(kind: HudText, size: f32, colour: Color) -> impl Bundle {
+    (
+        kind,
+        Text::new(""),
+        TextFont::from_font_size(size),
+        TextColor(colour),
+    )
+}
+
+fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
+    let units = session.fighters().len();
+    commands
+        .spawn((
+            Name::new("HUD"),
+            DespawnOnExit(Screen::Battle),
+            Node {
+                width: percent(100),
+                height: percent(100),
+                ..default()
+            },
+            Pickable::IGNORE,
+        ))
+        .with_children(|root| {
+            // Turn order along the top.
+            root.spawn((
+                Node {
+                    position_type: PositionType::Absolute,
+                    left: px(0),
+                    right: px(0),
+                    top: px(0),
+                    height: px(TOP_H),
+                    padding: UiRect {
+                        left: px(250),
+                        right: px(6),
+                        top: px(6),
+                        bottom: px(6),
+                    },
+                    column_gap: px(4),
+                    align_items: AlignItems::Center,
+                    ..default()
+                },
+                BackgroundColor(palette::PANEL),
+            ))
+            .with_children(|bar| {
+                for i in 0..units {
+                    bar.spawn((
+                        OrderCard(i),
+                        Node {
+                            padding: UiRect::axes(px(5), px(3)),
+                            border: UiRect::all(px(2)),
+                            min_width: px(44),
+                            ..default()
+                        },
+                        BorderColor::all(Color::NONE),
+                        BackgroundColor(palette::PANEL_LIGHT),
+                    ))
+                    .with_child((
+                        Text::new(""),
+                        TextFont::from_font_size(12.0),
+                        TextColor(palette::TEXT),
+                    ));
+                }
+            });
+            root.spawn((
+                text(HudText::Round, 15.0, palette::TEXT),
+                Node {
+                    position_type: PositionType::Absolute,
+                    left: px(10),
+                    top: px(10),
+                    width: px(236),
+                    ..default()
+                },
+            ));
+            // Unit and odds panel on the right.
+            root.spawn((
+                Node {
+                    position_type: PositionType::Absolute,
+                    right: px(0),
+                    top: px(TOP_H),
+                    bottom: px(0),
+                    width: px(PANEL_W),
+                    padding: UiRect::all(px(10)),
+                    flex_direction: FlexDirection::Column,
+                    row_gap: px(4),
+                    overflow: Overflow::clip(),
+                    ..default()
+                },
+                BackgroundColor(palette::PANEL),
+            ))
+            .with_children(|panel| {
+                panel.spawn(text(HudText::Unit, 13.0, palette::TEXT));
+                for ki in [false, true] {
+                    panel
+                        .spawn((
+                            Node {
+                                width: percent(100),
+                                height: px(8),
+                                ..default()
+                            },
+                            BackgroundColor(Color::srgb(0.08, 0.08, 0.1)),
+                        ))
+                        .with_child((
+                            UnitBar { ki },
+                            Node {
+                                width: percent(100),
+                                height: percent(100),
+                                ..default()
+                            },
+                            BackgroundColor(if ki { palette::KI } else { palette::LIFE }),
+                        ));
+                }
+                panel.spawn((
+                    text(HudText::Odds, 13.0, palette::TEXT),
+                    Node {
+                        margin: UiRect::top(px(8)),
+                        ..default()
+                    },
+                ));
+            });
+            // Action bar and combat log along the bottom.
+            root.spawn((
+                Node {
+                    position_type: PositionType::Absolute,
+                    left: px(0),
+                    right: px(PANEL_W),
+                    bottom: px(0),
+                    height: px(BOTTOM_H),
+                    padding: UiRect::all(px(8)),
+                    flex_direction: FlexDirection::Column,
+                    row_gap: px(4),
+                    overflow: Overflow::clip(),
+                    ..default()
+                },
+                BackgroundColor(palette::PANEL),
+            ))
+            .with_children(|bottom| {
+                bottom.spawn(text(HudText::Actions, 14.0, palette::ACCENT));
+                bottom.spawn(text(HudText::Unavailable, 12.0, palette::TEXT_DIM));
+                bottom.spawn(text(HudText::Log, 12.0, palette::TEXT));
+            });
+            // Prompts in the middle of the board.
+            root.spawn((
+                Popup::Prompt,
+                Node {
+                    position_type: PositionType::Absolute,
+                    right: px(8),
+                    width: px(PANEL_W - 16.0),
+                    bottom: px(12),
+                    padding: UiRect::all(px(10)),
+                    border: UiRect::all(px(2)),
+                    ..default()
+                },
+                BorderColor::all(palette::ACCENT),
+                BackgroundColor(palette::PANEL.with_alpha(0.94)),
+                Visibility::Hidden,
+            ))
+            .with_child(text(HudText::Prompt, 15.0, palette::TEXT));
+            root.spawn((
+                Popup::Pause,
+                Node {
+                    position_type: PositionType::Absolute,
+                    left: percent(35),
+                    top: percent(30),
+                    width: percent(30),
+                    padding: UiRect::all(px(16)),
+                    border: UiRect::all(px(2)),
+                    ..default()
+                },
+                BorderColor::all(palette::ACCENT),
+                BackgroundColor(palette::PANEL),
+                Visibility::Hidden,
+            ))
+            .with_child(text(HudText::Pause, 20.0, palette::TEXT));
+            // The hand-off cover hides everything until the next player confirms.
+            root.spawn((
+                Popup::Handoff,
+                Node {
+                    position_type: PositionType::Absolute,
+                    width: percent(100),
+                    height: percent(100),
+                    align_items: AlignItems::Center,
+                    justify_content: JustifyContent::Center,
+                    ..default()
+                },
+                BackgroundColor(palette::BACKDROP),
+                GlobalZIndex(10),
+                Visibility::Hidden,
+            ))
+            .with_child(text(HudText::Handoff, 28.0, palette::TEXT));
+        });
+}
+
+fn draw_turn_order(
+    mut session: ResMut<Session>,
+    settings: Res<Settings>,
+    mut cards: Query<(
+        &OrderCard,
+        &Children,
+        &mut BorderColor,
+        &mut BackgroundColor,
+        &mut Node,
+    )>,
+    mut texts: Query<(&mut Text, &mut TextColor)>,
+) {
+    let order = session.battle.turn().order.clone();
+    let active = session.battle.active();
+    let fighters = session.fighters();
+    for (card, children, mut border, mut bg, mut node) in &mut cards {
+        let Some(f) = order
+            .get(card.0)
+            .and_then(|id| fighters.iter().find(|f| f.id == *id))
+        else {
+            node.display = Display::None;
+            continue;
+        };
+        node.display = Display::Flex;
+        let side = usize::from(f.side.0);
+        *border = BorderColor::all(palette::side_colour(&session, side, settings.colour_blind));
+        let is_active = Some(f.id) == active;
+        *bg = BackgroundColor(if is_active {
+            palette::ACTIVE.with_alpha(0.55)
+        } else {
+            palette::PANEL_LIGHT
+        });
+        let label = format!(
+            "{}{} {}",
+            palette::side_mark(side),
+            f.identity.glyph,
+            if f.defeated() {
+                "defeated".to_string()
+            } else {
+                short_name(&f.identity.name)
+            }
+        );
+        if let Some(child) = children.first()
+            && let Ok((mut t, mut c)) = texts.get_mut(*child)
+        {
+            if t.0 != label {
+                t.0 = label;
+            }
+            c.0 = if f.defeated() {
+                palette::TEXT_DIM
+            } else {
+                palette::TEXT
+            };
+        }
+    }
+}
+
+fn short_name(name: &str) -> String {
+    name.chars().take(10).collect()
+}
+
+fn draw_texts(
+    mut session: ResMut<Session>,
+    ui: Res<BattleUi>,
+    cursor: Res<CursorSquare>,
+    mut texts: Query<(&HudText, &mut Text)>,
+) {
+    let round = round_text(&mut session);
+    let unit = unit_text(&mut session, cursor.0);
+    let odds = odds_text(&mut session, cursor.0);
+    let (actions, unavailable) = action_bar_text(&mut session);
+    let log = log_text(&mut session, ui.log_expanded);
+    let prompt = prompt_text(&mut session);
+    let handoff = session.handoff.map(|side| {
+        let name = session
+            .loaded
+            .scenario
+            .sides
+            .get(usize::from(side))
+            .map_or("the next player", |s| s.name.as_str());
+        format!("{name}: your turn.\n\nPass the controls, then press Enter (or click) to show the board.")
+    });
+    let pause = ["Resume", "Back to title", "Quit"]
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if i == ui.pause_choice {
+                format!("> {s}")
+            } else {
+                format!("  {s}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    for (kind, mut t) in &mut texts {
+        let want = match kind {
+            HudText::Round => round.clone(),
+            HudText::Unit => unit.clone(),
+            HudText::Odds => odds.clone(),
+            HudText::Actions => actions.clone(),
+            HudText::Unavailable => unavailable.clone(),
+            HudText::Log => log.clone(),
+            HudText::Prompt => prompt.clone().unwrap_or_default(),
+            HudText::Handoff => handoff.clone().unwrap_or_default(),
+            HudText::Pause => format!("Paused\n\n{pause}\n\nUp/Down, Enter"),
+        };
+        if t.0 != want {
+            t.0 = want;
+        }
+    }
+}
+
+fn show_boxes(
+    mut session: ResMut<Session>,
+    ui: Res<BattleUi>,
+    mut popups: Query<(&Popup, &mut Visibility)>,
+) {
+    let has_prompt = prompt_text(&mut session).is_some();
+    for (popup, mut v) in &mut popups {
+        let shown = match popup {
+            Popup::Prompt => has_prompt,
+            Popup::Handoff => session.handoff.is_some(),
+            Popup::Pause => ui.paused,
+        };
+        *v = if shown {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+    }
+}
+
+fn draw_unit_bars(
+    mut session: ResMut<Session>,
+    cursor: Res<CursorSquare>,
+    mut bars: Query<(&UnitBar, &mut Node)>,
+) {
+    let Some(f) = shown_unit(&mut session, cursor.0) else {
+        return;
+    };
+    for (bar, mut node) in &mut bars {
+        let (cur, max) = if bar.ki {
+            (f.ki.current, f.ki.max)
+        } else {
+            (f.life.current, f.life.max)
+        };
+        node.width = percent((cur as f32 / max.max(1) as f32 * 100.0).clamp(0.0, 100.0));
+    }
+}
+
+/// The unit the panel describes: the one under the cursor, else the active one.
+fn shown_unit(session: &mut Session, cursor: Option<crate::grid::Square>) -> Option<Fighter> {
+    if let Some(c) = cursor
+        && let Some(f) = session.fighter_at(c)
+    {
+        return Some(f);
+    }
+    let id = session.battle.active()?;
+    session.battle.fighter(id)
+}
+
+fn side_name(session: &Session, side: u8) -> String {
+    session
+        .loaded
+        .scenario
+        .sides
+        .get(usize::from(side))
+        .map_or_else(|| format!("side {side}"), |s| s.name.clone())
+}
+
+fn round_text(session: &mut Session) -> String {
+    let round = session.battle.turn().round;
+    if let Some(o) = session.battle.outcome() {
+        return match o.winner {
+            Some(side) => format!("Round {round}: {} wins", side_name(session, side.0)),
+            None => format!("Round {round}: a draw"),
+        };
+    }
+    let Some(id) = session.battle.active() else {
+        return format!("Round {round}");
+    };
+    let Some(f) = session.battle.fighter(id) else {
+        return format!("Round {round}");
+    };
+    let control = session
+        .controls
+        .get(usize::from(f.side.0))
+        .map_or(String::new(), |c| c.to_string());
+    format!(
+        "Round {round}  |  {}\n{}'s turn ({control})",
+        side_name(session, f.side.0),
+        f.identity.name
+    )
+}
+
+fn unit_text(session: &mut Session, cursor: Option<crate::grid::Square>) -> String {
+    let Some(f) = shown_unit(session, cursor) else {
+        return String::new();
+    };
+    let rules = session.battle.rules().clone();
+    let d = f.derived(&rules);
+    let attrs = f
+        .attributes
+        .0
+        .iter()
+        .map(|(k, v)| format!("{} {v}", k.to_uppercase()))
+        .collect::<Vec<_>>()
+        .join("  ");
+    let mut out = format!(
+        "{} {}  |  {}\n{} ({})\nLife {}/{}   Ki {}/{}   Capacity {}/{}\nToP {}   {}\nHaste {}  Awareness {}  Defense Value {}  Soak {}\nSpeed {} / Boosted {}\nActions: {} standard, {} counter  |  moves {}/2",
+        palette::side_mark(usize::from(f.side.0)),
+        f.identity.name,
+        f.identity.archetype,
+        side_name(session, f.side.0),
+        session
+            .controls
+            .get(usize::from(f.side.0))
+            .map_or(String::new(), |c| c.to_string()),
+        f.life.current,
+        f.life.max,
+        f.ki.current,
+        f.ki.max,
+        f.capacity.current,
+        f.capacity.max,
+        f.power.tier,
+        attrs,
+        d.haste,
+        d.awareness,
+        d.defense_value,
+        d.soak,
+        d.normal_speed,
+        d.boosted_speed,
+        f.actions.usable(),
+        f.actions.counter,
+        f.round.moves,
+    );
+    if f.defeated() {
+        out.push_str("\nDEFEATED");
+    }
+    for c in &f.conditions.0 {
+        let def = rules.condition(c.kind);
+        let until = match c.expires {
+            crate::battle::components::Expiry::UntilEnded => "until ended".to_string(),
+            crate::battle::components::Expiry::EndOfRound(r) => format!("until end of round {r}"),
+            crate::battle::components::Expiry::EndOfTurn { round, .. } => {
+                format!("until a turn's end in round {round}")
+            }
+        };
+        let stacks = if c.stacks > 1 {
+            format!(" x{}", c.stacks)
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "\n[{}] {}{stacks} ({until}): {}",
+            palette::badge(&def.name),
+            def.name,
+            def.description
+        ));
+    }
+    out
+}
+
+fn pct(p: f64) -> String {
+    format!("{:.1}%", p * 100.0)
+}
+
+fn terms(r: &RollSummary) -> String {
+    let mut parts: Vec<String> = r
+        .terms
+        .iter()
+        .map(|t| match (&t.die, t.value) {
+            (Some(d), _) => format!("{d} {}", t.label),
+            (None, Some(v)) => format!("{v:+} {}", t.label),
+            (None, None) => t.label.clone(),
+        })
+        .collect();
+    if let Some(c) = r.critical_target {
+        parts.push(format!("crit on {c}+"));
+    }
+    if r.botch_range > 0 {
+        parts.push(format!(
+            "botch on <={} ({:+})",
+            r.botch_range, r.botch_penalty
+        ));
+    }
+    format!("{}: {}", r.kind, parts.join(", "))
+}
+
+fn target_line(name: &str, how: &str, t: &TargetOdds) -> String {
+    let lo = t
+        .damage_distribution
+        .iter()
+        .find(|(d, p)| **d > 0 && **p > 0.0)
+        .map_or(0, |(d, _)| *d);
+    let hi = t
+        .damage_distribution
+        .keys()
+        .next_back()
+        .copied()
+        .unwrap_or(0);
+    let thresholds = t
+        .threshold_chances
+        .iter()
+        .filter(|c| !c.already)
+        .map(|c| format!("{} {}", c.threshold, pct(c.chance)))
+        .collect::<Vec<_>>()
+        .join("  ");
+    format!(
+        "{name} {how}: hit {} (crit {})\n  damage {lo}-{hi}, mean {:.1}\n  {thresholds}  defeat {}",
+        pct(t.hit_chance),
+        pct(t.critical_hit_chance),
+        t.expected_damage,
+        pct(t.defeat_chance)
+    )
+}
+
+fn odds_text(session: &mut Session, cursor: Option<crate::grid::Square>) -> String {
+    let Intent::Attack { slot } = session.intent else {
+        return match session.intent {
+            Intent::Move { boosted } => format!(
+                "Moving at {} Speed: click a lit square.\nPale squares need Boosted Speed (B).\nRed path squares provoke an Exploit.",
+                if boosted { "Boosted" } else { "Normal" }
+            ),
+            _ => "Hover a unit to see it here.\nM: move  |  1-9: aim an attack".into(),
+        };
+    };
+    let max_wager = session.max_wager();
+    let name = session
+        .slots()
+        .get(slot)
+        .map_or(String::new(), |s| s.name.clone());
+    let Some(aim) = session.aim(cursor) else {
+        return format!(
+            "{name}: point at a target.\nWager {} Ki (-/+, at most {max_wager})",
+            session.wager
+        );
+    };
+    match aim.preview {
+        Err(why) => format!("{name}: {why}"),
+        Ok(p) => {
+            let mut out = format!(
+                "{}: Ki {} (wager {} of at most {max_wager}: -/+)\n",
+                p.odds.maneuver, p.ki_cost, p.odds.wager
+            );
+            for (dodge, parry) in &p.odds.targets {
+                let tname = session
+                    .names
+                    .get(&dodge.target)
+                    .cloned()
+                    .unwrap_or_default();
+                out.push_str(&target_line(&tname, "dodges", dodge));
+                out.push('\n');
+                out.push_str(&target_line(&tname, "parries", parry));
+                out.push('\n');
+            }
+            if let Some((first, _)) = p.odds.targets.first() {
+                out.push_str(&format!(
+                    "{}\n{}\n",
+                    terms(&first.strike),
+                    terms(&first.defense_roll)
+                ));
+            }
+            out.push_str(&terms(&p.odds.wound));
+            out
+        }
+    }
+}
+
+fn action_bar_text(session: &mut Session) -> (String, String) {
+    if let Some((_, Some(_), _)) = session.human_to_act() {
+        return (
+            "Answer the question in the right-hand panel (D Dodge / P Parry, or Enter / Esc)"
+                .into(),
+            String::new(),
+        );
+    }
+    let Some((who, None, _)) = session.human_to_act() else {
+        return match session.actor() {
+            Some(_) if session.battle.outcome().is_none() => (
+                "The computer is playing. F: skip ahead  |  L: detailed log".into(),
+                String::new(),
+            ),
+            _ => (String::new(), String::new()),
+        };
+    };
+    let me = session.battle.fighter(who);
+    let moves_left = me
+        .as_ref()
+        .map_or(0, |f| 2u32.saturating_sub(f.round.moves));
+    let mark = |on: bool, s: String| if on { format!("[{s}]") } else { s };
+    let mut items = vec![
+        mark(
+            session.intent == Intent::Move { boosted: false },
+            format!("M Move ({moves_left} left)"),
+        ),
+        mark(
+            session.intent == Intent::Move { boosted: true },
+            "B Boosted".into(),
+        ),
+    ];
+    let slots = session.slots();
+    let mut unavailable = Vec::new();
+    for (i, s) in slots.iter().enumerate() {
+        let label = format!("{} {} {}Ki", i + 1, s.name, s.ki_cost);
+        if let Some(why) = &s.unusable {
+            let short = why.split(" (").next().unwrap_or(why);
+            unavailable.push(format!("{}: {short}", s.name));
+            items.push(format!("({label})"));
+        } else {
+            items.push(mark(session.intent == Intent::Attack { slot: i }, label));
+        }
+    }
+    items.extend([
+        "U Power Up".to_string(),
+        "H Recover".into(),
+        "T End turn".into(),
+        "L Log".into(),
+    ]);
+    let mut second = String::new();
+    if let Some(n) = &session.notice {
+        second = format!("! {n}\n");
+    }
+    if !unavailable.is_empty() {
+        second.push_str(&format!("Greyed: {}", unavailable.join("  |  ")));
+    }
+    (items.join("  "), second)
+}
+
+fn log_text(session: &mut Session, expanded: bool) -> String {
+    let names = session.names.clone();
+    let events = session.battle.events();
+    let lines: Vec<String> = events
+        .iter()
+        .filter(|e| !matches!(e, BattleEvent::ActionsRefreshed { .. }))
+        .map(|e| {
+            let full = e.describe(&names);
+            let is_roll = matches!(
+                e,
+                BattleEvent::StrikeRolled { .. }
+                    | BattleEvent::DefenseRolled { .. }
+                    | BattleEvent::WoundRolled { .. }
+                    | BattleEvent::InitiativeRolled { .. }
+                    | BattleEvent::SteadfastRolled { .. }
+                    | BattleEvent::CheckRolled { .. }
+            );
+            match (is_roll, expanded, full.split_once(" = ")) {
+                (true, false, Some((head, _))) => format!("{head}  (L: dice)"),
+                _ => full,
+            }
+        })
+        .collect();
+    let keep = if expanded { 5 } else { 7 };
+    lines[lines.len().saturating_sub(keep)..].join("\n")
+}
+
+/// The question a human unit must answer now, with the odds of each answer.
+fn prompt_text(session: &mut Session) -> Option<String> {
+    if session.handoff.is_some() {
+        return None;
+    }
+    let (who, decision, _) = session.human_to_act()?;
+    let name = session.names.get(&who).cloned().unwrap_or_default();
+    match decision? {
+        Decision::Defense { attacker, .. } => {
+            let an = session.names.get(&attacker).cloned().unwrap_or_default();
+            let mut s = format!("{name} is attacked by {an}. Defend:\n");
+            if let Some((dodge, parry)) = session.battle.defense_odds() {
+                s.push_str(&format!(
+                    "D  Dodge: hit {}  |  mean damage {:.1}  |  defeat {}\nP  Parry (a Counter Action): hit {}  |  mean damage {:.1}  |  defeat {}",
+                    pct(dodge.hit_chance),
+                    dodge.expected_damage,
+                    pct(dodge.defeat_chance),
+                    pct(parry.hit_chance),
+                    parry.expected_damage,
+                    pct(parry.defeat_chance)
+                ));
+            }
+            Some(s)
+        }
+        Decision::Exploit { mover, .. } => {
+            let mn = session.names.get(&mover).cloned().unwrap_or_default();
+            Some(format!(
+                "{mn} leaves {name}'s reach. Exploit with a Basic Attack (a Counter Action)?\nEnter: yes (best attack)  |  Esc: no"
+            ))
+        }
+        Decision::Response { attacker, .. } => {
+            let an = session.names.get(&attacker).cloned().unwrap_or_default();
+            Some(format!(
+                "{an} attacks. {name} may use an Instant first.\nEnter: Healing Surge  |  Esc: pass"
+            ))
+        }
+    }
+}

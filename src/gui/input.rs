@@ -1,0 +1,184 @@
+//! What a player can ask of the game, as `leafwing-input-manager` actions, with the default
+//! keyboard-and-mouse and gamepad bindings; and the square under the cursor.
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+
+use crate::grid::Square;
+
+/// Every input the game reacts to. Systems read these, never raw keys, so bindings can change.
+#[derive(Actionlike, PartialEq, Eq, Clone, Copy, Hash, Debug, Reflect)]
+pub enum GameAction {
+    /// Click a square: move there, attack it, or press the highlighted menu item.
+    Select,
+    /// Back out of moving or aiming; answer "no" to an Exploit prompt.
+    Cancel,
+    /// Confirm a hand-off screen, an end-of-battle screen or a menu choice.
+    Confirm,
+    /// Choose where to move at Normal Speed.
+    Move,
+    /// Choose where to move at Boosted Speed (costs Ki).
+    BoostedMove,
+    /// Aim the action bar's first … ninth attacking maneuver.
+    Slot1,
+    Slot2,
+    Slot3,
+    Slot4,
+    Slot5,
+    Slot6,
+    Slot7,
+    Slot8,
+    Slot9,
+    /// The next or previous maneuver in the action bar.
+    NextSlot,
+    PrevSlot,
+    /// Wager one more or one less Ki on the Wound Roll.
+    WagerUp,
+    WagerDown,
+    /// Turn a cone or line placed on a chosen square.
+    Rotate,
+    PowerUp,
+    /// Combat Recovery with 2 actions.
+    Recover,
+    EndTurn,
+    /// Answer a defense prompt.
+    Dodge,
+    Parry,
+    /// Play the computer's turns without pauses until a person must act.
+    SkipAi,
+    /// Show every roll of the combat log with its dice and modifiers.
+    ToggleLog,
+    /// Open or close the pause menu.
+    Pause,
+    /// Menus: move the highlight; on the board (gamepad): move the cursor square.
+    Up,
+    Down,
+    Left,
+    Right,
+    /// Camera.
+    #[actionlike(DualAxis)]
+    Pan,
+    #[actionlike(Axis)]
+    Zoom,
+    /// Hold and move the mouse to drag the map.
+    Drag,
+}
+
+impl GameAction {
+    /// The action bar slot this action aims, if it is one.
+    pub fn slot(self) -> Option<usize> {
+        match self {
+            Self::Slot1 => Some(0),
+            Self::Slot2 => Some(1),
+            Self::Slot3 => Some(2),
+            Self::Slot4 => Some(3),
+            Self::Slot5 => Some(4),
+            Self::Slot6 => Some(5),
+            Self::Slot7 => Some(6),
+            Self::Slot8 => Some(7),
+            Self::Slot9 => Some(8),
+            _ => None,
+        }
+    }
+
+    /// The slot actions in order.
+    pub const SLOTS: [GameAction; 9] = [
+        Self::Slot1,
+        Self::Slot2,
+        Self::Slot3,
+        Self::Slot4,
+        Self::Slot5,
+        Self::Slot6,
+        Self::Slot7,
+        Self::Slot8,
+        Self::Slot9,
+    ];
+}
+
+/// The default bindings: keyboard and mouse, and any gamepad.
+pub fn default_input_map() -> InputMap<GameAction> {
+    use GameAction as A;
+    let mut map = InputMap::default()
+        .with(A::Select, MouseButton::Left)
+        .with(A::Select, GamepadButton::South)
+        .with(A::Cancel, MouseButton::Right)
+        .with(A::Cancel, KeyCode::Escape)
+        .with(A::Cancel, GamepadButton::East)
+        .with(A::Confirm, KeyCode::Enter)
+        .with(A::Confirm, KeyCode::Space)
+        .with(A::Confirm, GamepadButton::Start)
+        .with(A::Move, KeyCode::KeyM)
+        .with(A::Move, GamepadButton::West)
+        .with(A::BoostedMove, KeyCode::KeyB)
+        .with(A::NextSlot, KeyCode::Tab)
+        .with(A::NextSlot, GamepadButton::RightTrigger)
+        .with(A::PrevSlot, GamepadButton::LeftTrigger)
+        .with(A::WagerUp, KeyCode::Equal)
+        .with(A::WagerUp, KeyCode::NumpadAdd)
+        .with(A::WagerUp, GamepadButton::RightTrigger2)
+        .with(A::WagerDown, KeyCode::Minus)
+        .with(A::WagerDown, KeyCode::NumpadSubtract)
+        .with(A::WagerDown, GamepadButton::LeftTrigger2)
+        .with(A::Rotate, KeyCode::KeyR)
+        .with(A::PowerUp, KeyCode::KeyU)
+        .with(A::Recover, KeyCode::KeyH)
+        .with(A::EndTurn, KeyCode::KeyT)
+        .with(A::EndTurn, GamepadButton::North)
+        .with(A::Dodge, KeyCode::KeyD)
+        .with(A::Dodge, GamepadButton::South)
+        .with(A::Parry, KeyCode::KeyP)
+        .with(A::Parry, GamepadButton::West)
+        .with(A::SkipAi, KeyCode::KeyF)
+        .with(A::SkipAi, GamepadButton::Select)
+        .with(A::ToggleLog, KeyCode::KeyL)
+        .with(A::Pause, KeyCode::F10)
+        .with(A::Pause, GamepadButton::Mode)
+        .with(A::Up, KeyCode::ArrowUp)
+        .with(A::Up, GamepadButton::DPadUp)
+        .with(A::Down, KeyCode::ArrowDown)
+        .with(A::Down, GamepadButton::DPadDown)
+        .with(A::Left, KeyCode::ArrowLeft)
+        .with(A::Left, GamepadButton::DPadLeft)
+        .with(A::Right, KeyCode::ArrowRight)
+        .with(A::Right, GamepadButton::DPadRight)
+        .with(A::Drag, MouseButton::Middle)
+        .with_dual_axis(A::Pan, VirtualDPad::arrow_keys())
+        .with_dual_axis(A::Pan, GamepadStick::LEFT)
+        .with_axis(A::Zoom, MouseScrollAxis::Y);
+    for (i, key) in [
+        KeyCode::Digit1,
+        KeyCode::Digit2,
+        KeyCode::Digit3,
+        KeyCode::Digit4,
+        KeyCode::Digit5,
+        KeyCode::Digit6,
+        KeyCode::Digit7,
+        KeyCode::Digit8,
+        KeyCode::Digit9,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        map.insert(GameAction::SLOTS[i], key);
+    }
+    map
+}
+
+/// The square under the mouse pointer, or the one the gamepad moved the cursor to.
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CursorSquare(pub Option<Square>);
+
+/// The entity that carries the player's input map and action state.
+#[derive(Component)]
+pub struct Controls;
+
+/// Adds the action map on one `Controls` entity, so every screen reads the same actions.
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins(InputManagerPlugin::<GameAction>::default())
+        .init_resource::<CursorSquare>()
+        .add_systems(Startup, spawn_controls);
+}
+
+fn spawn_controls(mut commands: Commands) {
+    commands.spawn((Name::new("Controls"), Controls, default_input_map()));
+}

@@ -1,0 +1,96 @@
+//! The game's one palette: panel and text colours, overlay colours, and side colours (the
+//! scenario's, or the Okabe-Ito colour-blind safe set), plus the marks and badges that tell
+//! sides and conditions apart without colour.
+
+use bevy::prelude::*;
+
+use super::session::Session;
+
+pub const BACKDROP: Color = Color::srgb(0.07, 0.08, 0.10);
+pub const PANEL: Color = Color::srgb(0.12, 0.13, 0.16);
+pub const PANEL_LIGHT: Color = Color::srgb(0.19, 0.20, 0.24);
+pub const TEXT: Color = Color::srgb(0.92, 0.92, 0.90);
+pub const TEXT_DIM: Color = Color::srgb(0.62, 0.63, 0.66);
+pub const ACCENT: Color = Color::srgb(1.0, 0.80, 0.30);
+pub const ACTIVE: Color = Color::srgb(1.0, 0.90, 0.35);
+pub const LIFE: Color = Color::srgb(0.35, 0.85, 0.40);
+pub const KI: Color = Color::srgb(0.35, 0.65, 1.0);
+pub const DANGER: Color = Color::srgb(1.0, 0.35, 0.30);
+
+/// Overlay tints (the overlay tile carries its own alpha).
+pub const REACH: Color = Color::srgba(0.35, 0.75, 1.0, 0.55);
+pub const BOOSTED: Color = Color::srgba(0.75, 0.55, 1.0, 0.40);
+pub const PATH: Color = Color::srgba(1.0, 1.0, 1.0, 0.85);
+pub const AREA: Color = Color::srgba(1.0, 0.55, 0.15, 0.75);
+pub const REFUSED: Color = Color::srgba(0.6, 0.6, 0.6, 0.5);
+pub const CURSOR: Color = Color::srgba(1.0, 1.0, 0.4, 0.9);
+
+/// Okabe-Ito colours, distinguishable with the common colour-vision deficiencies.
+const OKABE_ITO: [Color; 4] = [
+    Color::srgb(0.90, 0.62, 0.0),
+    Color::srgb(0.34, 0.71, 0.91),
+    Color::srgb(0.0, 0.62, 0.45),
+    Color::srgb(0.80, 0.47, 0.65),
+];
+
+/// Parses `#rrggbb`; `None` for anything else.
+pub fn parse_hex(s: &str) -> Option<Color> {
+    let h = s.strip_prefix('#')?;
+    if h.len() != 6 {
+        return None;
+    }
+    let v = u32::from_str_radix(h, 16).ok()?;
+    Some(Color::srgb_u8((v >> 16) as u8, (v >> 8) as u8, v as u8))
+}
+
+/// The colour side `i` is drawn in.
+pub fn side_colour(session: &Session, i: usize, colour_blind: bool) -> Color {
+    if colour_blind {
+        return OKABE_ITO[i % OKABE_ITO.len()];
+    }
+    session
+        .loaded
+        .scenario
+        .sides
+        .get(i)
+        .and_then(|s| parse_hex(&s.color))
+        .unwrap_or(OKABE_ITO[i % OKABE_ITO.len()])
+}
+
+/// A text mark per side matching its token shape (circle, square, triangle, diamond).
+pub fn side_mark(i: usize) -> &'static str {
+    ["o ", "# ", "^ ", "<> "][i % 4]
+}
+
+/// A short badge for a condition: initials of a multi-word name, else its first two letters.
+pub fn badge(name: &str) -> String {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    if words.len() > 1 {
+        words
+            .iter()
+            .filter_map(|w| w.chars().next())
+            .collect::<String>()
+            .to_uppercase()
+    } else {
+        name.chars().take(2).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_colours_parse_and_bad_ones_do_not() {
+        assert_eq!(parse_hex("#ff0000"), Some(Color::srgb_u8(255, 0, 0)));
+        assert_eq!(parse_hex("ff0000"), None);
+        assert_eq!(parse_hex("#ff00"), None);
+        assert_eq!(parse_hex("#gg0000"), None);
+    }
+
+    #[test]
+    fn badges_are_short_and_distinct_for_multi_word_names() {
+        assert_eq!(badge("Damage Over Time"), "DOT");
+        assert_eq!(badge("Shaken"), "Sh");
+    }
+}

@@ -1,0 +1,304 @@
+//! Scripted play for end-to-end tests and screenshots: a list of steps (wait, press a key,
+//! point at a square, click, save a screenshot, check the log, quit) fed to the real game as
+//! input events, one step after another.
+//!
+//! ```text
+//! # comments start with #
+//! wait 30              # frames
+//! until-human 600      # wait (at most N frames) until a person must act
+//! key KeyM             # press a key for one frame (KeyCode names: KeyM, Digit1, Enter…)
+//! cursor 4 8           # point at square (4, 8)
+//! click                # the Select action (left mouse button)
+//! shot out/board.png   # save a screenshot of the window
+//! expect moves         # fail (exit code 3) unless some log line contains the text
+//! quit
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use leafwing_input_manager::prelude::*;
+
+use super::PlayOptions;
+use super::input::CursorSquare;
+use super::session::Session;
+use crate::grid::Square;
+
+/// One step of a script.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    Wait(u32),
+    UntilHuman(u32),
+    Key(KeyCode),
+    Cursor(Square),
+    Click,
+    Shot(PathBuf),
+    Expect(String),
+    Quit,
+}
+
+/// A parsed script and where it has got to.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Script {
+    pub steps: Vec<Step>,
+}
+
+/// Why a script could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ScriptError {
+    #[error("{path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}: {message}")]
+    Parse {
+        path: String,
+        line: usize,
+        message: String,
+    },
+}
+
+/// The key codes a script may press, by name.
+fn key_named(name: &str) -> Option<KeyCode> {
+    use KeyCode as K;
+    let letters = [
+        K::KeyA,
+        K::KeyB,
+        K::KeyC,
+        K::KeyD,
+        K::KeyE,
+        K::KeyF,
+        K::KeyG,
+        K::KeyH,
+        K::KeyI,
+        K::KeyJ,
+        K::KeyK,
+        K::KeyL,
+        K::KeyM,
+        K::KeyN,
+        K::KeyO,
+        K::KeyP,
+        K::KeyQ,
+        K::KeyR,
+        K::KeyS,
+        K::KeyT,
+        K::KeyU,
+        K::KeyV,
+        K::KeyW,
+        K::KeyX,
+        K::KeyY,
+        K::KeyZ,
+    ];
+    let digits = [
+        K::Digit0,
+        K::Digit1,
+        K::Digit2,
+        K::Digit3,
+        K::Digit4,
+        K::Digit5,
+        K::Digit6,
+        K::Digit7,
+        K::Digit8,
+        K::Digit9,
+    ];
+    if let Some(c) = name.strip_prefix("Key")
+        && c.len() == 1
+        && let Some(ch) = c.chars().next().filter(char::is_ascii_uppercase)
+    {
+        return Some(letters[(ch as u8 - b'A') as usize]);
+    }
+    if let Some(c) = name.strip_prefix("Digit")
+        && c.len() == 1
+        && let Some(d) = c.chars().next().and_then(|ch| ch.to_digit(10))
+    {
+        return Some(digits[d as usize]);
+    }
+    Some(match name {
+        "Enter" => K::Enter,
+        "Escape" => K::Escape,
+        "Space" => K::Space,
+        "Tab" => K::Tab,
+        "Equal" => K::Equal,
+        "Minus" => K::Minus,
+        "ArrowUp" => K::ArrowUp,
+        "ArrowDown" => K::ArrowDown,
+        "ArrowLeft" => K::ArrowLeft,
+        "ArrowRight" => K::ArrowRight,
+        "F10" => K::F10,
+        _ => return None,
+    })
+}
+
+impl Script {
+    /// Parses a script's text; `path` names it in errors.
+    pub fn parse(text: &str, path: &str) -> Result<Self, ScriptError> {
+        let mut steps = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let err = |message: String| ScriptError::Parse {
+                path: path.to_string(),
+                line: i + 1,
+                message,
+            };
+            let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+            let rest = rest.trim();
+            let number = |what: &str| {
+                rest.parse::<u32>()
+                    .map_err(|_| err(format!("`{word}` needs {what}, got `{rest}`")))
+            };
+            steps.push(match word {
+                "wait" => Step::Wait(number("a number of frames")?),
+                "until-human" => Step::UntilHuman(number("a number of frames")?),
+                "key" => {
+                    Step::Key(key_named(rest).ok_or_else(|| err(format!("unknown key `{rest}`")))?)
+                }
+                "cursor" => {
+                    let xy: Vec<i32> = rest
+                        .split_whitespace()
+                        .map(str::parse)
+                        .collect::<Result<_, _>>()
+                        .map_err(|_| {
+                            err(format!("`cursor` needs two whole numbers, got `{rest}`"))
+                        })?;
+                    match xy[..] {
+                        [x, y] => Step::Cursor(Square::new(x, y)),
+                        _ => return Err(err(format!("`cursor` needs X Y, got `{rest}`"))),
+                    }
+                }
+                "click" => Step::Click,
+                "shot" if !rest.is_empty() => Step::Shot(PathBuf::from(rest)),
+                "shot" => return Err(err("`shot` needs a file name".into())),
+                "expect" if !rest.is_empty() => Step::Expect(rest.to_string()),
+                "expect" => return Err(err("`expect` needs some text".into())),
+                "quit" => Step::Quit,
+                other => return Err(err(format!("unknown step `{other}`"))),
+            });
+        }
+        Ok(Self { steps })
+    }
+
+    /// Reads and parses a script file.
+    pub fn load(path: &Path) -> Result<Self, ScriptError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ScriptError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Self::parse(&text, &path.display().to_string())
+    }
+}
+
+/// Where the running script is: the step, frames left on a wait, a key to release.
+#[derive(Resource, Default)]
+struct ScriptRun {
+    next: usize,
+    waiting: u32,
+    release: Option<KeyCode>,
+    release_click: bool,
+    /// Frames left for the current `until-human` step.
+    until_left: Option<u32>,
+    /// Frames left before quitting (screenshots are written a few frames after the request).
+    quitting: Option<u32>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ScriptRun>()
+        .add_systems(Update, run_script_step);
+}
+
+/// Frames given to pending screenshots before the app exits.
+const QUIT_GRACE_FRAMES: u32 = 20;
+
+fn run_script_step(world: &mut World) {
+    let Some(script) = world.resource::<PlayOptions>().script.clone() else {
+        return;
+    };
+    let mut run = world.remove_resource::<ScriptRun>().unwrap_or_default();
+    step(world, &script, &mut run);
+    world.insert_resource(run);
+}
+
+fn step(world: &mut World, script: &Script, run: &mut ScriptRun) {
+    if let Some(k) = run.release.take() {
+        k.release(world);
+    }
+    if std::mem::take(&mut run.release_click) {
+        MouseButton::Left.release(world);
+    }
+    if let Some(left) = &mut run.quitting {
+        if *left == 0 {
+            world.write_message(AppExit::Success);
+        } else {
+            *left -= 1;
+        }
+        return;
+    }
+    if run.waiting > 0 {
+        run.waiting -= 1;
+        return;
+    }
+    let Some(s) = script.steps.get(run.next).cloned() else {
+        return;
+    };
+    match s {
+        Step::Wait(n) => run.waiting = n,
+        Step::UntilHuman(n) => {
+            let human = world
+                .get_resource_mut::<Session>()
+                .is_some_and(|mut s| s.human_to_act().is_some() && s.handoff.is_none());
+            if !human {
+                let left = run.until_left.get_or_insert(n);
+                if *left == 0 {
+                    error!("script: no person had to act within {n} frames");
+                    world.write_message(AppExit::from_code(3));
+                    run.quitting = Some(u32::MAX);
+                } else {
+                    *left -= 1;
+                }
+                return;
+            }
+            run.until_left = None;
+        }
+        Step::Key(k) => {
+            k.press(world);
+            run.release = Some(k);
+            // Released next frame; the step after waits one more, so pressing the same key
+            // twice in a row counts twice.
+            run.waiting = 1;
+        }
+        Step::Cursor(sq) => world.resource_mut::<CursorSquare>().0 = Some(sq),
+        Step::Click => {
+            MouseButton::Left.press(world);
+            run.release_click = true;
+            run.waiting = 1;
+        }
+        Step::Shot(path) => {
+            if let Some(dir) = path.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            info!("screenshot requested: {}", path.display());
+            world
+                .spawn(Screenshot::primary_window())
+                .observe(save_to_disk(path));
+        }
+        Step::Expect(text) => {
+            let found = world
+                .get_resource_mut::<Session>()
+                .is_some_and(|mut s| s.battle.describe_events().iter().any(|l| l.contains(&text)));
+            if !found {
+                error!("script: no log line contains `{text}`");
+                world.write_message(AppExit::from_code(3));
+                run.quitting = Some(u32::MAX);
+                return;
+            }
+        }
+        Step::Quit => {
+            run.quitting = Some(QUIT_GRACE_FRAMES);
+        }
+    }
+    run.next += 1;
+}

@@ -1,0 +1,557 @@
+//! The battle being played in the window: the rules' [`Battle`], who plays each side, what the
+//! player is about to do, and the computer players' pacing. Nothing here draws, so headless app
+//! tests drive it exactly as the window does.
+
+use std::str::FromStr;
+
+use bevy::prelude::*;
+
+use crate::ai::{Agent, Policy};
+use crate::battle::command::{AttackOrder, AttackTarget, Command, Decision, RuleError};
+use crate::battle::components::{
+    CombatantId, Controller, DefensePolicy, ExploitPolicy, ResponsePolicy,
+};
+use crate::battle::event::Names;
+use crate::battle::fighter::Fighter;
+use crate::battle::{AttackPreview, Battle};
+use crate::dice::DiceSource;
+use crate::grid::{Dir8, Square, footprint};
+use crate::ruleset::{AreaOrigin, AreaShape, Targeting};
+use crate::scenario::{self, ControllerDef, Loaded};
+use crate::sim::battle_seed;
+
+/// Who plays a side: a person at this machine, or the computer at a level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SideControl {
+    Human,
+    Ai(Policy),
+}
+
+impl FromStr for SideControl {
+    type Err = String;
+    /// `human`, `ai` (the normal planner) or `ai:LEVEL` (easy, normal, hard, greedy, random).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "human" => Ok(Self::Human),
+            "ai" => Ok(Self::Ai(Policy::Normal)),
+            other => match other.strip_prefix("ai:") {
+                Some(level) => level.parse().map(Self::Ai),
+                None => Err(format!(
+                    "unknown side `{other}` (use human, ai, or ai:easy|normal|hard)"
+                )),
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for SideControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Human => f.write_str("Human"),
+            Self::Ai(p) => write!(f, "AI {p}"),
+        }
+    }
+}
+
+/// What a battle is started from: the title screen's choices or `gridclash play`'s flags.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BattleSpec {
+    /// A shipped scenario's name or a scenario file.
+    pub scenario: String,
+    pub seed: u64,
+    /// Per side; missing sides take the scenario's default (human → Human, else AI normal).
+    pub sides: Vec<SideControl>,
+    /// Let the game answer human units' Dodge-or-Parry questions with the best odds.
+    pub auto_defense: bool,
+}
+
+/// What the player at the controls is about to do with the active unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Intent {
+    /// Looking: hovering shows a unit's panel.
+    #[default]
+    Idle,
+    /// Choosing where to move, at Normal or Boosted Speed.
+    Move { boosted: bool },
+    /// Aiming the maneuver in the action bar's slot.
+    Attack { slot: usize },
+}
+
+/// One attacking maneuver in the action bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slot {
+    /// A Basic Attack profile id, or the technique's profile.
+    pub profile: String,
+    pub technique: Option<String>,
+    /// What the bar shows: the technique's or the profile's name.
+    pub name: String,
+    pub element: Option<String>,
+    pub ki_cost: i64,
+    /// Why it cannot be used now (greyed out), if it cannot.
+    pub unusable: Option<String>,
+}
+
+/// The battle on screen and everything the window needs to play it.
+#[derive(Resource)]
+pub struct Session {
+    pub battle: Battle,
+    pub loaded: Loaded,
+    pub spec: BattleSpec,
+    pub controls: Vec<SideControl>,
+    agents: Vec<Agent>,
+    pub names: Names,
+    pub intent: Intent,
+    /// Ki wagered on the next attack's Wound Roll.
+    pub wager: i64,
+    /// Facing of cones and lines placed on a chosen square.
+    pub facing: Dir8,
+    /// The human side that must confirm the hand-off screen before it sees the board.
+    pub handoff: Option<u8>,
+    /// The human side that last had the board (hot-seat hand-offs happen on a change).
+    pub seen_side: Option<u8>,
+    /// The last refusal or hint, shown until the next command.
+    pub notice: Option<String>,
+    /// Seconds until the computer's next command.
+    pub ai_wait: f32,
+}
+
+/// Why a battle could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("{0}")]
+    Scenario(String),
+    #[error("{path}: {message}")]
+    Setup { path: String, message: String },
+    #[error("the scenario has {sides} sides but {given} were given with --sides")]
+    TooManySides { sides: usize, given: usize },
+}
+
+impl Session {
+    /// Loads the scenario and sets the battle up, each human unit asking its player.
+    pub fn start(spec: BattleSpec) -> Result<Self, StartError> {
+        let path = scenario::find(&spec.scenario);
+        let loaded = scenario::load(&path)
+            .map_err(|e| StartError::Scenario(format!("the scenario has errors:\n{e}")))?;
+        let sides = loaded.scenario.sides.len();
+        if spec.sides.len() > sides {
+            return Err(StartError::TooManySides {
+                sides,
+                given: spec.sides.len(),
+            });
+        }
+        let controls: Vec<SideControl> = (0..sides)
+            .map(|s| {
+                spec.sides
+                    .get(s)
+                    .copied()
+                    .unwrap_or(match loaded.scenario.sides[s].controller {
+                        ControllerDef::Human => SideControl::Human,
+                        ControllerDef::Computer => SideControl::Ai(Policy::Normal),
+                    })
+            })
+            .collect();
+        let mut setup = loaded.setup(Controller::default());
+        for unit in &mut setup.units {
+            if controls.get(usize::from(unit.side)) == Some(&SideControl::Human) {
+                unit.controller = Controller {
+                    defense: if spec.auto_defense {
+                        DefensePolicy::Best
+                    } else {
+                        DefensePolicy::Prompt
+                    },
+                    responses: ResponsePolicy::SurgeWhenLow,
+                    exploits: ExploitPolicy::Prompt,
+                };
+            }
+        }
+        let mut battle = Battle::new(loaded.rules.clone(), &setup, DiceSource::seeded(spec.seed))
+            .map_err(|e| StartError::Setup {
+            path: loaded.path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let agents = controls
+            .iter()
+            .enumerate()
+            .map(|(s, c)| {
+                let policy = match c {
+                    SideControl::Ai(p) => *p,
+                    SideControl::Human => Policy::Normal,
+                };
+                Agent::new(policy, battle_seed(spec.seed, 1000 + s as u64))
+            })
+            .collect();
+        let names = battle.names();
+        let mut session = Self {
+            battle,
+            loaded,
+            spec,
+            controls,
+            agents,
+            names,
+            intent: Intent::Idle,
+            wager: 0,
+            facing: Dir8::N,
+            handoff: None,
+            seen_side: None,
+            notice: None,
+            ai_wait: 0.0,
+        };
+        session.update_handoff();
+        Ok(session)
+    }
+
+    /// How many sides a person plays.
+    pub fn human_sides(&self) -> usize {
+        self.controls
+            .iter()
+            .filter(|c| **c == SideControl::Human)
+            .count()
+    }
+
+    /// The combatant who must act or answer now, and whether the battle waits on a question.
+    pub fn actor(&self) -> Option<(CombatantId, Option<Decision>)> {
+        if let Some(d) = self.battle.awaiting() {
+            let who = match d {
+                Decision::Defense { defender, .. } => *defender,
+                Decision::Response { who, .. } | Decision::Exploit { who, .. } => *who,
+            };
+            return Some((who, Some(d.clone())));
+        }
+        self.battle.active().map(|a| (a, None))
+    }
+
+    /// The side of a combatant.
+    pub fn side_of(&mut self, id: CombatantId) -> Option<u8> {
+        self.battle.fighter(id).map(|f| f.side.0)
+    }
+
+    /// True when the actor now belongs to a person (the game waits for input).
+    pub fn human_to_act(&mut self) -> Option<(CombatantId, Option<Decision>, u8)> {
+        let (who, decision) = self.actor()?;
+        let side = self.side_of(who)?;
+        (self.controls.get(usize::from(side)) == Some(&SideControl::Human))
+            .then_some((who, decision, side))
+    }
+
+    /// Raises the hand-off screen when play passes to another human side in hot-seat.
+    pub fn update_handoff(&mut self) {
+        if self.human_sides() < 2 || self.battle.outcome().is_some() {
+            return;
+        }
+        if let Some((_, _, side)) = self.human_to_act()
+            && self.seen_side != Some(side)
+            && self.handoff.is_none()
+        {
+            self.handoff = Some(side);
+            self.intent = Intent::Idle;
+        }
+    }
+
+    /// The hand-off screen's player confirms: the board is theirs.
+    pub fn confirm_handoff(&mut self) {
+        if let Some(side) = self.handoff.take() {
+            self.seen_side = Some(side);
+        }
+    }
+
+    /// Submits a command from the person at the controls; a refusal is kept as the notice and
+    /// the battle is unchanged.
+    pub fn submit(&mut self, cmd: Command) -> Result<(), RuleError> {
+        match self.battle.submit(cmd) {
+            Ok(()) => {
+                self.notice = None;
+                self.after_command();
+                Ok(())
+            }
+            Err(e) => {
+                self.notice = Some(self.describe_error(&e));
+                Err(e)
+            }
+        }
+    }
+
+    fn after_command(&mut self) {
+        if self.human_to_act().is_none() {
+            self.intent = Intent::Idle;
+        }
+        self.clamp_wager();
+        self.update_handoff();
+    }
+
+    /// An error with combatant ids replaced by names, for people.
+    pub fn describe_error(&self, e: &RuleError) -> String {
+        let mut text = e.to_string();
+        for (id, name) in &self.names {
+            text = text.replace(&id.to_string(), name);
+        }
+        text
+    }
+
+    /// The computer plays one command for the actor if it is one of its units (or a question
+    /// to a computer unit). Returns whether it did.
+    pub fn play_ai_command(&mut self) -> bool {
+        let Some((who, _)) = self.actor() else {
+            return false;
+        };
+        let Some(side) = self.side_of(who) else {
+            return false;
+        };
+        if self.controls.get(usize::from(side)) == Some(&SideControl::Human) {
+            return false;
+        }
+        let s = usize::from(side) % self.agents.len().max(1);
+        let cmd = self.agents[s].command(&mut self.battle, who);
+        if let Err(e) = self.battle.submit(cmd.clone()) {
+            // The planner never gives an illegal command (tested); if it ever did, end the
+            // unit's turn rather than hang the game, and say so.
+            self.notice = Some(format!(
+                "the computer's command was refused ({}); its unit ends its turn",
+                self.describe_error(&e)
+            ));
+            if self.battle.submit(Command::EndTurn { who }).is_err() {
+                return false;
+            }
+        }
+        self.after_command();
+        true
+    }
+
+    /// The active unit's attacking maneuvers, each with its Ki cost and, if it cannot be used
+    /// now, why.
+    pub fn slots(&mut self) -> Vec<Slot> {
+        let Some(who) = self.battle.active() else {
+            return Vec::new();
+        };
+        let Some(me) = self.battle.fighter(who) else {
+            return Vec::new();
+        };
+        let rules = self.battle.rules().clone();
+        let mut uses: Vec<(String, Option<String>, String)> = me
+            .loadout
+            .profiles
+            .iter()
+            .filter_map(|p| rules.profile(p).map(|d| (p.clone(), None, d.name.clone())))
+            .collect();
+        uses.extend(
+            me.loadout
+                .techniques
+                .iter()
+                .map(|t| (t.profile.clone(), Some(t.id.clone()), t.name.clone())),
+        );
+        let fighters = self.battle.fighters();
+        uses.into_iter()
+            .map(|(profile, technique, name)| {
+                let element = me.loadout.elements.first().cloned().filter(|_| {
+                    rules.profile(&profile).is_some_and(|p| {
+                        p.effects
+                            .iter()
+                            .any(|e| matches!(e, crate::ruleset::ProfileEffect::ElementChoice))
+                    })
+                });
+                let probe = AttackOrder {
+                    attacker: who,
+                    profile: profile.clone(),
+                    technique: technique.clone(),
+                    target: probe_target(&rules, &fighters, &me, &profile),
+                    wager: 0,
+                    element: element.clone(),
+                    push: None,
+                };
+                let ki_cost = crate::battle::attack::declaration(&rules, &me, &probe, 1)
+                    .map(|d| crate::battle::context::ki_cost(&me, &d))
+                    .unwrap_or(0);
+                let unusable = match self.battle.check(&Command::Attack(probe)) {
+                    Err(e) if !is_aiming_error(&e) => Some(self.describe_error(&e)),
+                    _ => None,
+                };
+                Slot {
+                    profile,
+                    technique,
+                    name,
+                    element,
+                    ki_cost,
+                    unusable,
+                }
+            })
+            .collect()
+    }
+
+    /// The attack order the active unit would give with `slot` aimed at `cursor`.
+    pub fn aimed_order(&mut self, slot: &Slot, cursor: Square) -> Option<AttackOrder> {
+        let who = self.battle.active()?;
+        let me = self.battle.fighter(who)?;
+        let at = me.position?;
+        let rules = self.battle.rules().clone();
+        let profile = rules.profile(&slot.profile)?;
+        let target = match profile.targeting {
+            Targeting::Single => {
+                let fighters = self.battle.fighters();
+                let hit = fighters.iter().find(|f| {
+                    !f.defeated()
+                        && f.position
+                            .is_some_and(|p| footprint(p, f.size.squares).contains(&cursor))
+                })?;
+                AttackTarget::Combatant(hit.id)
+            }
+            Targeting::Area {
+                origin: AreaOrigin::Attacker,
+                shape: AreaShape::Cone { .. } | AreaShape::Line { .. },
+                ..
+            } => AttackTarget::Direction(Dir8::toward(cursor.x - at.x, cursor.y - at.y)),
+            Targeting::Area {
+                origin: AreaOrigin::Attacker,
+                ..
+            } => AttackTarget::InReach,
+            Targeting::Area {
+                origin: AreaOrigin::ChosenSquare,
+                shape: AreaShape::Cone { .. } | AreaShape::Line { .. },
+                ..
+            } => AttackTarget::SquareToward(cursor, self.facing),
+            Targeting::Area {
+                origin: AreaOrigin::ChosenSquare,
+                ..
+            } => AttackTarget::Square(cursor),
+        };
+        Some(AttackOrder {
+            attacker: who,
+            profile: slot.profile.clone(),
+            technique: slot.technique.clone(),
+            target,
+            wager: self.wager,
+            element: slot.element.clone(),
+            push: None,
+        })
+    }
+
+    /// The preview of the order under the cursor, or why it cannot be given.
+    pub fn aim(&mut self, cursor: Option<Square>) -> Option<Aim> {
+        let Intent::Attack { slot } = self.intent else {
+            return None;
+        };
+        let slot = self.slots().get(slot)?.clone();
+        let order = self.aimed_order(&slot, cursor?)?;
+        let who = order.attacker;
+        let me = self.battle.fighter(who)?;
+        let rules = self.battle.rules().clone();
+        let template = crate::battle::attack::template(&rules, &self.battle.field(), &me, &order)
+            .ok()
+            .flatten();
+        let preview = self
+            .battle
+            .preview(&order)
+            .map_err(|e| self.describe_error(&e));
+        Some(Aim {
+            order,
+            template,
+            preview,
+        })
+    }
+
+    /// The most Ki the active unit can wager with the current maneuver.
+    pub fn max_wager(&mut self) -> i64 {
+        let Intent::Attack { slot } = self.intent else {
+            return 0;
+        };
+        let Some(who) = self.battle.active() else {
+            return 0;
+        };
+        let Some(me) = self.battle.fighter(who) else {
+            return 0;
+        };
+        let Some(slot) = self.slots().get(slot).cloned() else {
+            return 0;
+        };
+        let rules = self.battle.rules().clone();
+        let wagerable = rules
+            .profile(&slot.profile)
+            .and_then(|p| rules.attack_type(&p.attack_type))
+            .is_some_and(|t| t.wager);
+        if !wagerable {
+            return 0;
+        }
+        (me.capacity.current - slot.ki_cost)
+            .min(me.ki.current - slot.ki_cost)
+            .max(0)
+    }
+
+    /// Keeps the wager within what the current maneuver allows.
+    pub fn clamp_wager(&mut self) {
+        let max = self.max_wager();
+        self.wager = self.wager.clamp(0, max);
+    }
+
+    /// Snapshot of every combatant, for drawing.
+    pub fn fighters(&mut self) -> Vec<Fighter> {
+        self.battle.fighters()
+    }
+
+    /// The combatant standing on a square, if any.
+    pub fn fighter_at(&mut self, square: Square) -> Option<Fighter> {
+        self.battle.fighters().into_iter().find(|f| {
+            !f.defeated()
+                && f.position
+                    .is_some_and(|p| footprint(p, f.size.squares).contains(&square))
+        })
+    }
+}
+
+/// An attack aimed at the cursor: the order, the squares its area covers and its exact odds
+/// (or the rule that forbids it).
+#[derive(Debug, Clone)]
+pub struct Aim {
+    pub order: AttackOrder,
+    pub template: Option<Vec<Square>>,
+    pub preview: Result<AttackPreview, String>,
+}
+
+/// A target that lets `check` get past targeting, to find out whether a maneuver can be used
+/// at all this turn (actions, Ki, once per round…).
+fn probe_target(
+    rules: &crate::ruleset::Rules,
+    fighters: &[Fighter],
+    me: &Fighter,
+    profile: &str,
+) -> AttackTarget {
+    let foe = fighters
+        .iter()
+        .filter(|f| f.side != me.side && !f.defeated())
+        .find_map(|f| f.position.map(|p| (f.id, p)));
+    match rules.profile(profile).map(|p| p.targeting) {
+        Some(Targeting::Area {
+            origin: AreaOrigin::Attacker,
+            shape: AreaShape::Cone { .. } | AreaShape::Line { .. },
+            ..
+        }) => AttackTarget::Direction(Dir8::N),
+        Some(Targeting::Area {
+            origin: AreaOrigin::Attacker,
+            ..
+        }) => AttackTarget::InReach,
+        Some(Targeting::Area {
+            origin: AreaOrigin::ChosenSquare,
+            shape: AreaShape::Cone { .. } | AreaShape::Line { .. },
+            ..
+        }) => AttackTarget::SquareToward(foe.map_or(Square::new(0, 0), |f| f.1), Dir8::N),
+        Some(Targeting::Area { .. }) => {
+            AttackTarget::Square(foe.map_or(Square::new(0, 0), |f| f.1))
+        }
+        _ => AttackTarget::Combatant(foe.map_or(me.id, |f| f.0)),
+    }
+}
+
+/// Errors about where an attack is aimed (the maneuver itself is usable; aim elsewhere).
+fn is_aiming_error(e: &RuleError) -> bool {
+    matches!(
+        e,
+        RuleError::OutOfRange { .. }
+            | RuleError::NoTargets { .. }
+            | RuleError::NoLineOfSight(_)
+            | RuleError::SquareNotVisible(_)
+            | RuleError::OffMap(_)
+            | RuleError::SelfTarget(_)
+            | RuleError::NotAnOpponent(_)
+            | RuleError::TargetHidden(_)
+            | RuleError::TargetDefeated(_)
+            | RuleError::TargetAbsent(_)
+            | RuleError::WrongTarget { .. }
+    )
+}

@@ -1,0 +1,372 @@
+//! The title screen: choose a scenario and who plays each side (a person, or the computer at a
+//! level; two or more people is hot-seat), then start the battle or quit.
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+
+use super::input::GameAction;
+use super::session::{BattleSpec, Session, SideControl};
+use super::{PlayOptions, Screen, palette};
+use crate::ai::Policy;
+use crate::scenario;
+
+/// One shipped scenario as the menu lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioChoice {
+    pub id: String,
+    pub name: String,
+    pub ruleset: String,
+    pub description: String,
+    pub sides: Vec<String>,
+}
+
+/// The title menu's choices and highlight.
+#[derive(Resource, Debug, Clone)]
+pub struct TitleMenu {
+    pub scenarios: Vec<ScenarioChoice>,
+    pub scenario: usize,
+    pub sides: Vec<SideControl>,
+    /// The highlighted row: see [`TitleMenu::rows`].
+    pub row: usize,
+    pub seed: u64,
+    /// Why the last start failed, if it did.
+    pub error: Option<String>,
+}
+
+/// What a row of the title menu does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Row {
+    Scenario,
+    Side(usize),
+    Start,
+    Quit,
+}
+
+/// The controllers a side cycles through on the title screen.
+const CHOICES: [SideControl; 4] = [
+    SideControl::Human,
+    SideControl::Ai(Policy::Easy),
+    SideControl::Ai(Policy::Normal),
+    SideControl::Ai(Policy::Hard),
+];
+
+impl TitleMenu {
+    /// Lists the shipped scenarios; the first side is a person, the others the normal AI.
+    pub fn new(seed: u64) -> Self {
+        let scenarios: Vec<ScenarioChoice> = scenario::shipped()
+            .iter()
+            .filter_map(|p| scenario::load(p).ok())
+            .map(|l| ScenarioChoice {
+                id: l.id(),
+                name: l.scenario.name.clone(),
+                ruleset: l.rules.manifest.name.clone(),
+                description: l.scenario.description.clone(),
+                sides: l.scenario.sides.iter().map(|s| s.name.clone()).collect(),
+            })
+            .collect();
+        let scenario = scenarios
+            .iter()
+            .position(|s| s.id == "skirmish")
+            .unwrap_or(0);
+        let mut menu = Self {
+            scenarios,
+            scenario,
+            sides: Vec::new(),
+            row: 0,
+            seed,
+            error: None,
+        };
+        menu.reset_sides();
+        menu
+    }
+
+    fn reset_sides(&mut self) {
+        let n = self
+            .scenarios
+            .get(self.scenario)
+            .map_or(0, |s| s.sides.len());
+        self.sides = (0..n)
+            .map(|i| {
+                if i == 0 {
+                    SideControl::Human
+                } else {
+                    SideControl::Ai(Policy::Normal)
+                }
+            })
+            .collect();
+    }
+
+    /// The rows in order.
+    pub fn rows(&self) -> Vec<Row> {
+        let mut rows = vec![Row::Scenario];
+        rows.extend((0..self.sides.len()).map(Row::Side));
+        rows.extend([Row::Start, Row::Quit]);
+        rows
+    }
+
+    /// Changes the highlighted row's value by one step (left: -1, right: +1).
+    pub fn change(&mut self, step: isize) {
+        match self.rows().get(self.row) {
+            Some(Row::Scenario) if !self.scenarios.is_empty() => {
+                let n = self.scenarios.len() as isize;
+                self.scenario = ((self.scenario as isize + step).rem_euclid(n)) as usize;
+                self.reset_sides();
+            }
+            Some(Row::Side(i)) => {
+                let i = *i;
+                let at = CHOICES
+                    .iter()
+                    .position(|c| *c == self.sides[i])
+                    .unwrap_or(0) as isize;
+                self.sides[i] = CHOICES[(at + step).rem_euclid(CHOICES.len() as isize) as usize];
+            }
+            _ => {}
+        }
+    }
+
+    /// The battle the menu would start.
+    pub fn spec(&self) -> Option<BattleSpec> {
+        Some(BattleSpec {
+            scenario: self.scenarios.get(self.scenario)?.id.clone(),
+            seed: self.seed,
+            sides: self.sides.clone(),
+            auto_defense: false,
+        })
+    }
+}
+
+/// Marks the title screen's text for each row, to redraw it.
+#[derive(Component)]
+struct RowText(usize);
+
+/// The text under the menu: the scenario's description, or the error of a failed start.
+#[derive(Component)]
+struct InfoText;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(Screen::Title), spawn_title)
+        .add_systems(
+            Update,
+            (navigate_title, click_title_rows, draw_title)
+                .chain()
+                .run_if(in_state(Screen::Title)),
+        );
+}
+
+fn spawn_title(mut commands: Commands, options: Res<PlayOptions>, menu: Option<Res<TitleMenu>>) {
+    if menu.is_none() {
+        commands.insert_resource(TitleMenu::new(options.seed));
+    }
+    commands
+        .spawn((
+            Name::new("Title screen"),
+            DespawnOnExit(Screen::Title),
+            Node {
+                width: percent(100),
+                height: percent(100),
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                justify_content: JustifyContent::Center,
+                row_gap: px(8),
+                ..default()
+            },
+            BackgroundColor(palette::BACKDROP),
+        ))
+        .with_children(|root| {
+            root.spawn((
+                Text::new("GRIDCLASH"),
+                TextFont::from_font_size(56.0),
+                TextColor(palette::ACCENT),
+            ));
+            root.spawn((
+                Text::new("Tabletop combat on a grid, every roll shown"),
+                TextFont::from_font_size(18.0),
+                TextColor(palette::TEXT_DIM),
+                Node {
+                    margin: UiRect::bottom(px(24)),
+                    ..default()
+                },
+            ));
+            for i in 0..12 {
+                root.spawn((
+                    RowText(i),
+                    Button,
+                    Node {
+                        width: px(700),
+                        padding: UiRect::axes(px(16), px(6)),
+                        border: UiRect::all(px(2)),
+                        ..default()
+                    },
+                    BorderColor::all(Color::NONE),
+                    BackgroundColor(palette::PANEL),
+                ))
+                .with_child((
+                    Text::new(""),
+                    TextFont::from_font_size(20.0),
+                    TextColor(palette::TEXT),
+                ));
+            }
+            root.spawn((
+                InfoText,
+                Text::new(""),
+                TextFont::from_font_size(16.0),
+                TextColor(palette::TEXT_DIM),
+                Node {
+                    width: px(700),
+                    margin: UiRect::top(px(16)),
+                    ..default()
+                },
+            ));
+            root.spawn((
+                Text::new(
+                    "Up/Down: choose   Left/Right: change   Enter: start   Mouse: click a row",
+                ),
+                TextFont::from_font_size(14.0),
+                TextColor(palette::TEXT_DIM),
+            ));
+        });
+}
+
+/// Keys and gamepad: move the highlight, change values, start or quit.
+fn navigate_title(
+    actions: Single<&ActionState<GameAction>>,
+    mut menu: ResMut<TitleMenu>,
+    mut commands: Commands,
+    mut next: ResMut<NextState<Screen>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let rows = menu.rows().len();
+    if actions.just_pressed(&GameAction::Down) {
+        menu.row = (menu.row + 1) % rows;
+    }
+    if actions.just_pressed(&GameAction::Up) {
+        menu.row = (menu.row + rows - 1) % rows;
+    }
+    if actions.just_pressed(&GameAction::Left) {
+        menu.change(-1);
+    }
+    if actions.just_pressed(&GameAction::Right) {
+        menu.change(1);
+    }
+    if actions.just_pressed(&GameAction::Confirm) {
+        activate(&mut menu, &mut commands, &mut next, &mut exit);
+    }
+}
+
+/// Runs the highlighted row: Start begins the battle, Quit leaves, others step their value.
+fn activate(
+    menu: &mut TitleMenu,
+    commands: &mut Commands,
+    next: &mut NextState<Screen>,
+    exit: &mut MessageWriter<AppExit>,
+) {
+    match menu.rows().get(menu.row) {
+        Some(Row::Start) => match menu.spec().map(Session::start) {
+            Some(Ok(session)) => {
+                menu.error = None;
+                commands.insert_resource(session);
+                next.set(Screen::Battle);
+            }
+            Some(Err(e)) => menu.error = Some(e.to_string()),
+            None => menu.error = Some("no scenario is installed under assets/scenarios".into()),
+        },
+        Some(Row::Quit) => {
+            exit.write(AppExit::Success);
+        }
+        _ => menu.change(1),
+    }
+}
+
+fn click_title_rows(
+    rows: Query<(&Interaction, &RowText), Changed<Interaction>>,
+    mut menu: ResMut<TitleMenu>,
+    mut commands: Commands,
+    mut next: ResMut<NextState<Screen>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    for (interaction, row) in &rows {
+        match interaction {
+            Interaction::Hovered => menu.row = row.0,
+            Interaction::Pressed => {
+                menu.row = row.0;
+                activate(&mut menu, &mut commands, &mut next, &mut exit);
+            }
+            Interaction::None => {}
+        }
+    }
+}
+
+fn draw_title(
+    menu: Res<TitleMenu>,
+    mut rows: Query<(&RowText, &Children, &mut Node, &mut BorderColor)>,
+    mut texts: Query<&mut Text, Without<InfoText>>,
+    mut info: Query<&mut Text, With<InfoText>>,
+) {
+    let labels: Vec<String> = menu
+        .rows()
+        .iter()
+        .map(|row| match row {
+            Row::Scenario => match menu.scenarios.get(menu.scenario) {
+                Some(s) => format!("Scenario:  < {} >   ({} ruleset)", s.name, s.ruleset),
+                None => "Scenario: none installed".into(),
+            },
+            Row::Side(i) => {
+                let name = menu
+                    .scenarios
+                    .get(menu.scenario)
+                    .and_then(|s| s.sides.get(*i))
+                    .cloned()
+                    .unwrap_or_default();
+                format!("{name}:  < {} >", menu.sides[*i])
+            }
+            Row::Start => {
+                let humans = menu
+                    .sides
+                    .iter()
+                    .filter(|s| **s == SideControl::Human)
+                    .count();
+                match humans {
+                    0 => "Start battle (computer against computer)".into(),
+                    1 => "Start battle".into(),
+                    _ => format!("Start battle (hot-seat, {humans} players)"),
+                }
+            }
+            Row::Quit => "Quit".into(),
+        })
+        .collect();
+    for (row, children, mut node, mut border) in &mut rows {
+        let display = if row.0 < labels.len() {
+            Display::Flex
+        } else {
+            Display::None
+        };
+        if node.display != display {
+            node.display = display;
+        }
+        *border = BorderColor::all(if row.0 == menu.row {
+            palette::ACCENT
+        } else {
+            Color::NONE
+        });
+        if let Some(label) = labels.get(row.0)
+            && let Some(child) = children.first()
+            && let Ok(mut text) = texts.get_mut(*child)
+            && text.0 != *label
+        {
+            text.0.clone_from(label);
+        }
+    }
+    if let Ok(mut text) = info.single_mut() {
+        let want = match &menu.error {
+            Some(e) => format!("Could not start: {e}"),
+            None => menu
+                .scenarios
+                .get(menu.scenario)
+                .map(|s| s.description.clone())
+                .unwrap_or_default(),
+        };
+        if text.0 != want {
+            text.0 = want;
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! Headless app tests of the game's screens and battle controls: the same plugins the window
+//! runs, without a window, driven by simulated key presses and cursor squares.
+
+use bevy::input::InputPlugin;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use leafwing_input_manager::prelude::*;
+
+use gridclash::battle::command::Decision;
+use gridclash::battle::context::DefenseChoice;
+use gridclash::battle::event::BattleEvent;
+use gridclash::grid::Square;
+use gridclash::gui::control::Pace;
+use gridclash::gui::input::CursorSquare;
+use gridclash::gui::session::Intent;
+use gridclash::gui::{BattleSpec, PlayOptions, Screen, Session, SideControl, logic_plugin};
+
+fn app(options: PlayOptions) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
+        .insert_resource(options)
+        .add_plugins(logic_plugin);
+    app.update();
+    app.update();
+    app
+}
+
+fn battle_app(sides: &str) -> App {
+    let sides = sides
+        .split(',')
+        .map(|s| s.parse::<SideControl>().expect("side"))
+        .collect();
+    let mut app = app(PlayOptions {
+        seed: 1,
+        battle: Some(BattleSpec {
+            scenario: "skirmish".into(),
+            seed: 1,
+            sides,
+            auto_defense: false,
+        }),
+        script: None,
+        ai_pace: Some(0.0),
+    });
+    app.world_mut().resource_mut::<Pace>().seconds_per_command = 0.0;
+    app
+}
+
+/// Presses a key for one frame.
+fn tap(app: &mut App, key: KeyCode) {
+    key.press(app.world_mut());
+    app.update();
+    key.release(app.world_mut());
+    app.update();
+}
+
+fn click_at(app: &mut App, square: Square) {
+    app.world_mut().resource_mut::<CursorSquare>().0 = Some(square);
+    MouseButton::Left.press(app.world_mut());
+    app.update();
+    MouseButton::Left.release(app.world_mut());
+    app.update();
+}
+
+fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
+fn session(app: &mut App) -> Mut<'_, Session> {
+    app.world_mut().resource_mut::<Session>()
+}
+
+#[test]
+fn gui_title_menu_starts_a_battle_with_the_chosen_sides() {
+    let mut app = app(PlayOptions {
+        seed: 5,
+        ..default()
+    });
+    assert_eq!(screen(&app), Screen::Title);
+    // Rows: scenario, one per side, start, quit. Set side 2 to "AI hard" (Right twice from
+    // "AI normal" goes hard → human; once goes hard).
+    tap(&mut app, KeyCode::ArrowDown);
+    tap(&mut app, KeyCode::ArrowDown);
+    tap(&mut app, KeyCode::ArrowRight);
+    tap(&mut app, KeyCode::ArrowDown);
+    tap(&mut app, KeyCode::Enter);
+    app.update();
+    assert_eq!(screen(&app), Screen::Battle);
+    let s = session(&mut app);
+    assert_eq!(s.spec.scenario, "skirmish");
+    assert_eq!(s.spec.seed, 5);
+    assert_eq!(
+        s.controls,
+        vec![
+            SideControl::Human,
+            SideControl::Ai(gridclash::ai::Policy::Hard)
+        ]
+    );
+}
+
+#[test]
+fn gui_move_by_key_and_click_moves_the_active_unit() {
+    let mut app = battle_app("human,ai");
+    let who = session(&mut app).battle.active().expect("someone acts");
+    tap(&mut app, KeyCode::KeyM);
+    assert_eq!(session(&mut app).intent, Intent::Move { boosted: false });
+    click_at(&mut app, Square::new(4, 7));
+    let mut s = session(&mut app);
+    let me = s.battle.fighter(who).expect("fighter");
+    assert_eq!(me.position, Some(Square::new(4, 7)));
+    assert!(
+        s.battle
+            .events()
+            .iter()
+            .any(|e| matches!(e, BattleEvent::Moved { who: w, .. } if *w == who))
+    );
+    assert_eq!(s.intent, Intent::Idle, "a move ends the move mode");
+}
+
+#[test]
+fn gui_refused_click_leaves_the_battle_unchanged_and_says_why() {
+    let mut app = battle_app("human,ai");
+    let before = session(&mut app).battle.state_hash();
+    tap(&mut app, KeyCode::KeyM);
+    // (15, 11) is far beyond Normal Speed.
+    click_at(&mut app, Square::new(15, 0));
+    let mut s = session(&mut app);
+    assert_eq!(s.battle.state_hash(), before);
+    assert!(
+        s.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("cannot be reached")),
+        "{:?}",
+        s.notice
+    );
+}
+
+#[test]
+fn gui_attack_preview_equals_the_rules_preview_then_the_attack_resolves() {
+    let mut app = battle_app("human,ai");
+    // Slot 7 is the Brawler's Sphere (an Energy attack at any range).
+    tap(&mut app, KeyCode::Digit7);
+    tap(&mut app, KeyCode::Equal);
+    tap(&mut app, KeyCode::Equal);
+    let tank = Square::new(12, 2);
+    app.world_mut().resource_mut::<CursorSquare>().0 = Some(tank);
+    let mut s = session(&mut app);
+    assert_eq!(s.wager, 2);
+    let aim = s.aim(Some(tank)).expect("aimed");
+    let shown = aim.preview.expect("legal");
+    let direct = s.battle.preview(&aim.order).expect("legal");
+    assert_eq!(
+        shown.odds, direct.odds,
+        "the panel shows the rules' own odds"
+    );
+    assert_eq!(shown.odds.wager, 2);
+    click_at(&mut app, tank);
+    let s = session(&mut app);
+    assert!(s.notice.is_none(), "{:?}", s.notice);
+    assert!(s.battle.events().iter().any(|e| matches!(
+        e,
+        BattleEvent::AttackDeclared { wager: 2, profile, .. } if profile == "Sphere"
+    )));
+}
+
+#[test]
+fn gui_defense_prompt_waits_for_the_player_and_dodge_answers_it() {
+    let mut app = battle_app("human,ai");
+    tap(&mut app, KeyCode::KeyT);
+    // The computer plays until a human unit is attacked or gets its turn.
+    let mut asked = None;
+    for _ in 0..400 {
+        app.update();
+        let mut s = session(&mut app);
+        if let Some((_, d, _)) = s.human_to_act() {
+            asked = d;
+            if asked.is_some() {
+                break;
+            }
+            tap(&mut app, KeyCode::KeyT);
+        }
+    }
+    let Some(Decision::Defense { defender, .. }) = asked else {
+        panic!("no human unit was attacked: {asked:?}");
+    };
+    let before = session(&mut app).battle.events().len();
+    app.update();
+    assert_eq!(
+        session(&mut app).battle.events().len(),
+        before,
+        "the battle waits for the answer"
+    );
+    assert!(session(&mut app).battle.defense_odds().is_some());
+    tap(&mut app, KeyCode::KeyD);
+    let s = session(&mut app);
+    assert!(s.battle.events()[before..].iter().any(|e| matches!(
+        e,
+        BattleEvent::DefenseDeclared { defender: d, choice: DefenseChoice::Dodge } if *d == defender
+    )));
+}
+
+#[test]
+fn gui_hot_seat_hides_the_board_until_the_next_player_confirms() {
+    let mut app = battle_app("human,human");
+    let first = {
+        let mut s = session(&mut app);
+        let (_, _, side) = s.human_to_act().expect("a person acts");
+        assert_eq!(s.handoff, Some(side), "the first player confirms too");
+        side
+    };
+    // Input is ignored while the board is hidden.
+    tap(&mut app, KeyCode::KeyT);
+    assert_eq!(session(&mut app).handoff, Some(first));
+    tap(&mut app, KeyCode::Enter);
+    assert_eq!(session(&mut app).handoff, None);
+    // End turns until the other side must act: the cover comes back for it.
+    for _ in 0..10 {
+        tap(&mut app, KeyCode::KeyT);
+        let s = session(&mut app);
+        if let Some(h) = s.handoff {
+            assert_ne!(h, first);
+            return;
+        }
+    }
+    panic!("play never passed to the other side");
+}
+
+#[test]
+fn gui_pause_menu_goes_back_to_the_title() {
+    let mut app = battle_app("human,ai");
+    tap(&mut app, KeyCode::Escape);
+    assert!(
+        app.world()
+            .resource::<gridclash::gui::control::BattleUi>()
+            .paused
+    );
+    tap(&mut app, KeyCode::ArrowDown);
+    tap(&mut app, KeyCode::Enter);
+    app.update();
+    assert_eq!(screen(&app), Screen::Title);
+}
+
+#[test]
+fn gui_script_errors_name_the_file_and_line() {
+    use gridclash::gui::script::Script;
+    let err = Script::parse("wait 3\nkey KeyM\ncursor 4\n", "demo.script").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "demo.script:3: `cursor` needs X Y, got `4`"
+    );
+    let err = Script::parse("press KeyM\n", "x").unwrap_err();
+    assert_eq!(err.to_string(), "x:1: unknown step `press`");
+    let ok = Script::parse("# a comment\nwait 2 # two frames\nquit\n", "x").expect("parses");
+    assert_eq!(ok.steps.len(), 2);
+}
