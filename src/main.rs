@@ -103,6 +103,9 @@ struct PlayArgs {
     /// Drive the game with a script of inputs and screenshots (see README, "Scripted play").
     #[arg(long)]
     script: Option<PathBuf>,
+    /// Draw sides in the colour-blind safe palette (also a setting).
+    #[arg(long)]
+    colour_blind: bool,
 }
 
 #[derive(clap::Args)]
@@ -241,6 +244,7 @@ fn play(args: &PlayArgs) -> Result<ExitCode, String> {
         battle,
         script,
         ai_pace: args.ai_pace,
+        colour_blind: args.colour_blind,
     });
     Ok(match exit {
         bevy::app::AppExit::Success => ExitCode::SUCCESS,

@@ -9,6 +9,9 @@ use leafwing_input_manager::prelude::*;
 use super::art::{Art, TILE_PX, TokenShape, make_art};
 use super::input::{CursorSquare, GameAction};
 use super::session::{Intent, Session};
+use bevy::ui::{RelativeCursorPosition, UiGlobalTransform};
+
+use super::hud::BoardViewport;
 use super::{Screen, Settings, palette};
 use crate::battle::components::CombatantId;
 use crate::battle::event::BattleEvent;
@@ -75,7 +78,7 @@ struct SeenEvents(usize);
 pub struct BoardCamera;
 
 /// Width of the right-hand panel and heights of the top and bottom bars, in logical pixels at
-/// 100 % UI scale: the mouse over them is not over the board.
+/// 100 % UI scale (the panels give way to the board on small windows).
 pub const PANEL_W: f32 = 360.0;
 pub const TOP_H: f32 = 64.0;
 pub const BOTTOM_H: f32 = 190.0;
@@ -87,6 +90,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
+                fit_camera_to_viewport,
                 pan_and_zoom_camera,
                 point_cursor_at_square,
                 animate_events,
@@ -111,7 +115,6 @@ fn spawn_board(
     mut images: ResMut<Assets<Image>>,
     settings: Res<Settings>,
     mut seen: ResMut<SeenEvents>,
-    mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
 ) {
     seen.0 = session.battle.events().len();
     let rules = session.battle.rules().clone();
@@ -178,23 +181,6 @@ fn spawn_board(
         spawn_token(&mut commands, &art, &settings, &session, f, map.height);
     }
     commands.insert_resource(art);
-    if let Ok((mut t, mut projection)) = camera.single_mut() {
-        // Centre the map in the part of the window the panels leave free.
-        let centre = Vec2::new(
-            (map.width as f32 - 1.0) * TILE / 2.0,
-            (map.height as f32 - 1.0) * TILE / 2.0,
-        );
-        let ui = settings.ui_scale;
-        let free = Vec2::new(1280.0 - PANEL_W * ui, 720.0 - (TOP_H + BOTTOM_H) * ui);
-        let scale = ((map.width as f32 * TILE) / free.x)
-            .max((map.height as f32 * TILE) / free.y)
-            .max(0.5);
-        let shift = Vec2::new(PANEL_W * ui / 2.0, -(BOTTOM_H - TOP_H) * ui / 2.0) * scale;
-        t.translation = (centre + shift).extend(t.translation.z);
-        if let Projection::Orthographic(o) = &mut *projection {
-            o.scale = scale;
-        }
-    }
 }
 
 fn spawn_token(
@@ -314,12 +300,63 @@ fn pan_and_zoom_camera(
     }
 }
 
-/// Sets the cursor square from the mouse when it is over the board (not over a panel).
+/// The board viewport's layout, when it changed.
+type ViewportChanged<'w, 's> = Query<
+    'w,
+    's,
+    (&'static ComputedNode, &'static UiGlobalTransform),
+    (With<BoardViewport>, Changed<ComputedNode>),
+>;
+
+/// Fits the whole map into the board viewport (the window less the panels) whenever the
+/// viewport changes size: on entering a battle, on a window resize, on a UI scale change.
+fn fit_camera_to_viewport(
+    session: Res<Session>,
+    windows: Query<&Window>,
+    viewport: ViewportChanged,
+    mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
+) {
+    let Ok((node, at)) = viewport.single() else {
+        return;
+    };
+    let Ok(window) = windows.single() else {
+        return;
+    };
+    let Ok((mut t, mut projection)) = camera.single_mut() else {
+        return;
+    };
+    let Projection::Orthographic(o) = &mut *projection else {
+        return;
+    };
+    // UI sizes are physical pixels; the 2D camera works in the window's logical ones (the
+    // node's own inverse scale factor would also undo the UI scale).
+    let to_logical = 1.0 / window.scale_factor();
+    let size = node.size * to_logical;
+    if size.x < 1.0 || size.y < 1.0 {
+        return;
+    }
+    let vp_centre = at.translation * to_logical;
+    let win_centre = Vec2::new(window.width(), window.height()) / 2.0;
+    let map = session.battle.map();
+    let map_centre = Vec2::new(
+        (map.width as f32 - 1.0) * TILE / 2.0,
+        (map.height as f32 - 1.0) * TILE / 2.0,
+    );
+    let scale = ((map.width as f32 * TILE) / size.x)
+        .max((map.height as f32 * TILE) / size.y)
+        .max(0.25)
+        * 1.02;
+    o.scale = scale;
+    let offset = Vec2::new(win_centre.x - vp_centre.x, vp_centre.y - win_centre.y) * scale;
+    t.translation = (map_centre + offset).extend(t.translation.z);
+}
+
+/// Sets the cursor square from the mouse when it is over the board viewport (not a panel).
 fn point_cursor_at_square(
     windows: Query<&Window>,
     camera: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
+    viewport: Query<&RelativeCursorPosition, With<BoardViewport>>,
     session: Res<Session>,
-    settings: Res<Settings>,
     mut cursor: ResMut<CursorSquare>,
     mut last: Local<Option<Vec2>>,
 ) {
@@ -334,11 +371,7 @@ fn point_cursor_at_square(
         return;
     }
     *last = Some(pos);
-    let ui = settings.ui_scale;
-    let over_panel = pos.x > window.width() - PANEL_W * ui
-        || pos.y < TOP_H * ui
-        || pos.y > window.height() - BOTTOM_H * ui;
-    if over_panel {
+    if !viewport.single().is_ok_and(|v| v.cursor_over()) {
         cursor.0 = None;
         return;
     }
@@ -403,27 +436,49 @@ fn draw_overlay(
                     } else {
                         palette::REFUSED
                     };
-                    match &aim.template {
-                        Some(squares) => paint.extend(squares.iter().map(|s| (*s, colour))),
-                        None => {
-                            if let Ok(p) = &aim.preview {
-                                for t in &p.targets {
-                                    if let Some(f) = session.battle.fighter(*t)
-                                        && let Some(at) = f.position
-                                    {
-                                        paint.extend(
-                                            footprint(at, f.size.squares)
-                                                .into_iter()
-                                                .map(|s| (s, palette::AREA)),
-                                        );
-                                    }
-                                }
+                    if let Some(squares) = &aim.template {
+                        paint.extend(squares.iter().map(|s| (*s, colour)));
+                    }
+                    // Every unit the attack would hit, opponents and allies told apart.
+                    if let Ok(p) = &aim.preview {
+                        let my_side = session.battle.fighter(who).map(|f| f.side);
+                        for t in &p.targets {
+                            if let Some(f) = session.battle.fighter(*t)
+                                && let Some(at) = f.position
+                            {
+                                let hit = if Some(f.side) == my_side {
+                                    palette::HIT_FRIEND
+                                } else {
+                                    palette::HIT_FOE
+                                };
+                                paint.extend(
+                                    footprint(at, f.size.squares).into_iter().map(|s| (s, hit)),
+                                );
                             }
                         }
                     }
                 }
             }
             Intent::Idle => {}
+        }
+    }
+    // A question to a person: mark who attacks (or leaves reach) and who is asked.
+    if let Some((who, Some(decision), _)) = session.human_to_act() {
+        let other = match decision {
+            crate::battle::command::Decision::Defense { attacker, .. }
+            | crate::battle::command::Decision::Response { attacker, .. } => attacker,
+            crate::battle::command::Decision::Exploit { mover, .. } => mover,
+        };
+        for (id, colour) in [(other, palette::DANGER), (who, palette::ACTIVE)] {
+            if let Some(f) = session.battle.fighter(id)
+                && let Some(at) = f.position
+            {
+                paint.extend(
+                    footprint(at, f.size.squares)
+                        .into_iter()
+                        .map(|s| (s, colour)),
+                );
+            }
         }
     }
     if let Some(c) = cursor.0 {

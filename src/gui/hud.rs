@@ -4,6 +4,8 @@
 
 use bevy::prelude::*;
 
+use bevy::ui::RelativeCursorPosition;
+
 use super::board::{BOTTOM_H, PANEL_W, TOP_H};
 use super::control::BattleUi;
 use super::input::CursorSquare;
@@ -65,6 +67,11 @@ fn text(kind: HudText, size: f32, colour: Color) -> impl Bundle {
     )
 }
 
+/// The part of the window the board shows through: the camera fits the map to it and the
+/// mouse points at squares only over it.
+#[derive(Component)]
+pub struct BoardViewport;
+
 fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
     let units = session.fighters().len();
     commands
@@ -74,32 +81,37 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
             Node {
                 width: percent(100),
                 height: percent(100),
+                flex_direction: FlexDirection::Column,
                 ..default()
             },
             Pickable::IGNORE,
         ))
         .with_children(|root| {
-            // Turn order along the top.
+            // Round, whose turn, and the turn order along the top.
             root.spawn((
                 Node {
-                    position_type: PositionType::Absolute,
-                    left: px(0),
-                    right: px(0),
-                    top: px(0),
+                    width: percent(100),
                     height: px(TOP_H),
-                    padding: UiRect {
-                        left: px(250),
-                        right: px(6),
-                        top: px(6),
-                        bottom: px(6),
-                    },
+                    flex_shrink: 0.0,
+                    padding: UiRect::all(px(6)),
                     column_gap: px(4),
+                    row_gap: px(4),
                     align_items: AlignItems::Center,
+                    overflow: Overflow::clip(),
                     ..default()
                 },
                 BackgroundColor(palette::PANEL),
             ))
             .with_children(|bar| {
+                bar.spawn((
+                    text(HudText::Round, 15.0, palette::TEXT),
+                    Node {
+                        width: px(236),
+                        height: px(TOP_H - 12.0),
+                        flex_shrink: 0.0,
+                        ..default()
+                    },
+                ));
                 for i in 0..units {
                     bar.spawn((
                         OrderCard(i),
@@ -107,6 +119,7 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                             padding: UiRect::axes(px(5), px(3)),
                             border: UiRect::all(px(2)),
                             min_width: px(44),
+                            flex_shrink: 0.0,
                             ..default()
                         },
                         BorderColor::all(Color::NONE),
@@ -119,97 +132,111 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                     ));
                 }
             });
-            root.spawn((
-                text(HudText::Round, 15.0, palette::TEXT),
-                Node {
-                    position_type: PositionType::Absolute,
-                    left: px(10),
-                    top: px(10),
-                    width: px(236),
-                    ..default()
-                },
-            ));
-            // Unit and odds panel on the right.
-            root.spawn((
-                Node {
-                    position_type: PositionType::Absolute,
-                    right: px(0),
-                    top: px(TOP_H),
-                    bottom: px(0),
-                    width: px(PANEL_W),
-                    padding: UiRect::all(px(10)),
-                    flex_direction: FlexDirection::Column,
-                    row_gap: px(4),
-                    overflow: Overflow::clip(),
-                    ..default()
-                },
-                BackgroundColor(palette::PANEL),
-            ))
-            .with_children(|panel| {
-                panel.spawn(text(HudText::Unit, 13.0, palette::TEXT));
-                for ki in [false, true] {
-                    panel
-                        .spawn((
-                            Node {
-                                width: percent(100),
-                                height: px(8),
-                                ..default()
-                            },
-                            BackgroundColor(Color::srgb(0.08, 0.08, 0.1)),
-                        ))
-                        .with_child((
-                            UnitBar { ki },
-                            Node {
-                                width: percent(100),
-                                height: percent(100),
-                                ..default()
-                            },
-                            BackgroundColor(if ki { palette::KI } else { palette::LIFE }),
-                        ));
-                }
-                panel.spawn((
-                    text(HudText::Odds, 13.0, palette::TEXT),
-                    Node {
-                        margin: UiRect::top(px(8)),
+            root.spawn(Node {
+                width: percent(100),
+                flex_grow: 1.0,
+                min_height: px(0),
+                ..default()
+            })
+            .with_children(|middle| {
+                middle
+                    .spawn(Node {
+                        flex_grow: 1.0,
+                        min_width: px(0),
+                        flex_direction: FlexDirection::Column,
                         ..default()
-                    },
-                ));
+                    })
+                    .with_children(|left| {
+                        left.spawn((
+                            BoardViewport,
+                            Node {
+                                flex_grow: 1.0,
+                                min_height: px(0),
+                                ..default()
+                            },
+                            RelativeCursorPosition::default(),
+                        ));
+                        // Action bar and combat log along the bottom.
+                        left.spawn((
+                            Node {
+                                height: px(BOTTOM_H),
+                                max_height: percent(40),
+                                padding: UiRect::all(px(8)),
+                                flex_direction: FlexDirection::Column,
+                                row_gap: px(4),
+                                overflow: Overflow::clip(),
+                                ..default()
+                            },
+                            BackgroundColor(palette::PANEL),
+                        ))
+                        .with_children(|bottom| {
+                            bottom.spawn(text(HudText::Actions, 14.0, palette::ACCENT));
+                            bottom.spawn(text(HudText::Unavailable, 12.0, palette::TEXT_DIM));
+                            bottom.spawn(text(HudText::Log, 12.0, palette::TEXT));
+                        });
+                    });
+                // Unit, odds and prompts on the right.
+                middle
+                    .spawn((
+                        Node {
+                            width: px(PANEL_W),
+                            max_width: percent(42),
+                            flex_shrink: 0.0,
+                            padding: UiRect::all(px(10)),
+                            flex_direction: FlexDirection::Column,
+                            row_gap: px(4),
+                            overflow: Overflow::clip(),
+                            ..default()
+                        },
+                        BackgroundColor(palette::PANEL),
+                    ))
+                    .with_children(|panel| {
+                        panel.spawn(text(HudText::Unit, 13.0, palette::TEXT));
+                        for ki in [false, true] {
+                            panel
+                                .spawn((
+                                    Node {
+                                        width: percent(100),
+                                        height: px(8),
+                                        flex_shrink: 0.0,
+                                        ..default()
+                                    },
+                                    BackgroundColor(Color::srgb(0.08, 0.08, 0.1)),
+                                ))
+                                .with_child((
+                                    UnitBar { ki },
+                                    Node {
+                                        width: percent(100),
+                                        height: percent(100),
+                                        ..default()
+                                    },
+                                    BackgroundColor(if ki { palette::KI } else { palette::LIFE }),
+                                ));
+                        }
+                        panel.spawn((
+                            text(HudText::Odds, 13.0, palette::TEXT),
+                            Node {
+                                margin: UiRect::top(px(8)),
+                                ..default()
+                            },
+                        ));
+                    });
             });
-            // Action bar and combat log along the bottom.
-            root.spawn((
-                Node {
-                    position_type: PositionType::Absolute,
-                    left: px(0),
-                    right: px(PANEL_W),
-                    bottom: px(0),
-                    height: px(BOTTOM_H),
-                    padding: UiRect::all(px(8)),
-                    flex_direction: FlexDirection::Column,
-                    row_gap: px(4),
-                    overflow: Overflow::clip(),
-                    ..default()
-                },
-                BackgroundColor(palette::PANEL),
-            ))
-            .with_children(|bottom| {
-                bottom.spawn(text(HudText::Actions, 14.0, palette::ACCENT));
-                bottom.spawn(text(HudText::Unavailable, 12.0, palette::TEXT_DIM));
-                bottom.spawn(text(HudText::Log, 12.0, palette::TEXT));
-            });
-            // Prompts in the middle of the board.
+            // The prompt sits over the bottom of the right-hand panel.
             root.spawn((
                 Popup::Prompt,
                 Node {
                     position_type: PositionType::Absolute,
                     right: px(8),
-                    width: px(PANEL_W - 16.0),
                     bottom: px(12),
+                    width: px(PANEL_W - 16.0),
+                    max_width: percent(40),
                     padding: UiRect::all(px(10)),
                     border: UiRect::all(px(2)),
                     ..default()
                 },
                 BorderColor::all(palette::ACCENT),
-                BackgroundColor(palette::PANEL.with_alpha(0.94)),
+                BackgroundColor(palette::PANEL.with_alpha(0.96)),
                 Visibility::Hidden,
             ))
             .with_child(text(HudText::Prompt, 15.0, palette::TEXT));
@@ -217,9 +244,9 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                 Popup::Pause,
                 Node {
                     position_type: PositionType::Absolute,
-                    left: percent(35),
-                    top: percent(30),
-                    width: percent(30),
+                    left: percent(30),
+                    top: percent(25),
+                    width: percent(40),
                     padding: UiRect::all(px(16)),
                     border: UiRect::all(px(2)),
                     ..default()
@@ -236,6 +263,7 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                     position_type: PositionType::Absolute,
                     width: percent(100),
                     height: percent(100),
+                    padding: UiRect::all(px(24)),
                     align_items: AlignItems::Center,
                     justify_content: JustifyContent::Center,
                     ..default()
@@ -260,7 +288,13 @@ fn draw_turn_order(
     )>,
     mut texts: Query<(&mut Text, &mut TextColor)>,
 ) {
-    let order = session.battle.turn().order.clone();
+    // The bar starts at the unit acting now and shows who comes next, so the upcoming turns
+    // stay visible however many units there are.
+    let turn = session.battle.turn().clone();
+    let mut order = turn.order.clone();
+    if let Some(last) = order.len().checked_sub(1) {
+        order.rotate_left(turn.index.min(last));
+    }
     let active = session.battle.active();
     let fighters = session.fighters();
     for (card, children, mut border, mut bg, mut node) in &mut cards {
@@ -280,16 +314,17 @@ fn draw_turn_order(
         } else {
             palette::PANEL_LIGHT
         });
-        let label = format!(
-            "{}{} {}",
-            palette::side_mark(side),
-            f.identity.glyph,
-            if f.defeated() {
-                "defeated".to_string()
-            } else {
-                short_name(&f.identity.name)
-            }
-        );
+        // Big battles show glyphs only so the whole order fits; hovering a token names it.
+        let name = if f.defeated() {
+            "defeated".to_string()
+        } else if order.len() > 12 {
+            String::new()
+        } else {
+            short_name(&f.identity.name)
+        };
+        let label = format!("{}{} {name}", palette::side_mark(side), f.identity.glyph)
+            .trim_end()
+            .to_string();
         if let Some(child) = children.first()
             && let Ok((mut t, mut c)) = texts.get_mut(*child)
         {
@@ -305,8 +340,9 @@ fn draw_turn_order(
     }
 }
 
+/// A card's name: short enough that a 12-versus-12 battle fits on two lines at 1280 pixels.
 fn short_name(name: &str) -> String {
-    name.chars().take(10).collect()
+    name.chars().take(7).collect()
 }
 
 fn draw_texts(
@@ -537,6 +573,22 @@ fn terms(r: &RollSummary) -> String {
     format!("{}: {}", r.kind, parts.join(", "))
 }
 
+/// Thresholds the attack may push the target through, with their chances (none if no
+/// outcome reaches one).
+fn threshold_text(t: &TargetOdds) -> String {
+    let reachable: Vec<String> = t
+        .threshold_chances
+        .iter()
+        .filter(|c| !c.already && c.chance > 0.0)
+        .map(|c| format!("{} {}", c.threshold, pct(c.chance)))
+        .collect();
+    if reachable.is_empty() {
+        "no Health Threshold reachable".into()
+    } else {
+        reachable.join("  ")
+    }
+}
+
 fn target_line(name: &str, how: &str, t: &TargetOdds) -> String {
     let lo = t
         .damage_distribution
@@ -549,19 +601,26 @@ fn target_line(name: &str, how: &str, t: &TargetOdds) -> String {
         .next_back()
         .copied()
         .unwrap_or(0);
-    let thresholds = t
-        .threshold_chances
-        .iter()
-        .filter(|c| !c.already)
-        .map(|c| format!("{} {}", c.threshold, pct(c.chance)))
-        .collect::<Vec<_>>()
-        .join("  ");
     format!(
-        "{name} {how}: hit {} (crit {})\n  damage {lo}-{hi}, mean {:.1}\n  {thresholds}  defeat {}",
+        "{name} {how}: hit {} (crit {})\n  damage {lo}-{hi}, mean {:.1}\n  {}  |  defeat {}",
         pct(t.hit_chance),
         pct(t.critical_hit_chance),
         t.expected_damage,
+        threshold_text(t),
         pct(t.defeat_chance)
+    )
+}
+
+/// One target of several, in two lines: both defenses side by side.
+fn compact_target_line(name: &str, dodge: &TargetOdds, parry: &TargetOdds) -> String {
+    format!(
+        "{name}: hit {} dodging / {} parrying\n  mean {:.1} / {:.1}  |  defeat {} / {}",
+        pct(dodge.hit_chance),
+        pct(parry.hit_chance),
+        dodge.expected_damage,
+        parry.expected_damage,
+        pct(dodge.defeat_chance),
+        pct(parry.defeat_chance)
     )
 }
 
@@ -593,15 +652,20 @@ fn odds_text(session: &mut Session, cursor: Option<crate::grid::Square>) -> Stri
                 "{}: Ki {} (wager {} of at most {max_wager}: -/+)\n",
                 p.odds.maneuver, p.ki_cost, p.odds.wager
             );
+            let several = p.odds.targets.len() > 1;
             for (dodge, parry) in &p.odds.targets {
                 let tname = session
                     .names
                     .get(&dodge.target)
                     .cloned()
                     .unwrap_or_default();
-                out.push_str(&target_line(&tname, "dodges", dodge));
-                out.push('\n');
-                out.push_str(&target_line(&tname, "parries", parry));
+                if several {
+                    out.push_str(&compact_target_line(&tname, dodge, parry));
+                } else {
+                    out.push_str(&target_line(&tname, "dodges", dodge));
+                    out.push('\n');
+                    out.push_str(&target_line(&tname, "parries", parry));
+                }
                 out.push('\n');
             }
             if let Some((first, _)) = p.odds.targets.first() {

@@ -1,13 +1,29 @@
 //! What a player can ask of the game, as `leafwing-input-manager` actions, with the default
 //! keyboard-and-mouse and gamepad bindings; and the square under the cursor.
 
+use std::collections::BTreeMap;
+
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::grid::Square;
 
 /// Every input the game reacts to. Systems read these, never raw keys, so bindings can change.
-#[derive(Actionlike, PartialEq, Eq, Clone, Copy, Hash, Debug, Reflect)]
+#[derive(
+    Actionlike,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Clone,
+    Copy,
+    Hash,
+    Debug,
+    Reflect,
+    Serialize,
+    Deserialize,
+)]
 pub enum GameAction {
     /// Click a square: move there, attack it, or press the highlighted menu item.
     Select,
@@ -95,73 +111,88 @@ impl GameAction {
     ];
 }
 
-/// The default bindings: keyboard and mouse, and any gamepad.
-pub fn default_input_map() -> InputMap<GameAction> {
+/// The default keyboard bindings, action by action (the part a player can rebind).
+pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
+    use GameAction as A;
+    use KeyCode as K;
+    let mut keys: BTreeMap<GameAction, Vec<KeyCode>> = BTreeMap::from([
+        (A::Cancel, vec![K::Escape]),
+        (A::Confirm, vec![K::Enter, K::Space]),
+        (A::Move, vec![K::KeyM]),
+        (A::BoostedMove, vec![K::KeyB]),
+        (A::NextSlot, vec![K::Tab]),
+        (A::WagerUp, vec![K::Equal, K::NumpadAdd]),
+        (A::WagerDown, vec![K::Minus, K::NumpadSubtract]),
+        (A::Rotate, vec![K::KeyR]),
+        (A::PowerUp, vec![K::KeyU]),
+        (A::Recover, vec![K::KeyH]),
+        (A::EndTurn, vec![K::KeyT]),
+        (A::Dodge, vec![K::KeyD]),
+        (A::Parry, vec![K::KeyP]),
+        (A::SkipAi, vec![K::KeyF]),
+        (A::ToggleLog, vec![K::KeyL]),
+        (A::Pause, vec![K::F10]),
+        (A::Up, vec![K::ArrowUp]),
+        (A::Down, vec![K::ArrowDown]),
+        (A::Left, vec![K::ArrowLeft]),
+        (A::Right, vec![K::ArrowRight]),
+    ]);
+    let digits = [
+        K::Digit1,
+        K::Digit2,
+        K::Digit3,
+        K::Digit4,
+        K::Digit5,
+        K::Digit6,
+        K::Digit7,
+        K::Digit8,
+        K::Digit9,
+    ];
+    for (slot, key) in GameAction::SLOTS.into_iter().zip(digits) {
+        keys.insert(slot, vec![key]);
+    }
+    keys
+}
+
+/// The input map for a set of keyboard bindings, with the mouse and any gamepad bound to
+/// their defaults.
+pub fn input_map(keys: &BTreeMap<GameAction, Vec<KeyCode>>) -> InputMap<GameAction> {
     use GameAction as A;
     let mut map = InputMap::default()
         .with(A::Select, MouseButton::Left)
         .with(A::Select, GamepadButton::South)
         .with(A::Cancel, MouseButton::Right)
-        .with(A::Cancel, KeyCode::Escape)
         .with(A::Cancel, GamepadButton::East)
-        .with(A::Confirm, KeyCode::Enter)
-        .with(A::Confirm, KeyCode::Space)
         .with(A::Confirm, GamepadButton::Start)
-        .with(A::Move, KeyCode::KeyM)
         .with(A::Move, GamepadButton::West)
-        .with(A::BoostedMove, KeyCode::KeyB)
-        .with(A::NextSlot, KeyCode::Tab)
         .with(A::NextSlot, GamepadButton::RightTrigger)
         .with(A::PrevSlot, GamepadButton::LeftTrigger)
-        .with(A::WagerUp, KeyCode::Equal)
-        .with(A::WagerUp, KeyCode::NumpadAdd)
         .with(A::WagerUp, GamepadButton::RightTrigger2)
-        .with(A::WagerDown, KeyCode::Minus)
-        .with(A::WagerDown, KeyCode::NumpadSubtract)
         .with(A::WagerDown, GamepadButton::LeftTrigger2)
-        .with(A::Rotate, KeyCode::KeyR)
-        .with(A::PowerUp, KeyCode::KeyU)
-        .with(A::Recover, KeyCode::KeyH)
-        .with(A::EndTurn, KeyCode::KeyT)
         .with(A::EndTurn, GamepadButton::North)
-        .with(A::Dodge, KeyCode::KeyD)
         .with(A::Dodge, GamepadButton::South)
-        .with(A::Parry, KeyCode::KeyP)
         .with(A::Parry, GamepadButton::West)
-        .with(A::SkipAi, KeyCode::KeyF)
         .with(A::SkipAi, GamepadButton::Select)
-        .with(A::ToggleLog, KeyCode::KeyL)
-        .with(A::Pause, KeyCode::F10)
         .with(A::Pause, GamepadButton::Mode)
-        .with(A::Up, KeyCode::ArrowUp)
         .with(A::Up, GamepadButton::DPadUp)
-        .with(A::Down, KeyCode::ArrowDown)
         .with(A::Down, GamepadButton::DPadDown)
-        .with(A::Left, KeyCode::ArrowLeft)
         .with(A::Left, GamepadButton::DPadLeft)
-        .with(A::Right, KeyCode::ArrowRight)
         .with(A::Right, GamepadButton::DPadRight)
         .with(A::Drag, MouseButton::Middle)
         .with_dual_axis(A::Pan, VirtualDPad::arrow_keys())
         .with_dual_axis(A::Pan, GamepadStick::LEFT)
         .with_axis(A::Zoom, MouseScrollAxis::Y);
-    for (i, key) in [
-        KeyCode::Digit1,
-        KeyCode::Digit2,
-        KeyCode::Digit3,
-        KeyCode::Digit4,
-        KeyCode::Digit5,
-        KeyCode::Digit6,
-        KeyCode::Digit7,
-        KeyCode::Digit8,
-        KeyCode::Digit9,
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        map.insert(GameAction::SLOTS[i], key);
+    for (action, codes) in keys {
+        for key in codes {
+            map.insert(*action, *key);
+        }
     }
     map
+}
+
+/// The default bindings: keyboard and mouse, and any gamepad.
+pub fn default_input_map() -> InputMap<GameAction> {
+    input_map(&default_keys())
 }
 
 /// The square under the mouse pointer, or the one the gamepad moved the cursor to.

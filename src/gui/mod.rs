@@ -14,38 +14,25 @@ pub mod input;
 pub mod palette;
 pub mod script;
 pub mod session;
+pub mod settings;
+pub mod settings_screen;
+pub mod sound;
 pub mod title;
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
 
 pub use session::{BattleSpec, Session, SideControl};
+pub use settings::Settings;
 
 /// The screens of the game.
 #[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Screen {
     #[default]
     Title,
+    Settings,
     Battle,
     End,
-}
-
-/// Player settings the screens read.
-#[derive(Resource, Debug, Clone, PartialEq)]
-pub struct Settings {
-    /// UI scale, 1.0 to 2.0.
-    pub ui_scale: f32,
-    /// Sides in the Okabe-Ito colour-blind safe colours instead of the scenario's.
-    pub colour_blind: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Self {
-            ui_scale: 1.0,
-            colour_blind: false,
-        }
-    }
 }
 
 /// How the game was started: the title screen, or straight into a battle, optionally driven
@@ -57,26 +44,43 @@ pub struct PlayOptions {
     pub battle: Option<BattleSpec>,
     /// A script of inputs and screenshots (see [`script`]).
     pub script: Option<script::Script>,
-    /// Seconds between the computer's commands.
+    /// Seconds between the computer's commands, instead of the settings' pace.
     pub ai_pace: Option<f32>,
+    /// Use the Okabe-Ito colour-blind safe palette, whatever the settings say.
+    pub colour_blind: bool,
 }
 
-/// Everything that works without a window: what the app tests use.
+/// Everything that works without a window: what the app tests use. The settings file is
+/// read unless a `Settings` resource is already there (tests insert their own).
 pub fn logic_plugin(app: &mut App) {
+    if !app.world().contains_resource::<Settings>() {
+        app.add_systems(PreStartup, settings::load_settings);
+    }
     app.init_state::<Screen>()
-        .init_resource::<Settings>()
-        .add_plugins((input::plugin, control::plugin, title::plugin, end::plugin))
-        .add_systems(Startup, open_first_screen);
+        .init_resource::<UiScale>()
+        .add_plugins((
+            input::plugin,
+            control::plugin,
+            title::plugin,
+            settings_screen::plugin,
+            end::plugin,
+        ))
+        .add_systems(Startup, open_first_screen)
+        .add_systems(PreUpdate, settings::apply_settings);
 }
 
 fn open_first_screen(
     mut commands: Commands,
     options: Res<PlayOptions>,
+    mut settings: ResMut<Settings>,
     mut next: ResMut<NextState<Screen>>,
-    mut pace: ResMut<control::Pace>,
 ) {
+    // Command-line choices win over the settings file for this run.
     if let Some(p) = options.ai_pace {
-        pace.seconds_per_command = p;
+        settings.ai_pace = p;
+    }
+    if options.colour_blind {
+        settings.colour_blind = true;
     }
     if let Some(spec) = &options.battle {
         match Session::start(spec.clone()) {
@@ -108,6 +112,6 @@ pub fn run(options: PlayOptions) -> AppExit {
     .insert_resource(ClearColor(palette::BACKDROP))
     .insert_resource(options.clone())
     .add_plugins(logic_plugin)
-    .add_plugins((board::plugin, hud::plugin, script::plugin));
+    .add_plugins((board::plugin, hud::plugin, sound::plugin, script::plugin));
     app.run()
 }

@@ -21,7 +21,11 @@ pub const DANGER: Color = Color::srgb(1.0, 0.35, 0.30);
 pub const REACH: Color = Color::srgba(0.35, 0.75, 1.0, 0.55);
 pub const BOOSTED: Color = Color::srgba(0.75, 0.55, 1.0, 0.40);
 pub const PATH: Color = Color::srgba(1.0, 1.0, 1.0, 0.85);
-pub const AREA: Color = Color::srgba(1.0, 0.55, 0.15, 0.75);
+pub const AREA: Color = Color::srgba(1.0, 0.70, 0.25, 0.55);
+/// An opponent the aimed attack would hit.
+pub const HIT_FOE: Color = Color::srgba(1.0, 0.35, 0.10, 0.90);
+/// An ally the aimed attack would hit too.
+pub const HIT_FRIEND: Color = Color::srgba(0.95, 0.20, 0.85, 0.90);
 pub const REFUSED: Color = Color::srgba(0.6, 0.6, 0.6, 0.5);
 pub const CURSOR: Color = Color::srgba(1.0, 1.0, 0.4, 0.9);
 

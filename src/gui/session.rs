@@ -180,7 +180,7 @@ impl Session {
                 Agent::new(policy, battle_seed(spec.seed, 1000 + s as u64))
             })
             .collect();
-        let names = battle.names();
+        let names = distinct_names(&mut battle, &loaded);
         let mut session = Self {
             battle,
             loaded,
@@ -493,6 +493,32 @@ impl Session {
                     .is_some_and(|p| footprint(p, f.size.squares).contains(&square))
         })
     }
+}
+
+/// Names for people: a name two units share gets its side's name, and then its number, so
+/// the log and the prompts never leave a player guessing which Gunner is meant.
+fn distinct_names(battle: &mut Battle, loaded: &Loaded) -> Names {
+    let fighters = battle.fighters();
+    let count = |pred: &dyn Fn(&Fighter) -> bool| fighters.iter().filter(|f| pred(f)).count();
+    fighters
+        .iter()
+        .map(|f| {
+            let name = &f.identity.name;
+            let side = loaded
+                .scenario
+                .sides
+                .get(usize::from(f.side.0))
+                .map_or_else(|| format!("side {}", f.side.0), |s| s.name.clone());
+            let label = if count(&|g| g.identity.name == *name) == 1 {
+                name.clone()
+            } else if count(&|g| g.identity.name == *name && g.side == f.side) == 1 {
+                format!("{name} ({side})")
+            } else {
+                format!("{name} {} ({side})", f.id)
+            };
+            (f.id, label)
+        })
+        .collect()
 }
 
 /// An attack aimed at the cursor: the order, the squares its area covers and its exact odds

@@ -6,7 +6,7 @@ use leafwing_input_manager::prelude::*;
 
 use super::input::GameAction;
 use super::session::{BattleSpec, Session, SideControl};
-use super::{PlayOptions, Screen, palette};
+use super::{PlayOptions, Screen, Settings, palette};
 use crate::ai::Policy;
 use crate::scenario;
 
@@ -39,6 +39,7 @@ pub enum Row {
     Scenario,
     Side(usize),
     Start,
+    Settings,
     Quit,
 }
 
@@ -100,7 +101,7 @@ impl TitleMenu {
     pub fn rows(&self) -> Vec<Row> {
         let mut rows = vec![Row::Scenario];
         rows.extend((0..self.sides.len()).map(Row::Side));
-        rows.extend([Row::Start, Row::Quit]);
+        rows.extend([Row::Start, Row::Settings, Row::Quit]);
         rows
     }
 
@@ -124,13 +125,13 @@ impl TitleMenu {
         }
     }
 
-    /// The battle the menu would start.
-    pub fn spec(&self) -> Option<BattleSpec> {
+    /// The battle the menu would start; `auto_defense` comes from the settings.
+    pub fn spec(&self, auto_defense: bool) -> Option<BattleSpec> {
         Some(BattleSpec {
             scenario: self.scenarios.get(self.scenario)?.id.clone(),
             seed: self.seed,
             sides: self.sides.clone(),
-            auto_defense: false,
+            auto_defense,
         })
     }
 }
@@ -144,7 +145,9 @@ struct RowText(usize);
 struct InfoText;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(OnEnter(Screen::Title), spawn_title)
+    // The window plugin registers it too; headless tests have no window plugin.
+    app.add_message::<bevy::window::CursorMoved>()
+        .add_systems(OnEnter(Screen::Title), spawn_title)
         .add_systems(
             Update,
             (navigate_title, click_title_rows, draw_title)
@@ -193,6 +196,7 @@ fn spawn_title(mut commands: Commands, options: Res<PlayOptions>, menu: Option<R
                     Button,
                     Node {
                         width: px(700),
+                        max_width: percent(94),
                         padding: UiRect::axes(px(16), px(6)),
                         border: UiRect::all(px(2)),
                         ..default()
@@ -213,6 +217,7 @@ fn spawn_title(mut commands: Commands, options: Res<PlayOptions>, menu: Option<R
                 TextColor(palette::TEXT_DIM),
                 Node {
                     width: px(700),
+                    max_width: percent(94),
                     margin: UiRect::top(px(16)),
                     ..default()
                 },
@@ -231,6 +236,7 @@ fn spawn_title(mut commands: Commands, options: Res<PlayOptions>, menu: Option<R
 fn navigate_title(
     actions: Single<&ActionState<GameAction>>,
     mut menu: ResMut<TitleMenu>,
+    settings: Res<Settings>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
@@ -249,19 +255,20 @@ fn navigate_title(
         menu.change(1);
     }
     if actions.just_pressed(&GameAction::Confirm) {
-        activate(&mut menu, &mut commands, &mut next, &mut exit);
+        activate(&mut menu, &settings, &mut commands, &mut next, &mut exit);
     }
 }
 
 /// Runs the highlighted row: Start begins the battle, Quit leaves, others step their value.
 fn activate(
     menu: &mut TitleMenu,
+    settings: &Settings,
     commands: &mut Commands,
     next: &mut NextState<Screen>,
     exit: &mut MessageWriter<AppExit>,
 ) {
     match menu.rows().get(menu.row) {
-        Some(Row::Start) => match menu.spec().map(Session::start) {
+        Some(Row::Start) => match menu.spec(settings.auto_defense).map(Session::start) {
             Some(Ok(session)) => {
                 menu.error = None;
                 commands.insert_resource(session);
@@ -270,6 +277,7 @@ fn activate(
             Some(Err(e)) => menu.error = Some(e.to_string()),
             None => menu.error = Some("no scenario is installed under assets/scenarios".into()),
         },
+        Some(Row::Settings) => next.set(Screen::Settings),
         Some(Row::Quit) => {
             exit.write(AppExit::Success);
         }
@@ -279,19 +287,24 @@ fn activate(
 
 fn click_title_rows(
     rows: Query<(&Interaction, &RowText), Changed<Interaction>>,
+    mut moved: MessageReader<bevy::window::CursorMoved>,
     mut menu: ResMut<TitleMenu>,
+    settings: Res<Settings>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
 ) {
+    // Hovering moves the highlight only when the pointer really moved: a pointer resting
+    // where a row appears must not steal the keyboard's highlight.
+    let pointer_moved = moved.read().count() > 0;
     for (interaction, row) in &rows {
         match interaction {
-            Interaction::Hovered => menu.row = row.0,
+            Interaction::Hovered if pointer_moved => menu.row = row.0,
             Interaction::Pressed => {
                 menu.row = row.0;
-                activate(&mut menu, &mut commands, &mut next, &mut exit);
+                activate(&mut menu, &settings, &mut commands, &mut next, &mut exit);
             }
-            Interaction::None => {}
+            Interaction::Hovered | Interaction::None => {}
         }
     }
 }
@@ -331,6 +344,7 @@ fn draw_title(
                     _ => format!("Start battle (hot-seat, {humans} players)"),
                 }
             }
+            Row::Settings => "Settings".into(),
             Row::Quit => "Quit".into(),
         })
         .collect();

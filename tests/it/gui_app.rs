@@ -13,12 +13,15 @@ use gridclash::grid::Square;
 use gridclash::gui::control::Pace;
 use gridclash::gui::input::CursorSquare;
 use gridclash::gui::session::Intent;
-use gridclash::gui::{BattleSpec, PlayOptions, Screen, Session, SideControl, logic_plugin};
+use gridclash::gui::{
+    BattleSpec, PlayOptions, Screen, Session, Settings, SideControl, logic_plugin,
+};
 
 fn app(options: PlayOptions) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
         .insert_resource(options)
+        .insert_resource(Settings::default())
         .add_plugins(logic_plugin);
     app.update();
     app.update();
@@ -40,6 +43,7 @@ fn battle_app(sides: &str) -> App {
         }),
         script: None,
         ai_pace: Some(0.0),
+        colour_blind: false,
     });
     app.world_mut().resource_mut::<Pace>().seconds_per_command = 0.0;
     app
@@ -251,4 +255,75 @@ fn gui_script_errors_name_the_file_and_line() {
     assert_eq!(err.to_string(), "x:1: unknown step `press`");
     let ok = Script::parse("# a comment\nwait 2 # two frames\nquit\n", "x").expect("parses");
     assert_eq!(ok.steps.len(), 2);
+}
+
+#[test]
+fn gui_settings_screen_rebinds_a_key_and_the_battle_obeys_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // SAFETY of the test: only this test reads GRIDCLASH_CONFIG_DIR; the others insert
+    // their own Settings and never touch the file.
+    unsafe { std::env::set_var("GRIDCLASH_CONFIG_DIR", dir.path()) };
+    let mut app = app(PlayOptions {
+        seed: 1,
+        ..default()
+    });
+    // Title rows: scenario, two sides, start, settings, quit.
+    for _ in 0..4 {
+        tap(&mut app, KeyCode::ArrowDown);
+    }
+    tap(&mut app, KeyCode::Enter);
+    app.update();
+    assert_eq!(screen(&app), Screen::Settings);
+    // Settings rows: six values, then keys (Move first).
+    for _ in 0..6 {
+        tap(&mut app, KeyCode::ArrowDown);
+    }
+    tap(&mut app, KeyCode::Enter);
+    tap(&mut app, KeyCode::KeyQ);
+    let settings = app.world().resource::<Settings>().clone();
+    assert_eq!(
+        settings.keys.get(&gridclash::gui::input::GameAction::Move),
+        Some(&vec![KeyCode::KeyQ])
+    );
+    // The colour-blind row toggles with Right.
+    for _ in 0..5 {
+        tap(&mut app, KeyCode::ArrowUp);
+    }
+    tap(&mut app, KeyCode::ArrowRight);
+    assert!(app.world().resource::<Settings>().colour_blind);
+    // Esc leaves and saves the file.
+    tap(&mut app, KeyCode::Escape);
+    app.update();
+    assert_eq!(screen(&app), Screen::Title);
+    let saved = gridclash::gui::settings::load(&dir.path().join("settings.ron")).expect("saved");
+    assert_eq!(&saved, app.world().resource::<Settings>());
+    unsafe { std::env::remove_var("GRIDCLASH_CONFIG_DIR") };
+
+    // In a battle, Q now chooses Move and M does nothing.
+    let mut app = battle_app("human,ai");
+    app.world_mut().insert_resource(saved);
+    app.update();
+    tap(&mut app, KeyCode::KeyM);
+    assert_eq!(session(&mut app).intent, Intent::Idle);
+    tap(&mut app, KeyCode::KeyQ);
+    assert_eq!(session(&mut app).intent, Intent::Move { boosted: false });
+}
+
+#[test]
+fn gui_broken_settings_file_names_its_line_and_column() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("settings.ron");
+    std::fs::write(&path, "(\n  ui_scale: 1.5,\n  volume: loud,\n)\n").expect("written");
+    let err = gridclash::gui::settings::load(&path)
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with(&format!("{}:3:", path.display())), "{err}");
+    std::fs::write(&path, "(ui_scale: 9.0, muted: true)").expect("written");
+    let s = gridclash::gui::settings::load(&path).expect("loads");
+    assert_eq!(s.ui_scale, 2.0, "out-of-range values are clamped");
+    assert!(s.muted);
+    assert_eq!(
+        gridclash::gui::settings::load(&dir.path().join("missing.ron")).expect("defaults"),
+        Settings::default()
+    );
 }

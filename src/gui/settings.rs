@@ -1,0 +1,223 @@
+//! Player settings: UI scale, colour-blind palette, volume and mute, the computer's pace, who
+//! answers defense prompts, and keyboard bindings. Saved as RON in the user's config
+//! directory and loaded at start; a broken file is reported with its line and column and
+//! replaced only when the player saves new settings.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::input::{GameAction, default_keys, input_map};
+
+/// Everything the settings screen changes.
+#[derive(Resource, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// UI scale, 1.0 to 2.0.
+    pub ui_scale: f32,
+    /// Sides in the Okabe-Ito colour-blind safe colours instead of the scenario's.
+    pub colour_blind: bool,
+    /// Sound volume, 0.0 to 1.0.
+    pub volume: f32,
+    pub muted: bool,
+    /// Seconds between the computer's commands (its animation speed).
+    pub ai_pace: f32,
+    /// Let the game answer Dodge or Parry for human units with the better odds.
+    pub auto_defense: bool,
+    /// Keyboard keys per action; mouse and gamepad bindings are the defaults.
+    pub keys: BTreeMap<GameAction, Vec<KeyCode>>,
+}
+
+/// The UI scales the settings screen steps through.
+pub const UI_SCALES: [f32; 6] = [1.0, 1.2, 1.4, 1.6, 1.8, 2.0];
+/// The computer paces the settings screen steps through, in seconds per command.
+pub const AI_PACES: [f32; 6] = [0.0, 0.2, 0.4, 0.6, 1.0, 1.5];
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            ui_scale: 1.0,
+            colour_blind: false,
+            volume: 0.8,
+            muted: false,
+            ai_pace: 0.6,
+            auto_defense: false,
+            keys: default_keys(),
+        }
+    }
+}
+
+impl Settings {
+    /// The input map these settings give: the default mouse and gamepad bindings and the
+    /// player's keys.
+    pub fn input_map(&self) -> InputMap<GameAction> {
+        input_map(&self.keys)
+    }
+
+    /// Binds `key` to `action` alone, and takes it off any other action that had it.
+    pub fn rebind(&mut self, action: GameAction, key: KeyCode) {
+        for keys in self.keys.values_mut() {
+            keys.retain(|k| *k != key);
+        }
+        self.keys.insert(action, vec![key]);
+        self.keys.retain(|_, v| !v.is_empty());
+    }
+
+    /// The keys of an action as people write them (`M`, `Enter`…), or "unbound".
+    pub fn keys_text(&self, action: GameAction) -> String {
+        match self.keys.get(&action) {
+            Some(keys) if !keys.is_empty() => keys
+                .iter()
+                .map(|k| key_label(*k))
+                .collect::<Vec<_>>()
+                .join(", "),
+            _ => "unbound".into(),
+        }
+    }
+
+    /// Clamps values a hand-edited file may have put out of range.
+    pub fn sanitized(mut self) -> Self {
+        self.ui_scale = self.ui_scale.clamp(1.0, 2.0);
+        self.volume = self.volume.clamp(0.0, 1.0);
+        self.ai_pace = self.ai_pace.clamp(0.0, 5.0);
+        self
+    }
+}
+
+/// A key's short name: `KeyM` → `M`, `Digit1` → `1`, others as Bevy names them.
+pub fn key_label(k: KeyCode) -> String {
+    let name = format!("{k:?}");
+    name.strip_prefix("Key")
+        .or_else(|| name.strip_prefix("Digit"))
+        .map_or(name.clone(), str::to_string)
+}
+
+/// Why the settings file could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}:{column}: {message}")]
+    Parse {
+        path: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+}
+
+/// The settings file: `$GRIDCLASH_CONFIG_DIR/settings.ron` when that is set (tests, portable
+/// installs), else `gridclash/settings.ron` in the user's config directory.
+pub fn settings_path() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("GRIDCLASH_CONFIG_DIR") {
+        return Some(PathBuf::from(dir).join("settings.ron"));
+    }
+    dirs::config_dir().map(|d| d.join("gridclash").join("settings.ron"))
+}
+
+/// Reads settings from `path`; a missing file gives the defaults.
+pub fn load(path: &Path) -> Result<Settings, SettingsError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Settings::default()),
+        Err(source) => {
+            return Err(SettingsError::Io {
+                path: path.display().to_string(),
+                source,
+            });
+        }
+    };
+    ron::from_str::<Settings>(&text)
+        .map(Settings::sanitized)
+        .map_err(|e| SettingsError::Parse {
+            path: path.display().to_string(),
+            line: e.span.start.line,
+            column: e.span.start.col,
+            message: e.code.to_string(),
+        })
+}
+
+/// Writes settings to `path` atomically (a temporary file renamed over the old one), so a
+/// crash never leaves half a file.
+pub fn save(settings: &Settings, path: &Path) -> Result<(), SettingsError> {
+    let io = |source| SettingsError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let text = ron::ser::to_string_pretty(settings, ron::ser::PrettyConfig::default())
+        .map_err(|e| io(std::io::Error::other(e.to_string())))?;
+    let tmp = path.with_extension("ron.tmp");
+    std::fs::write(&tmp, text).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(io)
+}
+
+/// Loads the settings file into the app at start-up, or keeps the defaults and says why.
+pub(super) fn load_settings(mut commands: Commands) {
+    let settings = match settings_path() {
+        Some(path) => match load(&path) {
+            Ok(s) => s,
+            Err(e) => {
+                warn!("settings not loaded, using the defaults: {e}");
+                Settings::default()
+            }
+        },
+        None => Settings::default(),
+    };
+    commands.insert_resource(settings);
+}
+
+/// Writes the settings file; errors are logged, the game goes on.
+pub fn persist(settings: &Settings) {
+    if let Some(path) = settings_path()
+        && let Err(e) = save(settings, &path)
+    {
+        warn!("settings not saved: {e}");
+    }
+}
+
+/// Applies changed settings: the input map, the UI scale and the computer's pace.
+pub(super) fn apply_settings(
+    settings: Res<Settings>,
+    mut maps: Query<&mut InputMap<GameAction>>,
+    mut ui_scale: ResMut<UiScale>,
+    mut pace: ResMut<super::control::Pace>,
+) {
+    if !settings.is_changed() {
+        return;
+    }
+    for mut map in &mut maps {
+        *map = settings.input_map();
+    }
+    ui_scale.0 = settings.ui_scale;
+    pace.seconds_per_command = settings.ai_pace;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_keys_include_move_and_end_turn() {
+        let keys = default_keys();
+        assert_eq!(keys.get(&GameAction::Move), Some(&vec![KeyCode::KeyM]));
+        assert_eq!(keys.get(&GameAction::EndTurn), Some(&vec![KeyCode::KeyT]));
+    }
+
+    #[test]
+    fn rebinding_takes_the_key_off_its_old_action() {
+        let mut s = Settings::default();
+        s.rebind(GameAction::Move, KeyCode::KeyT);
+        assert_eq!(s.keys.get(&GameAction::Move), Some(&vec![KeyCode::KeyT]));
+        assert_eq!(s.keys.get(&GameAction::EndTurn), None);
+        assert_eq!(s.keys_text(GameAction::EndTurn), "unbound");
+    }
+}

@@ -1,0 +1,283 @@
+//! The settings screen: UI scale, colour-blind palette, volume and mute, the computer's pace,
+//! defense prompts, and keyboard rebinding with a reset. Leaving it saves the settings file.
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+
+use super::input::{GameAction, default_keys};
+use super::settings::{AI_PACES, Settings, UI_SCALES, persist};
+use super::{Screen, palette};
+
+/// A row of the settings screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SettingsRow {
+    UiScale,
+    ColourBlind,
+    Volume,
+    Mute,
+    Pace,
+    Defense,
+    Key(GameAction),
+    ResetKeys,
+    Back,
+}
+
+/// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
+/// out of the menus).
+pub const REBINDABLE: [GameAction; 25] = [
+    GameAction::Move,
+    GameAction::BoostedMove,
+    GameAction::Slot1,
+    GameAction::Slot2,
+    GameAction::Slot3,
+    GameAction::Slot4,
+    GameAction::Slot5,
+    GameAction::Slot6,
+    GameAction::Slot7,
+    GameAction::Slot8,
+    GameAction::Slot9,
+    GameAction::NextSlot,
+    GameAction::WagerUp,
+    GameAction::WagerDown,
+    GameAction::Rotate,
+    GameAction::PowerUp,
+    GameAction::Recover,
+    GameAction::EndTurn,
+    GameAction::Dodge,
+    GameAction::Parry,
+    GameAction::SkipAi,
+    GameAction::ToggleLog,
+    GameAction::Pause,
+    GameAction::Confirm,
+    GameAction::Cancel,
+];
+
+/// The settings screen's highlight and whether it waits for a key to bind.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct SettingsMenu {
+    pub row: usize,
+    /// The action waiting for its new key.
+    pub capturing: Option<GameAction>,
+    /// A key was bound this frame: the menu ignores it.
+    pub just_captured: bool,
+}
+
+/// Every row in order.
+pub fn rows() -> Vec<SettingsRow> {
+    let mut rows = vec![
+        SettingsRow::UiScale,
+        SettingsRow::ColourBlind,
+        SettingsRow::Volume,
+        SettingsRow::Mute,
+        SettingsRow::Pace,
+        SettingsRow::Defense,
+    ];
+    rows.extend(REBINDABLE.iter().map(|a| SettingsRow::Key(*a)));
+    rows.extend([SettingsRow::ResetKeys, SettingsRow::Back]);
+    rows
+}
+
+/// Steps a value in a list of choices.
+fn step_in(choices: &[f32], now: f32, step: isize) -> f32 {
+    let at = choices
+        .iter()
+        .position(|c| (c - now).abs() < 1e-3)
+        .unwrap_or(0) as isize;
+    choices[(at + step).clamp(0, choices.len() as isize - 1) as usize]
+}
+
+/// Changes a row's value by one step (left: -1, right: +1).
+pub fn change(settings: &mut Settings, row: SettingsRow, step: isize) {
+    match row {
+        SettingsRow::UiScale => settings.ui_scale = step_in(&UI_SCALES, settings.ui_scale, step),
+        SettingsRow::ColourBlind => settings.colour_blind = !settings.colour_blind,
+        SettingsRow::Volume => {
+            settings.volume = (settings.volume + 0.1 * step as f32).clamp(0.0, 1.0);
+        }
+        SettingsRow::Mute => settings.muted = !settings.muted,
+        SettingsRow::Pace => settings.ai_pace = step_in(&AI_PACES, settings.ai_pace, step),
+        SettingsRow::Defense => settings.auto_defense = !settings.auto_defense,
+        _ => {}
+    }
+}
+
+/// How a row reads on screen.
+pub fn label(settings: &Settings, row: SettingsRow, capturing: Option<GameAction>) -> String {
+    let on = |b: bool| if b { "on" } else { "off" };
+    match row {
+        SettingsRow::UiScale => {
+            format!("UI scale            < {:.0}% >", settings.ui_scale * 100.0)
+        }
+        SettingsRow::ColourBlind => {
+            format!("Colour-blind palette < {} >", on(settings.colour_blind))
+        }
+        SettingsRow::Volume => format!("Volume              < {:.0}% >", settings.volume * 100.0),
+        SettingsRow::Mute => format!("Mute                < {} >", on(settings.muted)),
+        SettingsRow::Pace => format!(
+            "Computer's pace     < {:.1} s per command >",
+            settings.ai_pace
+        ),
+        SettingsRow::Defense => format!(
+            "Dodge or Parry      < {} >",
+            if settings.auto_defense {
+                "the game chooses"
+            } else {
+                "ask me"
+            }
+        ),
+        SettingsRow::Key(a) if capturing == Some(a) => {
+            format!("Key: {a:?}  ... press a key (Esc: keep)")
+        }
+        SettingsRow::Key(a) => format!("Key: {:<18} {}", format!("{a:?}"), settings.keys_text(a)),
+        SettingsRow::ResetKeys => "Reset all keys to the defaults".into(),
+        SettingsRow::Back => "Back (saves)".into(),
+    }
+}
+
+#[derive(Component)]
+struct SettingsText;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<SettingsMenu>()
+        .add_systems(OnEnter(Screen::Settings), spawn_settings)
+        .add_systems(
+            Update,
+            (capture_key, navigate_settings, draw_settings)
+                .chain()
+                .run_if(in_state(Screen::Settings)),
+        );
+}
+
+fn spawn_settings(mut commands: Commands, mut menu: ResMut<SettingsMenu>) {
+    *menu = SettingsMenu::default();
+    commands
+        .spawn((
+            Name::new("Settings screen"),
+            DespawnOnExit(Screen::Settings),
+            Node {
+                width: percent(100),
+                height: percent(100),
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                padding: UiRect::top(px(30)),
+                row_gap: px(10),
+                ..default()
+            },
+            BackgroundColor(palette::BACKDROP),
+        ))
+        .with_children(|root| {
+            root.spawn((
+                Text::new("Settings"),
+                TextFont::from_font_size(36.0),
+                TextColor(palette::ACCENT),
+            ));
+            root.spawn((
+                SettingsText,
+                Text::new(""),
+                TextFont::from_font_size(17.0),
+                TextColor(palette::TEXT),
+                Node {
+                    width: px(720),
+                    max_width: percent(94),
+                    ..default()
+                },
+            ));
+            root.spawn((
+                Text::new(
+                    "Up/Down: choose   Left/Right: change   Enter: rebind or run   Esc: back (saves)",
+                ),
+                TextFont::from_font_size(14.0),
+                TextColor(palette::TEXT_DIM),
+            ));
+        });
+}
+
+/// While capturing, the next key pressed becomes the action's key (Escape keeps the old).
+fn capture_key(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut menu: ResMut<SettingsMenu>,
+    mut settings: ResMut<Settings>,
+) {
+    let Some(action) = menu.capturing else {
+        return;
+    };
+    if let Some(key) = keys.get_just_pressed().next().copied() {
+        if key != KeyCode::Escape {
+            settings.rebind(action, key);
+        }
+        menu.capturing = None;
+        menu.just_captured = true;
+    }
+}
+
+fn navigate_settings(
+    actions: Single<&ActionState<GameAction>>,
+    mut menu: ResMut<SettingsMenu>,
+    mut settings: ResMut<Settings>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    if std::mem::take(&mut menu.just_captured) || menu.capturing.is_some() {
+        return;
+    }
+    let rows = rows();
+    if actions.just_pressed(&GameAction::Down) {
+        menu.row = (menu.row + 1) % rows.len();
+    }
+    if actions.just_pressed(&GameAction::Up) {
+        menu.row = (menu.row + rows.len() - 1) % rows.len();
+    }
+    let row = rows[menu.row];
+    if actions.just_pressed(&GameAction::Left) {
+        change(&mut settings, row, -1);
+    }
+    if actions.just_pressed(&GameAction::Right) {
+        change(&mut settings, row, 1);
+    }
+    if actions.just_pressed(&GameAction::Confirm) {
+        match row {
+            SettingsRow::Key(a) => menu.capturing = Some(a),
+            SettingsRow::ResetKeys => settings.keys = default_keys(),
+            SettingsRow::Back => {
+                persist(&settings);
+                next.set(Screen::Title);
+            }
+            other => change(&mut settings, other, 1),
+        }
+    } else if actions.just_pressed(&GameAction::Cancel) {
+        persist(&settings);
+        next.set(Screen::Title);
+    }
+}
+
+fn draw_settings(
+    settings: Res<Settings>,
+    menu: Res<SettingsMenu>,
+    mut text: Single<&mut Text, With<SettingsText>>,
+) {
+    let rows = rows();
+    // A window of rows around the highlight keeps the list on screen at any UI scale.
+    let shown = ((18.0 / settings.ui_scale) as usize).max(6);
+    let start = menu
+        .row
+        .saturating_sub(shown / 2)
+        .min(rows.len().saturating_sub(shown));
+    let mut out = String::new();
+    if start > 0 {
+        out.push_str("   ...\n");
+    }
+    for (i, row) in rows.iter().enumerate().skip(start).take(shown) {
+        let mark = if i == menu.row { "> " } else { "  " };
+        out.push_str(mark);
+        out.push_str(&label(&settings, *row, menu.capturing));
+        out.push('\n');
+    }
+    if start + shown < rows.len() {
+        out.push_str("   ...\n");
+    }
+    out.push_str(
+        "\nMouse: left click selects, right click cancels, middle drag pans, wheel zooms.\nGamepad: the default map (see the README's Controls).",
+    );
+    if text.0 != out {
+        text.0 = out;
+    }
+}
