@@ -4,10 +4,9 @@
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
-use leafwing_input_manager::prelude::*;
 
 use super::art::{Art, TILE_PX, TokenShape, make_art};
-use super::input::{CursorSquare, GameAction};
+use super::input::{CursorSquare, GameAction, PlayerInput};
 use super::session::{Intent, Session};
 use bevy::ui::{RelativeCursorPosition, UiGlobalTransform};
 
@@ -277,11 +276,14 @@ fn token_centre(at: Square, size: u32, map_height: u32) -> Vec2 {
 }
 
 fn pan_and_zoom_camera(
-    actions: Single<&ActionState<GameAction>>,
+    input: PlayerInput,
     time: Res<Time>,
     mut motion: MessageReader<bevy::input::mouse::MouseMotion>,
     mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
 ) {
+    let Some(actions) = input.any() else {
+        return;
+    };
     let Ok((mut t, mut projection)) = camera.single_mut() else {
         return;
     };

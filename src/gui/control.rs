@@ -3,10 +3,9 @@
 //! the board between hot-seat players. No drawing here: headless app tests run these systems.
 
 use bevy::prelude::*;
-use leafwing_input_manager::prelude::*;
 
 use super::Screen;
-use super::input::{CursorSquare, GameAction};
+use super::input::{CursorSquare, GameAction, PlayerInput};
 use super::session::{Intent, Session};
 use crate::battle::command::{Command, Decision, SurgeKind};
 use crate::battle::context::DefenseChoice;
@@ -72,11 +71,11 @@ fn reset_battle_ui(mut ui: ResMut<BattleUi>, mut pace: ResMut<Pace>) {
     pace.skipping = false;
 }
 
-fn toggle_pause(
-    actions: Single<&ActionState<GameAction>>,
-    mut ui: ResMut<BattleUi>,
-    session: Res<Session>,
-) {
+fn toggle_pause(input: PlayerInput, mut ui: ResMut<BattleUi>, mut session: ResMut<Session>) {
+    let profile = session.input_profile();
+    let Some(actions) = input.of(profile) else {
+        return;
+    };
     let idle = session.intent == Intent::Idle;
     if actions.just_pressed(&GameAction::Pause)
         || (actions.just_pressed(&GameAction::Cancel)
@@ -92,18 +91,24 @@ fn toggle_pause(
 }
 
 /// L shows every roll in the log with its dice and modifiers, or the short form again.
-fn toggle_log_detail(actions: Single<&ActionState<GameAction>>, mut ui: ResMut<BattleUi>) {
+fn toggle_log_detail(input: PlayerInput, mut ui: ResMut<BattleUi>) {
+    let Some(actions) = input.any() else {
+        return;
+    };
     if actions.just_pressed(&GameAction::ToggleLog) {
         ui.log_expanded = !ui.log_expanded;
     }
 }
 
 fn choose_in_pause_menu(
-    actions: Single<&ActionState<GameAction>>,
+    input: PlayerInput,
     mut ui: ResMut<BattleUi>,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
 ) {
+    let Some(actions) = input.any() else {
+        return;
+    };
     if !ui.paused {
         return;
     }
@@ -124,11 +129,11 @@ fn choose_in_pause_menu(
     }
 }
 
-fn confirm_handoff(
-    actions: Single<&ActionState<GameAction>>,
-    mut session: ResMut<Session>,
-    ui: Res<BattleUi>,
-) {
+fn confirm_handoff(input: PlayerInput, mut session: ResMut<Session>, ui: Res<BattleUi>) {
+    let profile = session.input_profile();
+    let Some(actions) = input.of(profile) else {
+        return;
+    };
     if ui.paused || session.handoff.is_none() {
         return;
     }
@@ -138,11 +143,11 @@ fn confirm_handoff(
 }
 
 /// Answers the question the battle asks a human unit: Dodge or Parry, Exploit or not.
-fn answer_prompt(
-    actions: Single<&ActionState<GameAction>>,
-    mut session: ResMut<Session>,
-    ui: Res<BattleUi>,
-) {
+fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<BattleUi>) {
+    let profile = session.input_profile();
+    let Some(actions) = input.of(profile) else {
+        return;
+    };
     if ui.paused || session.handoff.is_some() {
         return;
     }
@@ -201,11 +206,15 @@ fn answer_prompt(
 
 /// The active human unit's turn: choose a maneuver, aim it, give the command.
 fn command_active_unit(
-    actions: Single<&ActionState<GameAction>>,
+    input: PlayerInput,
     cursor: Res<CursorSquare>,
     mut session: ResMut<Session>,
     ui: Res<BattleUi>,
 ) {
+    let profile = session.input_profile();
+    let Some(actions) = input.of(profile) else {
+        return;
+    };
     if ui.paused || session.handoff.is_some() {
         return;
     }
@@ -320,11 +329,15 @@ fn order_at(
 
 /// The gamepad's d-pad moves the cursor one square (the mouse sets it by pointing).
 fn move_cursor_with_pad(
-    actions: Single<&ActionState<GameAction>>,
+    input: PlayerInput,
     mut cursor: ResMut<CursorSquare>,
     mut session: ResMut<Session>,
     ui: Res<BattleUi>,
 ) {
+    let profile = session.input_profile();
+    let Some(actions) = input.of(profile) else {
+        return;
+    };
     if ui.paused {
         return;
     }
@@ -360,11 +373,14 @@ fn move_cursor_with_pad(
 /// "skip ahead" until a person must decide.
 fn play_computer_turns(
     time: Res<Time>,
-    actions: Single<&ActionState<GameAction>>,
+    input: PlayerInput,
     mut pace: ResMut<Pace>,
     mut session: ResMut<Session>,
     ui: Res<BattleUi>,
 ) {
+    let Some(actions) = input.any() else {
+        return;
+    };
     if ui.paused || session.handoff.is_some() || session.battle.outcome().is_some() {
         return;
     }

@@ -2,9 +2,8 @@
 //! the rolls, and play again or back to the title.
 
 use bevy::prelude::*;
-use leafwing_input_manager::prelude::*;
 
-use super::input::GameAction;
+use super::input::{GameAction, PlayerInput};
 use super::session::Session;
 use super::{Screen, palette};
 use crate::battle::event::BattleEvent;
@@ -117,11 +116,14 @@ fn spawn_end_screen(mut commands: Commands, mut session: ResMut<Session>) {
 }
 
 fn choose_after_battle(
-    actions: Single<&ActionState<GameAction>>,
+    input: PlayerInput,
     session: Option<Res<Session>>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
 ) {
+    let Some(actions) = input.any() else {
+        return;
+    };
     if actions.just_pressed(&GameAction::Confirm) {
         if let Some(s) = session {
             let mut spec = s.spec.clone();

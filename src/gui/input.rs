@@ -3,9 +3,12 @@
 
 use std::collections::BTreeMap;
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 use serde::{Deserialize, Serialize};
+
+use super::session::InputProfile;
 
 use crate::grid::Square;
 
@@ -154,14 +157,28 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
     keys
 }
 
-/// The input map for a set of keyboard bindings, with the mouse and any gamepad bound to
-/// their defaults.
-pub fn input_map(keys: &BTreeMap<GameAction, Vec<KeyCode>>) -> InputMap<GameAction> {
+/// The input map for a set of keyboard bindings and the mouse.
+pub fn keyboard_mouse_map(keys: &BTreeMap<GameAction, Vec<KeyCode>>) -> InputMap<GameAction> {
     use GameAction as A;
     let mut map = InputMap::default()
         .with(A::Select, MouseButton::Left)
-        .with(A::Select, GamepadButton::South)
         .with(A::Cancel, MouseButton::Right)
+        .with(A::Drag, MouseButton::Middle)
+        .with_dual_axis(A::Pan, VirtualDPad::arrow_keys())
+        .with_axis(A::Zoom, MouseScrollAxis::Y);
+    for (action, codes) in keys {
+        for key in codes {
+            map.insert(*action, *key);
+        }
+    }
+    map
+}
+
+/// The gamepad bindings (any gamepad until one is assigned with `set_gamepad`).
+pub fn gamepad_map() -> InputMap<GameAction> {
+    use GameAction as A;
+    InputMap::default()
+        .with(A::Select, GamepadButton::South)
         .with(A::Cancel, GamepadButton::East)
         .with(A::Confirm, GamepadButton::Start)
         .with(A::Move, GamepadButton::West)
@@ -178,16 +195,27 @@ pub fn input_map(keys: &BTreeMap<GameAction, Vec<KeyCode>>) -> InputMap<GameActi
         .with(A::Down, GamepadButton::DPadDown)
         .with(A::Left, GamepadButton::DPadLeft)
         .with(A::Right, GamepadButton::DPadRight)
-        .with(A::Drag, MouseButton::Middle)
-        .with_dual_axis(A::Pan, VirtualDPad::arrow_keys())
         .with_dual_axis(A::Pan, GamepadStick::LEFT)
-        .with_axis(A::Zoom, MouseScrollAxis::Y);
-    for (action, codes) in keys {
-        for key in codes {
-            map.insert(*action, *key);
-        }
-    }
+}
+
+/// The input map for a set of keyboard bindings, with the mouse and any gamepad bound to
+/// their defaults.
+pub fn input_map(keys: &BTreeMap<GameAction, Vec<KeyCode>>) -> InputMap<GameAction> {
+    let mut map = keyboard_mouse_map(keys);
+    map.merge(&gamepad_map());
     map
+}
+
+/// The map a profile listens to.
+pub fn profile_map(
+    profile: InputProfile,
+    keys: &BTreeMap<GameAction, Vec<KeyCode>>,
+) -> InputMap<GameAction> {
+    match profile {
+        InputProfile::Any => input_map(keys),
+        InputProfile::KeyboardMouse => keyboard_mouse_map(keys),
+        InputProfile::Gamepad(_) => gamepad_map(),
+    }
 }
 
 /// The default bindings: keyboard and mouse, and any gamepad.
@@ -199,17 +227,74 @@ pub fn default_input_map() -> InputMap<GameAction> {
 #[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CursorSquare(pub Option<Square>);
 
-/// The entity that carries the player's input map and action state.
-#[derive(Component)]
-pub struct Controls;
+/// An entity that carries one input profile's map and action state: one listens to every
+/// device (menus, a side that uses any device), one to the keyboard and mouse, one per
+/// gamepad slot.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Controls(pub InputProfile);
 
-/// Adds the action map on one `Controls` entity, so every screen reads the same actions.
+/// The gamepad slots offered to hot-seat players.
+pub const GAMEPAD_SLOTS: u8 = 4;
+
+/// The action state of the player who may act now.
+#[derive(SystemParam)]
+pub struct PlayerInput<'w, 's> {
+    controls: Query<'w, 's, (&'static Controls, &'static ActionState<GameAction>)>,
+}
+
+impl PlayerInput<'_, '_> {
+    /// The actions of one profile's devices.
+    pub fn of(&self, profile: InputProfile) -> Option<&ActionState<GameAction>> {
+        self.controls
+            .iter()
+            .find(|(c, _)| c.0 == profile)
+            .map(|(_, a)| a)
+    }
+
+    /// The actions of every device (menus).
+    pub fn any(&self) -> Option<&ActionState<GameAction>> {
+        self.of(InputProfile::Any)
+    }
+}
+
+/// Adds the input maps, one `Controls` entity per profile, so every screen reads actions.
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(InputManagerPlugin::<GameAction>::default())
         .init_resource::<CursorSquare>()
-        .add_systems(Startup, spawn_controls);
+        .add_systems(Startup, spawn_controls)
+        .add_systems(PreUpdate, assign_gamepads);
 }
 
 fn spawn_controls(mut commands: Commands) {
-    commands.spawn((Name::new("Controls"), Controls, default_input_map()));
+    let keys = default_keys();
+    let mut profiles = vec![InputProfile::Any, InputProfile::KeyboardMouse];
+    profiles.extend((1..=GAMEPAD_SLOTS).map(InputProfile::Gamepad));
+    for p in profiles {
+        let mut map = profile_map(p, &keys);
+        if let InputProfile::Gamepad(_) = p {
+            // No gamepad in this slot until one is connected.
+            map.set_gamepad(Entity::PLACEHOLDER);
+        }
+        commands.spawn((Name::new(format!("Controls: {p}")), Controls(p), map));
+    }
+}
+
+/// Gives gamepad slot n the n-th connected gamepad (by connection order), or none.
+fn assign_gamepads(
+    gamepads: Query<Entity, With<Gamepad>>,
+    mut maps: Query<(&Controls, &mut InputMap<GameAction>)>,
+) {
+    let mut pads: Vec<Entity> = gamepads.iter().collect();
+    pads.sort();
+    for (controls, mut map) in &mut maps {
+        if let InputProfile::Gamepad(n) = controls.0 {
+            let want = pads
+                .get(usize::from(n) - 1)
+                .copied()
+                .unwrap_or(Entity::PLACEHOLDER);
+            if map.gamepad() != Some(want) {
+                map.set_gamepad(want);
+            }
+        }
+    }
 }

@@ -20,26 +20,68 @@ use crate::ruleset::{AreaOrigin, AreaShape, Targeting};
 use crate::scenario::{self, ControllerDef, Loaded};
 use crate::sim::battle_seed;
 
-/// Who plays a side: a person at this machine, or the computer at a level.
+/// Which input devices a person's side listens to, so hot-seat players can each have their
+/// own: every device, the keyboard and mouse only, or one gamepad (numbered from 1 in the
+/// order they were connected).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum InputProfile {
+    #[default]
+    Any,
+    KeyboardMouse,
+    Gamepad(u8),
+}
+
+impl std::fmt::Display for InputProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Any => f.write_str("any device"),
+            Self::KeyboardMouse => f.write_str("keyboard and mouse"),
+            Self::Gamepad(n) => write!(f, "gamepad {n}"),
+        }
+    }
+}
+
+/// Who plays a side: a person at this machine with their input devices, or the computer at a
+/// level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SideControl {
-    Human,
+    Human(InputProfile),
     Ai(Policy),
+}
+
+impl SideControl {
+    /// True for a person's side.
+    pub fn is_human(self) -> bool {
+        matches!(self, Self::Human(_))
+    }
 }
 
 impl FromStr for SideControl {
     type Err = String;
-    /// `human`, `ai` (the normal planner) or `ai:LEVEL` (easy, normal, hard, greedy, random).
+    /// `human` (any device), `human:keyboard`, `human:pad1`…, `ai` (the normal planner) or
+    /// `ai:LEVEL` (easy, normal, hard, greedy, random).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || {
+            format!(
+                "unknown side `{s}` (use human, human:keyboard, human:pad1, ai, or ai:easy|normal|hard)"
+            )
+        };
         match s {
-            "human" => Ok(Self::Human),
+            "human" => Ok(Self::Human(InputProfile::Any)),
+            "human:keyboard" => Ok(Self::Human(InputProfile::KeyboardMouse)),
             "ai" => Ok(Self::Ai(Policy::Normal)),
-            other => match other.strip_prefix("ai:") {
-                Some(level) => level.parse().map(Self::Ai),
-                None => Err(format!(
-                    "unknown side `{other}` (use human, ai, or ai:easy|normal|hard)"
-                )),
-            },
+            other => {
+                if let Some(n) = other.strip_prefix("human:pad") {
+                    return match n.parse::<u8>() {
+                        Ok(n) if (1..=8).contains(&n) => Ok(Self::Human(InputProfile::Gamepad(n))),
+                        _ => Err(bad()),
+                    };
+                }
+                match other.strip_prefix("ai:") {
+                    Some(level) => level.parse().map(Self::Ai),
+                    None => Err(bad()),
+                }
+            }
         }
     }
 }
@@ -47,7 +89,8 @@ impl FromStr for SideControl {
 impl std::fmt::Display for SideControl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Human => f.write_str("Human"),
+            Self::Human(InputProfile::Any) => f.write_str("Human"),
+            Self::Human(p) => write!(f, "Human, {p}"),
             Self::Ai(p) => write!(f, "AI {p}"),
         }
     }
@@ -145,14 +188,17 @@ impl Session {
                     .get(s)
                     .copied()
                     .unwrap_or(match loaded.scenario.sides[s].controller {
-                        ControllerDef::Human => SideControl::Human,
+                        ControllerDef::Human => SideControl::Human(InputProfile::Any),
                         ControllerDef::Computer => SideControl::Ai(Policy::Normal),
                     })
             })
             .collect();
         let mut setup = loaded.setup(Controller::default());
         for unit in &mut setup.units {
-            if controls.get(usize::from(unit.side)) == Some(&SideControl::Human) {
+            if controls
+                .get(usize::from(unit.side))
+                .is_some_and(|c| c.is_human())
+            {
                 unit.controller = Controller {
                     defense: if spec.auto_defense {
                         DefensePolicy::Best
@@ -175,7 +221,7 @@ impl Session {
             .map(|(s, c)| {
                 let policy = match c {
                     SideControl::Ai(p) => *p,
-                    SideControl::Human => Policy::Normal,
+                    SideControl::Human(_) => Policy::Normal,
                 };
                 Agent::new(policy, battle_seed(spec.seed, 1000 + s as u64))
             })
@@ -202,10 +248,7 @@ impl Session {
 
     /// How many sides a person plays.
     pub fn human_sides(&self) -> usize {
-        self.controls
-            .iter()
-            .filter(|c| **c == SideControl::Human)
-            .count()
+        self.controls.iter().filter(|c| c.is_human()).count()
     }
 
     /// The combatant who must act or answer now, and whether the battle waits on a question.
@@ -229,7 +272,9 @@ impl Session {
     pub fn human_to_act(&mut self) -> Option<(CombatantId, Option<Decision>, u8)> {
         let (who, decision) = self.actor()?;
         let side = self.side_of(who)?;
-        (self.controls.get(usize::from(side)) == Some(&SideControl::Human))
+        self.controls
+            .get(usize::from(side))
+            .is_some_and(|c| c.is_human())
             .then_some((who, decision, side))
     }
 
@@ -244,6 +289,19 @@ impl Session {
         {
             self.handoff = Some(side);
             self.intent = Intent::Idle;
+        }
+    }
+
+    /// The input devices that may act now: the profile of the human side that must act or
+    /// confirm the hand-off, or every device when the computer plays.
+    pub fn input_profile(&mut self) -> InputProfile {
+        let side = match self.handoff {
+            Some(side) => Some(side),
+            None => self.human_to_act().map(|(_, _, side)| side),
+        };
+        match side.and_then(|s| self.controls.get(usize::from(s))) {
+            Some(SideControl::Human(p)) => *p,
+            _ => InputProfile::Any,
         }
     }
 
@@ -296,7 +354,11 @@ impl Session {
         let Some(side) = self.side_of(who) else {
             return false;
         };
-        if self.controls.get(usize::from(side)) == Some(&SideControl::Human) {
+        if self
+            .controls
+            .get(usize::from(side))
+            .is_some_and(|c| c.is_human())
+        {
             return false;
         }
         let s = usize::from(side) % self.agents.len().max(1);

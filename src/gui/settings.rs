@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::input::{GameAction, default_keys, input_map};
+use super::input::{Controls, GameAction, default_keys, input_map, profile_map};
 
 /// Everything the settings screen changes.
 #[derive(Resource, Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -187,15 +187,19 @@ pub fn persist(settings: &Settings) {
 /// Applies changed settings: the input map, the UI scale and the computer's pace.
 pub(super) fn apply_settings(
     settings: Res<Settings>,
-    mut maps: Query<&mut InputMap<GameAction>>,
+    mut maps: Query<(&Controls, &mut InputMap<GameAction>)>,
     mut ui_scale: ResMut<UiScale>,
     mut pace: ResMut<super::control::Pace>,
 ) {
     if !settings.is_changed() {
         return;
     }
-    for mut map in &mut maps {
-        *map = settings.input_map();
+    for (controls, mut map) in &mut maps {
+        let gamepad = map.gamepad();
+        *map = profile_map(controls.0, &settings.keys);
+        if let Some(g) = gamepad {
+            map.set_gamepad(g);
+        }
     }
     ui_scale.0 = settings.ui_scale;
     pace.seconds_per_command = settings.ai_pace;

@@ -2,9 +2,8 @@
 //! defense prompts, and keyboard rebinding with a reset. Leaving it saves the settings file.
 
 use bevy::prelude::*;
-use leafwing_input_manager::prelude::*;
 
-use super::input::{GameAction, default_keys};
+use super::input::{GameAction, PlayerInput, default_keys};
 use super::settings::{AI_PACES, Settings, UI_SCALES, persist};
 use super::{Screen, palette};
 
@@ -211,11 +210,14 @@ fn capture_key(
 }
 
 fn navigate_settings(
-    actions: Single<&ActionState<GameAction>>,
+    input: PlayerInput,
     mut menu: ResMut<SettingsMenu>,
     mut settings: ResMut<Settings>,
     mut next: ResMut<NextState<Screen>>,
 ) {
+    let Some(actions) = input.any() else {
+        return;
+    };
     if std::mem::take(&mut menu.just_captured) || menu.capturing.is_some() {
         return;
     }

@@ -2,10 +2,9 @@
 //! level; two or more people is hot-seat), then start the battle or quit.
 
 use bevy::prelude::*;
-use leafwing_input_manager::prelude::*;
 
-use super::input::GameAction;
-use super::session::{BattleSpec, Session, SideControl};
+use super::input::{GameAction, PlayerInput};
+use super::session::{BattleSpec, InputProfile, Session, SideControl};
 use super::{PlayOptions, Screen, Settings, palette};
 use crate::ai::Policy;
 use crate::scenario;
@@ -44,8 +43,13 @@ pub enum Row {
 }
 
 /// The controllers a side cycles through on the title screen.
-const CHOICES: [SideControl; 4] = [
-    SideControl::Human,
+const CHOICES: [SideControl; 9] = [
+    SideControl::Human(InputProfile::Any),
+    SideControl::Human(InputProfile::KeyboardMouse),
+    SideControl::Human(InputProfile::Gamepad(1)),
+    SideControl::Human(InputProfile::Gamepad(2)),
+    SideControl::Human(InputProfile::Gamepad(3)),
+    SideControl::Human(InputProfile::Gamepad(4)),
     SideControl::Ai(Policy::Easy),
     SideControl::Ai(Policy::Normal),
     SideControl::Ai(Policy::Hard),
@@ -89,7 +93,7 @@ impl TitleMenu {
         self.sides = (0..n)
             .map(|i| {
                 if i == 0 {
-                    SideControl::Human
+                    SideControl::Human(InputProfile::Any)
                 } else {
                     SideControl::Ai(Policy::Normal)
                 }
@@ -234,13 +238,16 @@ fn spawn_title(mut commands: Commands, options: Res<PlayOptions>, menu: Option<R
 
 /// Keys and gamepad: move the highlight, change values, start or quit.
 fn navigate_title(
-    actions: Single<&ActionState<GameAction>>,
+    input: PlayerInput,
     mut menu: ResMut<TitleMenu>,
     settings: Res<Settings>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
 ) {
+    let Some(actions) = input.any() else {
+        return;
+    };
     let rows = menu.rows().len();
     if actions.just_pressed(&GameAction::Down) {
         menu.row = (menu.row + 1) % rows;
@@ -333,11 +340,7 @@ fn draw_title(
                 format!("{name}:  < {} >", menu.sides[*i])
             }
             Row::Start => {
-                let humans = menu
-                    .sides
-                    .iter()
-                    .filter(|s| **s == SideControl::Human)
-                    .count();
+                let humans = menu.sides.iter().filter(|s| s.is_human()).count();
                 match humans {
                     0 => "Start battle (computer against computer)".into(),
                     1 => "Start battle".into(),

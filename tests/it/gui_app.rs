@@ -12,7 +12,7 @@ use gridclash::battle::event::BattleEvent;
 use gridclash::grid::Square;
 use gridclash::gui::control::Pace;
 use gridclash::gui::input::CursorSquare;
-use gridclash::gui::session::Intent;
+use gridclash::gui::session::{InputProfile, Intent};
 use gridclash::gui::{
     BattleSpec, PlayOptions, Screen, Session, Settings, SideControl, logic_plugin,
 };
@@ -95,7 +95,7 @@ fn gui_title_menu_starts_a_battle_with_the_chosen_sides() {
     assert_eq!(
         s.controls,
         vec![
-            SideControl::Human,
+            SideControl::Human(InputProfile::Any),
             SideControl::Ai(gridclash::ai::Policy::Hard)
         ]
     );
@@ -325,5 +325,53 @@ fn gui_broken_settings_file_names_its_line_and_column() {
     assert_eq!(
         gridclash::gui::settings::load(&dir.path().join("missing.ron")).expect("defaults"),
         Settings::default()
+    );
+}
+
+#[test]
+fn gui_hot_seat_sides_listen_only_to_their_own_devices() {
+    let mut app = battle_app("human:keyboard,human:pad1");
+    // A gamepad for slot 1.
+    let pad = app.world_mut().spawn(Gamepad::default()).id();
+    app.update();
+    assert_eq!(session(&mut app).handoff, Some(0));
+    tap(&mut app, KeyCode::Enter);
+    assert_eq!(
+        session(&mut app).handoff,
+        None,
+        "the keyboard player confirms"
+    );
+    tap(&mut app, KeyCode::KeyT);
+    assert_eq!(
+        session(&mut app).handoff,
+        Some(1),
+        "play passes to the gamepad side"
+    );
+    tap(&mut app, KeyCode::Enter);
+    assert_eq!(
+        session(&mut app).handoff,
+        Some(1),
+        "the keyboard cannot confirm for the gamepad player"
+    );
+    GamepadButton::Start.press_as_gamepad(app.world_mut(), Some(pad));
+    app.update();
+    GamepadButton::Start.release_as_gamepad(app.world_mut(), Some(pad));
+    app.update();
+    assert_eq!(session(&mut app).handoff, None, "its own gamepad confirms");
+    let who = session(&mut app).battle.active();
+    tap(&mut app, KeyCode::KeyT);
+    assert_eq!(
+        session(&mut app).battle.active(),
+        who,
+        "the keyboard cannot end the gamepad side's turn"
+    );
+    GamepadButton::North.press_as_gamepad(app.world_mut(), Some(pad));
+    app.update();
+    GamepadButton::North.release_as_gamepad(app.world_mut(), Some(pad));
+    app.update();
+    assert_ne!(
+        session(&mut app).battle.active(),
+        who,
+        "North ends the turn"
     );
 }
