@@ -637,11 +637,13 @@ const FLOAT_SECONDS: f32 = 1.6;
 fn rise_floating_text(
     mut commands: Commands,
     time: Res<Time>,
+    settings: Res<Settings>,
     mut q: Query<(Entity, &mut Floating, &mut Transform, &mut TextColor)>,
 ) {
+    let dt = time.delta_secs() * settings.animation_speed;
     for (e, mut f, mut t, mut c) in &mut q {
-        f.age += time.delta_secs();
-        t.translation.y += 18.0 * time.delta_secs();
+        f.age += dt;
+        t.translation.y += 18.0 * dt;
         c.0.set_alpha((1.0 - f.age / FLOAT_SECONDS).clamp(0.0, 1.0));
         if f.age >= FLOAT_SECONDS {
             commands.entity(e).despawn();
@@ -650,13 +652,17 @@ fn rise_floating_text(
 }
 
 /// Moves tokens along their walk, a few squares a second.
-fn walk_tokens(time: Res<Time>, mut q: Query<(&mut Walk, &mut Transform), With<Token>>) {
+fn walk_tokens(
+    time: Res<Time>,
+    settings: Res<Settings>,
+    mut q: Query<(&mut Walk, &mut Transform), With<Token>>,
+) {
     for (mut walk, mut t) in &mut q {
         let Some(next) = walk.path.first().copied() else {
             continue;
         };
         let here = t.translation.truncate();
-        let step = 6.0 * TILE * time.delta_secs();
+        let step = 6.0 * TILE * time.delta_secs() * settings.animation_speed;
         let to = next - here;
         if to.length() <= step {
             t.translation = next.extend(t.translation.z);

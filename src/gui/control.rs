@@ -342,16 +342,16 @@ fn move_cursor_with_pad(
         return;
     }
     let (mut dx, mut dy) = (0, 0);
-    if actions.just_pressed(&GameAction::Left) {
+    if actions.just_pressed(&GameAction::CursorLeft) {
         dx -= 1;
     }
-    if actions.just_pressed(&GameAction::Right) {
+    if actions.just_pressed(&GameAction::CursorRight) {
         dx += 1;
     }
-    if actions.just_pressed(&GameAction::Up) {
+    if actions.just_pressed(&GameAction::CursorUp) {
         dy -= 1;
     }
-    if actions.just_pressed(&GameAction::Down) {
+    if actions.just_pressed(&GameAction::CursorDown) {
         dy += 1;
     }
     if (dx, dy) == (0, 0) {

@@ -69,11 +69,16 @@ pub enum GameAction {
     ToggleLog,
     /// Open or close the pause menu.
     Pause,
-    /// Menus: move the highlight; on the board (gamepad): move the cursor square.
+    /// Menus: move the highlight.
     Up,
     Down,
     Left,
     Right,
+    /// The board: move the cursor square one step (the gamepad's d-pad; the mouse points).
+    CursorUp,
+    CursorDown,
+    CursorLeft,
+    CursorRight,
     /// Camera.
     #[actionlike(DualAxis)]
     Pan,
@@ -195,6 +200,10 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(A::Down, GamepadButton::DPadDown)
         .with(A::Left, GamepadButton::DPadLeft)
         .with(A::Right, GamepadButton::DPadRight)
+        .with(A::CursorUp, GamepadButton::DPadUp)
+        .with(A::CursorDown, GamepadButton::DPadDown)
+        .with(A::CursorLeft, GamepadButton::DPadLeft)
+        .with(A::CursorRight, GamepadButton::DPadRight)
         .with_dual_axis(A::Pan, GamepadStick::LEFT)
 }
 

@@ -23,8 +23,10 @@ pub struct Settings {
     /// Sound volume, 0.0 to 1.0.
     pub volume: f32,
     pub muted: bool,
-    /// Seconds between the computer's commands (its animation speed).
+    /// Seconds between the computer's commands.
     pub ai_pace: f32,
+    /// How fast tokens walk and floating words fade: 0.5 (slow) to 4 (fast).
+    pub animation_speed: f32,
     /// Let the game answer Dodge or Parry for human units with the better odds.
     pub auto_defense: bool,
     /// Keyboard keys per action; mouse and gamepad bindings are the defaults.
@@ -35,6 +37,8 @@ pub struct Settings {
 pub const UI_SCALES: [f32; 6] = [1.0, 1.2, 1.4, 1.6, 1.8, 2.0];
 /// The computer paces the settings screen steps through, in seconds per command.
 pub const AI_PACES: [f32; 6] = [0.0, 0.2, 0.4, 0.6, 1.0, 1.5];
+/// The animation speeds the settings screen steps through.
+pub const ANIMATION_SPEEDS: [f32; 4] = [0.5, 1.0, 2.0, 4.0];
 
 impl Default for Settings {
     fn default() -> Self {
@@ -44,6 +48,7 @@ impl Default for Settings {
             volume: 0.8,
             muted: false,
             ai_pace: 0.6,
+            animation_speed: 1.0,
             auto_defense: false,
             keys: default_keys(),
         }
@@ -83,6 +88,7 @@ impl Settings {
         self.ui_scale = self.ui_scale.clamp(1.0, 2.0);
         self.volume = self.volume.clamp(0.0, 1.0);
         self.ai_pace = self.ai_pace.clamp(0.0, 5.0);
+        self.animation_speed = self.animation_speed.clamp(0.5, 4.0);
         self
     }
 }

@@ -1,10 +1,10 @@
 //! The settings screen: UI scale, colour-blind palette, volume and mute, the computer's pace,
-//! defense prompts, and keyboard rebinding with a reset. Leaving it saves the settings file.
+//! animation speed, defense prompts, and keyboard rebinding with a reset. Leaving it saves the settings file.
 
 use bevy::prelude::*;
 
 use super::input::{GameAction, PlayerInput, default_keys};
-use super::settings::{AI_PACES, Settings, UI_SCALES, persist};
+use super::settings::{AI_PACES, ANIMATION_SPEEDS, Settings, UI_SCALES, persist};
 use super::{Screen, palette};
 
 /// A row of the settings screen.
@@ -15,6 +15,7 @@ pub enum SettingsRow {
     Volume,
     Mute,
     Pace,
+    Animation,
     Defense,
     Key(GameAction),
     ResetKeys,
@@ -69,6 +70,7 @@ pub fn rows() -> Vec<SettingsRow> {
         SettingsRow::Volume,
         SettingsRow::Mute,
         SettingsRow::Pace,
+        SettingsRow::Animation,
         SettingsRow::Defense,
     ];
     rows.extend(REBINDABLE.iter().map(|a| SettingsRow::Key(*a)));
@@ -95,6 +97,9 @@ pub fn change(settings: &mut Settings, row: SettingsRow, step: isize) {
         }
         SettingsRow::Mute => settings.muted = !settings.muted,
         SettingsRow::Pace => settings.ai_pace = step_in(&AI_PACES, settings.ai_pace, step),
+        SettingsRow::Animation => {
+            settings.animation_speed = step_in(&ANIMATION_SPEEDS, settings.animation_speed, step);
+        }
         SettingsRow::Defense => settings.auto_defense = !settings.auto_defense,
         _ => {}
     }
@@ -116,6 +121,7 @@ pub fn label(settings: &Settings, row: SettingsRow, capturing: Option<GameAction
             "Computer's pace     < {:.1} s per command >",
             settings.ai_pace
         ),
+        SettingsRow::Animation => format!("Animation speed     < x{} >", settings.animation_speed),
         SettingsRow::Defense => format!(
             "Dodge or Parry      < {} >",
             if settings.auto_defense {

@@ -274,8 +274,8 @@ fn gui_settings_screen_rebinds_a_key_and_the_battle_obeys_it() {
     tap(&mut app, KeyCode::Enter);
     app.update();
     assert_eq!(screen(&app), Screen::Settings);
-    // Settings rows: six values, then keys (Move first).
-    for _ in 0..6 {
+    // Settings rows: seven values, then keys (Move first).
+    for _ in 0..7 {
         tap(&mut app, KeyCode::ArrowDown);
     }
     tap(&mut app, KeyCode::Enter);
@@ -285,8 +285,8 @@ fn gui_settings_screen_rebinds_a_key_and_the_battle_obeys_it() {
         settings.keys.get(&gridclash::gui::input::GameAction::Move),
         Some(&vec![KeyCode::KeyQ])
     );
-    // The colour-blind row toggles with Right.
-    for _ in 0..5 {
+    // The colour-blind row (the second) toggles with Right.
+    for _ in 0..6 {
         tap(&mut app, KeyCode::ArrowUp);
     }
     tap(&mut app, KeyCode::ArrowRight);
