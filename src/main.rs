@@ -217,7 +217,8 @@ fn play(args: &PlayArgs) -> Result<ExitCode, String> {
         .sides
         .iter()
         .map(|s| s.parse::<SideControl>())
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
     let battle = match &args.scenario {
         Some(scenario) => {
             let spec = BattleSpec {

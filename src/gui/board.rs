@@ -79,7 +79,9 @@ pub struct BoardCamera;
 /// Width of the right-hand panel and heights of the top and bottom bars, in logical pixels at
 /// 100 % UI scale (the panels give way to the board on small windows).
 pub const PANEL_W: f32 = 360.0;
+/// Height of the turn-order bar.
 pub const TOP_H: f32 = 64.0;
+/// Height of the action bar and combat log.
 pub const BOTTOM_H: f32 = 190.0;
 
 pub(super) fn plugin(app: &mut App) {
@@ -113,6 +115,7 @@ fn spawn_board(
     mut session: ResMut<Session>,
     mut images: ResMut<Assets<Image>>,
     settings: Res<Settings>,
+    options: Res<super::PlayOptions>,
     mut seen: ResMut<SeenEvents>,
 ) {
     seen.0 = session.battle.events().len();
@@ -175,9 +178,10 @@ fn spawn_board(
             entity.insert(OverlayLayer);
         }
     }
+    let colour_blind = settings.colour_blind || options.colour_blind;
     let fighters = session.fighters();
     for f in &fighters {
-        spawn_token(&mut commands, &art, &settings, &session, f, map.height);
+        spawn_token(&mut commands, &art, colour_blind, &session, f, map.height);
     }
     commands.insert_resource(art);
 }
@@ -185,13 +189,13 @@ fn spawn_board(
 fn spawn_token(
     commands: &mut Commands,
     art: &Art,
-    settings: &Settings,
+    colour_blind: bool,
     session: &Session,
     f: &Fighter,
     map_height: u32,
 ) {
     let side = usize::from(f.side.0);
-    let colour = palette::side_colour(session, side, settings.colour_blind);
+    let colour = palette::side_colour(session, side, colour_blind);
     let squares = f.size.squares.max(1) as f32;
     let at = f
         .position
@@ -392,7 +396,6 @@ fn point_cursor_at_square(
 fn draw_overlay(
     mut session: ResMut<Session>,
     cursor: Res<CursorSquare>,
-    settings: Res<Settings>,
     layer: Query<&TileStorage, With<OverlayLayer>>,
     mut tiles: Query<(&mut TileVisible, &mut TileColor)>,
 ) {
@@ -486,7 +489,6 @@ fn draw_overlay(
     if let Some(c) = cursor.0 {
         paint.push((c, palette::CURSOR));
     }
-    let _ = settings;
     for tile in storage.iter().flatten() {
         if let Ok((mut vis, _)) = tiles.get_mut(*tile)
             && vis.0
@@ -494,15 +496,17 @@ fn draw_overlay(
             vis.0 = false;
         }
     }
+    let map_w = session.battle.map().width;
     for (s, colour) in paint {
-        if s.x < 0 || s.y < 0 || s.y as u32 >= map_h {
+        // The cursor may be anywhere a script or an old map put it: only map squares light.
+        if s.x < 0 || s.y < 0 || s.x as u32 >= map_w || s.y as u32 >= map_h {
             continue;
         }
         let pos = TilePos {
             x: s.x as u32,
             y: map_h - 1 - s.y as u32,
         };
-        if let Some(tile) = storage.get(&pos)
+        if let Some(tile) = storage.checked_get(&pos)
             && let Ok((mut vis, mut tc)) = tiles.get_mut(tile)
         {
             vis.0 = true;

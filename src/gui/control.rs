@@ -16,7 +16,9 @@ use crate::grid::{Dir8, Square};
 /// to skip ahead to their own next decision.
 #[derive(Resource, Debug, Clone, Copy)]
 pub struct Pace {
+    /// Seconds between the computer's commands.
     pub seconds_per_command: f32,
+    /// Play the computer's commands at once until a person must act.
     pub skipping: bool,
 }
 
@@ -33,12 +35,17 @@ impl Default for Pace {
 /// before the end screen.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct BattleUi {
+    /// The pause menu is open: the battle ignores other input.
     pub paused: bool,
     /// The highlighted pause-menu entry: 0 resume, 1 back to title, 2 quit.
     pub pause_choice: usize,
+    /// Every roll in the log shows its dice and modifiers.
     pub log_expanded: bool,
     /// Seconds the finished battle has stayed on screen.
     pub finished_for: f32,
+    /// A system earlier in this frame's chain acted on the input (pause, pause menu,
+    /// hand-off): later ones ignore it, so one key press never does two things.
+    pub input_used: bool,
 }
 
 /// Seconds the last blow stays on screen before the end-of-battle screen.
@@ -66,9 +73,15 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-fn reset_battle_ui(mut ui: ResMut<BattleUi>, mut pace: ResMut<Pace>) {
+/// A new battle starts clean: no pause, no cursor left over from the last map.
+fn reset_battle_ui(
+    mut ui: ResMut<BattleUi>,
+    mut pace: ResMut<Pace>,
+    mut cursor: ResMut<CursorSquare>,
+) {
     *ui = BattleUi::default();
     pace.skipping = false;
+    cursor.0 = None;
 }
 
 fn toggle_pause(input: PlayerInput, mut ui: ResMut<BattleUi>, mut session: ResMut<Session>) {
@@ -76,6 +89,12 @@ fn toggle_pause(input: PlayerInput, mut ui: ResMut<BattleUi>, mut session: ResMu
     let Some(actions) = input.of(profile) else {
         return;
     };
+    // First in the chain: this frame's input is fresh.
+    ui.input_used = false;
+    // The hand-off cover hides the board: the next player confirms before anything else.
+    if session.handoff.is_some() {
+        return;
+    }
     let idle = session.intent == Intent::Idle;
     if actions.just_pressed(&GameAction::Pause)
         || (actions.just_pressed(&GameAction::Cancel)
@@ -85,8 +104,10 @@ fn toggle_pause(input: PlayerInput, mut ui: ResMut<BattleUi>, mut session: ResMu
     {
         ui.paused = !ui.paused;
         ui.pause_choice = 0;
+        ui.input_used = true;
     } else if ui.paused && actions.just_pressed(&GameAction::Cancel) {
         ui.paused = false;
+        ui.input_used = true;
     }
 }
 
@@ -109,7 +130,7 @@ fn choose_in_pause_menu(
     let Some(actions) = input.any() else {
         return;
     };
-    if !ui.paused {
+    if !ui.paused || ui.input_used {
         return;
     }
     if actions.just_pressed(&GameAction::Down) {
@@ -119,6 +140,7 @@ fn choose_in_pause_menu(
         ui.pause_choice = (ui.pause_choice + 2) % 3;
     }
     if actions.just_pressed(&GameAction::Confirm) {
+        ui.input_used = true;
         match ui.pause_choice {
             0 => ui.paused = false,
             1 => next.set(Screen::Title),
@@ -129,16 +151,17 @@ fn choose_in_pause_menu(
     }
 }
 
-fn confirm_handoff(input: PlayerInput, mut session: ResMut<Session>, ui: Res<BattleUi>) {
+fn confirm_handoff(input: PlayerInput, mut session: ResMut<Session>, mut ui: ResMut<BattleUi>) {
     let profile = session.input_profile();
     let Some(actions) = input.of(profile) else {
         return;
     };
-    if ui.paused || session.handoff.is_none() {
+    if ui.paused || ui.input_used || session.handoff.is_none() {
         return;
     }
     if actions.just_pressed(&GameAction::Confirm) || actions.just_pressed(&GameAction::Select) {
         session.confirm_handoff();
+        ui.input_used = true;
     }
 }
 
@@ -148,7 +171,7 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
     let Some(actions) = input.of(profile) else {
         return;
     };
-    if ui.paused || session.handoff.is_some() {
+    if ui.paused || ui.input_used || session.handoff.is_some() {
         return;
     }
     let Some((who, Some(decision), _)) = session.human_to_act() else {
@@ -179,6 +202,10 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
                     best_attack(&rules, &session.battle.field(), &fighters, me, Some(mover))
                         .map(|(_, o)| o)
                 });
+                if order.is_none() {
+                    session.notice =
+                        Some("no Basic Attack can hit the mover now: the Exploit is let go".into());
+                }
                 Some(Command::Exploit { who, order })
             } else if pressed(GameAction::Cancel) {
                 Some(Command::Exploit { who, order: None })
@@ -215,7 +242,7 @@ fn command_active_unit(
     let Some(actions) = input.of(profile) else {
         return;
     };
-    if ui.paused || session.handoff.is_some() {
+    if ui.paused || ui.input_used || session.handoff.is_some() {
         return;
     }
     let Some((who, None, _)) = session.human_to_act() else {
@@ -276,7 +303,8 @@ fn command_active_unit(
     let command = if pressed(GameAction::PowerUp) {
         Some(Command::PowerUp { who })
     } else if pressed(GameAction::Recover) {
-        Some(Command::Recover { who, actions: 2 })
+        let actions = session.battle.rules().actions.combat_recovery.min_actions;
+        Some(Command::Recover { who, actions })
     } else if pressed(GameAction::EndTurn) {
         Some(Command::EndTurn { who })
     } else if pressed(GameAction::Select) {
@@ -310,7 +338,7 @@ fn order_at(
                     if boosted {
                         ""
                     } else {
-                        " (B: Boosted Speed goes further)"
+                        " (Boosted Speed goes further)"
                     }
                 ));
                 None

@@ -8,8 +8,9 @@ use bevy::ui::RelativeCursorPosition;
 
 use super::board::{BOTTOM_H, PANEL_W, TOP_H};
 use super::control::BattleUi;
-use super::input::CursorSquare;
+use super::input::{CursorSquare, GameAction};
 use super::session::{Intent, Session};
+use super::settings::key_label;
 use super::{Screen, Settings, palette};
 use crate::battle::command::Decision;
 use crate::battle::event::BattleEvent;
@@ -56,6 +57,26 @@ pub(super) fn plugin(app: &mut App) {
             (draw_turn_order, draw_texts, draw_unit_bars, show_boxes)
                 .run_if(in_state(Screen::Battle).and_then(resource_exists::<Session>)),
         );
+}
+
+/// The keyboard key of each action as the player bound it, for the hints on screen.
+struct Keys(std::collections::BTreeMap<GameAction, String>);
+
+impl Keys {
+    fn from(settings: &Settings) -> Self {
+        Self(
+            settings
+                .keys
+                .iter()
+                .filter_map(|(a, k)| k.first().map(|k| (*a, key_label(*k))))
+                .collect(),
+        )
+    }
+
+    /// The key of an action, or `?` when none is bound.
+    fn of(&self, a: GameAction) -> &str {
+        self.0.get(&a).map_or("?", String::as_str)
+    }
 }
 
 fn text(kind: HudText, size: f32, colour: Color) -> impl Bundle {
@@ -279,6 +300,7 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
 fn draw_turn_order(
     mut session: ResMut<Session>,
     settings: Res<Settings>,
+    options: Res<super::PlayOptions>,
     mut cards: Query<(
         &OrderCard,
         &Children,
@@ -307,7 +329,11 @@ fn draw_turn_order(
         };
         node.display = Display::Flex;
         let side = usize::from(f.side.0);
-        *border = BorderColor::all(palette::side_colour(&session, side, settings.colour_blind));
+        *border = BorderColor::all(palette::side_colour(
+            &session,
+            side,
+            settings.colour_blind || options.colour_blind,
+        ));
         let is_active = Some(f.id) == active;
         *bg = BackgroundColor(if is_active {
             palette::ACTIVE.with_alpha(0.55)
@@ -349,14 +375,16 @@ fn draw_texts(
     mut session: ResMut<Session>,
     ui: Res<BattleUi>,
     cursor: Res<CursorSquare>,
+    settings: Res<Settings>,
     mut texts: Query<(&HudText, &mut Text)>,
 ) {
+    let keys = Keys::from(&settings);
     let round = round_text(&mut session);
     let unit = unit_text(&mut session, cursor.0);
-    let odds = odds_text(&mut session, cursor.0);
-    let (actions, unavailable) = action_bar_text(&mut session);
-    let log = log_text(&mut session, ui.log_expanded);
-    let prompt = prompt_text(&mut session);
+    let odds = odds_text(&mut session, cursor.0, &keys);
+    let (actions, unavailable) = action_bar_text(&mut session, &keys);
+    let log = log_text(&mut session, ui.log_expanded, &keys);
+    let prompt = prompt_text(&mut session, &keys);
     let handoff = session.handoff.map(|side| {
         let name = session
             .loaded
@@ -364,7 +392,10 @@ fn draw_texts(
             .sides
             .get(usize::from(side))
             .map_or("the next player", |s| s.name.as_str());
-        format!("{name}: your turn.\n\nPass the controls, then press Enter (or click) to show the board.")
+        format!(
+            "{name}: your turn.\n\nPass the controls, then press {} (or click) to show the board.",
+            keys.of(GameAction::Confirm)
+        )
     });
     let pause = ["Resume", "Back to title", "Quit"]
         .iter()
@@ -388,7 +419,10 @@ fn draw_texts(
             HudText::Log => log.clone(),
             HudText::Prompt => prompt.clone().unwrap_or_default(),
             HudText::Handoff => handoff.clone().unwrap_or_default(),
-            HudText::Pause => format!("Paused\n\n{pause}\n\nUp/Down, Enter"),
+            HudText::Pause => format!(
+                "Paused\n\n{pause}\n\nUp/Down, {}",
+                keys.of(GameAction::Confirm)
+            ),
         };
         if t.0 != want {
             t.0 = want;
@@ -399,9 +433,10 @@ fn draw_texts(
 fn show_boxes(
     mut session: ResMut<Session>,
     ui: Res<BattleUi>,
+    settings: Res<Settings>,
     mut popups: Query<(&Popup, &mut Visibility)>,
 ) {
-    let has_prompt = prompt_text(&mut session).is_some();
+    let has_prompt = prompt_text(&mut session, &Keys::from(&settings)).is_some();
     for (popup, mut v) in &mut popups {
         let shown = match popup {
             Popup::Prompt => has_prompt,
@@ -422,6 +457,9 @@ fn draw_unit_bars(
     mut bars: Query<(&UnitBar, &mut Node)>,
 ) {
     let Some(f) = shown_unit(&mut session, cursor.0) else {
+        for (_, mut node) in &mut bars {
+            node.width = percent(0);
+        }
         return;
     };
     for (bar, mut node) in &mut bars {
@@ -624,14 +662,25 @@ fn compact_target_line(name: &str, dodge: &TargetOdds, parry: &TargetOdds) -> St
     )
 }
 
-fn odds_text(session: &mut Session, cursor: Option<crate::grid::Square>) -> String {
+fn odds_text(session: &mut Session, cursor: Option<crate::grid::Square>, keys: &Keys) -> String {
+    let wager_keys = format!(
+        "{}/{}",
+        keys.of(GameAction::WagerDown),
+        keys.of(GameAction::WagerUp)
+    );
     let Intent::Attack { slot } = session.intent else {
         return match session.intent {
             Intent::Move { boosted } => format!(
-                "Moving at {} Speed: click a lit square.\nPale squares need Boosted Speed (B).\nRed path squares provoke an Exploit.",
-                if boosted { "Boosted" } else { "Normal" }
+                "Moving at {} Speed: click a lit square.\nPale squares need Boosted Speed ({}).\nRed path squares provoke an Exploit.",
+                if boosted { "Boosted" } else { "Normal" },
+                keys.of(GameAction::BoostedMove)
             ),
-            _ => "Hover a unit to see it here.\nM: move  |  1-9: aim an attack".into(),
+            _ => format!(
+                "Hover a unit to see it here.\n{}: move  |  {}-{}: aim an attack",
+                keys.of(GameAction::Move),
+                keys.of(GameAction::Slot1),
+                keys.of(GameAction::Slot9)
+            ),
         };
     };
     let max_wager = session.max_wager();
@@ -641,7 +690,7 @@ fn odds_text(session: &mut Session, cursor: Option<crate::grid::Square>) -> Stri
         .map_or(String::new(), |s| s.name.clone());
     let Some(aim) = session.aim(cursor) else {
         return format!(
-            "{name}: point at a target.\nWager {} Ki (-/+, at most {max_wager})",
+            "{name}: point at a target.\nWager {} Ki ({wager_keys}, at most {max_wager})",
             session.wager
         );
     };
@@ -649,7 +698,7 @@ fn odds_text(session: &mut Session, cursor: Option<crate::grid::Square>) -> Stri
         Err(why) => format!("{name}: {why}"),
         Ok(p) => {
             let mut out = format!(
-                "{}: Ki {} (wager {} of at most {max_wager}: -/+)\n",
+                "{}: Ki {} (wager {} of at most {max_wager}: {wager_keys})\n",
                 p.odds.maneuver, p.ki_cost, p.odds.wager
             );
             let several = p.odds.targets.len() > 1;
@@ -681,18 +730,27 @@ fn odds_text(session: &mut Session, cursor: Option<crate::grid::Square>) -> Stri
     }
 }
 
-fn action_bar_text(session: &mut Session) -> (String, String) {
+fn action_bar_text(session: &mut Session, keys: &Keys) -> (String, String) {
     if let Some((_, Some(_), _)) = session.human_to_act() {
         return (
-            "Answer the question in the right-hand panel (D Dodge / P Parry, or Enter / Esc)"
-                .into(),
+            format!(
+                "Answer the question in the right-hand panel ({} Dodge / {} Parry, or {} / {})",
+                keys.of(GameAction::Dodge),
+                keys.of(GameAction::Parry),
+                keys.of(GameAction::Confirm),
+                keys.of(GameAction::Cancel)
+            ),
             String::new(),
         );
     }
     let Some((who, None, _)) = session.human_to_act() else {
         return match session.actor() {
             Some(_) if session.battle.outcome().is_none() => (
-                "The computer is playing. F: skip ahead  |  L: detailed log".into(),
+                format!(
+                    "The computer is playing. {}: skip ahead  |  {}: detailed log",
+                    keys.of(GameAction::SkipAi),
+                    keys.of(GameAction::ToggleLog)
+                ),
                 String::new(),
             ),
             _ => (String::new(), String::new()),
@@ -706,17 +764,20 @@ fn action_bar_text(session: &mut Session) -> (String, String) {
     let mut items = vec![
         mark(
             session.intent == Intent::Move { boosted: false },
-            format!("M Move ({moves_left} left)"),
+            format!("{} Move ({moves_left} left)", keys.of(GameAction::Move)),
         ),
         mark(
             session.intent == Intent::Move { boosted: true },
-            "B Boosted".into(),
+            format!("{} Boosted", keys.of(GameAction::BoostedMove)),
         ),
     ];
     let slots = session.slots();
     let mut unavailable = Vec::new();
     for (i, s) in slots.iter().enumerate() {
-        let label = format!("{} {} {}Ki", i + 1, s.name, s.ki_cost);
+        let key = GameAction::SLOTS
+            .get(i)
+            .map_or("-".to_string(), |a| keys.of(*a).to_string());
+        let label = format!("{key} {} {}Ki", s.name, s.ki_cost);
         if let Some(why) = &s.unusable {
             let short = why.split(" (").next().unwrap_or(why);
             unavailable.push(format!("{}: {short}", s.name));
@@ -726,10 +787,10 @@ fn action_bar_text(session: &mut Session) -> (String, String) {
         }
     }
     items.extend([
-        "U Power Up".to_string(),
-        "H Recover".into(),
-        "T End turn".into(),
-        "L Log".into(),
+        format!("{} Power Up", keys.of(GameAction::PowerUp)),
+        format!("{} Recover", keys.of(GameAction::Recover)),
+        format!("{} End turn", keys.of(GameAction::EndTurn)),
+        format!("{} Log", keys.of(GameAction::ToggleLog)),
     ]);
     let mut second = String::new();
     if let Some(n) = &session.notice {
@@ -741,7 +802,8 @@ fn action_bar_text(session: &mut Session) -> (String, String) {
     (items.join("  "), second)
 }
 
-fn log_text(session: &mut Session, expanded: bool) -> String {
+fn log_text(session: &mut Session, expanded: bool, keys: &Keys) -> String {
+    let dice_hint = format!("({}: dice)", keys.of(GameAction::ToggleLog));
     let names = session.names.clone();
     let events = session.battle.events();
     let lines: Vec<String> = events
@@ -759,7 +821,7 @@ fn log_text(session: &mut Session, expanded: bool) -> String {
                     | BattleEvent::CheckRolled { .. }
             );
             match (is_roll, expanded, full.split_once(" = ")) {
-                (true, false, Some((head, _))) => format!("{head}  (L: dice)"),
+                (true, false, Some((head, _))) => format!("{head}  {dice_hint}"),
                 _ => full,
             }
         })
@@ -769,7 +831,7 @@ fn log_text(session: &mut Session, expanded: bool) -> String {
 }
 
 /// The question a human unit must answer now, with the odds of each answer.
-fn prompt_text(session: &mut Session) -> Option<String> {
+fn prompt_text(session: &mut Session, keys: &Keys) -> Option<String> {
     if session.handoff.is_some() {
         return None;
     }
@@ -781,10 +843,12 @@ fn prompt_text(session: &mut Session) -> Option<String> {
             let mut s = format!("{name} is attacked by {an}. Defend:\n");
             if let Some((dodge, parry)) = session.battle.defense_odds() {
                 s.push_str(&format!(
-                    "D  Dodge: hit {}  |  mean damage {:.1}  |  defeat {}\nP  Parry (a Counter Action): hit {}  |  mean damage {:.1}  |  defeat {}",
+                    "{}  Dodge: hit {}  |  mean damage {:.1}  |  defeat {}\n{}  Parry (a Counter Action): hit {}  |  mean damage {:.1}  |  defeat {}",
+                    keys.of(GameAction::Dodge),
                     pct(dodge.hit_chance),
                     dodge.expected_damage,
                     pct(dodge.defeat_chance),
+                    keys.of(GameAction::Parry),
                     pct(parry.hit_chance),
                     parry.expected_damage,
                     pct(parry.defeat_chance)
@@ -795,13 +859,17 @@ fn prompt_text(session: &mut Session) -> Option<String> {
         Decision::Exploit { mover, .. } => {
             let mn = session.names.get(&mover).cloned().unwrap_or_default();
             Some(format!(
-                "{mn} leaves {name}'s reach. Exploit with a Basic Attack (a Counter Action)?\nEnter: yes (best attack)  |  Esc: no"
+                "{mn} leaves {name}'s reach. Exploit with a Basic Attack (a Counter Action)?\n{}: yes (best attack)  |  {}: no",
+                keys.of(GameAction::Confirm),
+                keys.of(GameAction::Cancel)
             ))
         }
         Decision::Response { attacker, .. } => {
             let an = session.names.get(&attacker).cloned().unwrap_or_default();
             Some(format!(
-                "{an} attacks. {name} may use an Instant first.\nEnter: Healing Surge  |  Esc: pass"
+                "{an} attacks. {name} may use an Instant first.\n{}: Healing Surge  |  {}: pass",
+                keys.of(GameAction::Confirm),
+                keys.of(GameAction::Cancel)
             ))
         }
     }

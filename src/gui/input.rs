@@ -196,6 +196,17 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(A::Parry, GamepadButton::West)
         .with(A::SkipAi, GamepadButton::Select)
         .with(A::Pause, GamepadButton::Mode)
+        .with(A::BoostedMove, GamepadButton::LeftThumb)
+        .with(A::PowerUp, GamepadButton::RightThumb)
+        // Chords with the left trigger (the longest chord wins over its single buttons).
+        .with(
+            A::Recover,
+            ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::North]),
+        )
+        .with(
+            A::Rotate,
+            ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::East]),
+        )
         .with(A::Up, GamepadButton::DPadUp)
         .with(A::Down, GamepadButton::DPadDown)
         .with(A::Left, GamepadButton::DPadLeft)
@@ -260,7 +271,7 @@ impl PlayerInput<'_, '_> {
             .map(|(_, a)| a)
     }
 
-    /// The actions of every device (menus).
+    /// The actions of every device (menus): the keyboard, the mouse and the first gamepad.
     pub fn any(&self) -> Option<&ActionState<GameAction>> {
         self.of(InputProfile::Any)
     }

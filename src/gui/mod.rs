@@ -39,6 +39,7 @@ pub enum Screen {
 /// by a script of inputs that saves screenshots.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct PlayOptions {
+    /// The seed of the first battle started from the title screen.
     pub seed: u64,
     /// Start straight in this battle instead of the title screen.
     pub battle: Option<BattleSpec>,
@@ -72,16 +73,8 @@ pub fn logic_plugin(app: &mut App) {
 fn open_first_screen(
     mut commands: Commands,
     options: Res<PlayOptions>,
-    mut settings: ResMut<Settings>,
     mut next: ResMut<NextState<Screen>>,
 ) {
-    // Command-line choices win over the settings file for this run.
-    if let Some(p) = options.ai_pace {
-        settings.ai_pace = p;
-    }
-    if options.colour_blind {
-        settings.colour_blind = true;
-    }
     if let Some(spec) = &options.battle {
         match Session::start(spec.clone()) {
             Ok(session) => {

@@ -6,27 +6,43 @@ use bevy::prelude::*;
 
 use super::session::Session;
 
+/// Behind everything: screens and the space around the map.
 pub const BACKDROP: Color = Color::srgb(0.07, 0.08, 0.10);
+/// Panels and bars.
 pub const PANEL: Color = Color::srgb(0.12, 0.13, 0.16);
+/// Cards on a panel (the turn order).
 pub const PANEL_LIGHT: Color = Color::srgb(0.19, 0.20, 0.24);
+/// Body text.
 pub const TEXT: Color = Color::srgb(0.92, 0.92, 0.90);
+/// Hints and greyed-out text.
 pub const TEXT_DIM: Color = Color::srgb(0.62, 0.63, 0.66);
+/// Titles, highlights and the action bar.
 pub const ACCENT: Color = Color::srgb(1.0, 0.80, 0.30);
+/// The active unit's ring and card.
 pub const ACTIVE: Color = Color::srgb(1.0, 0.90, 0.35);
+/// Life bars.
 pub const LIFE: Color = Color::srgb(0.35, 0.85, 0.40);
+/// Ki bars.
 pub const KI: Color = Color::srgb(0.35, 0.65, 1.0);
+/// Damage, defeat, Exploit warnings, an attacker in a prompt.
 pub const DANGER: Color = Color::srgb(1.0, 0.35, 0.30);
 
-/// Overlay tints (the overlay tile carries its own alpha).
+// Overlay tints (the overlay tile carries its own alpha).
+/// Squares a Normal Speed move reaches.
 pub const REACH: Color = Color::srgba(0.35, 0.75, 1.0, 0.55);
+/// Squares only a Boosted Speed move reaches.
 pub const BOOSTED: Color = Color::srgba(0.75, 0.55, 1.0, 0.40);
+/// The path under the cursor.
 pub const PATH: Color = Color::srgba(1.0, 1.0, 1.0, 0.85);
+/// The squares an area template covers.
 pub const AREA: Color = Color::srgba(1.0, 0.70, 0.25, 0.55);
 /// An opponent the aimed attack would hit.
 pub const HIT_FOE: Color = Color::srgba(1.0, 0.35, 0.10, 0.90);
 /// An ally the aimed attack would hit too.
 pub const HIT_FRIEND: Color = Color::srgba(0.95, 0.20, 0.85, 0.90);
+/// An aim the rules refuse.
 pub const REFUSED: Color = Color::srgba(0.6, 0.6, 0.6, 0.5);
+/// The square under the cursor.
 pub const CURSOR: Color = Color::srgba(1.0, 1.0, 0.4, 0.9);
 
 /// Okabe-Ito colours, distinguishable with the common colour-vision deficiencies.

@@ -56,16 +56,19 @@ impl SideControl {
     }
 }
 
+/// A `--sides` entry that names no known player.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown side `{0}` (use human, human:keyboard, human:pad1 to human:pad4, ai, or ai:easy|normal|hard)"
+)]
+pub struct ParseSideError(pub String);
+
 impl FromStr for SideControl {
-    type Err = String;
+    type Err = ParseSideError;
     /// `human` (any device), `human:keyboard`, `human:pad1`…, `ai` (the normal planner) or
     /// `ai:LEVEL` (easy, normal, hard, greedy, random).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || {
-            format!(
-                "unknown side `{s}` (use human, human:keyboard, human:pad1, ai, or ai:easy|normal|hard)"
-            )
-        };
+        let bad = || ParseSideError(s.to_string());
         match s {
             "human" => Ok(Self::Human(InputProfile::Any)),
             "human:keyboard" => Ok(Self::Human(InputProfile::KeyboardMouse)),
@@ -73,12 +76,14 @@ impl FromStr for SideControl {
             other => {
                 if let Some(n) = other.strip_prefix("human:pad") {
                     return match n.parse::<u8>() {
-                        Ok(n) if (1..=8).contains(&n) => Ok(Self::Human(InputProfile::Gamepad(n))),
+                        Ok(n) if (1..=super::input::GAMEPAD_SLOTS).contains(&n) => {
+                            Ok(Self::Human(InputProfile::Gamepad(n)))
+                        }
                         _ => Err(bad()),
                     };
                 }
                 match other.strip_prefix("ai:") {
-                    Some(level) => level.parse().map(Self::Ai),
+                    Some(level) => level.parse().map(Self::Ai).map_err(|_| bad()),
                     None => Err(bad()),
                 }
             }
@@ -137,13 +142,21 @@ pub struct Slot {
 /// The battle on screen and everything the window needs to play it.
 #[derive(Resource)]
 pub struct Session {
+    /// The rules' battle: the only place the game's state changes (through commands).
     pub battle: Battle,
+    /// The scenario it was set up from (side names and colours).
     pub loaded: Loaded,
+    /// What started it, to play again with the next seed.
     pub spec: BattleSpec,
+    /// Who plays each side.
     pub controls: Vec<SideControl>,
     agents: Vec<Agent>,
+    /// Names for people, distinct even where units share a name.
     pub names: Names,
+    /// What the person at the controls is about to do.
     pub intent: Intent,
+    /// The unit the intent, wager and facing belong to: they reset when another unit acts.
+    pub intent_of: Option<CombatantId>,
     /// Ki wagered on the next attack's Wound Roll.
     pub wager: i64,
     /// Facing of cones and lines placed on a chosen square.
@@ -161,8 +174,8 @@ pub struct Session {
 /// Why a battle could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
-    #[error("{0}")]
-    Scenario(String),
+    #[error("the scenario has errors:\n{0}")]
+    Scenario(#[from] crate::ruleset::RulesErrors),
     #[error("{path}: {message}")]
     Setup { path: String, message: String },
     #[error("the scenario has {sides} sides but {given} were given with --sides")]
@@ -173,8 +186,7 @@ impl Session {
     /// Loads the scenario and sets the battle up, each human unit asking its player.
     pub fn start(spec: BattleSpec) -> Result<Self, StartError> {
         let path = scenario::find(&spec.scenario);
-        let loaded = scenario::load(&path)
-            .map_err(|e| StartError::Scenario(format!("the scenario has errors:\n{e}")))?;
+        let loaded = scenario::load(&path)?;
         let sides = loaded.scenario.sides.len();
         if spec.sides.len() > sides {
             return Err(StartError::TooManySides {
@@ -235,6 +247,7 @@ impl Session {
             agents,
             names,
             intent: Intent::Idle,
+            intent_of: None,
             wager: 0,
             facing: Dir8::N,
             handoff: None,
@@ -329,8 +342,13 @@ impl Session {
     }
 
     fn after_command(&mut self) {
-        if self.human_to_act().is_none() {
+        let acting = self.human_to_act().map(|(who, _, _)| who);
+        if acting.is_none() || acting != self.intent_of {
+            // Another unit's turn: nothing chosen for the last one carries over.
             self.intent = Intent::Idle;
+            self.wager = 0;
+            self.facing = Dir8::N;
+            self.intent_of = acting;
         }
         self.clamp_wager();
         self.update_handoff();
@@ -364,13 +382,28 @@ impl Session {
         let s = usize::from(side) % self.agents.len().max(1);
         let cmd = self.agents[s].command(&mut self.battle, who);
         if let Err(e) = self.battle.submit(cmd.clone()) {
-            // The planner never gives an illegal command (tested); if it ever did, end the
-            // unit's turn rather than hang the game, and say so.
+            // The planner never gives an illegal command (tested); if it ever did, give the
+            // plainest legal answer rather than hang the game, and say so.
             self.notice = Some(format!(
-                "the computer's command was refused ({}); its unit ends its turn",
+                "the computer's command was refused ({}); it passes instead",
                 self.describe_error(&e)
             ));
-            if self.battle.submit(Command::EndTurn { who }).is_err() {
+            let fallback = match self.battle.awaiting() {
+                Some(Decision::Defense { defender, .. }) => Command::Defend {
+                    defender: *defender,
+                    choice: crate::battle::context::DefenseChoice::Dodge,
+                },
+                Some(Decision::Response { who, .. }) => Command::Respond {
+                    who: *who,
+                    surge: None,
+                },
+                Some(Decision::Exploit { who, .. }) => Command::Exploit {
+                    who: *who,
+                    order: None,
+                },
+                None => Command::EndTurn { who },
+            };
+            if self.battle.submit(fallback).is_err() {
                 return false;
             }
         }

@@ -62,13 +62,24 @@ impl Settings {
         input_map(&self.keys)
     }
 
-    /// Binds `key` to `action` alone, and takes it off any other action that had it.
-    pub fn rebind(&mut self, action: GameAction, key: KeyCode) {
+    /// Binds `key` to `action` alone, and takes it off any other action that had it; keys
+    /// the menus need (arrows, Enter, Space, Escape) are refused, so nobody is locked out.
+    pub fn rebind(&mut self, action: GameAction, key: KeyCode) -> Result<(), RebindError> {
+        if let Some(menu) = MENU_ACTIONS
+            .iter()
+            .find(|a| default_keys().get(a).is_some_and(|k| k.contains(&key)))
+        {
+            return Err(RebindError {
+                key: key_label(key),
+                action: *menu,
+            });
+        }
         for keys in self.keys.values_mut() {
             keys.retain(|k| *k != key);
         }
         self.keys.insert(action, vec![key]);
         self.keys.retain(|_, v| !v.is_empty());
+        Ok(())
     }
 
     /// The keys of an action as people write them (`M`, `Enter`…), or "unbound".
@@ -91,6 +102,24 @@ impl Settings {
         self.animation_speed = self.animation_speed.clamp(0.5, 4.0);
         self
     }
+}
+
+/// The actions menus are driven by: their keys stay fixed.
+pub const MENU_ACTIONS: [GameAction; 6] = [
+    GameAction::Up,
+    GameAction::Down,
+    GameAction::Left,
+    GameAction::Right,
+    GameAction::Confirm,
+    GameAction::Cancel,
+];
+
+/// A key the menus need cannot be given to a battle action.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{key} is kept for the menus ({action:?}); choose another key")]
+pub struct RebindError {
+    pub key: String,
+    pub action: GameAction,
 }
 
 /// A key's short name: `KeyM` → `M`, `Digit1` → `1`, others as Bevy names them.
@@ -166,9 +195,15 @@ pub fn save(settings: &Settings, path: &Path) -> Result<(), SettingsError> {
     std::fs::rename(&tmp, path).map_err(io)
 }
 
+/// Where this app reads and writes its settings (`None`: nowhere, e.g. in tests).
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
+pub struct SettingsFile(pub Option<PathBuf>);
+
 /// Loads the settings file into the app at start-up, or keeps the defaults and says why.
 pub(super) fn load_settings(mut commands: Commands) {
-    let settings = match settings_path() {
+    let path = settings_path();
+    commands.insert_resource(SettingsFile(path.clone()));
+    let settings = match path {
         Some(path) => match load(&path) {
             Ok(s) => s,
             Err(e) => {
@@ -182,22 +217,24 @@ pub(super) fn load_settings(mut commands: Commands) {
 }
 
 /// Writes the settings file; errors are logged, the game goes on.
-pub fn persist(settings: &Settings) {
-    if let Some(path) = settings_path()
-        && let Err(e) = save(settings, &path)
+pub fn persist(settings: &Settings, file: &SettingsFile) {
+    if let Some(path) = &file.0
+        && let Err(e) = save(settings, path)
     {
         warn!("settings not saved: {e}");
     }
 }
 
-/// Applies changed settings: the input map, the UI scale and the computer's pace.
+/// Applies changed settings: the input map, the UI scale and the computer's pace (unless
+/// the command line chose one for this run).
 pub(super) fn apply_settings(
     settings: Res<Settings>,
+    options: Res<super::PlayOptions>,
     mut maps: Query<(&Controls, &mut InputMap<GameAction>)>,
     mut ui_scale: ResMut<UiScale>,
     mut pace: ResMut<super::control::Pace>,
 ) {
-    if !settings.is_changed() {
+    if !settings.is_changed() && !options.is_changed() {
         return;
     }
     for (controls, mut map) in &mut maps {
@@ -208,7 +245,7 @@ pub(super) fn apply_settings(
         }
     }
     ui_scale.0 = settings.ui_scale;
-    pace.seconds_per_command = settings.ai_pace;
+    pace.seconds_per_command = options.ai_pace.unwrap_or(settings.ai_pace);
 }
 
 #[cfg(test)]
@@ -225,9 +262,18 @@ mod tests {
     #[test]
     fn rebinding_takes_the_key_off_its_old_action() {
         let mut s = Settings::default();
-        s.rebind(GameAction::Move, KeyCode::KeyT);
+        assert!(s.rebind(GameAction::Move, KeyCode::KeyT).is_ok());
         assert_eq!(s.keys.get(&GameAction::Move), Some(&vec![KeyCode::KeyT]));
         assert_eq!(s.keys.get(&GameAction::EndTurn), None);
         assert_eq!(s.keys_text(GameAction::EndTurn), "unbound");
+    }
+
+    #[test]
+    fn menu_keys_cannot_be_taken_by_battle_actions() {
+        let mut s = Settings::default();
+        let err = s.rebind(GameAction::Move, KeyCode::Enter).unwrap_err();
+        assert_eq!(err.action, GameAction::Confirm);
+        assert!(s.rebind(GameAction::Move, KeyCode::ArrowUp).is_err());
+        assert_eq!(s, Settings::default(), "a refused key changes nothing");
     }
 }

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use super::input::{GameAction, PlayerInput, default_keys};
-use super::settings::{AI_PACES, ANIMATION_SPEEDS, Settings, UI_SCALES, persist};
+use super::settings::{AI_PACES, ANIMATION_SPEEDS, Settings, SettingsFile, UI_SCALES, persist};
 use super::{Screen, palette};
 
 /// A row of the settings screen.
@@ -24,7 +24,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 25] = [
+pub const REBINDABLE: [GameAction; 23] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -48,8 +48,6 @@ pub const REBINDABLE: [GameAction; 25] = [
     GameAction::SkipAi,
     GameAction::ToggleLog,
     GameAction::Pause,
-    GameAction::Confirm,
-    GameAction::Cancel,
 ];
 
 /// The settings screen's highlight and whether it waits for a key to bind.
@@ -60,6 +58,8 @@ pub struct SettingsMenu {
     pub capturing: Option<GameAction>,
     /// A key was bound this frame: the menu ignores it.
     pub just_captured: bool,
+    /// Why the last key was refused, shown until the next one.
+    pub message: Option<String>,
 }
 
 /// Every row in order.
@@ -144,6 +144,7 @@ struct SettingsText;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SettingsMenu>()
+        .init_resource::<SettingsFile>()
         .add_systems(OnEnter(Screen::Settings), spawn_settings)
         .add_systems(
             Update,
@@ -208,7 +209,7 @@ fn capture_key(
     };
     if let Some(key) = keys.get_just_pressed().next().copied() {
         if key != KeyCode::Escape {
-            settings.rebind(action, key);
+            menu.message = settings.rebind(action, key).err().map(|e| e.to_string());
         }
         menu.capturing = None;
         menu.just_captured = true;
@@ -219,6 +220,7 @@ fn navigate_settings(
     input: PlayerInput,
     mut menu: ResMut<SettingsMenu>,
     mut settings: ResMut<Settings>,
+    file: Res<SettingsFile>,
     mut next: ResMut<NextState<Screen>>,
 ) {
     let Some(actions) = input.any() else {
@@ -246,13 +248,13 @@ fn navigate_settings(
             SettingsRow::Key(a) => menu.capturing = Some(a),
             SettingsRow::ResetKeys => settings.keys = default_keys(),
             SettingsRow::Back => {
-                persist(&settings);
+                persist(&settings, &file);
                 next.set(Screen::Title);
             }
             other => change(&mut settings, other, 1),
         }
     } else if actions.just_pressed(&GameAction::Cancel) {
-        persist(&settings);
+        persist(&settings, &file);
         next.set(Screen::Title);
     }
 }
@@ -281,6 +283,9 @@ fn draw_settings(
     }
     if start + shown < rows.len() {
         out.push_str("   ...\n");
+    }
+    if let Some(m) = &menu.message {
+        out.push_str(&format!("\n! {m}\n"));
     }
     out.push_str(
         "\nMouse: left click selects, right click cancels, middle drag pans, wheel zooms.\nGamepad: the default map (see the README's Controls).",

@@ -26,6 +26,7 @@ pub enum Effect {
 }
 
 impl Effect {
+    /// Every effect, to synthesise them all at start-up.
     pub const ALL: [Effect; 6] = [
         Self::Dice,
         Self::Hit,

@@ -31,7 +31,7 @@ fn app(options: PlayOptions) -> App {
 fn battle_app(sides: &str) -> App {
     let sides = sides
         .split(',')
-        .map(|s| s.parse::<SideControl>().expect("side"))
+        .map(|s| s.parse::<SideControl>().expect("a known side"))
         .collect();
     let mut app = app(PlayOptions {
         seed: 1,
@@ -260,13 +260,14 @@ fn gui_script_errors_name_the_file_and_line() {
 #[test]
 fn gui_settings_screen_rebinds_a_key_and_the_battle_obeys_it() {
     let dir = tempfile::tempdir().expect("temp dir");
-    // SAFETY of the test: only this test reads GRIDCLASH_CONFIG_DIR; the others insert
-    // their own Settings and never touch the file.
-    unsafe { std::env::set_var("GRIDCLASH_CONFIG_DIR", dir.path()) };
     let mut app = app(PlayOptions {
         seed: 1,
         ..default()
     });
+    app.world_mut()
+        .insert_resource(gridclash::gui::settings::SettingsFile(Some(
+            dir.path().join("settings.ron"),
+        )));
     // Title rows: scenario, two sides, start, settings, quit.
     for _ in 0..4 {
         tap(&mut app, KeyCode::ArrowDown);
@@ -297,7 +298,6 @@ fn gui_settings_screen_rebinds_a_key_and_the_battle_obeys_it() {
     assert_eq!(screen(&app), Screen::Title);
     let saved = gridclash::gui::settings::load(&dir.path().join("settings.ron")).expect("saved");
     assert_eq!(&saved, app.world().resource::<Settings>());
-    unsafe { std::env::remove_var("GRIDCLASH_CONFIG_DIR") };
 
     // In a battle, Q now chooses Move and M does nothing.
     let mut app = battle_app("human,ai");
@@ -373,5 +373,80 @@ fn gui_hot_seat_sides_listen_only_to_their_own_devices() {
         session(&mut app).battle.active(),
         who,
         "North ends the turn"
+    );
+}
+
+#[test]
+fn gui_play_again_starts_a_fresh_battle_with_the_next_seed() {
+    let mut app = battle_app("ai,ai");
+    app.world_mut().resource_mut::<CursorSquare>().0 = Some(Square::new(30, 30));
+    for _ in 0..5000 {
+        app.update();
+        if screen(&app) == Screen::End {
+            break;
+        }
+    }
+    assert_eq!(screen(&app), Screen::End, "the computer finishes the duel");
+    tap(&mut app, KeyCode::Enter);
+    app.update();
+    assert_eq!(screen(&app), Screen::Battle);
+    assert_eq!(
+        app.world().resource::<CursorSquare>().0,
+        None,
+        "no cursor from the last map"
+    );
+    let s = session(&mut app);
+    assert_eq!(s.spec.seed, 2);
+    assert_eq!(s.intent, Intent::Idle);
+    assert!(s.battle.outcome().is_none());
+    assert!(matches!(
+        s.battle.events().first(),
+        Some(BattleEvent::BattleStarted { seed: Some(2) })
+    ));
+}
+
+#[test]
+fn gui_one_key_press_never_does_two_things() {
+    // Enter confirms the hot-seat cover; the same press must not also answer anything else.
+    let mut app = battle_app("human,human");
+    let before = session(&mut app).battle.state_hash();
+    tap(&mut app, KeyCode::Enter);
+    let mut s = session(&mut app);
+    assert_eq!(s.handoff, None);
+    assert_eq!(s.battle.state_hash(), before);
+    // Esc while nothing is chosen opens the pause menu; Esc again closes it, and nothing else.
+    tap(&mut app, KeyCode::Escape);
+    assert!(
+        app.world()
+            .resource::<gridclash::gui::control::BattleUi>()
+            .paused
+    );
+    tap(&mut app, KeyCode::Escape);
+    assert!(
+        !app.world()
+            .resource::<gridclash::gui::control::BattleUi>()
+            .paused
+    );
+    assert_eq!(session(&mut app).battle.state_hash(), before);
+}
+
+#[test]
+fn gui_a_new_unit_starts_with_nothing_chosen() {
+    let mut app = battle_app("human,human");
+    tap(&mut app, KeyCode::Enter);
+    tap(&mut app, KeyCode::Digit7);
+    tap(&mut app, KeyCode::Equal);
+    tap(&mut app, KeyCode::KeyR);
+    assert_eq!(session(&mut app).wager, 1);
+    assert_eq!(session(&mut app).facing, gridclash::grid::Dir8::NE);
+    tap(&mut app, KeyCode::KeyT);
+    tap(&mut app, KeyCode::Enter);
+    let s = session(&mut app);
+    assert_eq!(s.intent, Intent::Idle);
+    assert_eq!(s.wager, 0);
+    assert_eq!(
+        s.facing,
+        gridclash::grid::Dir8::N,
+        "the facing is the last unit's"
     );
 }
