@@ -57,6 +57,8 @@ pub struct Art {
     pub tokens: Vec<Handle<Image>>,
     /// A ring drawn around the active unit.
     pub ring: Handle<Image>,
+    /// A condition icon's disc, tinted by the condition's polarity.
+    pub badge: Handle<Image>,
 }
 
 fn rgba_image(size: u32, pixels: Vec<u8>) -> Image {
@@ -238,6 +240,7 @@ pub fn make_art(images: &mut Assets<Image>, terrain: &[TerrainDef]) -> Art {
         .map(|s| images.add(rgba_image(TOKEN_PX, token_pixels(s))))
         .collect(),
         ring: images.add(rgba_image(TOKEN_PX, ring_pixels())),
+        badge: images.add(rgba_image(TOKEN_PX, token_pixels(TokenShape::Circle))),
     }
 }
 

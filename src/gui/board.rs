@@ -51,8 +51,22 @@ struct LifeFill(CombatantId);
 struct KiFill(CombatantId);
 #[derive(Component)]
 struct ActiveRing(CombatantId);
+/// One of a token's condition icons: the `index`-th condition of `id`.
 #[derive(Component)]
-struct Badges(CombatantId);
+struct Badge {
+    id: CombatantId,
+    index: usize,
+}
+
+/// The letters on a condition icon.
+#[derive(Component)]
+struct BadgeLetters {
+    id: CombatantId,
+    index: usize,
+}
+
+/// Condition icons shown on a token; a fourth icon says how many more there are.
+const BADGE_SLOTS: usize = 4;
 #[derive(Component)]
 struct Body(CombatantId);
 
@@ -97,6 +111,7 @@ pub(super) fn plugin(app: &mut App) {
                 animate_events,
                 draw_overlay,
                 draw_tokens,
+                draw_condition_icons,
                 walk_tokens,
                 rise_floating_text,
             )
@@ -262,13 +277,29 @@ fn spawn_token(
                     bar.insert(KiFill(id));
                 }
             }
-            t.spawn((
-                Badges(id),
-                Text2d::new(""),
-                TextFont::from_font_size(9.0),
-                TextColor(palette::TEXT),
-                Transform::from_xyz(0.0, TILE * squares / 2.0 + 2.0, 0.5),
-            ));
+            // Condition icons along the top edge: a disc in the condition's polarity colour
+            // (green helps, red hurts) with its letters.
+            let edge_y = TILE * squares / 2.0 - 4.0;
+            for index in 0..BADGE_SLOTS {
+                let x = -TILE * squares / 2.0 + 7.0 + index as f32 * 13.0;
+                t.spawn((
+                    Badge { id, index },
+                    Sprite {
+                        image: art.badge.clone(),
+                        custom_size: Some(Vec2::splat(13.0)),
+                        ..default()
+                    },
+                    Transform::from_xyz(x, edge_y, 0.6),
+                    Visibility::Hidden,
+                ))
+                .with_child((
+                    BadgeLetters { id, index },
+                    Text2d::new(""),
+                    TextFont::from_font_size(8.0),
+                    TextColor(Color::BLACK),
+                    Transform::from_xyz(0.0, 0.0, 0.1),
+                ));
+            }
         });
 }
 
@@ -300,9 +331,10 @@ fn pan_and_zoom_camera(
     if actions.pressed(&GameAction::Drag) {
         t.translation += Vec3::new(-drag.x, drag.y, 0.0) * o.scale;
     }
-    let zoom = actions.value(&GameAction::Zoom);
+    let zoom = actions.value(&GameAction::Zoom).clamp(-3.0, 3.0) * 0.1
+        + actions.value(&GameAction::ZoomHold).clamp(-1.0, 1.0) * 1.5 * time.delta_secs();
     if zoom != 0.0 {
-        o.scale = (o.scale * (1.0 - zoom.clamp(-3.0, 3.0) * 0.1)).clamp(0.25, 4.0);
+        o.scale = (o.scale * (1.0 - zoom)).clamp(0.25, 4.0);
     }
 }
 
@@ -434,7 +466,11 @@ fn draw_overlay(
                     }
                 }
             }
-            Intent::Attack { .. } => {
+            Intent::Attack { slot } => {
+                // Every unit this maneuver could be aimed at from here.
+                for square in targetable_squares(&mut session, slot) {
+                    paint.push((square, palette::TARGETABLE));
+                }
                 if let Some(aim) = session.aim(cursor.0) {
                     let colour = if aim.preview.is_ok() {
                         palette::AREA
@@ -513,6 +549,38 @@ fn draw_overlay(
             tc.0 = colour;
         }
     }
+}
+
+/// The squares of every unit the maneuver in `slot` may target now (single-target
+/// maneuvers; an area's template shows its own reach).
+fn targetable_squares(session: &mut Session, slot: usize) -> Vec<Square> {
+    let Some(slot) = session.slots().get(slot).cloned() else {
+        return Vec::new();
+    };
+    if slot.unusable.is_some() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for f in session.fighters() {
+        let Some(at) = f.position else { continue };
+        if f.defeated() {
+            continue;
+        }
+        let Some(order) = session.aimed_order(&slot, at) else {
+            continue;
+        };
+        if !matches!(
+            order.target,
+            crate::battle::command::AttackTarget::Combatant(_)
+        ) {
+            return Vec::new();
+        }
+        let cmd = crate::battle::command::Command::Attack(order);
+        if session.battle.check(&cmd).is_ok() {
+            out.extend(footprint(at, f.size.squares));
+        }
+    }
+    out
 }
 
 /// Squares inside some opponent's Melee Attack Range: leaving one provokes an Exploit.
@@ -687,12 +755,10 @@ fn draw_tokens(
     mut ki: Query<(&KiFill, &mut Sprite), Without<LifeFill>>,
     mut rings: Query<(&ActiveRing, &mut Visibility), Without<Token>>,
     mut bodies: Query<(&Body, &mut Sprite), (Without<LifeFill>, Without<KiFill>)>,
-    mut badges: Query<(&Badges, &mut Text2d)>,
 ) {
     let fighters = session.fighters();
     let map_h = session.battle.map().height;
     let active = session.battle.active();
-    let rules = session.battle.rules().clone();
     for (token, walk, mut t, mut vis) in &mut tokens {
         let Some(f) = fighters.iter().find(|f| f.id == token.0) else {
             continue;
@@ -738,21 +804,47 @@ fn draw_tokens(
             sprite.color.set_alpha(a);
         }
     }
-    for (b, mut text) in &mut badges {
-        if let Some(f) = fighters.iter().find(|f| f.id == b.0) {
-            let want = if f.defeated() {
-                "KO".to_string()
-            } else {
-                f.conditions
-                    .0
-                    .iter()
-                    .map(|c| palette::badge(&rules.condition(c.kind).name))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
-            if text.0 != want {
-                text.0 = want;
+}
+
+/// Redraws each token's condition icons from its conditions.
+fn draw_condition_icons(
+    mut session: ResMut<Session>,
+    mut badges: Query<(&Badge, &mut Sprite, &mut Visibility)>,
+    mut letters: Query<(&BadgeLetters, &mut Text2d)>,
+) {
+    let fighters = session.fighters();
+    let rules = session.battle.rules().clone();
+    // What each icon slot shows: its letters and colour, or nothing.
+    let icon = |id: CombatantId, index: usize| -> Option<(String, Color)> {
+        let f = fighters.iter().find(|f| f.id == id)?;
+        if f.defeated() {
+            return None;
+        }
+        let all = &f.conditions.0;
+        if index == BADGE_SLOTS - 1 && all.len() > BADGE_SLOTS {
+            return Some((format!("+{}", all.len() - index), palette::TEXT));
+        }
+        let c = all.get(index)?;
+        let def = rules.condition(c.kind);
+        let colour = match def.polarity {
+            crate::ruleset::Polarity::Positive => palette::LIFE,
+            crate::ruleset::Polarity::Negative => palette::DANGER,
+        };
+        Some((palette::badge(&def.name), colour))
+    };
+    for (b, mut sprite, mut vis) in &mut badges {
+        match icon(b.id, b.index) {
+            Some((_, colour)) => {
+                *vis = Visibility::Inherited;
+                sprite.color = colour;
             }
+            None => *vis = Visibility::Hidden,
+        }
+    }
+    for (l, mut text) in &mut letters {
+        let want = icon(l.id, l.index).map(|(t, _)| t).unwrap_or_default();
+        if text.0 != want {
+            text.0 = want;
         }
     }
 }

@@ -84,6 +84,9 @@ pub enum GameAction {
     Pan,
     #[actionlike(Axis)]
     Zoom,
+    /// Zoom while held (keys, the right stick).
+    #[actionlike(Axis)]
+    ZoomHold,
     /// Hold and move the mouse to drag the map.
     Drag,
 }
@@ -170,7 +173,11 @@ pub fn keyboard_mouse_map(keys: &BTreeMap<GameAction, Vec<KeyCode>>) -> InputMap
         .with(A::Cancel, MouseButton::Right)
         .with(A::Drag, MouseButton::Middle)
         .with_dual_axis(A::Pan, VirtualDPad::arrow_keys())
-        .with_axis(A::Zoom, MouseScrollAxis::Y);
+        .with_axis(A::Zoom, MouseScrollAxis::Y)
+        .with_axis(
+            A::ZoomHold,
+            VirtualAxis::new(KeyCode::PageDown, KeyCode::PageUp),
+        );
     for (action, codes) in keys {
         for key in codes {
             map.insert(*action, *key);
@@ -216,6 +223,7 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(A::CursorLeft, GamepadButton::DPadLeft)
         .with(A::CursorRight, GamepadButton::DPadRight)
         .with_dual_axis(A::Pan, GamepadStick::LEFT)
+        .with_axis(A::ZoomHold, GamepadControlAxis::RIGHT_Y)
 }
 
 /// The input map for a set of keyboard bindings, with the mouse and any gamepad bound to

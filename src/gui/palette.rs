@@ -34,6 +34,8 @@ pub const REACH: Color = Color::srgba(0.35, 0.75, 1.0, 0.55);
 pub const BOOSTED: Color = Color::srgba(0.75, 0.55, 1.0, 0.40);
 /// The path under the cursor.
 pub const PATH: Color = Color::srgba(1.0, 1.0, 1.0, 0.85);
+/// A unit the chosen maneuver may target.
+pub const TARGETABLE: Color = Color::srgba(1.0, 0.85, 0.30, 0.45);
 /// The squares an area template covers.
 pub const AREA: Color = Color::srgba(1.0, 0.70, 0.25, 0.55);
 /// An opponent the aimed attack would hit.

@@ -124,6 +124,22 @@ pub struct RebindError {
 
 /// A key's short name: `KeyM` → `M`, `Digit1` → `1`, others as Bevy names them.
 pub fn key_label(k: KeyCode) -> String {
+    let symbol = match k {
+        KeyCode::Minus => Some("-"),
+        KeyCode::Equal => Some("="),
+        KeyCode::NumpadAdd => Some("Num+"),
+        KeyCode::NumpadSubtract => Some("Num-"),
+        KeyCode::Comma => Some(","),
+        KeyCode::Period => Some("."),
+        KeyCode::Slash => Some("/"),
+        KeyCode::Semicolon => Some(";"),
+        KeyCode::BracketLeft => Some("["),
+        KeyCode::BracketRight => Some("]"),
+        _ => None,
+    };
+    if let Some(s) = symbol {
+        return s.to_string();
+    }
     let name = format!("{k:?}");
     name.strip_prefix("Key")
         .or_else(|| name.strip_prefix("Digit"))

@@ -23,6 +23,11 @@ pub struct ScenarioChoice {
 #[derive(Resource, Debug, Clone)]
 pub struct TitleMenu {
     pub scenarios: Vec<ScenarioChoice>,
+    /// The rulesets the shipped scenarios use, by name, in the order first met.
+    pub rulesets: Vec<String>,
+    /// The chosen ruleset: the scenario row offers only its scenarios.
+    pub ruleset: usize,
+    /// The chosen scenario, an index into `scenarios`.
     pub scenario: usize,
     pub sides: Vec<SideControl>,
     /// The highlighted row: see [`TitleMenu::rows`].
@@ -35,6 +40,7 @@ pub struct TitleMenu {
 /// What a row of the title menu does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Row {
+    Ruleset,
     Scenario,
     Side(usize),
     Start,
@@ -73,8 +79,20 @@ impl TitleMenu {
             .iter()
             .position(|s| s.id == "skirmish")
             .unwrap_or(0);
+        let mut rulesets: Vec<String> = Vec::new();
+        for s in &scenarios {
+            if !rulesets.contains(&s.ruleset) {
+                rulesets.push(s.ruleset.clone());
+            }
+        }
+        let ruleset = scenarios
+            .get(scenario)
+            .and_then(|s| rulesets.iter().position(|r| *r == s.ruleset))
+            .unwrap_or(0);
         let mut menu = Self {
             scenarios,
+            rulesets,
+            ruleset,
             scenario,
             sides: Vec::new(),
             row: 0,
@@ -101,9 +119,19 @@ impl TitleMenu {
             .collect();
     }
 
+    /// The scenarios of the chosen ruleset, as indexes into `scenarios`.
+    pub fn offered(&self) -> Vec<usize> {
+        let Some(ruleset) = self.rulesets.get(self.ruleset) else {
+            return Vec::new();
+        };
+        (0..self.scenarios.len())
+            .filter(|i| self.scenarios[*i].ruleset == *ruleset)
+            .collect()
+    }
+
     /// The rows in order.
     pub fn rows(&self) -> Vec<Row> {
-        let mut rows = vec![Row::Scenario];
+        let mut rows = vec![Row::Ruleset, Row::Scenario];
         rows.extend((0..self.sides.len()).map(Row::Side));
         rows.extend([Row::Start, Row::Settings, Row::Quit]);
         rows
@@ -112,9 +140,23 @@ impl TitleMenu {
     /// Changes the highlighted row's value by one step (left: -1, right: +1).
     pub fn change(&mut self, step: isize) {
         match self.rows().get(self.row) {
-            Some(Row::Scenario) if !self.scenarios.is_empty() => {
-                let n = self.scenarios.len() as isize;
-                self.scenario = ((self.scenario as isize + step).rem_euclid(n)) as usize;
+            Some(Row::Ruleset) if !self.rulesets.is_empty() => {
+                let n = self.rulesets.len() as isize;
+                self.ruleset = ((self.ruleset as isize + step).rem_euclid(n)) as usize;
+                self.scenario = self.offered().first().copied().unwrap_or(0);
+                self.reset_sides();
+            }
+            Some(Row::Scenario) => {
+                let offered = self.offered();
+                if offered.is_empty() {
+                    return;
+                }
+                let at = offered
+                    .iter()
+                    .position(|i| *i == self.scenario)
+                    .unwrap_or(0) as isize;
+                let n = offered.len() as isize;
+                self.scenario = offered[(at + step).rem_euclid(n) as usize];
                 self.reset_sides();
             }
             Some(Row::Side(i)) => {
@@ -326,8 +368,20 @@ fn draw_title(
         .rows()
         .iter()
         .map(|row| match row {
+            Row::Ruleset => match menu.rulesets.get(menu.ruleset) {
+                Some(r) => format!("Ruleset:  < {r} >   ({} installed)", menu.rulesets.len()),
+                None => "Ruleset: none installed".into(),
+            },
             Row::Scenario => match menu.scenarios.get(menu.scenario) {
-                Some(s) => format!("Scenario:  < {} >   ({} ruleset)", s.name, s.ruleset),
+                Some(s) => format!(
+                    "Scenario:  < {} >   ({} of {})",
+                    s.name,
+                    menu.offered()
+                        .iter()
+                        .position(|i| *i == menu.scenario)
+                        .map_or(0, |p| p + 1),
+                    menu.offered().len()
+                ),
                 None => "Scenario: none installed".into(),
             },
             Row::Side(i) => {

@@ -80,8 +80,9 @@ fn gui_title_menu_starts_a_battle_with_the_chosen_sides() {
         ..default()
     });
     assert_eq!(screen(&app), Screen::Title);
-    // Rows: scenario, one per side, start, quit. Set side 2 to "AI hard" (Right twice from
-    // "AI normal" goes hard → human; once goes hard).
+    // Rows: ruleset, scenario, one per side, start, settings, quit. Set the second side to
+    // "AI hard" (one step right of "AI normal").
+    tap(&mut app, KeyCode::ArrowDown);
     tap(&mut app, KeyCode::ArrowDown);
     tap(&mut app, KeyCode::ArrowDown);
     tap(&mut app, KeyCode::ArrowRight);
@@ -268,8 +269,8 @@ fn gui_settings_screen_rebinds_a_key_and_the_battle_obeys_it() {
         .insert_resource(gridclash::gui::settings::SettingsFile(Some(
             dir.path().join("settings.ron"),
         )));
-    // Title rows: scenario, two sides, start, settings, quit.
-    for _ in 0..4 {
+    // Title rows: ruleset, scenario, two sides, start, settings, quit.
+    for _ in 0..5 {
         tap(&mut app, KeyCode::ArrowDown);
     }
     tap(&mut app, KeyCode::Enter);
@@ -449,4 +450,28 @@ fn gui_a_new_unit_starts_with_nothing_chosen() {
         gridclash::grid::Dir8::N,
         "the facing is the last unit's"
     );
+}
+
+#[test]
+fn gui_title_offers_each_rulesets_own_scenarios() {
+    use gridclash::gui::title::{Row, TitleMenu};
+    let mut menu = TitleMenu::new(1);
+    assert_eq!(menu.rulesets, vec!["DBU RPG".to_string()]);
+    assert_eq!(menu.offered().len(), menu.scenarios.len());
+    assert_eq!(menu.rows()[..2], [Row::Ruleset, Row::Scenario]);
+    // Stepping through the scenarios visits every one and comes back.
+    menu.row = 1;
+    let first = menu.scenario;
+    let mut seen = vec![first];
+    for _ in 1..menu.scenarios.len() {
+        menu.change(1);
+        seen.push(menu.scenario);
+    }
+    menu.change(1);
+    assert_eq!(menu.scenario, first);
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), menu.scenarios.len());
+    // Each scenario gets one controller per side, the first a person.
+    assert!(menu.sides[0].is_human());
 }
