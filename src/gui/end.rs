@@ -82,20 +82,7 @@ pub fn summary(session: &mut Session) -> String {
 fn spawn_end_screen(mut commands: Commands, mut session: ResMut<Session>) {
     let text = summary(&mut session);
     commands
-        .spawn((
-            Name::new("End screen"),
-            DespawnOnExit(Screen::End),
-            Node {
-                width: percent(100),
-                height: percent(100),
-                flex_direction: FlexDirection::Column,
-                align_items: AlignItems::Center,
-                justify_content: JustifyContent::Center,
-                row_gap: px(16),
-                ..default()
-            },
-            BackgroundColor(palette::BACKDROP),
-        ))
+        .spawn(super::screen_root("End screen", Screen::End, 16.0))
         .with_children(|root| {
             root.spawn((
                 Text::new("Battle over"),

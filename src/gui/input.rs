@@ -122,6 +122,20 @@ impl GameAction {
     ];
 }
 
+/// The digit keys 0 to 9, in order.
+pub const DIGIT_KEYS: [KeyCode; 10] = [
+    KeyCode::Digit0,
+    KeyCode::Digit1,
+    KeyCode::Digit2,
+    KeyCode::Digit3,
+    KeyCode::Digit4,
+    KeyCode::Digit5,
+    KeyCode::Digit6,
+    KeyCode::Digit7,
+    KeyCode::Digit8,
+    KeyCode::Digit9,
+];
+
 /// The default keyboard bindings, action by action (the part a player can rebind).
 pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
     use GameAction as A;
@@ -148,19 +162,8 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::Left, vec![K::ArrowLeft]),
         (A::Right, vec![K::ArrowRight]),
     ]);
-    let digits = [
-        K::Digit1,
-        K::Digit2,
-        K::Digit3,
-        K::Digit4,
-        K::Digit5,
-        K::Digit6,
-        K::Digit7,
-        K::Digit8,
-        K::Digit9,
-    ];
-    for (slot, key) in GameAction::SLOTS.into_iter().zip(digits) {
-        keys.insert(slot, vec![key]);
+    for (slot, key) in GameAction::SLOTS.into_iter().zip(&DIGIT_KEYS[1..]) {
+        keys.insert(slot, vec![*key]);
     }
     keys
 }

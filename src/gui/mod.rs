@@ -51,6 +51,25 @@ pub struct PlayOptions {
     pub colour_blind: bool,
 }
 
+/// The root of a full-window menu screen (title, settings, end): a centred column on the
+/// backdrop, despawned when `screen` is left.
+pub fn screen_root(name: &'static str, screen: Screen, row_gap: f32) -> impl Bundle {
+    (
+        Name::new(name),
+        DespawnOnExit(screen),
+        Node {
+            width: percent(100),
+            height: percent(100),
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Center,
+            justify_content: JustifyContent::Center,
+            row_gap: px(row_gap),
+            ..default()
+        },
+        BackgroundColor(palette::BACKDROP),
+    )
+}
+
 /// Everything that works without a window: what the app tests use. The settings file is
 /// read unless a `Settings` resource is already there (tests insert their own).
 pub fn logic_plugin(app: &mut App) {

@@ -21,7 +21,7 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use leafwing_input_manager::prelude::*;
 
 use super::PlayOptions;
-use super::input::CursorSquare;
+use super::input::{CursorSquare, DIGIT_KEYS};
 use super::session::Session;
 use crate::grid::Square;
 
@@ -91,18 +91,6 @@ fn key_named(name: &str) -> Option<KeyCode> {
         K::KeyY,
         K::KeyZ,
     ];
-    let digits = [
-        K::Digit0,
-        K::Digit1,
-        K::Digit2,
-        K::Digit3,
-        K::Digit4,
-        K::Digit5,
-        K::Digit6,
-        K::Digit7,
-        K::Digit8,
-        K::Digit9,
-    ];
     if let Some(c) = name.strip_prefix("Key")
         && c.len() == 1
         && let Some(ch) = c.chars().next().filter(char::is_ascii_uppercase)
@@ -113,7 +101,7 @@ fn key_named(name: &str) -> Option<KeyCode> {
         && c.len() == 1
         && let Some(d) = c.chars().next().and_then(|ch| ch.to_digit(10))
     {
-        return Some(digits[d as usize]);
+        return DIGIT_KEYS.get(d as usize).copied();
     }
     Some(match name {
         "Enter" => K::Enter,

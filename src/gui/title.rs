@@ -207,20 +207,7 @@ fn spawn_title(mut commands: Commands, options: Res<PlayOptions>, menu: Option<R
         commands.insert_resource(TitleMenu::new(options.seed));
     }
     commands
-        .spawn((
-            Name::new("Title screen"),
-            DespawnOnExit(Screen::Title),
-            Node {
-                width: percent(100),
-                height: percent(100),
-                flex_direction: FlexDirection::Column,
-                align_items: AlignItems::Center,
-                justify_content: JustifyContent::Center,
-                row_gap: px(8),
-                ..default()
-            },
-            BackgroundColor(palette::BACKDROP),
-        ))
+        .spawn(super::screen_root("Title screen", Screen::Title, 8.0))
         .with_children(|root| {
             root.spawn((
                 Text::new("GRIDCLASH"),
@@ -270,7 +257,7 @@ fn spawn_title(mut commands: Commands, options: Res<PlayOptions>, menu: Option<R
             ));
             root.spawn((
                 Text::new(
-                    "Up/Down: choose   Left/Right: change   Enter: start   Mouse: click a row",
+                    "Up/Down: choose a row   Left/Right: change it   Enter: run it   Mouse: click a row",
                 ),
                 TextFont::from_font_size(14.0),
                 TextColor(palette::TEXT_DIM),
