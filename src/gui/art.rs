@@ -23,9 +23,12 @@ pub enum TokenShape {
 }
 
 impl TokenShape {
+    /// Every shape, in the order sides take them (and `Art::tokens` holds them).
+    pub const ALL: [TokenShape; 4] = [Self::Circle, Self::Square, Self::Triangle, Self::Diamond];
+
     /// The shape of side `i`.
     pub fn of_side(i: usize) -> Self {
-        [Self::Circle, Self::Square, Self::Triangle, Self::Diamond][i % 4]
+        Self::ALL[i % Self::ALL.len()]
     }
 
     /// Whether a point (from -1 to 1 on both axes) is inside the shape, and its distance to
@@ -75,6 +78,24 @@ fn rgba_image(size: u32, pixels: Vec<u8>) -> Image {
     )
 }
 
+/// The RGBA pixels of a `size` x `size` image, row by row, from a colour per pixel: the one
+/// loop every generated image shares.
+fn paint(size: u32, pixel: impl Fn(u32, u32) -> [u8; 4]) -> Vec<u8> {
+    let mut px = Vec::with_capacity((size * size * 4) as usize);
+    for y in 0..size {
+        for x in 0..size {
+            px.extend_from_slice(&pixel(x, y));
+        }
+    }
+    px
+}
+
+/// A pixel's centre in the unit square from -1 to 1, for shapes drawn by distance.
+fn unit_xy(x: u32, y: u32, size: u32) -> (f32, f32) {
+    let f = |v: u32| (v as f32 + 0.5) / size as f32 * 2.0 - 1.0;
+    (f(x), f(y))
+}
+
 /// A cheap, fixed hash for texture noise (the art is the same on every run).
 fn noise(x: u32, y: u32, salt: u32) -> f32 {
     let mut h = x.wrapping_mul(374_761_393)
@@ -112,113 +133,96 @@ fn terrain_pixels(t: &TerrainDef, salt: u32) -> Vec<u8> {
         _ if t.move_cost.unwrap_or(1) > 1 => ([128, 116, 98], Pattern::Speckle),
         _ => ([92, 122, 72], Pattern::Grass),
     };
-    let n = TILE_PX;
-    let mut px = Vec::with_capacity((n * n * 4) as usize);
-    for y in 0..n {
-        for x in 0..n {
-            let r = noise(x, y, salt);
-            let shade: f32 = match pattern {
-                Pattern::Grass => 0.92 + 0.12 * r,
-                Pattern::Speckle => {
-                    if r > 0.82 {
-                        0.7
-                    } else {
-                        0.95 + 0.08 * r
-                    }
+    paint(TILE_PX, |x, y| {
+        let r = noise(x, y, salt);
+        let shade: f32 = match pattern {
+            Pattern::Grass => 0.92 + 0.12 * r,
+            Pattern::Speckle => {
+                if r > 0.82 {
+                    0.7
+                } else {
+                    0.95 + 0.08 * r
                 }
-                Pattern::Waves => {
-                    let w = ((x as f32 * 0.45 + (y as f32 * 0.9).sin() * 2.0).sin() + 1.0) / 2.0;
-                    0.85 + 0.25 * w
-                }
-                Pattern::Bricks => {
-                    let row = y / 8;
-                    let offset = if row % 2 == 0 { 0 } else { 8 };
-                    if y % 8 == 0 || (x + offset) % 16 == 0 {
-                        0.6
-                    } else {
-                        0.95 + 0.1 * r
-                    }
-                }
-                Pattern::Boulder => {
-                    let (dx, dy) = (x as f32 - 15.5, y as f32 - 15.5);
-                    let d = (dx * dx + dy * dy).sqrt();
-                    if d < 12.0 { 1.15 - d / 40.0 } else { 0.7 }
-                }
-                Pattern::Crate | Pattern::LowWall => 0.92 + 0.12 * r,
-            };
-            let mut c = [
-                (f32::from(base[0]) * shade).min(255.0),
-                (f32::from(base[1]) * shade).min(255.0),
-                (f32::from(base[2]) * shade).min(255.0),
-            ];
-            let feature = match pattern {
-                Pattern::Crate => (8..24).contains(&x) && (8..24).contains(&y),
-                Pattern::LowWall => (12..20).contains(&y),
-                _ => false,
-            };
-            if feature {
-                let edge = x == 8 || x == 23 || y == 8 || y == 23 || x == y || x + y == 31;
-                c = match pattern {
-                    Pattern::Crate if edge => [92.0, 60.0, 30.0],
-                    Pattern::Crate => [170.0, 120.0, 64.0],
-                    _ if y == 12 || y == 19 || x % 8 == 0 => [90.0, 86.0, 92.0],
-                    _ => [150.0, 146.0, 150.0],
-                };
             }
-            // A darker line on two edges draws the grid without a separate layer.
-            if x == 0 || y == 0 {
-                c = [c[0] * 0.7, c[1] * 0.7, c[2] * 0.7];
+            Pattern::Waves => {
+                let w = ((x as f32 * 0.45 + (y as f32 * 0.9).sin() * 2.0).sin() + 1.0) / 2.0;
+                0.85 + 0.25 * w
             }
-            px.extend_from_slice(&[c[0] as u8, c[1] as u8, c[2] as u8, 255]);
+            Pattern::Bricks => {
+                let row = y / 8;
+                let offset = if row % 2 == 0 { 0 } else { 8 };
+                if y % 8 == 0 || (x + offset) % 16 == 0 {
+                    0.6
+                } else {
+                    0.95 + 0.1 * r
+                }
+            }
+            Pattern::Boulder => {
+                let (dx, dy) = (x as f32 - 15.5, y as f32 - 15.5);
+                let d = (dx * dx + dy * dy).sqrt();
+                if d < 12.0 { 1.15 - d / 40.0 } else { 0.7 }
+            }
+            Pattern::Crate | Pattern::LowWall => 0.92 + 0.12 * r,
+        };
+        let mut c = [
+            (f32::from(base[0]) * shade).min(255.0),
+            (f32::from(base[1]) * shade).min(255.0),
+            (f32::from(base[2]) * shade).min(255.0),
+        ];
+        let feature = match pattern {
+            Pattern::Crate => (8..24).contains(&x) && (8..24).contains(&y),
+            Pattern::LowWall => (12..20).contains(&y),
+            _ => false,
+        };
+        if feature {
+            let edge = x == 8 || x == 23 || y == 8 || y == 23 || x == y || x + y == 31;
+            c = match pattern {
+                Pattern::Crate if edge => [92.0, 60.0, 30.0],
+                Pattern::Crate => [170.0, 120.0, 64.0],
+                _ if y == 12 || y == 19 || x % 8 == 0 => [90.0, 86.0, 92.0],
+                _ => [150.0, 146.0, 150.0],
+            };
         }
-    }
-    px
+        // A darker line on two edges draws the grid without a separate layer.
+        if x == 0 || y == 0 {
+            c = [c[0] * 0.7, c[1] * 0.7, c[2] * 0.7];
+        }
+        [c[0] as u8, c[1] as u8, c[2] as u8, 255]
+    })
 }
 
 fn overlay_pixels() -> Vec<u8> {
     let n = TILE_PX;
-    let mut px = Vec::with_capacity((n * n * 4) as usize);
-    for y in 0..n {
-        for x in 0..n {
-            let edge = x < 2 || y < 2 || x >= n - 2 || y >= n - 2;
-            px.extend_from_slice(&[255, 255, 255, if edge { 255 } else { 150 }]);
-        }
-    }
-    px
+    paint(n, |x, y| {
+        let edge = x < 2 || y < 2 || x >= n - 2 || y >= n - 2;
+        [255, 255, 255, if edge { 255 } else { 150 }]
+    })
 }
 
 fn token_pixels(shape: TokenShape) -> Vec<u8> {
-    let n = TOKEN_PX;
-    let mut px = Vec::with_capacity((n * n * 4) as usize);
-    for y in 0..n {
-        for x in 0..n {
-            let fx = (x as f32 + 0.5) / n as f32 * 2.0 - 1.0;
-            let fy = (y as f32 + 0.5) / n as f32 * 2.0 - 1.0;
-            match shape.inside(fx, fy) {
-                // A dark outline, then a lighter rim, then the fill (tinted by the sprite).
-                Some(d) if d < 0.07 => px.extend_from_slice(&[20, 20, 24, 255]),
-                Some(d) if d < 0.14 => px.extend_from_slice(&[255, 255, 255, 255]),
-                Some(_) => px.extend_from_slice(&[210, 210, 210, 255]),
-                None => px.extend_from_slice(&[0, 0, 0, 0]),
-            }
+    paint(TOKEN_PX, |x, y| {
+        let (fx, fy) = unit_xy(x, y, TOKEN_PX);
+        match shape.inside(fx, fy) {
+            // A dark outline, then a lighter rim, then the fill (tinted by the sprite).
+            Some(d) if d < 0.07 => [20, 20, 24, 255],
+            Some(d) if d < 0.14 => [255, 255, 255, 255],
+            Some(_) => [210, 210, 210, 255],
+            None => [0, 0, 0, 0],
         }
-    }
-    px
+    })
 }
 
 fn ring_pixels() -> Vec<u8> {
-    let n = TOKEN_PX;
-    let mut px = Vec::with_capacity((n * n * 4) as usize);
-    for y in 0..n {
-        for x in 0..n {
-            let fx = (x as f32 + 0.5) / n as f32 * 2.0 - 1.0;
-            let fy = (y as f32 + 0.5) / n as f32 * 2.0 - 1.0;
-            let d = (fx * fx + fy * fy).sqrt();
-            let a = if (0.86..0.99).contains(&d) { 255 } else { 0 };
-            px.extend_from_slice(&[255, 255, 255, a]);
-        }
-    }
-    px
+    paint(TOKEN_PX, |x, y| {
+        let (fx, fy) = unit_xy(x, y, TOKEN_PX);
+        let d = (fx * fx + fy * fy).sqrt();
+        [
+            255,
+            255,
+            255,
+            if (0.86..0.99).contains(&d) { 255 } else { 0 },
+        ]
+    })
 }
 
 /// Draws every image for a ruleset's terrain types.
@@ -230,15 +234,10 @@ pub fn make_art(images: &mut Assets<Image>, terrain: &[TerrainDef]) -> Art {
             .map(|(i, t)| images.add(rgba_image(TILE_PX, terrain_pixels(t, i as u32 + 1))))
             .collect(),
         overlay: images.add(rgba_image(TILE_PX, overlay_pixels())),
-        tokens: [
-            TokenShape::Circle,
-            TokenShape::Square,
-            TokenShape::Triangle,
-            TokenShape::Diamond,
-        ]
-        .into_iter()
-        .map(|s| images.add(rgba_image(TOKEN_PX, token_pixels(s))))
-        .collect(),
+        tokens: TokenShape::ALL
+            .into_iter()
+            .map(|s| images.add(rgba_image(TOKEN_PX, token_pixels(s))))
+            .collect(),
         ring: images.add(rgba_image(TOKEN_PX, ring_pixels())),
         badge: images.add(rgba_image(TOKEN_PX, token_pixels(TokenShape::Circle))),
     }
@@ -250,12 +249,7 @@ mod tests {
 
     #[test]
     fn every_token_shape_has_a_filled_centre_and_transparent_corners() {
-        for shape in [
-            TokenShape::Circle,
-            TokenShape::Square,
-            TokenShape::Triangle,
-            TokenShape::Diamond,
-        ] {
+        for shape in TokenShape::ALL {
             let px = token_pixels(shape);
             let at = |x: u32, y: u32| px[((y * TOKEN_PX + x) * 4 + 3) as usize];
             assert_eq!(at(32, 36), 255, "{shape:?} centre");

@@ -10,7 +10,9 @@ use super::input::{CursorSquare, GameAction, PlayerInput};
 use super::session::{Intent, Session};
 use bevy::ui::{RelativeCursorPosition, UiGlobalTransform};
 
+use super::control::BattleControls;
 use super::hud::BoardViewport;
+use super::view::BattleView;
 use super::{Screen, Settings, palette};
 use crate::battle::components::CombatantId;
 use crate::battle::event::BattleEvent;
@@ -116,6 +118,7 @@ pub(super) fn plugin(app: &mut App) {
                 rise_floating_text,
             )
                 .chain()
+                .after(BattleControls)
                 .run_if(in_state(Screen::Battle).and_then(resource_exists::<Session>)),
         );
 }
@@ -430,6 +433,7 @@ fn draw_overlay(
     cursor: Res<CursorSquare>,
     layer: Query<&TileStorage, With<OverlayLayer>>,
     mut tiles: Query<(&mut TileVisible, &mut TileColor)>,
+    view: Res<BattleView>,
 ) {
     let Ok(storage) = layer.single() else {
         return;
@@ -466,12 +470,10 @@ fn draw_overlay(
                     }
                 }
             }
-            Intent::Attack { slot } => {
+            Intent::Attack { .. } => {
                 // Every unit this maneuver could be aimed at from here.
-                for square in targetable_squares(&mut session, slot) {
-                    paint.push((square, palette::TARGETABLE));
-                }
-                if let Some(aim) = session.aim(cursor.0) {
+                paint.extend(view.targetable.iter().map(|s| (*s, palette::TARGETABLE)));
+                if let Some(aim) = &view.aim {
                     let colour = if aim.preview.is_ok() {
                         palette::AREA
                     } else {
@@ -549,38 +551,6 @@ fn draw_overlay(
             tc.0 = colour;
         }
     }
-}
-
-/// The squares of every unit the maneuver in `slot` may target now (single-target
-/// maneuvers; an area's template shows its own reach).
-fn targetable_squares(session: &mut Session, slot: usize) -> Vec<Square> {
-    let Some(slot) = session.slots().get(slot).cloned() else {
-        return Vec::new();
-    };
-    if slot.unusable.is_some() {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for f in session.fighters() {
-        let Some(at) = f.position else { continue };
-        if f.defeated() {
-            continue;
-        }
-        let Some(order) = session.aimed_order(&slot, at) else {
-            continue;
-        };
-        if !matches!(
-            order.target,
-            crate::battle::command::AttackTarget::Combatant(_)
-        ) {
-            return Vec::new();
-        }
-        let cmd = crate::battle::command::Command::Attack(order);
-        if session.battle.check(&cmd).is_ok() {
-            out.extend(footprint(at, f.size.squares));
-        }
-    }
-    out
 }
 
 /// Squares inside some opponent's Melee Attack Range: leaving one provokes an Exploit.

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use super::Screen;
 use super::input::{CursorSquare, GameAction, PlayerInput};
 use super::session::{Intent, Session};
+use super::view::{BattleView, read_battle_view};
 use crate::battle::command::{Command, Decision, SurgeKind};
 use crate::battle::context::DefenseChoice;
 use crate::battle::policy::best_attack;
@@ -48,12 +49,17 @@ pub struct BattleUi {
     pub input_used: bool,
 }
 
+/// The battle screen's controls, in order; drawing runs after them and reads their result.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BattleControls;
+
 /// Seconds the last blow stays on screen before the end-of-battle screen.
 pub const END_SCREEN_DELAY: f32 = 1.5;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Pace>()
         .init_resource::<BattleUi>()
+        .init_resource::<BattleView>()
         .add_systems(OnEnter(Screen::Battle), reset_battle_ui)
         .add_systems(
             Update,
@@ -67,8 +73,10 @@ pub(super) fn plugin(app: &mut App) {
                 move_cursor_with_pad,
                 play_computer_turns,
                 finish_battle,
+                read_battle_view,
             )
                 .chain()
+                .in_set(BattleControls)
                 .run_if(in_state(Screen::Battle).and_then(resource_exists::<Session>)),
         );
 }
@@ -261,27 +269,35 @@ fn command_active_unit(
             _ => Intent::Move { boosted: true },
         };
     }
-    let slots = session.slots().len();
-    for action in GameAction::SLOTS {
-        if let Some(slot) = action.slot()
-            && pressed(action)
-            && slot < slots
-        {
-            session.intent = Intent::Attack { slot };
+    let choosing = GameAction::SLOTS
+        .into_iter()
+        .chain([GameAction::NextSlot, GameAction::PrevSlot])
+        .any(pressed);
+    let wagering = pressed(GameAction::WagerUp) || pressed(GameAction::WagerDown);
+    // Asking the rules for the maneuvers costs a check each: only when one is being chosen.
+    if choosing {
+        let slots = session.slots().len();
+        for action in GameAction::SLOTS {
+            if let Some(slot) = action.slot()
+                && pressed(action)
+                && slot < slots
+            {
+                session.intent = Intent::Attack { slot };
+            }
         }
-    }
-    if slots > 0 && (pressed(GameAction::NextSlot) || pressed(GameAction::PrevSlot)) {
-        let step = if pressed(GameAction::NextSlot) {
-            1
-        } else {
-            slots - 1
-        };
-        session.intent = match session.intent {
-            Intent::Attack { slot } => Intent::Attack {
-                slot: (slot + step) % slots,
-            },
-            _ => Intent::Attack { slot: 0 },
-        };
+        if slots > 0 && (pressed(GameAction::NextSlot) || pressed(GameAction::PrevSlot)) {
+            let step = if pressed(GameAction::NextSlot) {
+                1
+            } else {
+                slots - 1
+            };
+            session.intent = match session.intent {
+                Intent::Attack { slot } => Intent::Attack {
+                    slot: (slot + step) % slots,
+                },
+                _ => Intent::Attack { slot: 0 },
+            };
+        }
     }
     if pressed(GameAction::WagerUp) {
         session.wager += 1;
@@ -289,7 +305,9 @@ fn command_active_unit(
     if pressed(GameAction::WagerDown) {
         session.wager -= 1;
     }
-    session.clamp_wager();
+    if choosing || wagering {
+        session.clamp_wager();
+    }
     if pressed(GameAction::Rotate) {
         let i = Dir8::ALL
             .iter()

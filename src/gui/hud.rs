@@ -7,10 +7,11 @@ use bevy::prelude::*;
 use bevy::ui::RelativeCursorPosition;
 
 use super::board::{BOTTOM_H, PANEL_W, TOP_H};
-use super::control::BattleUi;
+use super::control::{BattleControls, BattleUi};
 use super::input::{CursorSquare, GameAction};
 use super::session::{Intent, Session};
 use super::settings::key_label;
+use super::view::BattleView;
 use super::{Screen, Settings, palette};
 use crate::battle::command::Decision;
 use crate::battle::event::BattleEvent;
@@ -55,6 +56,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (draw_turn_order, draw_texts, draw_unit_bars, show_boxes)
+                .after(BattleControls)
                 .run_if(in_state(Screen::Battle).and_then(resource_exists::<Session>)),
         );
 }
@@ -376,15 +378,16 @@ fn draw_texts(
     ui: Res<BattleUi>,
     cursor: Res<CursorSquare>,
     settings: Res<Settings>,
+    view: Res<BattleView>,
     mut texts: Query<(&HudText, &mut Text)>,
 ) {
     let keys = Keys::from(&settings);
     let round = round_text(&mut session);
     let unit = unit_text(&mut session, cursor.0);
-    let odds = odds_text(&mut session, cursor.0, &keys);
-    let (actions, unavailable) = action_bar_text(&mut session, &keys);
+    let odds = odds_text(&session, &view, &keys);
+    let (actions, unavailable) = action_bar_text(&mut session, &view, &keys);
     let log = log_text(&mut session, ui.log_expanded, &keys);
-    let prompt = prompt_text(&mut session, &keys);
+    let prompt = prompt_text(&mut session, &view, &keys);
     let handoff = session.handoff.map(|side| {
         let name = session
             .loaded
@@ -433,10 +436,9 @@ fn draw_texts(
 fn show_boxes(
     mut session: ResMut<Session>,
     ui: Res<BattleUi>,
-    settings: Res<Settings>,
     mut popups: Query<(&Popup, &mut Visibility)>,
 ) {
-    let has_prompt = prompt_text(&mut session, &Keys::from(&settings)).is_some();
+    let has_prompt = session.prompt_pending();
     for (popup, mut v) in &mut popups {
         let shown = match popup {
             Popup::Prompt => has_prompt,
@@ -662,7 +664,7 @@ fn compact_target_line(name: &str, dodge: &TargetOdds, parry: &TargetOdds) -> St
     )
 }
 
-fn odds_text(session: &mut Session, cursor: Option<crate::grid::Square>, keys: &Keys) -> String {
+fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
     let wager_keys = format!(
         "{}/{}",
         keys.of(GameAction::WagerDown),
@@ -683,18 +685,18 @@ fn odds_text(session: &mut Session, cursor: Option<crate::grid::Square>, keys: &
             ),
         };
     };
-    let max_wager = session.max_wager();
-    let name = session
-        .slots()
+    let max_wager = view.max_wager;
+    let name = view
+        .slots
         .get(slot)
         .map_or(String::new(), |s| s.name.clone());
-    let Some(aim) = session.aim(cursor) else {
+    let Some(aim) = &view.aim else {
         return format!(
             "{name}: point at a target.\nWager {} Ki ({wager_keys}, at most {max_wager})",
             session.wager
         );
     };
-    match aim.preview {
+    match &aim.preview {
         Err(why) => format!("{name}: {why}"),
         Ok(p) => {
             let mut out = format!(
@@ -730,7 +732,7 @@ fn odds_text(session: &mut Session, cursor: Option<crate::grid::Square>, keys: &
     }
 }
 
-fn action_bar_text(session: &mut Session, keys: &Keys) -> (String, String) {
+fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (String, String) {
     if let Some((_, Some(_), _)) = session.human_to_act() {
         return (
             format!(
@@ -771,7 +773,7 @@ fn action_bar_text(session: &mut Session, keys: &Keys) -> (String, String) {
             format!("{} Boosted", keys.of(GameAction::BoostedMove)),
         ),
     ];
-    let slots = session.slots();
+    let slots = &view.slots;
     let mut unavailable = Vec::new();
     for (i, s) in slots.iter().enumerate() {
         let key = GameAction::SLOTS
@@ -831,7 +833,7 @@ fn log_text(session: &mut Session, expanded: bool, keys: &Keys) -> String {
 }
 
 /// The question a human unit must answer now, with the odds of each answer.
-fn prompt_text(session: &mut Session, keys: &Keys) -> Option<String> {
+fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<String> {
     if session.handoff.is_some() {
         return None;
     }
@@ -841,7 +843,7 @@ fn prompt_text(session: &mut Session, keys: &Keys) -> Option<String> {
         Decision::Defense { attacker, .. } => {
             let an = session.names.get(&attacker).cloned().unwrap_or_default();
             let mut s = format!("{name} is attacked by {an}. Defend:\n");
-            if let Some((dodge, parry)) = session.battle.defense_odds() {
+            if let Some((dodge, parry)) = &view.defense_odds {
                 s.push_str(&format!(
                     "{}  Dodge: hit {}  |  mean damage {:.1}  |  defeat {}\n{}  Parry (a Counter Action): hit {}  |  mean damage {:.1}  |  defeat {}",
                     keys.of(GameAction::Dodge),

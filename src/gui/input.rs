@@ -249,11 +249,6 @@ pub fn profile_map(
     }
 }
 
-/// The default bindings: keyboard and mouse, and any gamepad.
-pub fn default_input_map() -> InputMap<GameAction> {
-    input_map(&default_keys())
-}
-
 /// The square under the mouse pointer, or the one the gamepad moved the cursor to.
 #[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CursorSquare(pub Option<Square>);

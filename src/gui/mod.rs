@@ -18,6 +18,7 @@ pub mod settings;
 pub mod settings_screen;
 pub mod sound;
 pub mod title;
+pub mod view;
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;

@@ -518,15 +518,25 @@ impl Session {
         })
     }
 
-    /// The preview of the order under the cursor, or why it cannot be given.
-    pub fn aim(&mut self, cursor: Option<Square>) -> Option<Aim> {
+    /// The maneuver the intent aims, if it aims one.
+    pub fn chosen_slot(&mut self) -> Option<Slot> {
         let Intent::Attack { slot } = self.intent else {
             return None;
         };
-        let slot = self.slots().get(slot)?.clone();
-        let order = self.aimed_order(&slot, cursor?)?;
-        let who = order.attacker;
-        let me = self.battle.fighter(who)?;
+        self.slots().get(slot).cloned()
+    }
+
+    /// The preview of the chosen maneuver aimed at the cursor, or why it cannot be given.
+    pub fn aim(&mut self, cursor: Option<Square>) -> Option<Aim> {
+        let slot = self.chosen_slot()?;
+        self.aim_with(&slot, cursor?)
+    }
+
+    /// The preview of `slot` aimed at `cursor`: its order, the squares its area covers and
+    /// its exact odds, or the rule that forbids it.
+    pub fn aim_with(&mut self, slot: &Slot, cursor: Square) -> Option<Aim> {
+        let order = self.aimed_order(slot, cursor)?;
+        let me = self.battle.fighter(order.attacker)?;
         let rules = self.battle.rules().clone();
         let template = crate::battle::attack::template(&rules, &self.battle.field(), &me, &order)
             .ok()
@@ -542,18 +552,44 @@ impl Session {
         })
     }
 
-    /// The most Ki the active unit can wager with the current maneuver.
+    /// The squares of every unit `slot` may target now, checked by the rules (single-target
+    /// maneuvers; an area's template shows its own reach).
+    pub fn targetable(&mut self, slot: &Slot) -> Vec<Square> {
+        if slot.unusable.is_some() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for f in self.fighters() {
+            let Some(at) = f.position.filter(|_| !f.defeated()) else {
+                continue;
+            };
+            let Some(order) = self.aimed_order(slot, at) else {
+                continue;
+            };
+            if !matches!(order.target, AttackTarget::Combatant(_)) {
+                return Vec::new();
+            }
+            if self.battle.check(&Command::Attack(order)).is_ok() {
+                out.extend(footprint(at, f.size.squares));
+            }
+        }
+        out
+    }
+
+    /// The most Ki the active unit can wager with the chosen maneuver.
     pub fn max_wager(&mut self) -> i64 {
-        let Intent::Attack { slot } = self.intent else {
-            return 0;
-        };
-        let Some(who) = self.battle.active() else {
-            return 0;
-        };
-        let Some(me) = self.battle.fighter(who) else {
-            return 0;
-        };
-        let Some(slot) = self.slots().get(slot).cloned() else {
+        self.chosen_slot()
+            .map_or(0, |slot| self.max_wager_with(&slot))
+    }
+
+    /// The most Ki the active unit can wager with `slot`: what its Capacity and Ki leave
+    /// after the maneuver's cost, nothing on attacks that take no wager.
+    pub fn max_wager_with(&mut self, slot: &Slot) -> i64 {
+        let Some(me) = self
+            .battle
+            .active()
+            .and_then(|who| self.battle.fighter(who))
+        else {
             return 0;
         };
         let rules = self.battle.rules().clone();
@@ -567,6 +603,11 @@ impl Session {
         (me.capacity.current - slot.ki_cost)
             .min(me.ki.current - slot.ki_cost)
             .max(0)
+    }
+
+    /// True when a question to a person is on screen (not hidden by the hand-off cover).
+    pub fn prompt_pending(&mut self) -> bool {
+        self.handoff.is_none() && matches!(self.human_to_act(), Some((_, Some(_), _)))
     }
 
     /// Keeps the wager within what the current maneuver allows.

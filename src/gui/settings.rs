@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::input::{Controls, GameAction, default_keys, input_map, profile_map};
+use super::input::{Controls, GameAction, default_keys, profile_map};
 
 /// Everything the settings screen changes.
 #[derive(Resource, Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -56,12 +56,6 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The input map these settings give: the default mouse and gamepad bindings and the
-    /// player's keys.
-    pub fn input_map(&self) -> InputMap<GameAction> {
-        input_map(&self.keys)
-    }
-
     /// Binds `key` to `action` alone, and takes it off any other action that had it; keys
     /// the menus need (arrows, Enter, Space, Escape) are refused, so nobody is locked out.
     pub fn rebind(&mut self, action: GameAction, key: KeyCode) -> Result<(), RebindError> {

@@ -1,0 +1,55 @@
+//! What the battle screen shows this frame that costs rules work (the action bar's maneuvers,
+//! the aimed attack's exact odds, the targets in reach, the defense prompt's odds), computed
+//! once after the controls have run, so the board and the panels draw the same answer without
+//! each asking the rules again.
+
+use bevy::prelude::*;
+
+use super::input::CursorSquare;
+use super::session::{Aim, Intent, Session, Slot};
+use crate::battle::command::Decision;
+use crate::battle::odds::TargetOdds;
+use crate::grid::Square;
+
+/// This frame's answers from the rules, for drawing.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct BattleView {
+    /// The active human unit's attacking maneuvers (empty on the computer's turn).
+    pub slots: Vec<Slot>,
+    /// The chosen maneuver aimed at the cursor.
+    pub aim: Option<Aim>,
+    /// The most Ki the chosen maneuver can wager.
+    pub max_wager: i64,
+    /// Squares of the units the chosen single-target maneuver may target.
+    pub targetable: Vec<Square>,
+    /// Dodge and Parry odds of the defense prompt on screen.
+    pub defense_odds: Option<(TargetOdds, TargetOdds)>,
+}
+
+/// Recomputes the view from the session after this frame's commands.
+pub fn read_battle_view(
+    mut session: ResMut<Session>,
+    cursor: Res<CursorSquare>,
+    mut view: ResMut<BattleView>,
+) {
+    *view = BattleView::default();
+    if session.handoff.is_some() {
+        return;
+    }
+    match session.human_to_act() {
+        Some((_, None, _)) => {
+            view.slots = session.slots();
+            if let Intent::Attack { slot } = session.intent
+                && let Some(slot) = view.slots.get(slot).cloned()
+            {
+                view.max_wager = session.max_wager_with(&slot);
+                view.targetable = session.targetable(&slot);
+                view.aim = cursor.0.and_then(|c| session.aim_with(&slot, c));
+            }
+        }
+        Some((_, Some(Decision::Defense { .. }), _)) => {
+            view.defense_odds = session.battle.defense_odds();
+        }
+        _ => {}
+    }
+}
