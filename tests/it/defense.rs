@@ -152,3 +152,23 @@ fn dbu_diminishing_defense_scales_with_base_tier_of_power() {
     let got = run(&mut b, hit(0, "simple", 1));
     assert_contains(&got, &["Champion's Diminishing Defense: -2 (now -2)."]);
 }
+
+#[test]
+fn dbu_defense_prompt_shows_the_odds_the_attack_was_previewed_with() {
+    // A prompted defender sees the exact odds of Dodge and of Parry: the same figures the
+    // attacker's preview gave for this order, from the same context assembly.
+    let mut b = duel("ki_blaster", "brawler", &[6, 2, 2, 1, 4, 3]);
+    with_defense(&mut b, 1, DefensePolicy::Prompt);
+    assert_eq!(b.defense_odds(), None, "no question, no odds");
+    let order = attack(
+        0,
+        "sphere",
+        gridclash::battle::command::AttackTarget::Combatant(CombatantId(1)),
+    );
+    let previewed = b.preview(&order).expect("legal").odds.targets[0].clone();
+    run(&mut b, Command::Attack(order));
+    let (dodge, parry) = b.defense_odds().expect("the defender is asked");
+    assert_eq!(dodge.defense, DefenseChoice::Dodge);
+    assert_eq!(parry.defense, DefenseChoice::Parry);
+    assert_eq!((dodge, parry), previewed);
+}

@@ -514,3 +514,39 @@ fn dbu_kiai_push_distance_may_be_chosen_up_to_half_force() {
     let got = run(&mut b, Command::Attack(o));
     assert_contains(&got, &["Brawler is pushed from (6, 5) to (7, 5)."]);
 }
+
+#[test]
+fn dbu_explosion_template_is_every_square_within_three_and_holds_its_targets() {
+    // The template a player sees is the area resolution searches: 7 x 7 squares around the
+    // chosen square, with the Brawler and the Grunt inside and the Mage outside.
+    let mut b = battle(
+        vec![
+            unit("ki_blaster", 0, 5, 5),
+            unit("brawler", 1, 6, 5),
+            unit("grunt", 1, 11, 5),
+            unit("mage", 1, 12, 5),
+        ],
+        &[10, 6, 3, 1],
+    );
+    let order = attack(0, "explosion", AttackTarget::Square(Square::new(8, 5)));
+    let rules = b.rules().clone();
+    let me = b.fighter(CombatantId(0)).expect("attacker");
+    let squares = gridclash::battle::attack::template(&rules, &b.field(), &me, &order)
+        .expect("legal")
+        .expect("an area");
+    let mut want: Vec<Square> = (2..=8)
+        .flat_map(|y| (5..=11).map(move |x| Square::new(x, y)))
+        .collect();
+    want.sort();
+    let mut got = squares.clone();
+    got.sort();
+    assert_eq!(got, want);
+    let targets = b.preview(&order).expect("legal").targets;
+    assert_eq!(targets, vec![CombatantId(1), CombatantId(2)]);
+    // A single-target profile has no template.
+    let single = attack(0, "simple", AttackTarget::Combatant(CombatantId(1)));
+    assert_eq!(
+        gridclash::battle::attack::template(&rules, &b.field(), &me, &single),
+        Ok(None)
+    );
+}
