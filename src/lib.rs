@@ -10,5 +10,6 @@ pub mod grid;
 #[cfg(feature = "gui")]
 pub mod gui;
 pub mod ruleset;
+pub mod save;
 pub mod scenario;
 pub mod sim;

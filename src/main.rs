@@ -17,7 +17,7 @@ use gridclash::dice::DiceSource;
 use gridclash::grid::Dir8;
 use gridclash::ruleset::{AreaOrigin, AreaShape, Targeting};
 use gridclash::ruleset::{DBU_FILES, Rules, RulesError};
-use gridclash::{scenario, sim};
+use gridclash::{save, scenario, sim};
 
 /// Gridclash: turn-based tactical battles played by tabletop rules.
 #[derive(Parser)]
@@ -47,6 +47,47 @@ enum Cmd {
     Simulate(SimulateArgs),
     /// The exact odds of one attack in a scenario's opening position, every term labelled.
     Odds(OddsArgs),
+    /// Watch a replay in the window (pause, step, speed, full log), or with --verify
+    /// re-simulate replays headless and report the first command that diverges.
+    Replay(ReplayArgs),
+    /// Play a battle with the computer on every side and keep it as a replay file.
+    Record(RecordArgs),
+    /// List the save slots and kept replays in the data directory.
+    Saves {
+        /// The data directory (default: $GRIDCLASH_DATA_DIR, else the platform's).
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
+    },
+}
+
+#[derive(clap::Args)]
+struct ReplayArgs {
+    /// Replay (or save) files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Re-simulate headless, compare the state hash after every command and print the first
+    /// command that diverges; exit 1 if any file does not verify.
+    #[arg(long)]
+    verify: bool,
+}
+
+#[derive(clap::Args)]
+struct RecordArgs {
+    /// A shipped scenario's name or a scenario file.
+    #[arg(long)]
+    scenario: String,
+    /// Seed of the battle's dice.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The computer player of each side, comma-separated (easy, normal, hard, greedy, random).
+    #[arg(long, default_value = "normal,normal", value_delimiter = ',')]
+    ai: Vec<Policy>,
+    /// Rounds after which a battle without a round limit stops as a draw.
+    #[arg(long, default_value_t = 100)]
+    max_rounds: u32,
+    /// The replay file to write.
+    #[arg(long)]
+    out: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -106,6 +147,16 @@ struct PlayArgs {
     /// Draw sides in the colour-blind safe palette (also a setting).
     #[arg(long)]
     colour_blind: bool,
+    /// Continue a saved battle: a slot name (quick, autosave…) or a save file.
+    #[arg(long, conflicts_with_all = ["scenario", "sides"])]
+    load: Option<String>,
+    /// Where saves and replays live (default: $GRIDCLASH_DATA_DIR, else the platform's user
+    /// data directory).
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// Watch this replay instead of playing (`gridclash replay FILE`).
+    #[arg(skip)]
+    replay: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -151,6 +202,16 @@ struct SimulateArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     json: bool,
+    /// Print every battle's scenario, seed, winner, rounds and final state hash.
+    #[arg(long)]
+    hashes: bool,
+    /// Instead of the summary, check saves: at every turn boundary save, load and save again
+    /// (byte-identical), and continue loaded battles to the end (same final hash).
+    #[arg(long)]
+    check_saves: bool,
+    /// With --check-saves, continue to the end from every Nth turn boundary (1: all).
+    #[arg(long, default_value_t = 1)]
+    continue_every: usize,
 }
 
 /// Prints a line to standard output; a closed pipe (`gridclash … | head`) ends the program
@@ -188,6 +249,9 @@ fn main() -> ExitCode {
         Some(Cmd::Validate { paths }) => validate(&paths),
         Some(Cmd::Simulate(args)) => simulate(&args),
         Some(Cmd::Odds(args)) => odds(&args),
+        Some(Cmd::Replay(args)) => replay(&args),
+        Some(Cmd::Record(args)) => record(&args),
+        Some(Cmd::Saves { data_dir }) => saves(data_dir),
     };
     match result {
         Ok(code) => code,
@@ -397,6 +461,9 @@ fn simulate(args: &SimulateArgs) -> Result<ExitCode, String> {
         }
     };
     let started = Instant::now();
+    if args.check_saves {
+        return check_saves(args, &scenarios, started);
+    }
     let report = sim::run(&sim::Options {
         scenarios,
         battles: args.battles,
@@ -413,7 +480,131 @@ fn simulate(args: &SimulateArgs) -> Result<ExitCode, String> {
         );
     } else {
         out!("{}", report.text().trim_end());
+        if args.hashes {
+            for (i, b) in report.battle_hashes.iter().enumerate() {
+                out!(
+                    "battle {i}: {} seed {} winner {} rounds {} hash {}",
+                    b.scenario,
+                    b.seed,
+                    b.winner.map_or("none".into(), |w| format!("side {w}")),
+                    b.rounds,
+                    b.hash
+                );
+            }
+        }
         eprintln!("({:.1} s)", started.elapsed().as_secs_f64());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `simulate --check-saves`: the save round trip over seeded simulated battles.
+fn check_saves(
+    args: &SimulateArgs,
+    scenarios: &[scenario::Loaded],
+    started: Instant,
+) -> Result<ExitCode, String> {
+    let (mut boundaries, mut continued, mut commands) = (0, 0, 0);
+    for i in 0..args.battles {
+        let loaded = &scenarios[i as usize % scenarios.len()];
+        let seed = sim::battle_seed(args.seed, u64::from(i));
+        let r =
+            save::check::check_battle(loaded, seed, &args.ai, args.max_rounds, args.continue_every)
+                .map_err(|e| format!("battle {i} ({}, seed {seed}): {e}", loaded.id()))?;
+        boundaries += r.boundaries;
+        continued += r.continued;
+        commands += r.commands;
+    }
+    out!(
+        "{} battles, {commands} commands: {boundaries} turn boundaries saved, loaded and saved again byte-identical; {continued} loads continued to the uninterrupted final state",
+        args.battles
+    );
+    eprintln!("({:.1} s)", started.elapsed().as_secs_f64());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `replay --verify`: re-simulates each file; `replay FILE`: opens it in the window.
+fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
+    if !args.verify {
+        #[cfg(feature = "gui")]
+        {
+            let [file] = args.files.as_slice() else {
+                return Err("watch one replay at a time (or use --verify)".into());
+            };
+            return play(&PlayArgs {
+                replay: Some(file.clone()),
+                ..PlayArgs::default()
+            });
+        }
+        #[cfg(not(feature = "gui"))]
+        return Err("this build has no window: use `gridclash replay --verify FILE`".into());
+    }
+    let mut failed = 0;
+    for file in &args.files {
+        match save::verify(file) {
+            Ok(v) => out!(
+                "{}: verified, {} commands, {}, final state {}",
+                file.display(),
+                v.commands,
+                match v.ending {
+                    Some(e) => format!(
+                        "{} after {} rounds",
+                        e.winner
+                            .map_or("a draw".into(), |w| format!("side {w} won")),
+                        e.rounds
+                    ),
+                    None => "not finished".into(),
+                },
+                v.final_hash
+            ),
+            Err(e) => {
+                failed += 1;
+                out!("{e}");
+            }
+        }
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// `record`: an AI-vs-AI battle kept as a replay (how the golden replays are made).
+fn record(args: &RecordArgs) -> Result<ExitCode, String> {
+    let loaded = load_scenario(&args.scenario)?;
+    let mut game = sim::AiMatch::new(&loaded, args.seed, &args.ai, args.max_rounds)?;
+    game.finish()?;
+    let sides = save::ai_sides(&loaded, &game.agents);
+    let replay = save::SaveFile::capture(save::SaveKind::Replay, &game.battle, &loaded, sides)
+        .map_err(|e| e.to_string())?;
+    save::slots::write_file(&args.out, &replay).map_err(|e| e.to_string())?;
+    out!(
+        "{}: {} commands, round {}, {}",
+        args.out.display(),
+        replay.commands.len(),
+        replay.round,
+        match replay.ending {
+            Some(e) => e
+                .winner
+                .map_or("a draw".into(), |w| format!("side {w} won")),
+            None => "stopped at the round limit".into(),
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `saves`: the slot list and the kept replays.
+fn saves(data_dir: Option<PathBuf>) -> Result<ExitCode, String> {
+    let root = data_dir.unwrap_or_else(save::slots::data_dir);
+    for (title, dir) in [
+        ("Saves", save::slots::saves_dir(&root)),
+        ("Replays", save::slots::replays_dir(&root)),
+    ] {
+        let list = save::slots::list(&dir);
+        out!("{title} in {} ({}):", dir.display(), list.len());
+        for slot in list {
+            out!("  {}", slot.line());
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

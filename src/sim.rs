@@ -101,9 +101,21 @@ pub struct Report {
     pub scenarios: Vec<ScenarioReport>,
     /// xxh3 over every battle's final state hash, in order, as hex.
     pub hash: String,
+    /// Every battle: its scenario, seed, winner, rounds and final state hash.
+    pub battle_hashes: Vec<BattleLine>,
     /// Decision times (present only when asked for: they differ between runs).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub timings: Vec<TimingReport>,
+}
+
+/// One battle of a simulation, for comparing runs battle by battle.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct BattleLine {
+    pub scenario: String,
+    pub seed: u64,
+    pub winner: Option<u8>,
+    pub rounds: u32,
+    pub hash: String,
 }
 
 /// SplitMix64: spreads consecutive battle numbers into unrelated seeds.
@@ -126,6 +138,98 @@ pub struct Finished {
     pub turn_times: Vec<Vec<f64>>,
 }
 
+/// A battle every side of which a computer plays, one command at a time: the simulator's
+/// loop, and the save tests' (which save, load and compare between commands).
+pub struct AiMatch {
+    pub battle: Battle,
+    pub agents: Vec<Agent>,
+    /// The round after which the battle stops as a draw if nothing else ended it.
+    pub limit: u32,
+}
+
+impl AiMatch {
+    /// Sets up `loaded` with seeded dice and one agent per side (`policies[side % len]`).
+    pub fn new(
+        loaded: &Loaded,
+        seed: u64,
+        policies: &[Policy],
+        max_rounds: u32,
+    ) -> Result<Self, String> {
+        let setup = loaded.setup(Controller::default());
+        let battle = Battle::new(Arc::clone(&loaded.rules), &setup, DiceSource::seeded(seed))
+            .map_err(|e| format!("{}: {e}", loaded.path.display()))?;
+        let sides = loaded.scenario.sides.len().max(1);
+        let agents = (0..sides)
+            .map(|s| {
+                Agent::new(
+                    policies[s % policies.len().max(1)],
+                    battle_seed(seed, 1000 + s as u64),
+                )
+            })
+            .collect();
+        Ok(Self::resume(loaded, battle, agents, max_rounds))
+    }
+
+    /// Continues a battle (a loaded save's) with these agents.
+    pub fn resume(loaded: &Loaded, battle: Battle, agents: Vec<Agent>, max_rounds: u32) -> Self {
+        let limit = loaded
+            .scenario
+            .victory
+            .round_limit
+            .map_or(max_rounds, |l| l.rounds)
+            .max(max_rounds);
+        Self {
+            battle,
+            agents,
+            limit,
+        }
+    }
+
+    /// True once the battle is over or past its round limit.
+    pub fn finished(&self) -> bool {
+        self.battle.outcome().is_some() || self.battle.turn().round > self.limit
+    }
+
+    /// The combatant who must act now and the side whose agent decides.
+    pub fn actor(&mut self) -> Result<(CombatantId, usize), String> {
+        if let Some(d) = self.battle.awaiting() {
+            return Err(format!("nobody answers {d:?}"));
+        }
+        let Some(who) = self.battle.active() else {
+            return Err("no one is active and the battle is not over".into());
+        };
+        let side = self
+            .battle
+            .fighter(who)
+            .map_or(0, |f| usize::from(f.side.0) % self.agents.len().max(1));
+        Ok((who, side))
+    }
+
+    /// Lets the deciding agent give one command; returns who acted, for which side, and
+    /// how long the decision took in seconds. An illegal command is an error, never a hang.
+    pub fn step(&mut self) -> Result<(CombatantId, usize, f64), String> {
+        let (who, side) = self.actor()?;
+        let started = std::time::Instant::now();
+        let cmd = self.agents[side].command(&mut self.battle, who);
+        let took = started.elapsed().as_secs_f64();
+        self.battle.submit(cmd.clone()).map_err(|e| {
+            format!(
+                "the {} policy gave an illegal command {cmd:?}: {e}",
+                self.agents[side].policy
+            )
+        })?;
+        Ok((who, side, took))
+    }
+
+    /// Plays to the end and returns the final state hash.
+    pub fn finish(&mut self) -> Result<u64, String> {
+        while !self.finished() {
+            self.step()?;
+        }
+        Ok(self.battle.state_hash())
+    }
+}
+
 /// Plays one battle of `loaded` to its end with `agents[side]`; an illegal command from a
 /// policy or a question nobody answers is an error, never a hang.
 pub fn play(
@@ -134,45 +238,15 @@ pub fn play(
     policies: &[Policy],
     max_rounds: u32,
 ) -> Result<Finished, String> {
-    let setup = loaded.setup(Controller::default());
-    let mut battle = Battle::new(Arc::clone(&loaded.rules), &setup, DiceSource::seeded(seed))
-        .map_err(|e| format!("{}: {e}", loaded.path.display()))?;
-    let sides = loaded.scenario.sides.len().max(1);
-    let mut agents: Vec<Agent> = (0..sides)
-        .map(|s| {
-            Agent::new(
-                policies[s % policies.len().max(1)],
-                battle_seed(seed, 1000 + s as u64),
-            )
-        })
-        .collect();
-    let limit = loaded
-        .scenario
-        .victory
-        .round_limit
-        .map_or(max_rounds, |l| l.rounds);
-    let mut decision_times = vec![Vec::new(); agents.len()];
-    let mut turn_times = vec![Vec::new(); agents.len()];
+    let mut game = AiMatch::new(loaded, seed, policies, max_rounds)?;
+    let mut decision_times = vec![Vec::new(); game.agents.len()];
+    let mut turn_times = vec![Vec::new(); game.agents.len()];
     // The unit whose turn is being timed: (round, unit, side, seconds so far).
     let mut turn: Option<(u32, CombatantId, usize, f64)> = None;
-    while battle.outcome().is_none() {
-        if battle.turn().round > limit.max(max_rounds) {
-            break;
-        }
-        if let Some(d) = battle.awaiting() {
-            return Err(format!("nobody answers {d:?}"));
-        }
-        let Some(who) = battle.active() else {
-            return Err("no one is active and the battle is not over".into());
-        };
-        let side = battle
-            .fighter(who)
-            .map_or(0, |f| usize::from(f.side.0) % agents.len());
-        let started = std::time::Instant::now();
-        let cmd = agents[side].command(&mut battle, who);
-        let took = started.elapsed().as_secs_f64();
+    while !game.finished() {
+        let round = game.battle.turn().round;
+        let (who, side, took) = game.step()?;
         decision_times[side].push(took);
-        let round = battle.turn().round;
         match &mut turn {
             Some((r, w, _, sum)) if *r == round && *w == who => *sum += took,
             _ => {
@@ -182,16 +256,11 @@ pub fn play(
                 turn = Some((round, who, side, took));
             }
         }
-        battle.submit(cmd.clone()).map_err(|e| {
-            format!(
-                "the {} policy gave an illegal command {cmd:?}: {e}",
-                agents[side].policy
-            )
-        })?;
     }
     if let Some((_, _, s, sum)) = turn {
         turn_times[s].push(sum);
     }
+    let mut battle = game.battle;
     let hash = battle.state_hash();
     let (winner, rounds) = match battle.outcome() {
         Some(o) => (o.winner, o.round),
@@ -268,6 +337,13 @@ pub fn run(opts: &Options) -> Result<Report, String> {
             }
         }
         hashes.extend_from_slice(&done.hash.to_le_bytes());
+        report.battle_hashes.push(BattleLine {
+            scenario: loaded.id(),
+            seed,
+            winner: done.winner.map(|w| w.0),
+            rounds: done.rounds,
+            hash: format!("{:016x}", done.hash),
+        });
         total_rounds += u64::from(done.rounds);
         report.max_rounds = report.max_rounds.max(done.rounds);
         let sr = &mut per_scenario[k];

@@ -76,6 +76,19 @@ impl Agent {
         }
     }
 
+    /// An agent continuing a stream at `pos` (a loaded save's), so a battle continued after
+    /// loading makes the same choices it would have made without the save.
+    pub fn resume(policy: Policy, seed: u64, pos: u64) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_word_pos(u128::from(pos));
+        Self { policy, rng }
+    }
+
+    /// How far into its random stream the agent is (32-bit words used), for saves.
+    pub fn stream_pos(&self) -> u64 {
+        u64::try_from(self.rng.get_word_pos()).unwrap_or(u64::MAX)
+    }
+
     /// The command this agent gives for `who` now.
     pub fn command(&mut self, battle: &mut Battle, who: CombatantId) -> Command {
         match self.policy {

@@ -17,6 +17,7 @@ use crate::ruleset::{ConditionKind, TechniqueDef, WeaponDef};
 #[derive(
     Component, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
+#[serde(transparent)]
 pub struct CombatantId(pub u32);
 
 impl fmt::Display for CombatantId {

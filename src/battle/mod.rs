@@ -113,6 +113,42 @@ const MAX_STEPS: usize = 10_000;
 pub struct Battle {
     world: World,
     rules: Arc<Rules>,
+    /// What the battle was built from, so it can be rebuilt and the commands replayed (undo).
+    setup: BattleSetup,
+    initial_dice: DiceSource,
+    /// Every accepted command, in order, with the state hash after it.
+    history: Vec<Played>,
+    /// Commands taken back by [`Battle::undo`], newest last, for [`Battle::redo`].
+    undone: Vec<Command>,
+    /// The state hash once set up, before any command.
+    start_hash: u64,
+}
+
+/// One accepted command in a battle's history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Played {
+    pub command: Command,
+    /// [`Battle::state_hash`] right after the command.
+    pub hash: u64,
+    /// The round and the active combatant when it was given: undo stays inside one turn.
+    pub round: u32,
+    pub active: Option<CombatantId>,
+    /// It drew no dice, asked nobody anything, ended no turn and changed nothing hidden, so
+    /// taking it back tells the player nothing they could not know.
+    pub undoable: bool,
+}
+
+/// Why a command cannot be taken back or given again.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UndoError {
+    #[error("nothing to undo this turn")]
+    NothingThisTurn,
+    #[error("{0} rolled dice, asked a question or ended a turn: it cannot be undone")]
+    Final(String),
+    #[error("nothing to redo")]
+    NothingToRedo,
+    #[error("the battle could not be rebuilt: {0}")]
+    Rebuild(String),
 }
 
 /// What a declared attack would do, computed exactly from the same context the dice resolve.
@@ -122,6 +158,25 @@ pub struct AttackPreview {
     pub ki_cost: i64,
     pub context: AttackContext,
     pub odds: odds::AttackOdds,
+}
+
+/// A command's name for messages ("Move", "Attack"…).
+pub fn command_name(cmd: &Command) -> &'static str {
+    match cmd {
+        Command::Attack(_) => "Attack",
+        Command::Defend { .. } => "Defend",
+        Command::Respond { .. } => "Respond",
+        Command::Surge { .. } => "Surge",
+        Command::EndCondition { .. } => "End Condition",
+        Command::StandUp { .. } => "Stand Up",
+        Command::CurePoison { .. } => "Cure Poison",
+        Command::Move { .. } => "Move",
+        Command::Exploit { .. } => "Exploit",
+        Command::PowerUp { .. } => "Power Up",
+        Command::Recover { .. } => "Recover",
+        Command::ConvertAction { .. } => "Convert Action",
+        Command::EndTurn { .. } => "End Turn",
+    }
 }
 
 impl Battle {
@@ -135,16 +190,107 @@ impl Battle {
         let mut app = App::new();
         app.add_plugins(plugin)
             .insert_resource(RulesRes(rules.clone()))
-            .insert_resource(BattleDice(dice))
+            .insert_resource(BattleDice(dice.clone()))
             .insert_resource(Battleground(setup.map.clone()))
             .insert_resource(setup.victory);
         for f in &fighters {
             app.world_mut().spawn(setup::components(f));
         }
         let world = std::mem::take(app.world_mut());
-        let mut battle = Self { world, rules };
+        let mut battle = Self {
+            world,
+            rules,
+            setup: setup.clone(),
+            initial_dice: dice,
+            history: Vec::new(),
+            undone: Vec::new(),
+            start_hash: 0,
+        };
         battle.run();
+        battle.start_hash = battle.state_hash();
         Ok(battle)
+    }
+
+    /// The state hash once the battle was set up, before any command.
+    pub fn start_hash(&self) -> u64 {
+        self.start_hash
+    }
+
+    /// The setup the battle was built from.
+    pub fn setup(&self) -> &BattleSetup {
+        &self.setup
+    }
+
+    /// Every accepted command so far, each with the state hash after it.
+    pub fn history(&self) -> &[Played] {
+        &self.history
+    }
+
+    /// The seed of the battle's dice, unless they are scripted (a test's).
+    pub fn seed(&self) -> Option<u64> {
+        self.initial_dice.seed()
+    }
+
+    /// The commands [`Battle::undo`] would take back right now, oldest first: the trailing
+    /// undoable commands of the current turn.
+    pub fn undoable(&self) -> &[Played] {
+        let t = self.turn();
+        let (round, active) = (t.round, t.active());
+        let start = self
+            .history
+            .iter()
+            .rposition(|p| !(p.undoable && p.round == round && p.active == active))
+            .map_or(0, |i| i + 1);
+        &self.history[start..]
+    }
+
+    /// Takes back the last command if it drew no dice, asked nobody anything and belongs to
+    /// the current turn, by rebuilding the battle from its setup and replaying the others.
+    /// Returns the command taken back; [`Battle::redo`] gives it again.
+    pub fn undo(&mut self) -> Result<Command, UndoError> {
+        let Some(last) = self.history.last() else {
+            return Err(UndoError::NothingThisTurn);
+        };
+        let t = self.turn();
+        if last.round != t.round || last.active != t.active() {
+            return Err(UndoError::NothingThisTurn);
+        }
+        if !last.undoable {
+            return Err(UndoError::Final(command_name(&last.command).to_string()));
+        }
+        let keep = self.history.len() - 1;
+        let mut fresh = Battle::new(self.rules.clone(), &self.setup, self.initial_dice.clone())
+            .map_err(|e| UndoError::Rebuild(e.to_string()))?;
+        for p in &self.history[..keep] {
+            fresh
+                .submit_recorded(p.command.clone())
+                .map_err(|e| UndoError::Rebuild(format!("{:?}: {e}", p.command)))?;
+        }
+        let undone_cmd = self.history[keep].command.clone();
+        fresh.undone = std::mem::take(&mut self.undone);
+        fresh.undone.push(undone_cmd.clone());
+        *self = fresh;
+        Ok(undone_cmd)
+    }
+
+    /// Gives the last undone command again (it drew no dice, so it does exactly what it did).
+    pub fn redo(&mut self) -> Result<Command, UndoError> {
+        let cmd = self
+            .undone
+            .last()
+            .cloned()
+            .ok_or(UndoError::NothingToRedo)?;
+        self.check(&cmd)
+            .map_err(|e| UndoError::Rebuild(e.to_string()))?;
+        self.submit_recorded(cmd.clone())
+            .map_err(|e| UndoError::Rebuild(e.to_string()))?;
+        self.undone.pop();
+        Ok(cmd)
+    }
+
+    /// The commands [`Battle::redo`] can give again, newest last.
+    pub fn redoable(&self) -> &[Command] {
+        &self.undone
     }
 
     /// Direct access to the battle's world, for tests and tools that stage a situation (a
@@ -173,11 +319,53 @@ impl Battle {
         }
     }
 
-    /// Validates and applies a command; on error the battle is unchanged.
+    /// Validates and applies a command; on error the battle is unchanged. A new command
+    /// forgets what was undone.
     pub fn submit(&mut self, cmd: Command) -> Result<(), RuleError> {
+        self.submit_recorded(cmd)?;
+        self.undone.clear();
+        Ok(())
+    }
+
+    /// Validates, applies and records a command with the hash after it and whether it can be
+    /// taken back.
+    fn submit_recorded(&mut self, cmd: Command) -> Result<(), RuleError> {
         self.check(&cmd)?;
-        self.world.resource_mut::<PendingCommand>().0 = Some(cmd);
+        let t = self.turn();
+        let (round, active, phase) = (t.round, t.active(), t.phase);
+        let rolled = self.dice().rolled();
+        let events = self.events().len();
+        self.world.resource_mut::<PendingCommand>().0 = Some(cmd.clone());
         self.run();
+        let t = self.turn();
+        let same_turn = t.round == round && t.active() == active && t.phase == phase;
+        let asked = self.awaiting().is_some()
+            || self.events()[events..].iter().any(|e| {
+                matches!(
+                    e,
+                    BattleEvent::ExploitProvoked { .. } | BattleEvent::ResponseWindow { .. }
+                )
+            });
+        let own_turn_command = !matches!(
+            cmd,
+            Command::Defend { .. }
+                | Command::Respond { .. }
+                | Command::Exploit { .. }
+                | Command::EndTurn { .. }
+        );
+        let undoable = own_turn_command
+            && same_turn
+            && !asked
+            && self.dice().rolled() == rolled
+            && self.outcome().is_none();
+        let hash = self.state_hash();
+        self.history.push(Played {
+            command: cmd,
+            hash,
+            round,
+            active,
+            undoable,
+        });
         Ok(())
     }
 

@@ -32,6 +32,21 @@ pub struct Rules {
     pub actions: ActionRules,
     pub roster: Roster,
     pub terrain: TerrainRules,
+    /// xxh3 of every data file's name and bytes: a save names the data it was played with
+    /// and notices when the ruleset changed since.
+    pub data_hash: u64,
+}
+
+/// The hash of a ruleset's sources as loaded: each file's name, length and bytes, in order.
+fn hash_sources(sources: &[(PathBuf, String)]) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for (file, src) in sources {
+        let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
+        h.update(name.unwrap_or_default().as_bytes());
+        h.update(&(src.len() as u64).to_le_bytes());
+        h.update(src.as_bytes());
+    }
+    h.digest()
 }
 
 /// The files of a DBU-family ruleset, in load order.
@@ -192,6 +207,7 @@ impl Rules {
             actions,
             roster,
             terrain,
+            data_hash: hash_sources(&sources),
         };
         let problems = validate::validate(&rules, &sources);
         if problems.is_empty() {

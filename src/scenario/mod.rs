@@ -107,6 +107,8 @@ pub struct Loaded {
     pub path: PathBuf,
     pub scenario: Scenario,
     pub rules: Arc<Rules>,
+    /// xxh3 of the scenario file's bytes, so a save notices when its scenario changed.
+    pub source_hash: u64,
 }
 
 /// The environment variable that points the game at another `assets/` directory.
@@ -195,6 +197,7 @@ pub fn load_with(
             path: path.to_path_buf(),
             scenario,
             rules,
+            source_hash: xxhash_rust::xxh3::xxh3_64(src.as_bytes()),
         })
     } else {
         Err(RulesErrors(problems))

@@ -18,6 +18,7 @@ mod movement;
 mod odds;
 mod profiles;
 mod rules_data;
+mod saves;
 mod scenarios;
 mod strike;
 mod thresholds;
