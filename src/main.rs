@@ -69,6 +69,9 @@ struct ReplayArgs {
     /// command that diverges; exit 1 if any file does not verify.
     #[arg(long)]
     verify: bool,
+    /// Drive the viewer with a script of inputs and screenshots (see README, "Scripted play").
+    #[arg(long)]
+    script: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -150,6 +153,9 @@ struct PlayArgs {
     /// Continue a saved battle: a slot name (quick, autosave…) or a save file.
     #[arg(long, conflicts_with_all = ["scenario", "sides"])]
     load: Option<String>,
+    /// With --load: load it even if its ruleset or scenario changed since it was saved.
+    #[arg(long, requires = "load")]
+    load_anyway: bool,
     /// Where saves and replays live (default: $GRIDCLASH_DATA_DIR, else the platform's user
     /// data directory).
     #[arg(long)]
@@ -304,17 +310,52 @@ fn play(args: &PlayArgs) -> Result<ExitCode, String> {
         Some(path) => Some(gui::script::Script::load(path).map_err(|e| e.to_string())?),
         None => None,
     };
+    let root = args.data_dir.clone().unwrap_or_else(save::slots::data_dir);
+    let load = match &args.load {
+        Some(name) => {
+            let path = save_path(&root, name);
+            // Checked here so a broken save is reported in the terminal.
+            match save::load(&path, save::Restore::default()) {
+                Ok(_) => {}
+                Err(e) if e.is_data_changed() && args.load_anyway => {}
+                Err(e) if e.is_data_changed() => {
+                    return Err(format!("{e}\nadd --load-anyway to load it anyway"));
+                }
+                Err(e) => return Err(e.to_string()),
+            }
+            Some(path)
+        }
+        None => None,
+    };
+    if let Some(file) = &args.replay {
+        save::verify(file).map_err(|e| e.to_string())?;
+    }
     let exit = gui::run(PlayOptions {
         seed: args.seed,
         battle,
         script,
         ai_pace: args.ai_pace,
         colour_blind: args.colour_blind,
+        load,
+        load_anyway: args.load_anyway,
+        replay: args.replay.clone(),
+        data_dir: Some(root),
     });
     Ok(match exit {
         bevy::app::AppExit::Success => ExitCode::SUCCESS,
         bevy::app::AppExit::Error(code) => ExitCode::from(code.get()),
     })
+}
+
+/// A save named on the command line: a file if one is there, else a slot name.
+#[cfg(feature = "gui")]
+fn save_path(root: &Path, name: &str) -> PathBuf {
+    let file = PathBuf::from(name);
+    if file.is_file() {
+        file
+    } else {
+        save::slots::slot_path(root, name)
+    }
 }
 
 fn load_scenario(name: &str) -> Result<scenario::Loaded, String> {
@@ -532,6 +573,7 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
             };
             return play(&PlayArgs {
                 replay: Some(file.clone()),
+                script: args.script.clone(),
                 ..PlayArgs::default()
             });
         }

@@ -588,6 +588,12 @@ fn animate_events(
     mut seen: ResMut<SeenEvents>,
     mut walks: Query<(&Token, &mut Walk, &Transform)>,
 ) {
+    if session.battle.events().len() < seen.0 {
+        // Undo rebuilt the battle: stop every walk, tokens snap to where they are now.
+        for (_, mut walk, _) in &mut walks {
+            walk.path.clear();
+        }
+    }
     let events = session.battle.events()[seen.0.min(session.battle.events().len())..].to_vec();
     seen.0 = session.battle.events().len();
     if events.is_empty() {

@@ -4,14 +4,16 @@
 
 use bevy::prelude::*;
 
-use super::Screen;
 use super::input::{CursorSquare, GameAction, PlayerInput};
-use super::session::{Intent, Session};
+use super::load_screen::LoadMenu;
+use super::session::{Intent, ReplayPlayer, Session, StartError};
 use super::view::{BattleView, read_battle_view};
+use super::{DataDir, Screen};
 use crate::battle::command::{Command, Decision, SurgeKind};
 use crate::battle::context::DefenseChoice;
 use crate::battle::policy::best_attack;
 use crate::grid::{Dir8, Square};
+use crate::save::{SaveKind, slots};
 
 /// How fast the computer plays: seconds between its commands, and whether the player asked
 /// to skip ahead to their own next decision.
@@ -32,14 +34,29 @@ impl Default for Pace {
     }
 }
 
+/// The pause menu's page.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum PauseMenu {
+    /// Resume, save, load, title, quit.
+    #[default]
+    Main,
+    /// Typing the name of the slot to save to.
+    Save { name: String },
+}
+
+/// The entries of the pause menu's main page, in order.
+pub const PAUSE_ENTRIES: [&str; 5] = ["Resume", "Save", "Load", "Back to title", "Quit"];
+
 /// Battle-screen state that is not the battle's: the pause menu, the log's detail, the delay
 /// before the end screen.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct BattleUi {
     /// The pause menu is open: the battle ignores other input.
     pub paused: bool,
-    /// The highlighted pause-menu entry: 0 resume, 1 back to title, 2 quit.
+    /// The highlighted pause-menu entry (see [`PAUSE_ENTRIES`]).
     pub pause_choice: usize,
+    /// The pause menu's page.
+    pub menu: PauseMenu,
     /// Every roll in the log shows its dice and modifiers.
     pub log_expanded: bool,
     /// Seconds the finished battle has stayed on screen.
@@ -66,12 +83,16 @@ pub(super) fn plugin(app: &mut App) {
             (
                 toggle_pause,
                 toggle_log_detail,
+                type_save_name,
                 choose_in_pause_menu,
+                quick_save_and_load,
                 confirm_handoff,
                 answer_prompt,
                 command_active_unit,
                 move_cursor_with_pad,
                 play_computer_turns,
+                control_replay,
+                autosave_each_round,
                 finish_battle,
                 read_battle_view,
             )
@@ -104,6 +125,12 @@ fn toggle_pause(input: PlayerInput, mut ui: ResMut<BattleUi>, mut session: ResMu
         return;
     }
     let idle = session.intent == Intent::Idle;
+    if ui.paused && ui.menu != PauseMenu::Main && actions.just_pressed(&GameAction::Cancel) {
+        // Esc on a page of the menu goes back to its first page.
+        ui.menu = PauseMenu::Main;
+        ui.input_used = true;
+        return;
+    }
     if actions.just_pressed(&GameAction::Pause)
         || (actions.just_pressed(&GameAction::Cancel)
             && idle
@@ -112,6 +139,7 @@ fn toggle_pause(input: PlayerInput, mut ui: ResMut<BattleUi>, mut session: ResMu
     {
         ui.paused = !ui.paused;
         ui.pause_choice = 0;
+        ui.menu = PauseMenu::Main;
         ui.input_used = true;
     } else if ui.paused && actions.just_pressed(&GameAction::Cancel) {
         ui.paused = false;
@@ -124,14 +152,20 @@ fn toggle_log_detail(input: PlayerInput, mut ui: ResMut<BattleUi>) {
     let Some(actions) = input.any() else {
         return;
     };
-    if actions.just_pressed(&GameAction::ToggleLog) {
+    // While a slot name is typed, L is a letter.
+    if actions.just_pressed(&GameAction::ToggleLog) && ui.menu == PauseMenu::Main {
         ui.log_expanded = !ui.log_expanded;
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn choose_in_pause_menu(
     input: PlayerInput,
+    keys: Res<ButtonInput<KeyCode>>,
     mut ui: ResMut<BattleUi>,
+    mut session: ResMut<Session>,
+    dir: Res<DataDir>,
+    mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -141,20 +175,149 @@ fn choose_in_pause_menu(
     if !ui.paused || ui.input_used {
         return;
     }
+    if let PauseMenu::Save { name } = &ui.menu {
+        // Space types a space here; Enter (or a gamepad's Start) saves.
+        if actions.just_pressed(&GameAction::Confirm) && !keys.just_pressed(KeyCode::Space) {
+            let name = name.trim().to_string();
+            ui.input_used = true;
+            match save_to_slot(&session, &dir, &name) {
+                Ok(()) => {
+                    session.notice = Some(format!("saved to slot \"{name}\""));
+                    ui.menu = PauseMenu::Main;
+                    ui.paused = false;
+                }
+                Err(e) => session.notice = Some(e),
+            }
+        }
+        return;
+    }
+    let n = PAUSE_ENTRIES.len();
     if actions.just_pressed(&GameAction::Down) {
-        ui.pause_choice = (ui.pause_choice + 1) % 3;
+        ui.pause_choice = (ui.pause_choice + 1) % n;
     }
     if actions.just_pressed(&GameAction::Up) {
-        ui.pause_choice = (ui.pause_choice + 2) % 3;
+        ui.pause_choice = (ui.pause_choice + n - 1) % n;
     }
     if actions.just_pressed(&GameAction::Confirm) {
         ui.input_used = true;
-        match ui.pause_choice {
-            0 => ui.paused = false,
-            1 => next.set(Screen::Title),
+        match PAUSE_ENTRIES.get(ui.pause_choice).copied() {
+            Some("Resume") => ui.paused = false,
+            Some("Save") if session.replay.is_some() => {
+                session.notice = Some("a replay is not saved: it is already a file".into());
+            }
+            Some("Save") => {
+                session.notice = None;
+                ui.menu = PauseMenu::Save {
+                    name: default_slot_name(&mut session),
+                };
+            }
+            Some("Load") => {
+                commands.insert_resource(LoadMenu::read(&dir.0, true));
+                next.set(Screen::Load);
+            }
+            Some("Back to title") => next.set(Screen::Title),
             _ => {
                 exit.write(AppExit::Success);
             }
+        }
+    }
+}
+
+/// The name the save page suggests: the scenario and the round, which the player may edit.
+fn default_slot_name(session: &mut Session) -> String {
+    let name: String = session
+        .loaded
+        .scenario
+        .name
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+        .collect();
+    let name = format!("{} round {}", name.trim(), session.battle.turn().round);
+    name.chars().take(40).collect()
+}
+
+/// Writes the battle to a named slot; the error says why it could not be.
+fn save_to_slot(session: &Session, dir: &DataDir, name: &str) -> Result<(), String> {
+    let save = session
+        .capture(SaveKind::Save)
+        .map_err(|e| format!("could not save: {e}"))?;
+    slots::write_slot(&dir.0, name, &save)
+        .map(|_| ())
+        .map_err(|e| format!("could not save: {e}"))
+}
+
+/// On the save page, typed characters edit the slot's name (Backspace deletes).
+fn type_save_name(
+    mut typed: MessageReader<bevy::input::keyboard::KeyboardInput>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut ui: ResMut<BattleUi>,
+) {
+    let PauseMenu::Save { name } = &mut ui.menu else {
+        typed.clear();
+        return;
+    };
+    if keys.just_pressed(KeyCode::Backspace) {
+        name.pop();
+    }
+    for key in typed.read() {
+        if key.state != bevy::input::ButtonState::Pressed {
+            continue;
+        }
+        match &key.logical_key {
+            bevy::input::keyboard::Key::Character(c) => {
+                for ch in c.chars() {
+                    let allowed = ch.is_alphanumeric() || ch == ' ' || ch == '-' || ch == '_';
+                    if allowed && name.chars().count() < 40 {
+                        name.push(ch);
+                    }
+                }
+            }
+            bevy::input::keyboard::Key::Space if name.chars().count() < 40 => name.push(' '),
+            _ => {}
+        }
+    }
+}
+
+/// F5 saves to the quick slot, F9 loads it (a quick load of a save whose data changed asks
+/// first, on the load screen).
+fn quick_save_and_load(
+    input: PlayerInput,
+    mut ui: ResMut<BattleUi>,
+    mut session: ResMut<Session>,
+    dir: Res<DataDir>,
+    mut commands: Commands,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    let Some(actions) = input.any() else {
+        return;
+    };
+    if ui.input_used || matches!(ui.menu, PauseMenu::Save { .. }) || session.replay.is_some() {
+        return;
+    }
+    if actions.just_pressed(&GameAction::QuickSave) {
+        ui.input_used = true;
+        session.notice = Some(match save_to_slot(&session, &dir, slots::QUICK) {
+            Ok(()) => "quick-saved (F9 loads it)".into(),
+            Err(e) => e,
+        });
+    } else if actions.just_pressed(&GameAction::QuickLoad) {
+        ui.input_used = true;
+        let path = slots::slot_path(&dir.0, slots::QUICK);
+        if !path.is_file() {
+            session.notice = Some("no quick save yet (F5 makes one)".into());
+            return;
+        }
+        match Session::load(&path, false) {
+            Ok(loaded) => {
+                commands.insert_resource(loaded);
+                next.set(Screen::Battle);
+            }
+            Err(StartError::Load(e)) if e.is_data_changed() => {
+                let message = format!("{e}.\nEnter: load it anyway   Esc: do not load");
+                commands.insert_resource(LoadMenu::read(&dir.0, true).asking(path, message));
+                next.set(Screen::Load);
+            }
+            Err(e) => session.notice = Some(format!("could not load the quick save: {e}")),
         }
     }
 }
@@ -318,6 +481,14 @@ fn command_active_unit(
     if pressed(GameAction::Cancel) {
         session.intent = Intent::Idle;
     }
+    if pressed(GameAction::Undo) {
+        session.undo();
+        return;
+    }
+    if pressed(GameAction::Redo) {
+        session.redo();
+        return;
+    }
     let command = if pressed(GameAction::PowerUp) {
         Some(Command::PowerUp { who })
     } else if pressed(GameAction::Recover) {
@@ -427,7 +598,11 @@ fn play_computer_turns(
     let Some(actions) = input.any() else {
         return;
     };
-    if ui.paused || session.handoff.is_some() || session.battle.outcome().is_some() {
+    if ui.paused
+        || session.handoff.is_some()
+        || session.battle.outcome().is_some()
+        || session.replay.is_some()
+    {
         return;
     }
     if actions.just_pressed(&GameAction::SkipAi) {
@@ -443,6 +618,70 @@ fn play_computer_turns(
     }
     session.play_ai_command();
     session.ai_wait = pace.seconds_per_command;
+}
+
+/// The replay viewer: Space pauses and resumes, Right or Tab steps one command while
+/// paused, +/- change the speed; commands play at the chosen speed.
+fn control_replay(
+    time: Res<Time>,
+    input: PlayerInput,
+    mut session: ResMut<Session>,
+    mut ui: ResMut<BattleUi>,
+) {
+    let Some(actions) = input.any() else {
+        return;
+    };
+    let Some(replay) = &mut session.replay else {
+        return;
+    };
+    if ui.paused || ui.input_used {
+        return;
+    }
+    let pressed = |a: GameAction| actions.just_pressed(&a);
+    if pressed(GameAction::Confirm) {
+        replay.paused = !replay.paused;
+        ui.input_used = true;
+    }
+    let speeds = ReplayPlayer::SPEEDS;
+    let at = speeds
+        .iter()
+        .position(|s| (*s - replay.speed).abs() < 1e-3)
+        .unwrap_or(2);
+    if pressed(GameAction::WagerUp) || pressed(GameAction::Up) {
+        replay.speed = speeds[(at + 1).min(speeds.len() - 1)];
+    }
+    if pressed(GameAction::WagerDown) || pressed(GameAction::Down) {
+        replay.speed = speeds[at.saturating_sub(1)];
+    }
+    let step = pressed(GameAction::Right) || pressed(GameAction::NextSlot);
+    if replay.paused {
+        if step {
+            session.play_replay_command();
+        }
+        return;
+    }
+    session.ai_wait -= time.delta_secs();
+    if session.ai_wait <= 0.0 {
+        let speed = session.replay.as_ref().map_or(1.0, |r| r.speed);
+        session.play_replay_command();
+        session.ai_wait = 1.0 / speed;
+    }
+}
+
+/// Writes the autosave slot at the start of every round (not while watching a replay).
+fn autosave_each_round(mut session: ResMut<Session>, dir: Res<DataDir>) {
+    let round = session.battle.turn().round;
+    if session.replay.is_some()
+        || session.battle.outcome().is_some()
+        || round <= session.autosaved_round
+        || session.battle.awaiting().is_some()
+    {
+        return;
+    }
+    session.autosaved_round = round;
+    if let Err(e) = save_to_slot(&session, &dir, slots::AUTO) {
+        session.notice = Some(format!("autosave failed: {e}"));
+    }
 }
 
 /// Shows the end-of-battle screen a moment after the last blow.

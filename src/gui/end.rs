@@ -1,16 +1,81 @@
 //! The end-of-battle screen: who won and after how many rounds, damage per unit, a summary of
-//! the rolls, and play again or back to the title.
+//! the rolls; keep the battle as a replay, play again (or watch a replay again) or go back to
+//! the title.
 
 use bevy::prelude::*;
 
 use super::input::{GameAction, PlayerInput};
 use super::session::Session;
-use super::{Screen, palette};
+use super::{DataDir, Screen, palette};
 use crate::battle::event::BattleEvent;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::End), spawn_end_screen)
-        .add_systems(Update, choose_after_battle.run_if(in_state(Screen::End)));
+        .add_systems(
+            Update,
+            (keep_replay, choose_after_battle, draw_replay_note)
+                .chain()
+                .run_if(in_state(Screen::End)),
+        );
+}
+
+/// What became of the replay of this battle: kept where, or why not.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReplayNote(pub Option<String>);
+
+/// The end screen's line about the replay.
+#[derive(Component)]
+struct ReplayNoteText;
+
+/// F5 on the end screen keeps the battle as a replay in the data directory.
+fn keep_replay(
+    input: PlayerInput,
+    session: Option<Res<Session>>,
+    dir: Res<DataDir>,
+    mut note: ResMut<ReplayNote>,
+) {
+    let (Some(actions), Some(session)) = (input.any(), session) else {
+        return;
+    };
+    if !actions.just_pressed(&GameAction::QuickSave) || session.replay.is_some() {
+        return;
+    }
+    if note
+        .0
+        .as_ref()
+        .is_some_and(|n| n.starts_with("Replay kept"))
+    {
+        return;
+    }
+    let kept = session
+        .capture(crate::save::SaveKind::Replay)
+        .map_err(|e| e.to_string())
+        .and_then(|r| crate::save::slots::keep_replay(&dir.0, &r).map_err(|e| e.to_string()));
+    note.0 = Some(match kept {
+        Ok(path) => format!(
+            "Replay kept: {} (watch it from Load, or `gridclash replay FILE`)",
+            path.display()
+        ),
+        Err(e) => format!("Could not keep the replay: {e}"),
+    });
+}
+
+fn draw_replay_note(
+    note: Res<ReplayNote>,
+    session: Option<Res<Session>>,
+    mut text: Query<&mut Text, With<ReplayNoteText>>,
+) {
+    let watching = session.is_some_and(|s| s.replay.is_some());
+    let want = match &note.0 {
+        Some(n) => n.clone(),
+        None if watching => "End of the replay.".into(),
+        None => "F5: keep this battle as a replay".into(),
+    };
+    for mut t in &mut text {
+        if t.0 != want {
+            t.0.clone_from(&want);
+        }
+    }
 }
 
 /// The end screen's text, from the session's result, statistics and event log.
@@ -80,7 +145,13 @@ pub fn summary(session: &mut Session) -> String {
 }
 
 fn spawn_end_screen(mut commands: Commands, mut session: ResMut<Session>) {
+    commands.insert_resource(ReplayNote::default());
     let text = summary(&mut session);
+    let again = if session.replay.is_some() {
+        "Enter: watch again    Esc: back to title"
+    } else {
+        "Enter: play again (next seed)    Esc: back to title"
+    };
     commands
         .spawn(super::screen_root("End screen", Screen::End, 16.0))
         .with_children(|root| {
@@ -95,7 +166,13 @@ fn spawn_end_screen(mut commands: Commands, mut session: ResMut<Session>) {
                 TextColor(palette::TEXT),
             ));
             root.spawn((
-                Text::new("Enter: play again (next seed)    Esc: back to title"),
+                ReplayNoteText,
+                Text::new(""),
+                TextFont::from_font_size(16.0),
+                TextColor(palette::ACCENT),
+            ));
+            root.spawn((
+                Text::new(again),
                 TextFont::from_font_size(18.0),
                 TextColor(palette::TEXT_DIM),
             ));
@@ -115,7 +192,11 @@ fn choose_after_battle(
         if let Some(s) = session {
             let mut spec = s.spec.clone();
             spec.seed = spec.seed.wrapping_add(1);
-            match Session::start(spec) {
+            let again = match &s.replay {
+                Some(r) => Session::watch(&r.path),
+                None => Session::start(spec),
+            };
+            match again {
                 Ok(new) => {
                     commands.insert_resource(new);
                     next.set(Screen::Battle);

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy::ui::RelativeCursorPosition;
 
 use super::board::{BOTTOM_H, PANEL_W, TOP_H};
-use super::control::{BattleControls, BattleUi};
+use super::control::{BattleControls, BattleUi, PAUSE_ENTRIES, PauseMenu};
 use super::input::{CursorSquare, GameAction};
 use super::session::{Intent, Session};
 use super::settings::key_label;
@@ -400,18 +400,41 @@ fn draw_texts(
             keys.of(GameAction::Confirm)
         )
     });
-    let pause = ["Resume", "Back to title", "Quit"]
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            if i == ui.pause_choice {
-                format!("> {s}")
-            } else {
-                format!("  {s}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
+    let pause = match &ui.menu {
+        PauseMenu::Main => {
+            let entries = PAUSE_ENTRIES
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    if i == ui.pause_choice {
+                        format!("> {s}")
+                    } else {
+                        format!("  {s}")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            let notice = session
+                .notice
+                .as_ref()
+                .map_or(String::new(), |n| format!("\n\n! {n}"));
+            format!(
+                "Paused\n\n{entries}\n\nUp/Down, {}   Quick save {}, quick load {}{notice}",
+                keys.of(GameAction::Confirm),
+                keys.of(GameAction::QuickSave),
+                keys.of(GameAction::QuickLoad)
+            )
+        }
+        PauseMenu::Save { name } => {
+            let notice = session
+                .notice
+                .as_ref()
+                .map_or(String::new(), |n| format!("\n\n! {n}"));
+            format!(
+                "Save the battle\n\nSlot name: {name}_\n\nType a name (letters, digits, spaces, - and _); a slot of the same name is replaced.\nEnter: save   Esc: back{notice}"
+            )
+        }
+    };
     for (kind, mut t) in &mut texts {
         let want = match kind {
             HudText::Round => round.clone(),
@@ -422,10 +445,7 @@ fn draw_texts(
             HudText::Log => log.clone(),
             HudText::Prompt => prompt.clone().unwrap_or_default(),
             HudText::Handoff => handoff.clone().unwrap_or_default(),
-            HudText::Pause => format!(
-                "Paused\n\n{pause}\n\nUp/Down, {}",
-                keys.of(GameAction::Confirm)
-            ),
+            HudText::Pause => pause.clone(),
         };
         if t.0 != want {
             t.0 = want;
@@ -733,6 +753,30 @@ fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
 }
 
 fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (String, String) {
+    if let Some(r) = &session.replay {
+        let file = r
+            .path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let state = if r.next >= r.commands.len() {
+            "end of the replay".to_string()
+        } else if r.paused {
+            "paused".to_string()
+        } else {
+            format!("{} commands/s", r.speed)
+        };
+        return (
+            format!(
+                "REPLAY {file}  command {}/{}  {state}",
+                r.next,
+                r.commands.len()
+            ),
+            format!(
+                "Space: pause/resume   Right or Tab: step (paused)   +/-: speed   {}: detailed log   Esc: menu",
+                keys.of(GameAction::ToggleLog)
+            ),
+        );
+    }
     if let Some((_, Some(_), _)) = session.human_to_act() {
         return (
             format!(
@@ -794,6 +838,14 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
         format!("{} End turn", keys.of(GameAction::EndTurn)),
         format!("{} Log", keys.of(GameAction::ToggleLog)),
     ]);
+    let undoable = session.battle.undoable().len();
+    if undoable > 0 {
+        items.push(format!("{} Undo ({undoable})", keys.of(GameAction::Undo)));
+    }
+    let redoable = session.battle.redoable().len();
+    if redoable > 0 {
+        items.push(format!("{} Redo ({redoable})", keys.of(GameAction::Redo)));
+    }
     let mut second = String::new();
     if let Some(n) = &session.notice {
         second = format!("! {n}\n");

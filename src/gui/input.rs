@@ -69,6 +69,13 @@ pub enum GameAction {
     ToggleLog,
     /// Open or close the pause menu.
     Pause,
+    /// Save to the quick slot at once; on the end screen, keep the battle as a replay.
+    QuickSave,
+    /// Load the quick slot.
+    QuickLoad,
+    /// Take back the last command of this turn that rolled nothing; give it again.
+    Undo,
+    Redo,
     /// Menus: move the highlight.
     Up,
     Down,
@@ -157,6 +164,10 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::SkipAi, vec![K::KeyF]),
         (A::ToggleLog, vec![K::KeyL]),
         (A::Pause, vec![K::F10]),
+        (A::QuickSave, vec![K::F5]),
+        (A::QuickLoad, vec![K::F9]),
+        (A::Undo, vec![K::KeyZ, K::Backspace]),
+        (A::Redo, vec![K::KeyY]),
         (A::Up, vec![K::ArrowUp]),
         (A::Down, vec![K::ArrowDown]),
         (A::Left, vec![K::ArrowLeft]),
@@ -216,6 +227,14 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(
             A::Rotate,
             ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::East]),
+        )
+        .with(
+            A::Undo,
+            ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::West]),
+        )
+        .with(
+            A::Redo,
+            ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::South]),
         )
         .with(A::Up, GamepadButton::DPadUp)
         .with(A::Down, GamepadButton::DPadDown)

@@ -11,6 +11,7 @@ pub mod control;
 pub mod end;
 pub mod hud;
 pub mod input;
+pub mod load_screen;
 pub mod palette;
 pub mod script;
 pub mod session;
@@ -34,6 +35,18 @@ pub enum Screen {
     Settings,
     Battle,
     End,
+    /// The save and replay list.
+    Load,
+}
+
+/// Where saves and replays are read and written (see [`crate::save::slots`]).
+#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+pub struct DataDir(pub std::path::PathBuf);
+
+impl Default for DataDir {
+    fn default() -> Self {
+        Self(crate::save::slots::data_dir())
+    }
 }
 
 /// How the game was started: the title screen, or straight into a battle, optionally driven
@@ -50,6 +63,14 @@ pub struct PlayOptions {
     pub ai_pace: Option<f32>,
     /// Use the Okabe-Ito colour-blind safe palette, whatever the settings say.
     pub colour_blind: bool,
+    /// Start by continuing this save file.
+    pub load: Option<std::path::PathBuf>,
+    /// Load it even though its ruleset or scenario data changed (the player was told).
+    pub load_anyway: bool,
+    /// Start by watching this replay file.
+    pub replay: Option<std::path::PathBuf>,
+    /// Where saves and replays live, instead of the default data directory.
+    pub data_dir: Option<std::path::PathBuf>,
 }
 
 /// The root of a full-window menu screen (title, settings, end): a centred column on the
@@ -77,6 +98,14 @@ pub fn logic_plugin(app: &mut App) {
     if !app.world().contains_resource::<Settings>() {
         app.add_systems(PreStartup, settings::load_settings);
     }
+    if !app.world().contains_resource::<DataDir>() {
+        let dir = app
+            .world()
+            .get_resource::<PlayOptions>()
+            .and_then(|o| o.data_dir.clone())
+            .map_or_else(DataDir::default, DataDir);
+        app.insert_resource(dir);
+    }
     app.init_state::<Screen>()
         .init_resource::<UiScale>()
         .add_plugins((
@@ -85,6 +114,7 @@ pub fn logic_plugin(app: &mut App) {
             title::plugin,
             settings_screen::plugin,
             end::plugin,
+            load_screen::plugin,
         ))
         .add_systems(Startup, open_first_screen)
         .add_systems(PreUpdate, settings::apply_settings);
@@ -95,14 +125,20 @@ fn open_first_screen(
     options: Res<PlayOptions>,
     mut next: ResMut<NextState<Screen>>,
 ) {
-    if let Some(spec) = &options.battle {
-        match Session::start(spec.clone()) {
-            Ok(session) => {
-                commands.insert_resource(session);
-                next.set(Screen::Battle);
-            }
-            Err(e) => error!("could not start the battle: {e}"),
+    let started = if let Some(path) = &options.replay {
+        Some(Session::watch(path))
+    } else if let Some(path) = &options.load {
+        Some(Session::load(path, options.load_anyway))
+    } else {
+        options.battle.clone().map(Session::start)
+    };
+    match started {
+        Some(Ok(session)) => {
+            commands.insert_resource(session);
+            next.set(Screen::Battle);
         }
+        Some(Err(e)) => error!("could not start the battle: {e}"),
+        None => {}
     }
 }
 

@@ -31,6 +31,8 @@ pub enum Step {
     Wait(u32),
     UntilHuman(u32),
     Key(KeyCode),
+    /// Text typed on the keyboard (a save slot's name).
+    Type(String),
     Cursor(Square),
     Click,
     Shot(PathBuf),
@@ -114,7 +116,10 @@ fn key_named(name: &str) -> Option<KeyCode> {
         "ArrowDown" => K::ArrowDown,
         "ArrowLeft" => K::ArrowLeft,
         "ArrowRight" => K::ArrowRight,
+        "F5" => K::F5,
+        "F9" => K::F9,
         "F10" => K::F10,
+        "Backspace" => K::Backspace,
         _ => return None,
     })
 }
@@ -158,6 +163,8 @@ impl Script {
                         _ => return Err(err(format!("`cursor` needs X Y, got `{rest}`"))),
                     }
                 }
+                "type" if !rest.is_empty() => Step::Type(rest.to_string()),
+                "type" => return Err(err("`type` needs some text".into())),
                 "click" => Step::Click,
                 "shot" if !rest.is_empty() => Step::Shot(PathBuf::from(rest)),
                 "shot" => return Err(err("`shot` needs a file name".into())),
@@ -257,6 +264,20 @@ fn step(world: &mut World, script: &Script, run: &mut ScriptRun) {
             // Released next frame; the step after waits one more, so pressing the same key
             // twice in a row counts twice.
             run.waiting = 1;
+        }
+        Step::Type(text) => {
+            for ch in text.chars() {
+                world.write_message(bevy::input::keyboard::KeyboardInput {
+                    key_code: KeyCode::Unidentified(
+                        bevy::input::keyboard::NativeKeyCode::Unidentified,
+                    ),
+                    logical_key: bevy::input::keyboard::Key::Character(ch.to_string().into()),
+                    state: bevy::input::ButtonState::Pressed,
+                    text: Some(ch.to_string().into()),
+                    repeat: false,
+                    window: Entity::PLACEHOLDER,
+                });
+            }
         }
         Step::Cursor(sq) => world.resource_mut::<CursorSquare>().0 = Some(sq),
         Step::Click => {

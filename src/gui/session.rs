@@ -91,6 +91,18 @@ impl FromStr for SideControl {
     }
 }
 
+impl SideControl {
+    /// The `--sides` form, which saves record and [`FromStr`] reads back.
+    pub fn to_arg(self) -> String {
+        match self {
+            Self::Human(InputProfile::Any) => "human".into(),
+            Self::Human(InputProfile::KeyboardMouse) => "human:keyboard".into(),
+            Self::Human(InputProfile::Gamepad(n)) => format!("human:pad{n}"),
+            Self::Ai(p) => format!("ai:{p}"),
+        }
+    }
+}
+
 impl std::fmt::Display for SideControl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -169,6 +181,28 @@ pub struct Session {
     pub notice: Option<String>,
     /// Seconds until the computer's next command.
     pub ai_wait: f32,
+    /// A replay being watched: the battle plays the file's commands and nobody acts.
+    pub replay: Option<ReplayPlayer>,
+    /// The round last written to the autosave slot.
+    pub autosaved_round: u32,
+}
+
+/// A replay's commands and how far the viewer is.
+#[derive(Debug, Clone)]
+pub struct ReplayPlayer {
+    /// The file, for the banner and for watching again.
+    pub path: std::path::PathBuf,
+    pub commands: Vec<Command>,
+    /// The next command to play.
+    pub next: usize,
+    pub paused: bool,
+    /// Commands per second.
+    pub speed: f32,
+}
+
+impl ReplayPlayer {
+    /// The speeds the viewer steps through, in commands per second.
+    pub const SPEEDS: [f32; 6] = [0.5, 1.0, 2.0, 4.0, 8.0, 32.0];
 }
 
 /// Why a battle could not start.
@@ -180,6 +214,12 @@ pub enum StartError {
     Setup { path: String, message: String },
     #[error("the scenario has {sides} sides but {given} were given with --sides")]
     TooManySides { sides: usize, given: usize },
+    #[error("{0}")]
+    Load(#[from] crate::save::LoadError),
+    #[error("{0}")]
+    Save(#[from] crate::save::SaveError),
+    #[error("side {side} of the save is played by `{player}`, which this game does not know")]
+    Player { side: usize, player: String },
 }
 
 impl Session {
@@ -222,11 +262,11 @@ impl Session {
                 };
             }
         }
-        let mut battle = Battle::new(loaded.rules.clone(), &setup, DiceSource::seeded(spec.seed))
+        let battle = Battle::new(loaded.rules.clone(), &setup, DiceSource::seeded(spec.seed))
             .map_err(|e| StartError::Setup {
-            path: loaded.path.display().to_string(),
-            message: e.to_string(),
-        })?;
+                path: loaded.path.display().to_string(),
+                message: e.to_string(),
+            })?;
         let agents = controls
             .iter()
             .enumerate()
@@ -238,6 +278,17 @@ impl Session {
                 Agent::new(policy, battle_seed(spec.seed, 1000 + s as u64))
             })
             .collect();
+        Ok(Self::assemble(battle, loaded, spec, controls, agents))
+    }
+
+    /// The session around a battle that is set up.
+    fn assemble(
+        mut battle: Battle,
+        loaded: Loaded,
+        spec: BattleSpec,
+        controls: Vec<SideControl>,
+        agents: Vec<Agent>,
+    ) -> Self {
         let names = distinct_names(&mut battle, &loaded);
         let mut session = Self {
             battle,
@@ -254,9 +305,143 @@ impl Session {
             seen_side: None,
             notice: None,
             ai_wait: 0.0,
+            replay: None,
+            autosaved_round: 0,
         };
         session.update_handoff();
+        session
+    }
+
+    /// Continues a loaded save: the same sides, controllers and computer players' streams.
+    pub fn from_restored(restored: crate::save::Restored) -> Result<Self, StartError> {
+        let crate::save::Restored {
+            loaded,
+            battle,
+            sides,
+            agents,
+            ..
+        } = restored;
+        let controls = sides
+            .iter()
+            .enumerate()
+            .map(|(side, s)| {
+                s.player
+                    .parse::<SideControl>()
+                    .map_err(|_| StartError::Player {
+                        side,
+                        player: s.player.clone(),
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let auto_defense = sides
+            .iter()
+            .zip(&controls)
+            .any(|(s, c)| c.is_human() && s.controller.defense == DefensePolicy::Best);
+        let spec = BattleSpec {
+            scenario: crate::save::scenario_ref(&loaded),
+            seed: battle.seed().unwrap_or(0),
+            sides: controls.clone(),
+            auto_defense,
+        };
+        let mut session = Self::assemble(battle, loaded, spec, controls, agents);
+        // Loading mid-round does not write the autosave over again at once.
+        session.autosaved_round = session.battle.turn().round;
         Ok(session)
+    }
+
+    /// Loads a save file into a session (see [`crate::save::load`]).
+    pub fn load(path: &std::path::Path, accept_changed_data: bool) -> Result<Self, StartError> {
+        let (_, restored) = crate::save::load(
+            path,
+            crate::save::Restore {
+                accept_changed_data,
+            },
+        )?;
+        Self::from_restored(restored)
+    }
+
+    /// Opens a replay to watch from its first command; the file is verified first, so the
+    /// viewer never shows a battle that goes astray.
+    pub fn watch(path: &std::path::Path) -> Result<Self, StartError> {
+        crate::save::verify(path)?;
+        let (save, text) = crate::save::SaveFile::read(path)?;
+        let commands: Vec<Command> = save.commands.iter().map(|e| e.command.clone()).collect();
+        let start = crate::save::SaveFile {
+            commands: Vec::new(),
+            ..save
+        };
+        let restored = crate::save::restore(&start, path, &text, crate::save::Restore::default())?;
+        let mut session = Self::from_restored(restored)?;
+        session.handoff = None;
+        session.replay = Some(ReplayPlayer {
+            path: path.to_path_buf(),
+            commands,
+            next: 0,
+            paused: false,
+            speed: 2.0,
+        });
+        Ok(session)
+    }
+
+    /// Writes the battle down: a save to continue, or a replay to watch.
+    pub fn capture(
+        &self,
+        kind: crate::save::SaveKind,
+    ) -> Result<crate::save::SaveFile, StartError> {
+        let setup = self.battle.setup();
+        let sides = self
+            .loaded
+            .scenario
+            .sides
+            .iter()
+            .enumerate()
+            .map(|(s, def)| crate::save::SideSave {
+                name: def.name.clone(),
+                player: self
+                    .controls
+                    .get(s)
+                    .map_or_else(|| "ai".into(), |c| c.to_arg()),
+                controller: setup
+                    .units
+                    .iter()
+                    .find(|u| usize::from(u.side) == s)
+                    .map_or_else(Controller::default, |u| u.controller),
+                ai_stream: self.agents.get(s).map_or(0, Agent::stream_pos),
+            })
+            .collect();
+        Ok(crate::save::SaveFile::capture(
+            kind,
+            &self.battle,
+            &self.loaded,
+            sides,
+        )?)
+    }
+
+    /// Takes back the active person's last command if the rules allow (see
+    /// [`Battle::undo`]); the notice says what happened.
+    pub fn undo(&mut self) {
+        match self.battle.undo() {
+            Ok(cmd) => {
+                self.notice = Some(format!(
+                    "undid {} ({} to redo)",
+                    crate::battle::command_name(&cmd),
+                    self.battle.redoable().len()
+                ));
+                self.clamp_wager();
+            }
+            Err(e) => self.notice = Some(e.to_string()),
+        }
+    }
+
+    /// Gives the last undone command again.
+    pub fn redo(&mut self) {
+        match self.battle.redo() {
+            Ok(cmd) => {
+                self.notice = Some(format!("redid {}", crate::battle::command_name(&cmd)));
+                self.after_command();
+            }
+            Err(e) => self.notice = Some(e.to_string()),
+        }
     }
 
     /// How many sides a person plays.
@@ -281,8 +466,12 @@ impl Session {
         self.battle.fighter(id).map(|f| f.side.0)
     }
 
-    /// True when the actor now belongs to a person (the game waits for input).
+    /// True when the actor now belongs to a person (the game waits for input). Never while
+    /// a replay is watched: nobody plays then.
     pub fn human_to_act(&mut self) -> Option<(CombatantId, Option<Decision>, u8)> {
+        if self.replay.is_some() {
+            return None;
+        }
         let (who, decision) = self.actor()?;
         let side = self.side_of(who)?;
         self.controls
@@ -293,7 +482,7 @@ impl Session {
 
     /// Raises the hand-off screen when play passes to another human side in hot-seat.
     pub fn update_handoff(&mut self) {
-        if self.human_sides() < 2 || self.battle.outcome().is_some() {
+        if self.human_sides() < 2 || self.battle.outcome().is_some() || self.replay.is_some() {
             return;
         }
         if let Some((_, _, side)) = self.human_to_act()
@@ -363,9 +552,35 @@ impl Session {
         text
     }
 
+    /// Plays the replay's next command; false at its end.
+    pub fn play_replay_command(&mut self) -> bool {
+        let Some(cmd) = self
+            .replay
+            .as_ref()
+            .and_then(|r| r.commands.get(r.next).cloned())
+        else {
+            return false;
+        };
+        if let Err(e) = self.battle.submit(cmd) {
+            // Verified before opening, so only a bug gets here: stop rather than go astray.
+            self.notice = Some(format!("the replay stops: {}", self.describe_error(&e)));
+            if let Some(r) = &mut self.replay {
+                r.next = r.commands.len();
+            }
+            return false;
+        }
+        if let Some(r) = &mut self.replay {
+            r.next += 1;
+        }
+        true
+    }
+
     /// The computer plays one command for the actor if it is one of its units (or a question
     /// to a computer unit). Returns whether it did.
     pub fn play_ai_command(&mut self) -> bool {
+        if self.replay.is_some() {
+            return false;
+        }
         let Some((who, _)) = self.actor() else {
             return false;
         };

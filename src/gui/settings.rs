@@ -94,6 +94,19 @@ impl Settings {
         self.volume = self.volume.clamp(0.0, 1.0);
         self.ai_pace = self.ai_pace.clamp(0.0, 5.0);
         self.animation_speed = self.animation_speed.clamp(0.5, 4.0);
+        // Actions added since the file was written get their default keys, unless the
+        // player already gave those keys to something else.
+        for (action, keys) in default_keys() {
+            if !self.keys.contains_key(&action) {
+                let free: Vec<KeyCode> = keys
+                    .into_iter()
+                    .filter(|k| !self.keys.values().any(|v| v.contains(k)))
+                    .collect();
+                if !free.is_empty() {
+                    self.keys.insert(action, free);
+                }
+            }
+        }
         self
     }
 }
@@ -188,21 +201,16 @@ pub fn load(path: &Path) -> Result<Settings, SettingsError> {
         })
 }
 
-/// Writes settings to `path` atomically (a temporary file renamed over the old one), so a
-/// crash never leaves half a file.
+/// Writes settings to `path` with the saves' crash-safe writer, so a crash never leaves half
+/// a file.
 pub fn save(settings: &Settings, path: &Path) -> Result<(), SettingsError> {
     let io = |source| SettingsError::Io {
         path: path.display().to_string(),
         source,
     };
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(io)?;
-    }
     let text = ron::ser::to_string_pretty(settings, ron::ser::PrettyConfig::default())
         .map_err(|e| io(std::io::Error::other(e.to_string())))?;
-    let tmp = path.with_extension("ron.tmp");
-    std::fs::write(&tmp, text).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
+    crate::save::atomic::write(path, text.as_bytes()).map_err(io)
 }
 
 /// Where this app reads and writes its settings (`None`: nowhere, e.g. in tests).

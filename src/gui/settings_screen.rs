@@ -24,7 +24,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 23] = [
+pub const REBINDABLE: [GameAction; 27] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -48,6 +48,10 @@ pub const REBINDABLE: [GameAction; 23] = [
     GameAction::SkipAi,
     GameAction::ToggleLog,
     GameAction::Pause,
+    GameAction::QuickSave,
+    GameAction::QuickLoad,
+    GameAction::Undo,
+    GameAction::Redo,
 ];
 
 /// The settings screen's highlight and whether it waits for a key to bind.

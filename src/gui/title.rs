@@ -44,6 +44,7 @@ pub enum Row {
     Scenario,
     Side(usize),
     Start,
+    Load,
     Settings,
     Quit,
 }
@@ -133,7 +134,7 @@ impl TitleMenu {
     pub fn rows(&self) -> Vec<Row> {
         let mut rows = vec![Row::Ruleset, Row::Scenario];
         rows.extend((0..self.sides.len()).map(Row::Side));
-        rows.extend([Row::Start, Row::Settings, Row::Quit]);
+        rows.extend([Row::Start, Row::Load, Row::Settings, Row::Quit]);
         rows
     }
 
@@ -223,7 +224,7 @@ fn spawn_title(mut commands: Commands, options: Res<PlayOptions>, menu: Option<R
                     ..default()
                 },
             ));
-            for i in 0..12 {
+            for i in 0..13 {
                 root.spawn((
                     RowText(i),
                     Button,
@@ -313,6 +314,7 @@ fn activate(
             Some(Err(e)) => menu.error = Some(e.to_string()),
             None => menu.error = Some("no scenario is installed under assets/scenarios".into()),
         },
+        Some(Row::Load) => next.set(Screen::Load),
         Some(Row::Settings) => next.set(Screen::Settings),
         Some(Row::Quit) => {
             exit.write(AppExit::Success);
@@ -388,6 +390,7 @@ fn draw_title(
                     _ => format!("Start battle (hot-seat, {humans} players)"),
                 }
             }
+            Row::Load => "Load a battle / watch a replay".into(),
             Row::Settings => "Settings".into(),
             Row::Quit => "Quit".into(),
         })

@@ -14,14 +14,28 @@ use gridclash::gui::control::Pace;
 use gridclash::gui::input::CursorSquare;
 use gridclash::gui::session::{InputProfile, Intent};
 use gridclash::gui::{
-    BattleSpec, PlayOptions, Screen, Session, Settings, SideControl, logic_plugin,
+    BattleSpec, DataDir, PlayOptions, Screen, Session, Settings, SideControl, logic_plugin,
 };
 
+/// A fresh, empty data directory for one app's saves (never the player's own).
+fn data_dir() -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("gridclash-gui-test-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
 fn app(options: PlayOptions) -> App {
+    app_in(options, data_dir())
+}
+
+fn app_in(options: PlayOptions, dir: std::path::PathBuf) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
         .insert_resource(options)
         .insert_resource(Settings::default())
+        .insert_resource(DataDir(dir))
         .add_plugins(logic_plugin);
     app.update();
     app.update();
@@ -43,7 +57,7 @@ fn battle_app(sides: &str) -> App {
         }),
         script: None,
         ai_pace: Some(0.0),
-        colour_blind: false,
+        ..default()
     });
     app.world_mut().resource_mut::<Pace>().seconds_per_command = 0.0;
     app
@@ -238,7 +252,9 @@ fn gui_pause_menu_goes_back_to_the_title() {
             .resource::<gridclash::gui::control::BattleUi>()
             .paused
     );
-    tap(&mut app, KeyCode::ArrowDown);
+    // Resume, Save, Load, Back to title, Quit.
+    tap(&mut app, KeyCode::ArrowUp);
+    tap(&mut app, KeyCode::ArrowUp);
     tap(&mut app, KeyCode::Enter);
     app.update();
     assert_eq!(screen(&app), Screen::Title);
@@ -269,8 +285,8 @@ fn gui_settings_screen_rebinds_a_key_and_the_battle_obeys_it() {
         .insert_resource(gridclash::gui::settings::SettingsFile(Some(
             dir.path().join("settings.ron"),
         )));
-    // Title rows: ruleset, scenario, two sides, start, settings, quit.
-    for _ in 0..5 {
+    // Title rows: ruleset, scenario, two sides, start, load, settings, quit.
+    for _ in 0..6 {
         tap(&mut app, KeyCode::ArrowDown);
     }
     tap(&mut app, KeyCode::Enter);
@@ -474,4 +490,226 @@ fn gui_title_offers_each_rulesets_own_scenarios() {
     assert_eq!(seen.len(), menu.scenarios.len());
     // Each scenario gets one controller per side, the first a person.
     assert!(menu.sides[0].is_human());
+}
+
+fn skirmish(sides: &str) -> PlayOptions {
+    PlayOptions {
+        seed: 1,
+        battle: Some(BattleSpec {
+            scenario: "skirmish".into(),
+            seed: 1,
+            sides: sides
+                .split(',')
+                .map(|s| s.parse::<SideControl>().expect("a known side"))
+                .collect(),
+            auto_defense: false,
+        }),
+        ai_pace: Some(0.0),
+        ..default()
+    }
+}
+
+/// M and a click on the square every test moves the first unit to.
+fn move_first_unit(app: &mut App) {
+    tap(app, KeyCode::KeyM);
+    click_at(app, Square::new(4, 7));
+}
+
+#[test]
+fn gui_undo_takes_back_a_move_and_redo_gives_it_again() {
+    let mut app = battle_app("human,ai");
+    let who = session(&mut app).battle.active().unwrap();
+    let before = session(&mut app).battle.state_hash();
+    move_first_unit(&mut app);
+    let moved = session(&mut app).battle.state_hash();
+    assert_ne!(moved, before);
+    tap(&mut app, KeyCode::KeyZ);
+    assert_eq!(session(&mut app).battle.state_hash(), before);
+    assert!(
+        session(&mut app)
+            .notice
+            .as_deref()
+            .unwrap()
+            .contains("undid Move")
+    );
+    tap(&mut app, KeyCode::KeyY);
+    assert_eq!(session(&mut app).battle.state_hash(), moved);
+    assert_eq!(
+        session(&mut app).battle.fighter(who).unwrap().position,
+        Some(Square::new(4, 7))
+    );
+}
+
+#[test]
+fn gui_quick_save_then_quick_load_returns_to_the_saved_moment() {
+    let dir = data_dir();
+    let mut app = app_in(skirmish("human,ai"), dir.clone());
+    let before = session(&mut app).battle.state_hash();
+    tap(&mut app, KeyCode::F5);
+    assert!(dir.join("saves/quick.ron").is_file());
+    assert!(
+        session(&mut app)
+            .notice
+            .as_deref()
+            .unwrap()
+            .contains("quick-saved")
+    );
+    move_first_unit(&mut app);
+    assert_ne!(session(&mut app).battle.state_hash(), before);
+    tap(&mut app, KeyCode::F9);
+    app.update();
+    assert_eq!(screen(&app), Screen::Battle);
+    assert_eq!(session(&mut app).battle.state_hash(), before);
+    // The autosave of round 1 was written when the battle started.
+    assert!(dir.join("saves/autosave.ron").is_file());
+}
+
+#[test]
+fn gui_pause_menu_saves_to_a_named_slot_and_the_load_screen_loads_it() {
+    let dir = data_dir();
+    let mut app = app_in(skirmish("human,ai"), dir.clone());
+    move_first_unit(&mut app);
+    let moved = session(&mut app).battle.state_hash();
+    tap(&mut app, KeyCode::Escape);
+    tap(&mut app, KeyCode::ArrowDown);
+    tap(&mut app, KeyCode::Enter);
+    // The save page suggests a name; clear it and type another.
+    for _ in 0..40 {
+        tap(&mut app, KeyCode::Backspace);
+    }
+    for c in "my slot".chars() {
+        type_key(
+            &mut app,
+            bevy::input::keyboard::Key::Character(c.to_string().into()),
+            KeyCode::KeyA,
+        );
+    }
+    tap(&mut app, KeyCode::Enter);
+    assert!(
+        dir.join("saves/my slot.ron").is_file(),
+        "{:?}",
+        session(&mut app).notice
+    );
+    assert!(
+        !app.world()
+            .resource::<gridclash::gui::control::BattleUi>()
+            .paused
+    );
+    // A new battle from the title, then load the slot from the title's Load row.
+    let mut title = app_in(PlayOptions::default(), dir.clone());
+    for _ in 0..5 {
+        tap(&mut title, KeyCode::ArrowDown);
+    }
+    tap(&mut title, KeyCode::Enter);
+    title.update();
+    title.update();
+    assert_eq!(
+        screen(&title),
+        Screen::Load,
+        "one Enter opens the list, no more"
+    );
+    let menu = title
+        .world()
+        .resource::<gridclash::gui::load_screen::LoadMenu>();
+    let row = menu
+        .entries
+        .iter()
+        .position(|e| e.info.name == "my slot")
+        .expect("the slot is listed");
+    assert!(
+        menu.entries[row]
+            .info
+            .line()
+            .contains("skirmish (dbu)  round 1")
+    );
+    for _ in 0..row {
+        tap(&mut title, KeyCode::ArrowDown);
+    }
+    tap(&mut title, KeyCode::Enter);
+    title.update();
+    assert_eq!(screen(&title), Screen::Battle);
+    assert_eq!(session(&mut title).battle.state_hash(), moved);
+}
+
+/// Sends one typed key, as a keyboard's text input does.
+fn type_key(app: &mut App, key: bevy::input::keyboard::Key, code: KeyCode) {
+    use bevy::input::keyboard::KeyboardInput;
+    let window = Entity::PLACEHOLDER;
+    app.world_mut().write_message(KeyboardInput {
+        key_code: code,
+        logical_key: key,
+        state: bevy::input::ButtonState::Pressed,
+        text: None,
+        repeat: false,
+        window,
+    });
+    app.update();
+}
+
+#[test]
+fn gui_replay_viewer_plays_the_file_and_pauses_and_steps() {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/replays/duel-easy-vs-hard.ron");
+    let mut app = app(PlayOptions {
+        replay: Some(file),
+        ..default()
+    });
+    assert_eq!(screen(&app), Screen::Battle);
+    assert!(session(&mut app).human_to_act().is_none());
+    tap(&mut app, KeyCode::Space);
+    let paused_at = session(&mut app).replay.as_ref().unwrap().next;
+    assert!(session(&mut app).replay.as_ref().unwrap().paused);
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(session(&mut app).replay.as_ref().unwrap().next, paused_at);
+    tap(&mut app, KeyCode::Tab);
+    assert_eq!(
+        session(&mut app).replay.as_ref().unwrap().next,
+        paused_at + 1
+    );
+    // Fastest speed to the end: the battle ends as the file says.
+    tap(&mut app, KeyCode::Space);
+    for _ in 0..6 {
+        tap(&mut app, KeyCode::Equal);
+    }
+    for _ in 0..5000 {
+        app.update();
+        if screen(&app) == Screen::End {
+            break;
+        }
+    }
+    assert_eq!(screen(&app), Screen::End);
+    let s = session(&mut app);
+    assert_eq!(
+        s.battle.outcome().and_then(|o| o.winner).map(|w| w.0),
+        Some(1)
+    );
+}
+
+#[test]
+fn gui_end_screen_keeps_the_battle_as_a_replay_that_verifies() {
+    let dir = data_dir();
+    let mut app = app_in(skirmish("ai:easy,ai:easy"), dir.clone());
+    app.world_mut().resource_mut::<Pace>().seconds_per_command = 0.0;
+    for _ in 0..20000 {
+        app.update();
+        if screen(&app) == Screen::End {
+            break;
+        }
+    }
+    assert_eq!(screen(&app), Screen::End);
+    tap(&mut app, KeyCode::F5);
+    let kept: Vec<_> = std::fs::read_dir(dir.join("replays"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    let v = gridclash::save::verify(&kept[0]).unwrap();
+    assert!(v.ending.is_some());
+    assert_eq!(
+        format!("{:016x}", session(&mut app).battle.state_hash()),
+        v.final_hash
+    );
 }

@@ -69,6 +69,7 @@ fn gui_end_to_end_under_xvfb_moves_attacks_and_saves_screenshots() {
         .arg(&script_path)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("GRIDCLASH_CONFIG_DIR", &dir)
+        .env("GRIDCLASH_DATA_DIR", &dir)
         .output()
         .expect("xvfb-run is installed (bash .ci/setup), or set GRIDCLASH_SKIP_E2E=1");
     let log = String::from_utf8_lossy(&out.stderr);
