@@ -108,24 +108,7 @@ fn spawn_load_screen(mut commands: Commands, menu: Option<Res<LoadMenu>>, dir: R
                 },
             ));
             for i in 0..=VISIBLE {
-                root.spawn((
-                    LoadRow(i),
-                    Button,
-                    Node {
-                        width: px(1000),
-                        max_width: percent(96),
-                        padding: UiRect::axes(px(12), px(4)),
-                        border: UiRect::all(px(2)),
-                        ..default()
-                    },
-                    BorderColor::all(Color::NONE),
-                    BackgroundColor(palette::PANEL),
-                ))
-                .with_child((
-                    Text::new(""),
-                    TextFont::from_font_size(15.0),
-                    TextColor(palette::TEXT),
-                ));
+                super::spawn_menu_row(root, LoadRow(i), 1000.0, 15.0);
             }
             root.spawn((
                 LoadInfo,

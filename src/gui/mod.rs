@@ -92,6 +92,35 @@ pub fn screen_root(name: &'static str, screen: Screen, row_gap: f32) -> impl Bun
     )
 }
 
+/// One clickable row of a menu screen (title, load): a button with a text child, its
+/// highlight drawn as a border by the screen's own system.
+pub fn spawn_menu_row(
+    parent: &mut bevy::ecs::hierarchy::ChildSpawnerCommands,
+    marker: impl Component,
+    width: f32,
+    font_size: f32,
+) {
+    parent
+        .spawn((
+            marker,
+            Button,
+            Node {
+                width: px(width),
+                max_width: percent(96),
+                padding: UiRect::axes(px(14), px(5)),
+                border: UiRect::all(px(2)),
+                ..default()
+            },
+            BorderColor::all(Color::NONE),
+            BackgroundColor(palette::PANEL),
+        ))
+        .with_child((
+            Text::new(""),
+            TextFont::from_font_size(font_size),
+            TextColor(palette::TEXT),
+        ));
+}
+
 /// Everything that works without a window: what the app tests use. The settings file is
 /// read unless a `Settings` resource is already there (tests insert their own).
 pub fn logic_plugin(app: &mut App) {

@@ -225,24 +225,7 @@ fn spawn_title(mut commands: Commands, options: Res<PlayOptions>, menu: Option<R
                 },
             ));
             for i in 0..13 {
-                root.spawn((
-                    RowText(i),
-                    Button,
-                    Node {
-                        width: px(700),
-                        max_width: percent(94),
-                        padding: UiRect::axes(px(16), px(6)),
-                        border: UiRect::all(px(2)),
-                        ..default()
-                    },
-                    BorderColor::all(Color::NONE),
-                    BackgroundColor(palette::PANEL),
-                ))
-                .with_child((
-                    Text::new(""),
-                    TextFont::from_font_size(20.0),
-                    TextColor(palette::TEXT),
-                ));
+                super::spawn_menu_row(root, RowText(i), 700.0, 20.0);
             }
             root.spawn((
                 InfoText,
