@@ -59,6 +59,8 @@ pub struct BattleUi {
     pub menu: PauseMenu,
     /// Every roll in the log shows its dice and modifiers.
     pub log_expanded: bool,
+    /// How many lines the log is scrolled back from its newest (0: following the battle).
+    pub log_back: usize,
     /// Seconds the finished battle has stayed on screen.
     pub finished_for: f32,
     /// A system earlier in this frame's chain acted on the input (pause, pause menu,
@@ -147,14 +149,24 @@ fn toggle_pause(input: PlayerInput, mut ui: ResMut<BattleUi>, mut session: ResMu
     }
 }
 
-/// L shows every roll in the log with its dice and modifiers, or the short form again.
-fn toggle_log_detail(input: PlayerInput, mut ui: ResMut<BattleUi>) {
+/// L shows every roll in the log with its dice and modifiers, or the short form again; `[`
+/// and `]` scroll it back to older lines and forward again.
+fn toggle_log_detail(input: PlayerInput, mut ui: ResMut<BattleUi>, session: Res<Session>) {
     let Some(actions) = input.any() else {
         return;
     };
     // While a slot name is typed, L is a letter.
-    if actions.just_pressed(&GameAction::ToggleLog) && ui.menu == PauseMenu::Main {
+    if ui.menu != PauseMenu::Main {
+        return;
+    }
+    if actions.just_pressed(&GameAction::ToggleLog) {
         ui.log_expanded = !ui.log_expanded;
+    }
+    if actions.just_pressed(&GameAction::LogOlder) {
+        ui.log_back = (ui.log_back + 3).min(session.battle.events().len());
+    }
+    if actions.just_pressed(&GameAction::LogNewer) {
+        ui.log_back = ui.log_back.saturating_sub(3);
     }
 }
 

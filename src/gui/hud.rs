@@ -386,7 +386,7 @@ fn draw_texts(
     let unit = unit_text(&mut session, cursor.0);
     let odds = odds_text(&session, &view, &keys);
     let (actions, unavailable) = action_bar_text(&mut session, &view, &keys);
-    let log = log_text(&mut session, ui.log_expanded, &keys);
+    let log = log_text(&mut session, ui.log_expanded, ui.log_back, &keys);
     let prompt = prompt_text(&mut session, &view, &keys);
     let handoff = session.handoff.map(|side| {
         let name = session
@@ -856,7 +856,9 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
     (items.join("  "), second)
 }
 
-fn log_text(session: &mut Session, expanded: bool, keys: &Keys) -> String {
+/// The combat log's last lines, or older ones when scrolled back `back` lines (the first line
+/// then says where in the log it is).
+fn log_text(session: &mut Session, expanded: bool, back: usize, keys: &Keys) -> String {
     let dice_hint = format!("({}: dice)", keys.of(GameAction::ToggleLog));
     let names = session.names.clone();
     let events = session.battle.events();
@@ -881,7 +883,21 @@ fn log_text(session: &mut Session, expanded: bool, keys: &Keys) -> String {
         })
         .collect();
     let keep = if expanded { 5 } else { 7 };
-    lines[lines.len().saturating_sub(keep)..].join("\n")
+    let end = lines.len().saturating_sub(back).max(keep.min(lines.len()));
+    let start = end.saturating_sub(keep);
+    let shown = lines[start..end].join("\n");
+    if end < lines.len() {
+        format!(
+            "-- log lines {}-{} of {} ({} older, {} newer) --\n{shown}",
+            start + 1,
+            end,
+            lines.len(),
+            keys.of(GameAction::LogOlder),
+            keys.of(GameAction::LogNewer)
+        )
+    } else {
+        shown
+    }
 }
 
 /// The question a human unit must answer now, with the odds of each answer.

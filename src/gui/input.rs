@@ -67,6 +67,9 @@ pub enum GameAction {
     SkipAi,
     /// Show every roll of the combat log with its dice and modifiers.
     ToggleLog,
+    /// Scroll the combat log back to older lines, or forward to the newest.
+    LogOlder,
+    LogNewer,
     /// Open or close the pause menu.
     Pause,
     /// Save to the quick slot at once; on the end screen, keep the battle as a replay.
@@ -163,6 +166,8 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::Parry, vec![K::KeyP]),
         (A::SkipAi, vec![K::KeyF]),
         (A::ToggleLog, vec![K::KeyL]),
+        (A::LogOlder, vec![K::BracketLeft]),
+        (A::LogNewer, vec![K::BracketRight]),
         (A::Pause, vec![K::F10]),
         (A::QuickSave, vec![K::F5]),
         (A::QuickLoad, vec![K::F9]),

@@ -120,6 +120,8 @@ fn key_named(name: &str) -> Option<KeyCode> {
         "F9" => K::F9,
         "F10" => K::F10,
         "Backspace" => K::Backspace,
+        "BracketLeft" => K::BracketLeft,
+        "BracketRight" => K::BracketRight,
         _ => return None,
     })
 }

@@ -24,7 +24,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 27] = [
+pub const REBINDABLE: [GameAction; 29] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -47,6 +47,8 @@ pub const REBINDABLE: [GameAction; 27] = [
     GameAction::Parry,
     GameAction::SkipAi,
     GameAction::ToggleLog,
+    GameAction::LogOlder,
+    GameAction::LogNewer,
     GameAction::Pause,
     GameAction::QuickSave,
     GameAction::QuickLoad,

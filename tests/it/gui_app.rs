@@ -713,3 +713,26 @@ fn gui_end_screen_keeps_the_battle_as_a_replay_that_verifies() {
         v.final_hash
     );
 }
+
+#[test]
+fn gui_log_scrolls_back_through_the_battle_and_forward_again() {
+    let mut app = battle_app("human,ai");
+    let ui = |app: &App| {
+        app.world()
+            .resource::<gridclash::gui::control::BattleUi>()
+            .log_back
+    };
+    tap(&mut app, KeyCode::BracketLeft);
+    tap(&mut app, KeyCode::BracketLeft);
+    assert_eq!(ui(&app), 6);
+    // Never further back than the log is long.
+    for _ in 0..100 {
+        tap(&mut app, KeyCode::BracketLeft);
+    }
+    let events = session(&mut app).battle.events().len();
+    assert_eq!(ui(&app), events);
+    for _ in 0..100 {
+        tap(&mut app, KeyCode::BracketRight);
+    }
+    assert_eq!(ui(&app), 0);
+}
