@@ -407,7 +407,7 @@ pub fn check_attack(
     if attacker.power.minion && attacker.round.attacks >= limit {
         return Err(RuleError::MinionAttackLimit { limit });
     }
-    attacker.can_pay(super::context::ki_cost(attacker, &decl) + decl.wager)?;
+    attacker.can_pay(super::context::ki_cost(attacker, &decl).saturating_add(decl.wager))?;
     Ok(targets)
 }
 
@@ -427,7 +427,7 @@ pub fn begin_attack(
     let targets = check_attack(rules, field, &all, me, &order, exploit).ok()?;
     let decl = declaration(rules, me, &order, targets.len()).ok()?;
     let cost = super::context::ki_cost(me, &decl);
-    let pay = cost + decl.wager;
+    let pay = cost.saturating_add(decl.wager);
     let profile_id = decl.profile.id.clone();
     let name = decl.profile.name.clone();
     let technique = decl.technique.map(|t| t.name.clone());

@@ -96,6 +96,21 @@ pub enum Command {
 }
 
 impl Command {
+    /// Every square the command names (a path, an area's centre), so squares off the map are
+    /// refused before any rule does arithmetic with them (a hand-edited save may hold any).
+    pub fn squares(&self) -> Vec<Square> {
+        let of_order = |o: &AttackOrder| match o.target {
+            AttackTarget::Square(s) | AttackTarget::SquareToward(s, _) => vec![s],
+            _ => Vec::new(),
+        };
+        match self {
+            Self::Move { path, .. } => path.clone(),
+            Self::Attack(o) => of_order(o),
+            Self::Exploit { order: Some(o), .. } => of_order(o),
+            _ => Vec::new(),
+        }
+    }
+
     /// The combatant giving the command.
     pub fn actor(&self) -> CombatantId {
         match self {

@@ -577,6 +577,10 @@ impl Battle {
         if turn.phase == TurnPhase::Over {
             return Err(RuleError::BattleOver);
         }
+        let bounds = self.map().bounds();
+        if let Some(s) = cmd.squares().into_iter().find(|s| !bounds.contains(*s)) {
+            return Err(RuleError::OffMap(s));
+        }
         let fighters = self.fighters();
         let who = cmd.actor();
         let me = fighters

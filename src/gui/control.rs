@@ -137,7 +137,7 @@ fn toggle_pause(input: PlayerInput, mut ui: ResMut<BattleUi>, mut session: ResMu
         || (actions.just_pressed(&GameAction::Cancel)
             && idle
             && !ui.paused
-            && session.battle.awaiting().is_none())
+            && (session.battle.awaiting().is_none() || session.replay.is_some()))
     {
         ui.paused = !ui.paused;
         ui.pause_choice = 0;
@@ -632,8 +632,8 @@ fn play_computer_turns(
     session.ai_wait = pace.seconds_per_command;
 }
 
-/// The replay viewer: Space pauses and resumes, Right or Tab steps one command while
-/// paused, +/- change the speed; commands play at the chosen speed.
+/// The replay viewer: Space pauses and resumes, Tab steps one command while paused, +/-
+/// change the speed; commands play at the chosen speed.
 fn control_replay(
     time: Res<Time>,
     input: PlayerInput,
@@ -659,13 +659,14 @@ fn control_replay(
         .iter()
         .position(|s| (*s - replay.speed).abs() < 1e-3)
         .unwrap_or(2);
-    if pressed(GameAction::WagerUp) || pressed(GameAction::Up) {
+    // Not the arrows: they pan the map.
+    if pressed(GameAction::WagerUp) {
         replay.speed = speeds[(at + 1).min(speeds.len() - 1)];
     }
-    if pressed(GameAction::WagerDown) || pressed(GameAction::Down) {
+    if pressed(GameAction::WagerDown) {
         replay.speed = speeds[at.saturating_sub(1)];
     }
-    let step = pressed(GameAction::Right) || pressed(GameAction::NextSlot);
+    let step = pressed(GameAction::NextSlot);
     if replay.paused {
         if step {
             session.play_replay_command();

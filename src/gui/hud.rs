@@ -772,7 +772,10 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
                 r.commands.len()
             ),
             format!(
-                "Space: pause/resume   Right or Tab: step (paused)   +/-: speed   {}: detailed log   Esc: menu",
+                "Space: pause/resume   {}: step (paused)   {}/{}: speed   {}: detailed log   [ ]: scroll log   Esc: menu",
+                keys.of(GameAction::NextSlot),
+                keys.of(GameAction::WagerUp),
+                keys.of(GameAction::WagerDown),
                 keys.of(GameAction::ToggleLog)
             ),
         );

@@ -220,6 +220,13 @@ fn open_row(
             commands.remove_resource::<LoadMenu>();
             next.set(Screen::Battle);
         }
+        Err(StartError::Load(e)) if e.is_data_changed() && entry.replay => {
+            menu.confirm = None;
+            menu.message = Some(format!(
+                "{} cannot be watched: {e}; a replay must play exactly as it was recorded",
+                entry.info.name
+            ));
+        }
         Err(StartError::Load(e)) if e.is_data_changed() => {
             menu.message = Some(format!("{e}.\nEnter: load it anyway   Esc: do not load"));
             menu.confirm = Some(path);

@@ -32,12 +32,15 @@ fn crash_point(stage: &str) {
     }
 }
 
-/// The temporary file a write to `path` goes through: hidden, beside it.
+/// The temporary file a write to `path` goes through: hidden, beside it, and unique to this
+/// process and write, so two writers of one slot (two game windows) never share one.
 pub fn temp_path(path: &Path) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let name = path
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.tmp"))
+    path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
 }
 
 /// Replaces `path` with `bytes` atomically (see the module documentation). The directory is
@@ -49,11 +52,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
     let tmp = temp_path(path);
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&tmp)?;
+    let mut file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
     crash_point("created");
     let (first, rest) = bytes.split_at(bytes.len() / 2);
     file.write_all(first)?;

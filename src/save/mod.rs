@@ -188,13 +188,32 @@ pub fn hex(hash: u64) -> String {
     format!("{hash:016x}")
 }
 
-/// How a shipped scenario is named in a save (its id), or any other by its path.
+/// How a shipped scenario is named in a save (its id), or any other by its absolute path, so
+/// the save loads from any working directory.
 pub fn scenario_ref(loaded: &Loaded) -> String {
     let id = loaded.id();
     if scenario::find(&id) == loaded.path {
         id
     } else {
-        loaded.path.display().to_string()
+        std::fs::canonicalize(&loaded.path)
+            .unwrap_or_else(|_| loaded.path.clone())
+            .display()
+            .to_string()
+    }
+}
+
+/// True for the players a save may name: `human`, `human:keyboard`, `human:pad1` to
+/// `human:pad4`, `ai` and `ai:LEVEL` (what `--sides` accepts).
+pub fn known_player(player: &str) -> bool {
+    match player {
+        "human" | "human:keyboard" | "ai" => true,
+        p => {
+            p.strip_prefix("human:pad")
+                .and_then(|n| n.parse::<u8>().ok())
+                .is_some_and(|n| (1..=4).contains(&n))
+                || p.strip_prefix("ai:")
+                    .is_some_and(|l| l.parse::<Policy>().is_ok())
+        }
     }
 }
 
@@ -398,13 +417,15 @@ pub fn restore(
         )));
     }
     for (i, s) in save.sides.iter().enumerate() {
-        let is_person = s.player == "human" || s.player.starts_with("human:");
-        if !is_person && s.policy().is_none() {
+        if !known_player(&s.player) {
             return Err(LoadError::Sides(at(
                 path,
                 text,
                 &root.field("sides").index(i).field("player"),
-                format!("`{}` is not a player (human…, ai or ai:LEVEL)", s.player),
+                format!(
+                    "`{}` is not a player (human, human:keyboard, human:pad1-4, ai or ai:LEVEL)",
+                    s.player
+                ),
             )));
         }
     }

@@ -466,3 +466,26 @@ fn a_move_that_provokes_an_exploit_cannot_be_undone() {
     .unwrap();
     assert!(b.undoable().is_empty());
 }
+
+#[test]
+fn commands_from_a_hand_edited_save_with_absurd_numbers_are_refused_without_panicking() {
+    let mut b = duel("brawler", "ki_blaster", &[]);
+    let far = Command::Move {
+        who: CombatantId(0),
+        path: vec![Square::new(i32::MIN, i32::MAX)],
+        boosted: false,
+    };
+    let err = b.submit(far).unwrap_err();
+    assert_eq!(
+        err,
+        gridclash::battle::command::RuleError::OffMap(Square::new(i32::MIN, i32::MAX))
+    );
+    let mut order = attack(
+        0,
+        "simple",
+        gridclash::battle::command::AttackTarget::Combatant(CombatantId(1)),
+    );
+    order.wager = i64::MAX;
+    assert!(b.submit(Command::Attack(order)).is_err());
+    assert!(b.history().is_empty());
+}
