@@ -772,11 +772,13 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
                 r.commands.len()
             ),
             format!(
-                "Space: pause/resume   {}: step (paused)   {}/{}: speed   {}: detailed log   [ ]: scroll log   Esc: menu",
+                "Space: pause/resume   {}: step (paused)   {}/{}: speed   {}: detailed log   {} {}: scroll log   Esc: menu",
                 keys.of(GameAction::NextSlot),
                 keys.of(GameAction::WagerUp),
                 keys.of(GameAction::WagerDown),
-                keys.of(GameAction::ToggleLog)
+                keys.of(GameAction::ToggleLog),
+                keys.of(GameAction::LogOlder),
+                keys.of(GameAction::LogNewer)
             ),
         );
     }

@@ -55,10 +55,15 @@ pub struct SideSave {
 impl SideSave {
     /// The computer policy playing this side, if a computer plays it.
     pub fn policy(&self) -> Option<Policy> {
-        match self.player.as_str() {
-            "ai" => Some(Policy::Normal),
-            p => p.strip_prefix("ai:").and_then(|l| l.parse().ok()),
-        }
+        ai_policy(&self.player)
+    }
+}
+
+/// The computer policy a player string names (`ai` is the normal planner), if it names one.
+fn ai_policy(player: &str) -> Option<Policy> {
+    match player {
+        "ai" => Some(Policy::Normal),
+        p => p.strip_prefix("ai:").and_then(|l| l.parse().ok()),
     }
 }
 
@@ -206,13 +211,12 @@ pub fn scenario_ref(loaded: &Loaded) -> String {
 /// `human:pad4`, `ai` and `ai:LEVEL` (what `--sides` accepts).
 pub fn known_player(player: &str) -> bool {
     match player {
-        "human" | "human:keyboard" | "ai" => true,
+        "human" | "human:keyboard" => true,
         p => {
             p.strip_prefix("human:pad")
                 .and_then(|n| n.parse::<u8>().ok())
                 .is_some_and(|n| (1..=4).contains(&n))
-                || p.strip_prefix("ai:")
-                    .is_some_and(|l| l.parse::<Policy>().is_ok())
+                || ai_policy(p).is_some()
         }
     }
 }
