@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand};
 use gridclash::ai::{Agent, Policy};
 use gridclash::battle::Battle;
 use gridclash::battle::command::{AttackOrder, AttackTarget};
-use gridclash::battle::components::{CombatantId, Controller};
+use gridclash::battle::components::{Cards, CombatantId, Controller, Identity, Position, Square};
 use gridclash::battle::context::DefenseChoice;
 use gridclash::dice::DiceSource;
 use gridclash::grid::Dir8;
@@ -113,9 +113,12 @@ struct OddsArgs {
     /// The element of an Elemental attack.
     #[arg(long)]
     element: Option<String>,
-    /// How the target defends: dodge or parry.
+    /// How the target defends: dodge or parry (power stages: take, or block with a card).
     #[arg(long, default_value = "dodge")]
     defense: String,
+    /// What if the attacker stood on this square first (`X,Y`), e.g. beside a melee target.
+    #[arg(long, value_parser = parse_square)]
+    at: Option<Square>,
     /// Print the odds as one JSON object.
     #[arg(long)]
     json: bool,
@@ -453,7 +456,9 @@ fn ruleset_dir(path: &Path) -> Option<PathBuf> {
     }
     let name = path.file_name()?.to_str()?;
     let dir = path.parent()?;
-    (DBU_FILES.contains(&name) && dir.join("ruleset.ron").is_file()).then(|| dir.to_path_buf())
+    let known =
+        DBU_FILES.contains(&name) || gridclash::ruleset::stages::STAGE_FILES.contains(&name);
+    (known && dir.join("ruleset.ron").is_file()).then(|| dir.to_path_buf())
 }
 
 fn validate(paths: &[PathBuf]) -> Result<ExitCode, String> {
@@ -672,6 +677,151 @@ fn unit_id(battle: &mut Battle, key: &str) -> Result<CombatantId, String> {
         })
 }
 
+/// `gridclash odds` for a power-stages ruleset: the one outcome of taking the attack and of
+/// blocking it. A what-if: the attacker is given the card if it does not hold it, and for
+/// `--defense block` the target is given the matching defense card.
+fn stage_odds(
+    args: &OddsArgs,
+    battle: &mut Battle,
+    attacker: CombatantId,
+    target: CombatantId,
+    defense: DefenseChoice,
+) -> Result<ExitCode, String> {
+    let rules = battle.rules().clone();
+    let data = rules.stages.as_ref().ok_or("not a power-stages ruleset")?;
+    let kind = gridclash::battle::stages::attack_kind(data, &args.maneuver).ok_or_else(|| {
+        let ids: Vec<&str> = rules
+            .attacks
+            .profiles
+            .iter()
+            .map(|p| p.id.as_str())
+            .collect();
+        format!(
+            "unknown attack card `{}`; the attacks are: {}",
+            args.maneuver,
+            ids.join(", ")
+        )
+    })?;
+    let mut notes = Vec::new();
+    let block = kind
+        .blocked_by()
+        .and_then(|k| data.combat.cards.iter().find(|c| c.kind == k))
+        .map(|c| c.id.clone());
+    {
+        let world = battle.world_mut();
+        let mut q = world.query::<(&CombatantId, &Identity, &mut Cards)>();
+        for (id, who, mut cards) in q.iter_mut(world) {
+            if *id == attacker
+                && args.maneuver != gridclash::ruleset::stages::FINAL_PHYSICAL
+                && cards.count(&args.maneuver) == 0
+            {
+                *cards.hand.entry(args.maneuver.clone()).or_default() += 1;
+                notes.push(format!("as if {} held {}", who.name, args.maneuver));
+            }
+            if *id == target && defense == DefenseChoice::Parry {
+                let holds = cards.hand.keys().any(|c| {
+                    data.card(c)
+                        .is_some_and(|d| Some(d.kind) == kind.blocked_by())
+                });
+                if let (false, Some(b)) = (holds, &block) {
+                    *cards.hand.entry(b.clone()).or_default() += 1;
+                    notes.push(format!("as if {} held {b}", who.name));
+                }
+            }
+        }
+    }
+    let order = AttackOrder {
+        attacker,
+        profile: args.maneuver.clone(),
+        technique: None,
+        target: AttackTarget::Combatant(target),
+        wager: 0,
+        element: None,
+        push: None,
+    };
+    let preview = battle.preview(&order).map_err(|e| e.to_string())?;
+    let names = battle.names();
+    let (take, blocked) = preview
+        .odds
+        .targets
+        .iter()
+        .find(|(t, _)| t.target == target)
+        .ok_or("the attack does not reach the target")?;
+    let chosen = if defense == DefenseChoice::Parry {
+        blocked
+    } else {
+        take
+    };
+    if args.json {
+        let v = serde_json::json!({
+            "attacker": names.get(&attacker),
+            "target": names.get(&target),
+            "maneuver": preview.odds.maneuver,
+            "defense": if defense == DefenseChoice::Parry { "block" } else { "take" },
+            "stage_cost": preview.odds.ki_cost,
+            "what_if": notes,
+            "hit_chance": chosen.hit_chance,
+            "stage_loss": chosen.stage_loss,
+            "life_cards_lost": chosen.damage_distribution,
+            "expected_life_cards": chosen.expected_damage,
+            "defeat_chance": chosen.defeat_chance,
+            "why": chosen.automatic_hit,
+            "amount": preview.odds.wound,
+        });
+        out!(
+            "{}",
+            serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let pct = |p: f64| format!("{:.1}%", p * 100.0);
+    out!(
+        "{} -> {}: {}, costs {} power stage(s){}",
+        names.get(&attacker).cloned().unwrap_or_default(),
+        names.get(&target).cloned().unwrap_or_default(),
+        preview.odds.maneuver,
+        preview.odds.ki_cost,
+        if notes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", notes.join("; "))
+        }
+    );
+    for t in &preview.odds.wound.terms {
+        if let Some(v) = t.value {
+            out!("      {v:>+6}  {}", t.label);
+        }
+    }
+    for (title, o) in [("Take it", take), ("Block", blocked)] {
+        out!(
+            "  {title}: {} ({}); loses {} power stage(s) and {} life card(s); defeats {}",
+            if o.hit_chance > 0.0 {
+                "lands"
+            } else {
+                "stopped"
+            },
+            o.automatic_hit.clone().unwrap_or_default(),
+            o.stage_loss.unwrap_or(0),
+            o.expected_damage,
+            pct(o.defeat_chance)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Parses `X,Y` into a square.
+fn parse_square(text: &str) -> Result<Square, String> {
+    let (x, y) = text
+        .split_once(',')
+        .ok_or_else(|| format!("`{text}` is not X,Y"))?;
+    let num = |s: &str| {
+        s.trim()
+            .parse::<i32>()
+            .map_err(|e| format!("`{s}` in `{text}`: {e}"))
+    };
+    Ok(Square::new(num(x)?, num(y)?))
+}
+
 fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
     let loaded = load_scenario(&args.scenario)?;
     let rules = loaded.rules.clone();
@@ -684,10 +834,25 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
     let attacker = unit_id(&mut battle, &args.attacker)?;
     let target = unit_id(&mut battle, &args.target)?;
     let defense = match args.defense.as_str() {
-        "dodge" => DefenseChoice::Dodge,
-        "parry" => DefenseChoice::Parry,
+        "dodge" | "take" => DefenseChoice::Dodge,
+        "parry" | "block" => DefenseChoice::Parry,
         other => return Err(format!("--defense is dodge or parry, not `{other}`")),
     };
+    if let Some(square) = args.at {
+        if !battle.map().bounds().contains(square) {
+            return Err(format!("--at {square} is off the battlefield"));
+        }
+        let world = battle.world_mut();
+        let mut q = world.query::<(&CombatantId, &mut Position)>();
+        for (id, mut pos) in q.iter_mut(world) {
+            if *id == attacker {
+                pos.0 = Some(square);
+            }
+        }
+    }
+    if rules.stages.is_some() {
+        return stage_odds(args, &mut battle, attacker, target, defense);
+    }
     let fighters = battle.fighters();
     let me = fighters
         .iter()

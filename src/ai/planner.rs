@@ -100,6 +100,12 @@ impl Level {
 
 /// What a Ki point is worth in damage.
 const KI_PRICE: f64 = 0.45;
+/// What a power stage taken from an opponent is worth in life cards: it lowers its row on the
+/// Physical Attack Table and how soon it can make energy attacks.
+const STAGE_WORTH: f64 = 0.5;
+/// What making a power-stages opponent spend a defense card is worth in life cards: the next
+/// attack of that kind lands.
+const CARD_WORTH: f64 = 1.5;
 /// Worth of pushing a target through a threshold (its Steadfast Save may fail, its side
 /// loses Bonus Momentum to us).
 const THRESHOLD_BONUS: f64 = 4.0;
@@ -147,7 +153,15 @@ impl Situation<'_> {
         let ctx = assemble(self.rules, &self.field, me, &refs, &decl);
         let mut value = 0.0;
         for (tc, t) in ctx.targets.iter().zip(&refs) {
-            let choice = if t.actions.counter > 0
+            // A power-stages target blocks when it holds the card; a DBU one may Parry with a
+            // Counter Action.
+            let may_answer = match &self.rules.stages {
+                Some(data) => crate::battle::stages::attack_kind(data, &decl.profile.id)
+                    .and_then(|k| crate::battle::stages::block_card(data, t, k))
+                    .is_some(),
+                None => t.actions.counter > 0,
+            };
+            let choice = if may_answer
                 && t.controller.defense != crate::battle::components::DefensePolicy::AlwaysDodge
             {
                 // Assume the better defense for them.
@@ -168,7 +182,15 @@ impl Situation<'_> {
                 .map(|c| c.chance)
                 .sum();
             let worth = self.kill_worth(t);
+            // A power-stages block still costs the defender its card.
+            let card_taken = if choice.stage_loss.is_some() && choice.hit_chance == 0.0 {
+                CARD_WORTH
+            } else {
+                0.0
+            };
             let v = choice.expected_damage
+                + card_taken
+                + STAGE_WORTH * choice.stage_loss.unwrap_or(0) as f64
                 + THRESHOLD_BONUS * thresholds
                 + worth * choice.defeat_chance;
             value += if t.side == me.side { -2.0 * v } else { v };
@@ -292,7 +314,8 @@ fn threat_of(rules: &Rules, field: &Field, attacker: &Fighter, victim: &Fighter)
         let Some(tc) = ctx.targets.first() else {
             continue;
         };
-        let e = target_odds(rules, &ctx, tc, &decl, victim, DefenseChoice::Dodge).expected_damage;
+        let o = target_odds(rules, &ctx, tc, &decl, victim, DefenseChoice::Dodge);
+        let e = o.expected_damage + STAGE_WORTH * o.stage_loss.unwrap_or(0) as f64;
         match ty.reach {
             Reach::Melee => melee = melee.max(e),
             _ => {

@@ -374,6 +374,9 @@ pub fn check_attack(
         return Err(RuleError::BadExploit(mover));
     }
     let decl = declaration(rules, attacker, order, targets.len())?;
+    if let Some(data) = &rules.stages {
+        super::stages::check_attack(data, attacker, &decl.profile.id)?;
+    }
     if let Some(req) = &decl.attack_type.required_score {
         let has = attacker.attributes.get(&req.attribute);
         if has < req.at_least {
@@ -475,6 +478,9 @@ pub fn begin_attack(
         });
     }
     f.round.attacks += 1;
+    if let Some(data) = &rules.stages {
+        super::stages::play_attack(data, &mut f, &profile_id, log);
+    }
     if technique.is_some() {
         f.round.technique_used = true;
     } else {
@@ -534,6 +540,11 @@ pub fn open_response_window(
         return;
     };
     progress.0 = true;
+    if rules.stages.is_some() {
+        // The card game has no Instants to answer an attack with.
+        state.phase = AttackPhase::DefenseDeclaration;
+        return;
+    }
     let attacker = state.order.attacker;
     if !state.window_opened {
         // First visit: decide who gets asked, and let automatic policies act.
@@ -595,6 +606,10 @@ pub fn declare_defense(
     log: &mut EventLog,
 ) {
     t.defense = Some(choice);
+    if f.cards.is_some() {
+        // Power stages: a block is logged when its card is played; taking it needs no line.
+        return;
+    }
     log.push(BattleEvent::DefenseDeclared {
         defender: *f.id,
         choice,
@@ -621,6 +636,9 @@ pub fn policy_defense(
     all: &[&Fighter],
     order: &AttackOrder,
 ) -> Option<DefenseChoice> {
+    if let Some(data) = &rules.stages {
+        return stage_defense(rules, data, field, attacker, target, all, order);
+    }
     let can_parry =
         target.actions.counter > 0 || (rules.actions.conversion && target.actions.standard > 0);
     match target.controller.defense {
@@ -643,6 +661,43 @@ pub fn policy_defense(
             let dodge = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Dodge);
             let parry = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Parry);
             if parry.expected_damage + 0.5 < dodge.expected_damage {
+                Some(DefenseChoice::Parry)
+            } else {
+                Some(DefenseChoice::Dodge)
+            }
+        }
+    }
+}
+
+/// A power-stages target's answer: nothing to decide without a matching card; otherwise its
+/// policy, where `Best` blocks whatever would cost life cards or at least two stages.
+fn stage_defense(
+    rules: &Rules,
+    data: &crate::ruleset::stages::StageData,
+    field: &Field,
+    attacker: &Fighter,
+    target: &Fighter,
+    all: &[&Fighter],
+    order: &AttackOrder,
+) -> Option<DefenseChoice> {
+    let kind = super::stages::attack_kind(data, &order.profile)?;
+    if super::stages::block_card(data, target, kind).is_none() {
+        return Some(DefenseChoice::Dodge);
+    }
+    match target.controller.defense {
+        DefensePolicy::Prompt => None,
+        DefensePolicy::AlwaysDodge => Some(DefenseChoice::Dodge),
+        DefensePolicy::AlwaysParry => Some(DefenseChoice::Parry),
+        DefensePolicy::Best => {
+            let Ok(decl) = declaration(rules, attacker, order, all.len()) else {
+                return Some(DefenseChoice::Parry);
+            };
+            let ctx = assemble(rules, field, attacker, all, &decl);
+            let Some(t) = ctx.targets.iter().find(|t| t.id == target.id) else {
+                return Some(DefenseChoice::Parry);
+            };
+            let taken = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Dodge);
+            if taken.expected_damage > 0.0 || taken.stage_loss.unwrap_or(0) >= 2 {
                 Some(DefenseChoice::Parry)
             } else {
                 Some(DefenseChoice::Dodge)
@@ -725,7 +780,7 @@ pub fn roll_opposed_checks(
     mut attack: ResMut<CurrentAttack>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    q: Query<FighterQuery>,
+    mut q: Query<FighterQuery>,
 ) {
     let rules = &rules.0;
     let Some(state) = attack.0.as_mut() else {
@@ -736,6 +791,11 @@ pub fn roll_opposed_checks(
     let Some((attacker, targets)) = parties(&all, state) else {
         return;
     };
+    if let Some(data) = &rules.stages {
+        let profile = state.order.profile.clone();
+        resolve_stage_blocks(data, attacker.id, &profile, state, &mut q, &mut log);
+        return;
+    }
     let Ok(decl) = declaration(rules, attacker, &state.order, targets.len()) else {
         return;
     };
@@ -789,6 +849,40 @@ pub fn roll_opposed_checks(
         state.targets[i].hit = Some(hit);
     }
     state.strike = Some(common);
+    state.phase = AttackPhase::Damage;
+}
+
+/// The power-stages Clash: no rolls; a target that chose to block plays its matching defense
+/// card and is not hit, every other target is.
+fn resolve_stage_blocks(
+    data: &crate::ruleset::stages::StageData,
+    attacker: CombatantId,
+    profile: &str,
+    state: &mut AttackState,
+    q: &mut Query<FighterQuery>,
+    log: &mut EventLog,
+) {
+    let kind = super::stages::attack_kind(data, profile)
+        .unwrap_or(crate::ruleset::stages::CardKind::PhysicalAttack);
+    for t in state.targets.iter_mut() {
+        let blocked = t.defense == Some(DefenseChoice::Parry)
+            && q.iter_mut()
+                .find(|f| *f.id == t.id)
+                .is_some_and(|mut f| super::stages::play_block(data, &mut f, kind, log));
+        t.hit = Some(!blocked);
+        log.push(BattleEvent::Clash {
+            attacker,
+            defender: t.id,
+            strike: 0,
+            defense: 0,
+            hit: !blocked,
+            automatic: Some(if blocked {
+                "blocked with a defense card".to_string()
+            } else {
+                super::stages::NO_ROLL.to_string()
+            }),
+        });
+    }
     state.phase = AttackPhase::Damage;
 }
 
@@ -873,6 +967,24 @@ pub fn roll_damage(
                 strike_critical,
                 ctx.targets[i].cover.as_ref(),
             );
+            if let Some(data) = &rules.stages {
+                state.targets[i].damage = r.damage;
+                if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) {
+                    let kind = super::stages::attack_kind(data, &decl.profile.id)
+                        .unwrap_or(crate::ruleset::stages::CardKind::PhysicalAttack);
+                    let why = format!("{}'s {}", attacker.identity.name, decl.profile.name);
+                    super::stages::apply_hit(
+                        rules,
+                        kind,
+                        r.damage,
+                        attacker.id,
+                        &why,
+                        &mut f,
+                        &mut log,
+                    );
+                }
+                continue;
+            }
             log.push(BattleEvent::Damage {
                 attacker: attacker.id,
                 target: t.id,
@@ -1077,7 +1189,9 @@ pub fn end_attack(
     let mut minion_defeated = None;
     for f in items.iter_mut() {
         let targeted = state.targets.iter().any(|t| t.id == *f.id);
-        if targeted && f.life.current > 0 {
+        // Rulesets without Diminishing Defense (power stages: 0 per attack) log nothing.
+        if targeted && f.life.current > 0 && rules.tier(f.power.base_tier).diminishing_defense != 0
+        {
             let stacks = rules.tier(f.power.base_tier).diminishing_defense;
             f.defense.diminishing += stacks;
             log.push(BattleEvent::DiminishingDefense {

@@ -123,7 +123,14 @@ pub fn initiative_spec(rules: &Rules, f: &Fighter) -> RollSpec {
         penalization: None,
     });
     s.add(
-        format!("Initiative (AG {} / 2)", f.attributes.get("AG")),
+        if rules.stages.is_some() {
+            format!(
+                "Initiative ({})",
+                rules.characters.derived.initiative.text()
+            )
+        } else {
+            format!("Initiative (AG {} / 2)", f.attributes.get("AG"))
+        },
         f.derived(rules).initiative,
     );
     s

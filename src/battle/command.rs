@@ -280,4 +280,18 @@ pub enum RuleError {
     RecoveryActions { min: u32, max: u32 },
     #[error("one Combat Recovery a round")]
     RecoveredThisRound,
+    #[error("{what} is not a maneuver of the {ruleset} ruleset")]
+    NotInRuleset { what: &'static str, ruleset: String },
+    #[error("no {card} card in hand")]
+    CardNotHeld { card: String },
+    #[error("an energy attack needs {need} power stages above 0; at stage {have}")]
+    TooFewStages { need: i64, have: i64 },
+    #[error("at most {limit} attack(s) a turn")]
+    AttacksPerTurn { limit: u32 },
+    #[error("a Final Physical Attack was made this round: {0} passes until the round ends")]
+    PassedThisRound(CombatantId),
+    #[error("a Final Physical Attack needs {0}")]
+    FinalAttackNotAllowed(&'static str),
+    #[error("{who} holds no {kind} card to block with")]
+    CannotBlock { who: CombatantId, kind: String },
 }

@@ -171,6 +171,46 @@ impl Conditions {
     }
 }
 
+/// A power-stages combatant's combat cards: held (its maneuvers), still in its deck, and
+/// discarded. Card id → copies. Only power-stages combatants have this component.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cards {
+    pub hand: BTreeMap<String, u32>,
+    pub deck: BTreeMap<String, u32>,
+    pub discard: BTreeMap<String, u32>,
+    /// It made its Final Physical Attack this round and passes until the round ends.
+    pub passed: bool,
+    /// Attacks made during its current turn.
+    pub attacks_this_turn: u32,
+}
+
+impl Cards {
+    /// How many cards it holds.
+    pub fn held(&self) -> u32 {
+        self.hand.values().sum()
+    }
+
+    /// Copies of `card` held.
+    pub fn count(&self, card: &str) -> u32 {
+        self.hand.get(card).copied().unwrap_or_default()
+    }
+
+    /// Takes one copy of `card` from the hand onto the discard pile; false if none was held.
+    pub fn play(&mut self, card: &str) -> bool {
+        match self.hand.get_mut(card) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                if *n == 0 {
+                    self.hand.remove(card);
+                }
+                *self.discard.entry(card.to_string()).or_default() += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
 /// The round's action budget.
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Actions {

@@ -663,6 +663,9 @@ pub fn assemble(
     targets: &[&Fighter],
     decl: &Declaration,
 ) -> AttackContext {
+    if let Some(data) = &rules.stages {
+        return super::stages::assemble(data, attacker, targets, decl);
+    }
     let single = (targets.len() == 1).then(|| targets[0]);
     AttackContext {
         ki_cost: ki_cost(attacker, decl),

@@ -76,7 +76,11 @@ pub fn set_life(
     f.life.current = value;
     log.push(BattleEvent::PoolChanged {
         who: *f.id,
-        pool: Pool::Life,
+        pool: if rules.stages.is_some() {
+            Pool::LifeCards
+        } else {
+            Pool::Life
+        },
         from: before.current,
         to: value,
         reason: reason.to_string(),

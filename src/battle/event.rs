@@ -19,6 +19,22 @@ pub enum Pool {
     Life,
     Ki,
     Capacity,
+    /// A power-stages combatant's stage on its track.
+    PowerStage,
+    /// A power-stages combatant's life cards.
+    LifeCards,
+}
+
+impl std::fmt::Display for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Life => "Life",
+            Self::Ki => "Ki",
+            Self::Capacity => "Capacity",
+            Self::PowerStage => "power stage",
+            Self::LifeCards => "life cards",
+        })
+    }
 }
 
 /// Which kind of action was spent.
@@ -88,6 +104,32 @@ pub enum BattleEvent {
         from: i64,
         to: i64,
         reason: String,
+    },
+    /// A power-stages card drawn: `roll` on a d`of` over the deck's cards picked it.
+    CardDrawn {
+        who: CombatantId,
+        card: String,
+        roll: u32,
+        of: u32,
+    },
+    /// A card played or discarded from the hand, and why.
+    CardPlayed {
+        who: CombatantId,
+        card: String,
+        why: String,
+    },
+    /// A power-stages attack landed: what it took (the pool changes follow).
+    StageHit {
+        attacker: CombatantId,
+        target: CombatantId,
+        stages: i64,
+        life_cards: i64,
+        what: String,
+    },
+    /// An empty deck takes its discard pile back.
+    DeckReshuffled {
+        who: CombatantId,
+        cards: u32,
     },
     /// Ki paid for a maneuver (cost and wager, or a Boosted move).
     KiSpent {
@@ -365,7 +407,7 @@ impl BattleEvent {
                 from,
                 to,
                 reason,
-            } => format!("{} {pool:?} {from} -> {to} ({reason}).", n(names, *who)),
+            } => format!("{} {pool} {from} -> {to} ({reason}).", n(names, *who)),
             E::KiSpent {
                 who,
                 from,
@@ -373,6 +415,32 @@ impl BattleEvent {
                 what,
                 ..
             } => format!("{} Ki {from} -> {to} ({what}).", n(names, *who)),
+            E::CardDrawn {
+                who,
+                card,
+                roll,
+                of,
+            } => format!(
+                "{} draws {card} (d{of} over its deck: {roll}).",
+                n(names, *who)
+            ),
+            E::CardPlayed { who, card, why } => {
+                format!("{} plays {card}: {why}.", n(names, *who))
+            }
+            E::StageHit {
+                target,
+                stages,
+                life_cards,
+                what,
+                ..
+            } => format!(
+                "{} loses {stages} power stage(s) and {life_cards} life card(s) to {what}.",
+                n(names, *target)
+            ),
+            E::DeckReshuffled { who, cards } => format!(
+                "{}'s deck is empty: its {cards} discarded cards become the deck.",
+                n(names, *who)
+            ),
             E::PoweredUp {
                 who,
                 stacks,
@@ -512,6 +580,11 @@ impl BattleEvent {
                 hit,
                 automatic,
             } => match automatic {
+                Some(why) if !*hit => format!(
+                    "{} stops {}'s attack ({why}).",
+                    n(names, *defender),
+                    n(names, *attacker)
+                ),
                 Some(why) => format!(
                     "{} hits {} automatically ({why}).",
                     n(names, *attacker),

@@ -30,6 +30,10 @@ pub struct Fighter {
     pub encounter: EncounterLog,
     pub loadout: Loadout,
     pub controller: Controller,
+    /// Held, deck and discarded cards (power-stages combatants only; left out of the state
+    /// hash's bytes when absent, so other rulesets hash as before).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cards: Option<Cards>,
 }
 
 /// The query over a combatant's components. Iterating it read-only gives snapshots; the
@@ -56,6 +60,7 @@ pub struct FighterQuery {
     pub encounter: &'static mut EncounterLog,
     pub loadout: &'static Loadout,
     pub controller: &'static Controller,
+    pub cards: Option<&'static mut Cards>,
 }
 
 macro_rules! snapshot_impl {
@@ -82,6 +87,7 @@ macro_rules! snapshot_impl {
                     encounter: (*self.encounter).clone(),
                     loadout: self.loadout.clone(),
                     controller: *self.controller,
+                    cards: self.cards.as_ref().map(|c| (**c).clone()),
                 }
             }
         }

@@ -19,6 +19,7 @@ pub mod odds;
 pub mod policy;
 pub mod recovery;
 pub mod setup;
+pub mod stages;
 pub mod state;
 pub mod stats;
 pub mod turn;
@@ -50,6 +51,7 @@ pub fn plugin(app: &mut App) {
     schedule.set_executor(SingleThreadedExecutor::new());
     schedule.add_systems(
         (
+            stages::deal_starting_hands.run_if(turn::in_phase(TurnPhase::Setup)),
             turn::roll_initiative.run_if(turn::in_phase(TurnPhase::Setup)),
             turn::start_round.run_if(turn::in_phase(TurnPhase::RoundStart)),
             turn::start_turn.run_if(turn::in_phase(TurnPhase::TurnStart)),
@@ -194,7 +196,10 @@ impl Battle {
             .insert_resource(Battleground(setup.map.clone()))
             .insert_resource(setup.victory);
         for f in &fighters {
-            app.world_mut().spawn(setup::components(f));
+            let mut entity = app.world_mut().spawn(setup::components(f));
+            if let Some(cards) = &f.cards {
+                entity.insert(cards.clone());
+            }
         }
         let world = std::mem::take(app.world_mut());
         let mut battle = Self {
@@ -593,6 +598,24 @@ impl Battle {
                 if *defender != who {
                     return Err(RuleError::AwaitingDecision(d.clone()));
                 }
+                if let Some(data) = &self.rules.stages {
+                    let kind = self
+                        .world
+                        .resource::<CurrentAttack>()
+                        .0
+                        .as_ref()
+                        .and_then(|a| stages::attack_kind(data, &a.order.profile));
+                    if *choice == DefenseChoice::Parry
+                        && let Some(kind) = kind
+                        && stages::block_card(data, me, kind).is_none()
+                    {
+                        return Err(RuleError::CannotBlock {
+                            who,
+                            kind: format!("{:?}", kind.blocked_by().unwrap_or(kind)),
+                        });
+                    }
+                    return Ok(());
+                }
                 if *choice == DefenseChoice::Parry
                     && me.actions.counter == 0
                     && !(self.rules.actions.conversion && me.actions.standard > 0)
@@ -657,6 +680,24 @@ impl Battle {
                 Ok(())
             }
         };
+        if rules.stages.is_some() {
+            let foreign = match cmd {
+                Command::PowerUp { .. } => Some("Power Up (the Power Up step is automatic)"),
+                Command::Recover { .. } => Some("Combat Recovery"),
+                Command::Surge { .. } => Some("a Surge"),
+                Command::EndCondition { .. } => Some("ending a condition"),
+                Command::StandUp { .. } => Some("standing up"),
+                Command::CurePoison { .. } => Some("curing poison"),
+                Command::Move { boosted: true, .. } => Some("a Boosted move"),
+                _ => None,
+            };
+            if let Some(what) = foreign {
+                return Err(RuleError::NotInRuleset {
+                    what,
+                    ruleset: rules.manifest.id.clone(),
+                });
+            }
+        }
         let field = self.field();
         match cmd {
             Command::Attack(order) => {

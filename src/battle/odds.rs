@@ -138,6 +138,9 @@ pub struct TargetOdds {
     pub critical_category: Category,
     pub soak_used: i64,
     pub cover: i64,
+    /// Power stages the target loses (power-stages rulesets; absent elsewhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage_loss: Option<i64>,
     pub strike: RollSummary,
     pub defense_roll: RollSummary,
 }
@@ -165,6 +168,9 @@ pub fn target_odds(
     target: &Fighter,
     choice: DefenseChoice,
 ) -> TargetOdds {
+    if let Some(data) = &rules.stages {
+        return super::stages::target_odds(data, ctx, t, decl, target, choice);
+    }
     let defense_spec = match choice {
         DefenseChoice::Dodge => &t.dodge,
         DefenseChoice::Parry => &t.parry,
@@ -236,6 +242,7 @@ pub fn target_odds(
         critical_category: critical.category,
         soak_used: normal.soak_used,
         cover,
+        stage_loss: None,
         strike: RollSummary::of(&t.strike),
         defense_roll: RollSummary::of(defense_spec),
     }

@@ -159,6 +159,7 @@ pub fn build_fighter(rules: &Rules, id: CombatantId, unit: &UnitSetup) -> Option
             skills: a.skills.clone(),
         },
         controller: unit.controller,
+        cards: None,
     };
     let d = &rules.characters.derived;
     let vars = FighterVars {
@@ -185,6 +186,9 @@ pub fn build_fighter(rules: &Rules, id: CombatantId, unit: &UnitSetup) -> Option
         max: capacity,
     };
     f.thresholds.reached = reached_thresholds(rules, a.minion, f.life);
+    if let Some(data) = &rules.stages {
+        super::stages::prepare(data, a, &mut f);
+    }
     for kind in &unit.conditions {
         f.conditions.0.push(ConditionInstance {
             kind: *kind,

@@ -113,6 +113,18 @@ impl BattleStats {
                     s.of(*attacker).damage_dealt.add(*category, *damage);
                     s.of(*target).damage_taken += damage;
                 }
+                // Power stages: life cards count as damage (stages lost are in the log).
+                BattleEvent::StageHit {
+                    attacker,
+                    target,
+                    life_cards,
+                    ..
+                } => {
+                    s.of(*attacker)
+                        .damage_dealt
+                        .add(crate::ruleset::Category::Lethal, *life_cards);
+                    s.of(*target).damage_taken += life_cards;
+                }
                 BattleEvent::ThresholdReached { who, .. } => s.of(*who).thresholds_reached += 1,
                 BattleEvent::SteadfastRolled { who, passed, .. } => {
                     if *passed {

@@ -120,6 +120,7 @@ pub fn start_round(
     let mut items: Vec<_> = q.iter_mut().collect();
     items.sort_by_key(|f| *f.id);
     for f in items.iter_mut() {
+        super::stages::clear_passes(f);
         if f.life.current <= 0 {
             continue;
         }
@@ -259,6 +260,11 @@ pub fn start_turn(
         who: active,
         round: order.round,
     });
+    if let Some(data) = &rules.stages
+        && let Some(mut f) = q.iter_mut().find(|f| *f.id == active)
+    {
+        super::stages::begin_turn(data, &mut dice.0, &mut f, &mut log);
+    }
     if let Some(c) = me.conditions.get(ConditionKind::Absorbed).cloned() {
         let absorber = c.source.and_then(|s| all.iter().find(|f| f.id == s));
         let freed_at = match absorber {

@@ -182,6 +182,14 @@ impl DiceFormula {
         })
     }
 
+    /// No dice and no bonus (the empty formula); for tables built in code.
+    pub fn none() -> Self {
+        Self {
+            text: String::new(),
+            terms: Vec::new(),
+        }
+    }
+
     /// The text as written in the rules file.
     pub fn text(&self) -> &str {
         &self.text

@@ -6,6 +6,7 @@
 pub mod error;
 pub mod locate;
 pub mod schema;
+pub mod stages;
 mod validate;
 
 pub use validate::archetype_errors;
@@ -32,6 +33,8 @@ pub struct Rules {
     pub actions: ActionRules,
     pub roster: Roster,
     pub terrain: TerrainRules,
+    /// The power-stages family's own data (`None` for DBU-family rulesets).
+    pub stages: Option<stages::StageData>,
     /// xxh3 of every data file's name and bytes: a save names the data it was played with
     /// and notices when the ruleset changed since.
     pub data_hash: u64,
@@ -142,9 +145,98 @@ fn read(file: &Path) -> Result<String, RulesError> {
     })
 }
 
+/// Which mechanic family the ruleset in `dir` belongs to, read from its `ruleset.ron` (DBU if the
+/// file cannot be read or parsed: the DBU loader then reports the problem with its position).
+fn family_of(dir: &Path) -> Family {
+    let file = dir.join("ruleset.ron");
+    read(&file)
+        .ok()
+        .and_then(|src| parse_ron::<Manifest>(&file, &src).ok())
+        .map_or(Family::Dbu, |m| m.family)
+}
+
 impl Rules {
     /// Loads and validates the ruleset in `dir`, reporting every problem found.
     pub fn load(dir: &Path) -> Result<Self, RulesErrors> {
+        match family_of(dir) {
+            Family::Dbu => Self::load_dbu(dir),
+            Family::PowerStages => Self::load_stages(dir),
+        }
+    }
+
+    /// Loads a power-stages ruleset: its own four files, lowered into the engine's tables.
+    fn load_stages(dir: &Path) -> Result<Self, RulesErrors> {
+        let mut errors = Vec::new();
+        let mut sources = Vec::new();
+        for name in stages::STAGE_FILES {
+            let file = dir.join(name);
+            match read(&file) {
+                Ok(src) => sources.push((file, src)),
+                Err(e) => {
+                    errors.push(e);
+                    sources.push((file, String::new()));
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(RulesErrors(errors));
+        }
+        macro_rules! parse {
+            ($i:expr) => {
+                match parse_ron(&sources[$i].0, &sources[$i].1) {
+                    Ok(v) => Some(v),
+                    Err(e) => {
+                        errors.push(e);
+                        None
+                    }
+                }
+            };
+        }
+        let manifest: Option<Manifest> = parse!(0);
+        let stage_rules: Option<stages::StageRules> = parse!(1);
+        let roster: Option<stages::StageRoster> = parse!(2);
+        let terrain: Option<TerrainRules> = parse!(3);
+        let (Some(manifest), Some(stage_rules), Some(roster), Some(terrain)) =
+            (manifest, stage_rules, roster, terrain)
+        else {
+            return Err(RulesErrors(errors));
+        };
+        let mut problems = stages::validate(&stage_rules, &roster, &sources[1], &sources[2]);
+        problems.extend(validate::terrain_errors(&terrain, &sources[3]));
+        if manifest.id.is_empty() {
+            problems.push(RulesError::at(
+                &sources[0].0,
+                &sources[0].1,
+                &FieldPath::root().field("id"),
+                "the ruleset id cannot be empty",
+            ));
+        }
+        if !problems.is_empty() {
+            return Err(RulesErrors(problems));
+        }
+        let low = stages::lower(&stage_rules, &roster);
+        let data = stages::StageData {
+            combat: stage_rules,
+            roster,
+        };
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            manifest,
+            dice: low.dice,
+            characters: low.characters,
+            attacks: low.attacks,
+            damage: low.damage,
+            conditions: low.conditions,
+            actions: low.actions,
+            roster: low.roster,
+            terrain,
+            stages: Some(data),
+            data_hash: hash_sources(&sources),
+        })
+    }
+
+    /// Loads a DBU-family ruleset from its nine files.
+    fn load_dbu(dir: &Path) -> Result<Self, RulesErrors> {
         let mut errors = Vec::new();
         let mut sources = Vec::new();
         for name in DBU_FILES {
@@ -207,6 +299,7 @@ impl Rules {
             actions,
             roster,
             terrain,
+            stages: None,
             data_hash: hash_sources(&sources),
         };
         let problems = validate::validate(&rules, &sources);

@@ -29,6 +29,9 @@ pub struct Manifest {
 pub enum Family {
     /// Opposed d10 rolls with Tier of Power dice, Soak, Health Thresholds and Steadfast.
     Dbu,
+    /// The card game's combat: power-stage tracks, life cards, the Physical Attack Table and
+    /// blocks with held cards (`stages.ron`; see [`crate::ruleset::stages`]).
+    PowerStages,
 }
 
 /// `terrain.ron`: the terrain types a scenario map is drawn with, and line-of-sight and cover

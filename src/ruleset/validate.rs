@@ -638,52 +638,7 @@ pub(super) fn validate(rules: &Rules, sources: &[(PathBuf, String)]) -> Vec<Rule
     );
 
     // terrain.ron
-    let tr = &rules.terrain;
-    c.formula(
-        TERRAIN,
-        &root.field("cover_reduction"),
-        &tr.cover_reduction,
-        &["RANK", "T", "bT"],
-    );
-    c.unique(
-        TERRAIN,
-        &root.field("types"),
-        tr.types.iter().map(|t| t.id.as_str()),
-    );
-    if tr.types.is_empty() {
-        c.err(
-            TERRAIN,
-            &root.field("types"),
-            "at least one terrain type is needed",
-        );
-    }
-    let mut symbols = BTreeSet::new();
-    for (i, t) in tr.types.iter().enumerate() {
-        let p = root.field("types").index(i);
-        if !symbols.insert(t.symbol) {
-            c.err(
-                TERRAIN,
-                &p.field("symbol"),
-                format!("symbol '{}' is used by two terrain types", t.symbol),
-            );
-        }
-        if t.symbol.is_whitespace() {
-            c.err(TERRAIN, &p.field("symbol"), "a symbol cannot be a space");
-        }
-        if t.move_cost == Some(0) {
-            c.err(TERRAIN, &p.field("move_cost"), "a move costs at least 1");
-        }
-        if let Some(f) = &t.roll_modifier {
-            c.formula(TERRAIN, &p.field("roll_modifier"), f, TIER);
-        }
-        if t.cover_rank.is_some_and(|r| r < 0) {
-            c.err(
-                TERRAIN,
-                &p.field("cover_rank"),
-                "a Hardness Rank is 0 or more",
-            );
-        }
-    }
+    check_terrain(&mut c, &rules.terrain, TERRAIN);
 
     // roster.ron
     c.unique(
@@ -701,6 +656,63 @@ pub(super) fn validate(rules: &Rules, sources: &[(PathBuf, String)]) -> Vec<Rule
             a,
         );
     }
+    c.errors
+}
+
+/// The checks of a `terrain.ron` (shared by every family), `file` its index in the sources.
+fn check_terrain(c: &mut Checker, tr: &TerrainRules, file: usize) {
+    let root = FieldPath::root();
+    c.formula(
+        file,
+        &root.field("cover_reduction"),
+        &tr.cover_reduction,
+        &["RANK", "T", "bT"],
+    );
+    c.unique(
+        file,
+        &root.field("types"),
+        tr.types.iter().map(|t| t.id.as_str()),
+    );
+    if tr.types.is_empty() {
+        c.err(
+            file,
+            &root.field("types"),
+            "at least one terrain type is needed",
+        );
+    }
+    let mut symbols = BTreeSet::new();
+    for (i, t) in tr.types.iter().enumerate() {
+        let p = root.field("types").index(i);
+        if !symbols.insert(t.symbol) {
+            c.err(
+                file,
+                &p.field("symbol"),
+                format!("symbol '{}' is used by two terrain types", t.symbol),
+            );
+        }
+        if t.symbol.is_whitespace() {
+            c.err(file, &p.field("symbol"), "a symbol cannot be a space");
+        }
+        if t.move_cost == Some(0) {
+            c.err(file, &p.field("move_cost"), "a move costs at least 1");
+        }
+        if let Some(f) = &t.roll_modifier {
+            c.formula(file, &p.field("roll_modifier"), f, TIER);
+        }
+        if t.cover_rank.is_some_and(|r| r < 0) {
+            c.err(file, &p.field("cover_rank"), "a Hardness Rank is 0 or more");
+        }
+    }
+}
+
+/// Every problem in a `terrain.ron` on its own (for families other than DBU).
+pub(super) fn terrain_errors(tr: &TerrainRules, source: &(PathBuf, String)) -> Vec<RulesError> {
+    let sources = std::slice::from_ref(source);
+    let mut c = Checker {
+        sources,
+        errors: Vec::new(),
+    };
+    check_terrain(&mut c, tr, 0);
     c.errors
 }
 

@@ -20,5 +20,6 @@ mod profiles;
 mod rules_data;
 mod saves;
 mod scenarios;
+mod stages;
 mod strike;
 mod thresholds;

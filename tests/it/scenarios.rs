@@ -20,7 +20,19 @@ fn shipped() -> Vec<scenario::Loaded> {
 fn shipped_scenarios_are_valid_and_of_every_size() {
     let all = shipped();
     let ids: Vec<String> = all.iter().map(|l| l.id()).collect();
-    assert_eq!(ids, ["boss", "duel", "siege", "skirmish", "war"]);
+    assert_eq!(
+        ids,
+        [
+            "boss",
+            "duel",
+            "siege",
+            "skirmish",
+            "stages-duel",
+            "stages-heavy",
+            "stages-team",
+            "war"
+        ]
+    );
     let units = |id: &str| -> (usize, u32, u32) {
         let l = all.iter().find(|l| l.id() == id).unwrap();
         (

@@ -1,0 +1,718 @@
+//! The power-stages family (the Dragon Ball card game's "Combat Cards in Combat"): its data
+//! files, their checks, and how they are lowered into the engine's shared rule tables.
+//!
+//! A power-stages ruleset is `ruleset.ron`, `stages.ron` (the Physical Attack Table, the cards,
+//! hands and turns), `roster.ron` (personalities with a power-stage track, life cards and a
+//! deck) and `terrain.ron`. The engine plays every ruleset through one set of tables (attack
+//! types, profiles, pools, sizes); [`lower`] builds those tables from the family's own data, so
+//! a modder edits only the four files above and the battle, previews, AI, saves and window
+//! work unchanged. What the card game does differently (no dice on attacks, blocks with held
+//! cards, stage losses spilling into life cards) is `crate::battle::stages`.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::RulesError;
+use super::locate::FieldPath;
+use super::schema::*;
+use crate::dice::{DiceFormula, Formula};
+
+/// `stages.ron`: everything about combat in the card game that is not a personality.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StageRules {
+    /// What the two pools are called on screen and in the log.
+    pub pool_names: PoolNames,
+    pub physical_table: PhysicalTable,
+    pub energy: EnergyRules,
+    pub final_physical: FinalPhysical,
+    pub hand: HandRules,
+    pub turn: TurnRules,
+    /// Initiative: this formula (over the personality's values) plus a d10 roll-off.
+    pub initiative: Formula,
+    /// The combat cards of the game, by id.
+    pub cards: Vec<CardDef>,
+}
+
+/// Display names of the two pools.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoolNames {
+    pub stages: String,
+    pub life: String,
+}
+
+/// The Physical Attack Table: rows are the attacker's power band, columns the defender's, and
+/// the entry is how many power stages the defender loses.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PhysicalTable {
+    /// The lowest power of each band, ascending from 0: band i is `bands[i]..bands[i+1]`.
+    pub bands: Vec<i64>,
+    /// `losses[row][column]`, one row and one column per band.
+    pub losses: Vec<Vec<u32>>,
+}
+
+impl PhysicalTable {
+    /// The band (row or column, from 0) a power value falls in.
+    pub fn band(&self, power: i64) -> usize {
+        self.bands
+            .iter()
+            .rposition(|b| power >= *b)
+            .unwrap_or_default()
+    }
+
+    /// Stages a defender at `defender` power loses to a physical attack at `attacker` power.
+    pub fn loss(&self, attacker: i64, defender: i64) -> u32 {
+        self.losses
+            .get(self.band(attacker))
+            .and_then(|row| row.get(self.band(defender)))
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+/// Energy attacks: their default cost and effect ("unless otherwise noted" on the card).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnergyRules {
+    /// Power stages an energy attack costs; it cannot be made with fewer.
+    pub cost: u32,
+    /// Life cards a successful energy attack takes.
+    pub life_cards: u32,
+}
+
+/// The Final Physical Attack: made by discarding any card when no attack card is held.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FinalPhysical {
+    pub name: String,
+    pub description: String,
+}
+
+/// How many cards a personality holds and draws.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandRules {
+    /// Cards drawn before the battle.
+    pub starting: u32,
+    /// Cards drawn at the start of each of its turns.
+    pub draw_per_turn: u32,
+    /// At most this many held; draws stop there.
+    pub limit: u32,
+}
+
+/// What one turn allows.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnRules {
+    /// Movement maneuvers per turn.
+    pub moves: u32,
+    /// Attacks per turn.
+    pub attacks: u32,
+}
+
+/// What a card does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum CardKind {
+    PhysicalAttack,
+    EnergyAttack,
+    PhysicalDefense,
+    EnergyDefense,
+}
+
+impl CardKind {
+    /// True for the two attack kinds.
+    pub fn attacks(self) -> bool {
+        matches!(self, Self::PhysicalAttack | Self::EnergyAttack)
+    }
+
+    /// The defense kind that blocks this attack kind.
+    pub fn blocked_by(self) -> Option<Self> {
+        match self {
+            Self::PhysicalAttack => Some(Self::PhysicalDefense),
+            Self::EnergyAttack => Some(Self::EnergyDefense),
+            _ => None,
+        }
+    }
+}
+
+/// One combat card.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardDef {
+    pub id: String,
+    pub name: String,
+    pub kind: CardKind,
+    /// A physical attack that states its damage: this many stages, ignoring the table.
+    #[serde(default)]
+    pub stages: Option<u32>,
+    /// An energy attack that notes another number of life cards.
+    #[serde(default)]
+    pub life_cards: Option<u32>,
+    /// An energy attack that notes another stage cost.
+    #[serde(default)]
+    pub cost: Option<u32>,
+    pub description: String,
+}
+
+/// `roster.ron` of a power-stages ruleset.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StageRoster {
+    pub personalities: Vec<PersonalityDef>,
+}
+
+/// A personality: its power-stage track, life cards, speed and deck.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PersonalityDef {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub role: String,
+    pub glyph: String,
+    /// The power of each stage, from stage 0 (the lowest) up.
+    pub power_stages: Vec<i64>,
+    /// The stage it starts the battle at.
+    pub start_stage: u32,
+    /// Stages gained at the start of each of its turns (the card game's Power Up step).
+    pub power_up: u32,
+    pub life_cards: u32,
+    /// Squares per movement maneuver.
+    pub speed: u32,
+    /// Card id → copies in its deck.
+    pub deck: BTreeMap<String, u32>,
+}
+
+/// The profile id of the Final Physical Attack.
+pub const FINAL_PHYSICAL: &str = "final_physical";
+/// The attack type ids of the lowered tables.
+pub const PHYSICAL: &str = "physical";
+pub const ENERGY: &str = "energy";
+
+/// Formula names a personality offers (`initiative` and the lowered derived values use them).
+pub const PERSONALITY_VARS: [&str; 5] = ["CARDS", "STAGES", "START", "SPEED", "PUR"];
+
+/// The engine tables a power-stages ruleset plays with.
+pub struct Lowered {
+    pub dice: DiceRules,
+    pub characters: CharacterRules,
+    pub attacks: AttackRules,
+    pub damage: DamageRules,
+    pub conditions: ConditionRules,
+    pub actions: ActionRules,
+    pub roster: Roster,
+}
+
+/// A formula written in this file (a constant text that always parses; 0 if it did not).
+fn formula(text: &str) -> Formula {
+    Formula::parse(text).unwrap_or_else(|_| Formula::constant(0))
+}
+
+fn no_dice() -> DiceFormula {
+    DiceFormula::none()
+}
+
+fn whole() -> Fraction {
+    Fraction {
+        numerator: 1,
+        denominator: 1,
+        round_up: false,
+    }
+}
+
+/// Builds the engine tables from a power-stages ruleset's data. Personality values become
+/// attributes (`CARDS`, `STAGES` = top stage, `START`, `SPEED`, `PUR`), Life is life cards, Ki is
+/// the current power stage; every attack card becomes a profile of type `physical` (melee) or
+/// `energy` (any range), plus the Final Physical Attack. No dice, Soak, thresholds or conditions.
+pub fn lower(stages: &StageRules, roster: &StageRoster) -> Lowered {
+    let dice = DiceRules {
+        base_die: 10,
+        tiers: vec![TierRow {
+            tier: 1,
+            extra_dice: no_dice(),
+            critical_dice: no_dice(),
+            diminishing_defense: 0,
+            attribute_cap: i64::MAX,
+        }],
+        tier_from_power_level: Formula::constant(1),
+        critical_target: 10,
+        critical_target_floor: 10,
+        botch_range: 0,
+        botch_penalty: Formula::constant(0),
+        skill_botch_penalty: 0,
+        skill_critical_dice: no_dice(),
+        superiority_critical: 10,
+        steadfast: SteadfastRules {
+            die: 10,
+            pass_at: 6,
+            critical_at: 10,
+        },
+        difficulties: Vec::new(),
+    };
+    let attributes = PERSONALITY_VARS
+        .iter()
+        .map(|id| AttributeDef {
+            id: (*id).to_string(),
+            name: (*id).to_string(),
+            description: "a personality's value (power-stages)".into(),
+        })
+        .collect();
+    let zero = || Formula::constant(0);
+    let characters = CharacterRules {
+        attributes,
+        derived: DerivedFormulas {
+            haste: zero(),
+            awareness: zero(),
+            might: zero(),
+            defense_value: zero(),
+            soak: zero(),
+            soak_minimum: zero(),
+            normal_speed: formula("SPEED"),
+            boosted_speed: formula("SPEED"),
+            initiative: stages.initiative.clone(),
+            life: formula("CARDS"),
+            ki: formula("STAGES"),
+            capacity: formula("STAGES"),
+        },
+        sizes: vec![SizeDef {
+            id: "Medium".into(),
+            squares: 1,
+            melee_range: 1,
+            speed: 0,
+            defense_value: zero(),
+            soak: zero(),
+        }],
+        saves: Vec::new(),
+        racial_save_bonus: zero(),
+        racial_save_critical_target: 10,
+        skills: Vec::new(),
+        skill_bonus: zero(),
+        build: BuildBudget {
+            starting_score: 0,
+            racial_points: 0,
+            points_per_addition: 0,
+            additions_at_first_level: 0,
+            addition_levels: Vec::new(),
+        },
+        minion: MinionRules {
+            life_fraction: whole(),
+            ki_fraction: whole(),
+            tier_penalty: 0,
+            low_tier_roll_penalty: 0,
+            standard_actions: 0,
+            counter_actions: 0,
+            attacks_per_round: u32::MAX,
+            thresholds: Vec::new(),
+        },
+    };
+    let attack_type = |id: &str, name: &str, reach: Reach, description: &str| AttackTypeDef {
+        id: id.into(),
+        name: name.into(),
+        damage_attribute: None,
+        reach,
+        wager: false,
+        required_score: None,
+        magical: false,
+        description: description.into(),
+    };
+    let mut profiles: Vec<ProfileDef> = stages
+        .cards
+        .iter()
+        .filter(|c| c.kind.attacks())
+        .map(|c| ProfileDef {
+            id: c.id.clone(),
+            name: c.name.clone(),
+            attack_type: if c.kind == CardKind::EnergyAttack {
+                ENERGY
+            } else {
+                PHYSICAL
+            }
+            .into(),
+            cost: Formula::constant(if c.kind == CardKind::EnergyAttack {
+                i64::from(c.cost.unwrap_or(stages.energy.cost))
+            } else {
+                0
+            }),
+            category: Category::Lethal,
+            targeting: Targeting::Single,
+            effects: Vec::new(),
+            repeatable: true,
+            description: c.description.clone(),
+        })
+        .collect();
+    profiles.push(ProfileDef {
+        id: FINAL_PHYSICAL.into(),
+        name: stages.final_physical.name.clone(),
+        attack_type: PHYSICAL.into(),
+        cost: Formula::constant(0),
+        category: Category::Lethal,
+        targeting: Targeting::Single,
+        effects: Vec::new(),
+        repeatable: true,
+        description: stages.final_physical.description.clone(),
+    });
+    let attacks = AttackRules {
+        types: vec![
+            attack_type(
+                PHYSICAL,
+                "Physical",
+                Reach::Melee,
+                "A physical attack: an adjacent target, resolved on the Physical Attack Table.",
+            ),
+            attack_type(
+                ENERGY,
+                "Energy",
+                Reach::Any,
+                "An energy attack: any range, costs power stages, takes life cards.",
+            ),
+        ],
+        long_range: LongRange {
+            beyond: u32::MAX,
+            strike_penalty: zero(),
+        },
+        profile_once_per_round: false,
+        energy_charge: EnergyChargeRules {
+            wound_per_charge: no_dice(),
+            parry_penalty_per_charge: zero(),
+        },
+        profiles,
+        elements: Vec::new(),
+    };
+    let damage = DamageRules {
+        categories: vec![CategoryDef {
+            category: Category::Lethal,
+            soak: Fraction {
+                numerator: 0,
+                denominator: 1,
+                round_up: false,
+            },
+        }],
+        thresholds: Vec::new(),
+        rage_entry: RageEntry {
+            enabled: false,
+            threshold: String::new(),
+            save: String::new(),
+            difficulty: String::new(),
+        },
+        recoveries: Vec::new(),
+    };
+    let conditions = ConditionRules {
+        conditions: Vec::new(),
+        end_condition: CheckManeuver {
+            actions: 1,
+            check: String::new(),
+            difficulty: String::new(),
+        },
+    };
+    let actions = ActionRules {
+        moves_per_round: stages.turn.moves,
+        boosted_move_cost: zero(),
+        power_up: PowerUpRules {
+            actions: 1,
+            per_round: 0,
+            max_stacks: 0,
+            roll_bonus: zero(),
+            capacity: whole(),
+        },
+        combat_recovery: RecoveryRules {
+            min_actions: u32::MAX,
+            max_actions: u32::MAX,
+            per_action: no_dice(),
+            defense: zero(),
+        },
+        standard_actions: stages.turn.moves + stages.turn.attacks,
+        counter_actions: 0,
+        conversion: false,
+        bonus_momentum_actions: 0,
+        reduced_momentum_actions: 0,
+        steady_momentum_actions: 0,
+        initiative_tie_attribute: "SPEED".into(),
+        initiative_rolloff_die: 10,
+        healing_surge: no_dice(),
+        ki_surge_fraction: Fraction {
+            numerator: 0,
+            denominator: 1,
+            round_up: false,
+        },
+        ki_surge_capacity_fraction: Fraction {
+            numerator: 0,
+            denominator: 1,
+            round_up: false,
+        },
+        surgency: zero(),
+    };
+    let attack_ids: Vec<String> = stages
+        .cards
+        .iter()
+        .filter(|c| c.kind.attacks())
+        .map(|c| c.id.clone())
+        .chain(std::iter::once(FINAL_PHYSICAL.to_string()))
+        .collect();
+    let archetypes = roster
+        .personalities
+        .iter()
+        .map(|p| ArchetypeDef {
+            id: p.id.clone(),
+            name: p.name.clone(),
+            description: p.description.clone(),
+            role: p.role.clone(),
+            glyph: p.glyph.clone(),
+            power_level: 1,
+            size: "Medium".into(),
+            race: RaceDef {
+                name: String::new(),
+                life_modifier: 0,
+                increases: BTreeMap::new(),
+                save: String::new(),
+            },
+            attributes: BTreeMap::from([
+                ("CARDS".to_string(), i64::from(p.life_cards)),
+                (
+                    "STAGES".to_string(),
+                    p.power_stages.len().saturating_sub(1) as i64,
+                ),
+                ("START".to_string(), i64::from(p.start_stage)),
+                ("SPEED".to_string(), i64::from(p.speed)),
+                ("PUR".to_string(), i64::from(p.power_up)),
+            ]),
+            skills: BTreeMap::new(),
+            minion: false,
+            profiles: attack_ids.clone(),
+            elements: Vec::new(),
+            weapon: None,
+            techniques: Vec::new(),
+        })
+        .collect();
+    Lowered {
+        dice,
+        characters,
+        attacks,
+        damage,
+        conditions,
+        actions,
+        roster: Roster { archetypes },
+    }
+}
+
+/// Every problem in a power-stages ruleset's own files: `stages` and `roster` are their paths
+/// and texts, for positions.
+pub fn validate(
+    stages: &StageRules,
+    roster: &StageRoster,
+    stages_src: &(PathBuf, String),
+    roster_src: &(PathBuf, String),
+) -> Vec<RulesError> {
+    let mut errors = Vec::new();
+    let root = FieldPath::root();
+    let mut at = |src: &(PathBuf, String), path: &FieldPath, msg: String| {
+        errors.push(RulesError::at(&src.0, &src.1, path, msg));
+    };
+    // The Physical Attack Table.
+    let t = &stages.physical_table;
+    let tp = root.field("physical_table");
+    if t.bands.first() != Some(&0) {
+        at(
+            stages_src,
+            &tp.field("bands"),
+            "the first band must start at power 0".into(),
+        );
+    }
+    if t.bands.windows(2).any(|w| w[0] >= w[1]) {
+        at(
+            stages_src,
+            &tp.field("bands"),
+            "bands must rise strictly".into(),
+        );
+    }
+    if t.losses.len() != t.bands.len() {
+        at(
+            stages_src,
+            &tp.field("losses"),
+            format!(
+                "{} rows for {} bands: one row per attacker band is needed",
+                t.losses.len(),
+                t.bands.len()
+            ),
+        );
+    }
+    for (i, row) in t.losses.iter().enumerate() {
+        if row.len() != t.bands.len() {
+            at(
+                stages_src,
+                &tp.field("losses").index(i),
+                format!(
+                    "{} columns for {} bands: one column per defender band is needed",
+                    row.len(),
+                    t.bands.len()
+                ),
+            );
+        }
+    }
+    if stages.energy.cost == 0 {
+        at(
+            stages_src,
+            &root.field("energy").field("cost"),
+            "an energy attack costs at least 1 power stage".into(),
+        );
+    }
+    let h = &stages.hand;
+    if h.limit == 0 || h.starting > h.limit {
+        at(
+            stages_src,
+            &root.field("hand"),
+            "the hand limit must be at least 1 and at least the starting hand".into(),
+        );
+    }
+    if stages.turn.attacks == 0 {
+        at(
+            stages_src,
+            &root.field("turn").field("attacks"),
+            "a turn must allow at least one attack".into(),
+        );
+    }
+    for (name, _) in stages.initiative.variables() {
+        if !PERSONALITY_VARS.contains(&name.as_str()) {
+            at(
+                stages_src,
+                &root.field("initiative"),
+                format!(
+                    "unknown name `{name}` in this formula (allowed here: {})",
+                    PERSONALITY_VARS.join(", ")
+                ),
+            );
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, c) in stages.cards.iter().enumerate() {
+        let p = root.field("cards").index(i);
+        if c.id.is_empty() || c.id == FINAL_PHYSICAL || !seen.insert(c.id.as_str()) {
+            at(
+                stages_src,
+                &p.field("id"),
+                format!("card id `{}` is empty, reserved or used twice", c.id),
+            );
+        }
+        if c.stages.is_some() && c.kind != CardKind::PhysicalAttack {
+            at(
+                stages_src,
+                &p.field("stages"),
+                "only a physical attack card can state its stage damage".into(),
+            );
+        }
+        if (c.life_cards.is_some() || c.cost.is_some()) && c.kind != CardKind::EnergyAttack {
+            at(
+                stages_src,
+                &p.field("kind"),
+                "only an energy attack card can note its own cost or life cards".into(),
+            );
+        }
+        if c.cost == Some(0) {
+            at(
+                stages_src,
+                &p.field("cost"),
+                "an energy attack costs at least 1 power stage".into(),
+            );
+        }
+    }
+    // The roster.
+    let mut ids = std::collections::BTreeSet::new();
+    if roster.personalities.is_empty() {
+        at(
+            roster_src,
+            &root.field("personalities"),
+            "at least one personality is needed".into(),
+        );
+    }
+    for (i, p) in roster.personalities.iter().enumerate() {
+        let pp = root.field("personalities").index(i);
+        if p.id.is_empty() || !ids.insert(p.id.as_str()) {
+            at(
+                roster_src,
+                &pp.field("id"),
+                format!("personality id `{}` is empty or used twice", p.id),
+            );
+        }
+        if p.power_stages.is_empty() {
+            at(
+                roster_src,
+                &pp.field("power_stages"),
+                "a personality needs at least one power stage".into(),
+            );
+        }
+        if p.power_stages.windows(2).any(|w| w[0] >= w[1]) || p.power_stages.first() < Some(&0) {
+            at(
+                roster_src,
+                &pp.field("power_stages"),
+                "power stages must rise strictly from 0 or more".into(),
+            );
+        }
+        if p.start_stage as usize >= p.power_stages.len().max(1) {
+            at(
+                roster_src,
+                &pp.field("start_stage"),
+                format!(
+                    "stage {} does not exist: the track has stages 0 to {}",
+                    p.start_stage,
+                    p.power_stages.len().saturating_sub(1)
+                ),
+            );
+        }
+        if p.life_cards == 0 {
+            at(
+                roster_src,
+                &pp.field("life_cards"),
+                "a personality needs at least 1 life card".into(),
+            );
+        }
+        if p.speed == 0 {
+            at(
+                roster_src,
+                &pp.field("speed"),
+                "a personality moves at least 1 square".into(),
+            );
+        }
+        if p.deck.values().sum::<u32>() == 0 {
+            at(
+                roster_src,
+                &pp.field("deck"),
+                "a deck needs at least one card".into(),
+            );
+        }
+        for card in p.deck.keys() {
+            if !stages.cards.iter().any(|c| &c.id == card) {
+                at(
+                    roster_src,
+                    &pp.field("deck").field(card),
+                    format!("unknown card `{card}` (see stages.ron's cards)"),
+                );
+            }
+        }
+    }
+    errors
+}
+
+/// A power-stages ruleset's own data, kept beside the lowered tables.
+#[derive(Debug, Clone)]
+pub struct StageData {
+    pub combat: StageRules,
+    pub roster: StageRoster,
+}
+
+impl StageData {
+    /// A personality by id.
+    pub fn personality(&self, id: &str) -> Option<&PersonalityDef> {
+        self.roster.personalities.iter().find(|p| p.id == id)
+    }
+
+    /// A card by id.
+    pub fn card(&self, id: &str) -> Option<&CardDef> {
+        self.combat.cards.iter().find(|c| c.id == id)
+    }
+}
+
+/// The files of a power-stages ruleset, in load order.
+pub const STAGE_FILES: [&str; 4] = ["ruleset.ron", "stages.ron", "roster.ron", "terrain.ron"];

@@ -1,0 +1,524 @@
+//! The power-stages ruleset ("Combat Cards in Combat"): each rule of the text and of our data
+//! defaults, the exact preview against the resolution, saves, and the AI against random play.
+
+use std::sync::{Arc, OnceLock};
+
+use gridclash::ai::Policy;
+use gridclash::battle::Battle;
+use gridclash::battle::command::{AttackTarget, Command, RuleError};
+use gridclash::battle::components::*;
+use gridclash::battle::context::DefenseChoice;
+use gridclash::battle::setup::{BattleSetup, UnitSetup};
+use gridclash::battle::stages;
+use gridclash::dice::DiceSource;
+use gridclash::ruleset::stages::{CardKind, FINAL_PHYSICAL};
+use gridclash::ruleset::{Rules, rules_root};
+use gridclash::{save, scenario, sim};
+
+use crate::common::{attack, lines, run, stage};
+
+/// The shipped power-stages ruleset, loaded once.
+fn rules() -> Arc<Rules> {
+    static RULES: OnceLock<Arc<Rules>> = OnceLock::new();
+    RULES
+        .get_or_init(|| {
+            Arc::new(Rules::load(&rules_root().join("power-stages")).expect("power-stages loads"))
+        })
+        .clone()
+}
+
+/// A unit whose defense answer is fixed: `block` plays a matching card when it holds one.
+fn unit(archetype: &str, side: u8, x: i32, block: bool) -> UnitSetup {
+    let mut u = UnitSetup::new(archetype, side, Square::new(x, 2));
+    u.controller = Controller {
+        defense: if block {
+            DefensePolicy::AlwaysParry
+        } else {
+            DefensePolicy::AlwaysDodge
+        },
+        responses: ResponsePolicy::Never,
+        exploits: ExploitPolicy::Never,
+    };
+    u
+}
+
+/// A two-unit battle on open ground, `gap` squares apart, run until unit 0's turn; then both
+/// hands are emptied and unit 0 holds `hand`, so each test sets exactly what it needs.
+fn duel(a: &str, b: &str, gap: i32, block: bool, hand: &[(&str, u32)]) -> Battle {
+    let setup = BattleSetup::open(
+        16,
+        6,
+        vec![unit(a, 0, 2, false), unit(b, 1, 2 + gap, block)],
+    );
+    let mut battle = Battle::new(rules(), &setup, DiceSource::seeded(5)).expect("battle starts");
+    while battle.turn().active() != Some(CombatantId(0)) {
+        let who = battle.turn().active().expect("someone acts");
+        battle.submit(Command::EndTurn { who }).expect("end turn");
+    }
+    set_hand(&mut battle, 1, &[]);
+    set_hand(&mut battle, 0, hand);
+    battle
+}
+
+fn set_hand(b: &mut Battle, id: u32, hand: &[(&str, u32)]) {
+    stage(b, id, |f| {
+        if let Some(cards) = f.cards.as_deref_mut() {
+            cards.hand = hand.iter().map(|(c, n)| (c.to_string(), *n)).collect();
+        }
+    });
+}
+
+fn set_stage(b: &mut Battle, id: u32, s: i64) {
+    stage(b, id, |f| f.ki.current = s);
+}
+
+fn pools(b: &mut Battle, id: u32) -> (i64, i64) {
+    let f = b.fighter(CombatantId(id)).expect("fighter");
+    (f.ki.current, f.life.current)
+}
+
+fn hit(attacker: u32, card: &str, target: u32) -> Command {
+    Command::Attack(attack(
+        attacker,
+        card,
+        AttackTarget::Combatant(CombatantId(target)),
+    ))
+}
+
+#[test]
+fn stages_shipped_table_agrees_with_the_texts_1200_vs_200_row() {
+    let r = rules();
+    let t = &r.stages.as_ref().expect("stage data").combat.physical_table;
+    // "using the fourth row down for Raditz [1200] ... and the second column ... for Gohan [200]"
+    assert_eq!(t.band(1200), 3);
+    assert_eq!(t.band(200), 1);
+    assert_eq!(t.loss(1200, 200), 3);
+}
+
+#[test]
+fn stages_losses_past_stage_zero_come_out_of_life_cards() {
+    // The text's example: 1200 attacks 200; the defender loses 3 stages, 200 -> 100 -> 0, and
+    // discards one life card for the stage still to be lost.
+    let mut b = duel("martial_artist", "prodigy", 1, false, &[("punch", 1)]);
+    set_stage(&mut b, 0, 6); // Martial Artist: stage 6 = 1200
+    set_stage(&mut b, 1, 2); // Young Prodigy: stage 2 = 200
+    let (_, life) = pools(&mut b, 1);
+    let got = run(&mut b, hit(0, "punch", 1));
+    assert!(
+        got.iter().any(|l| l
+            .contains("Physical Attack Table: attacker 1200 (row 4) vs defender 200 (column 2) 3")),
+        "{got:#?}"
+    );
+    assert_eq!(pools(&mut b, 1), (0, life - 1));
+    assert!(
+        got.iter().any(|l| l.contains("power stage 2 -> 0")),
+        "{got:#?}"
+    );
+    assert!(
+        got.iter()
+            .any(|l| l.contains(&format!("life cards {life} -> {}", life - 1)))
+    );
+}
+
+#[test]
+fn stages_energy_attack_costs_two_stages_and_takes_four_life_cards() {
+    let mut b = duel(
+        "energy_fighter",
+        "martial_artist",
+        8,
+        false,
+        &[("energy_blast", 1)],
+    );
+    set_stage(&mut b, 0, 5);
+    let (stage1, life1) = pools(&mut b, 1);
+    run(&mut b, hit(0, "energy_blast", 1));
+    assert_eq!(pools(&mut b, 0).0, 3, "2 stages spent");
+    assert_eq!(
+        pools(&mut b, 1),
+        (stage1, life1 - 4),
+        "4 life cards, no stages"
+    );
+}
+
+#[test]
+fn stages_no_energy_attack_below_two_stages() {
+    let mut b = duel(
+        "energy_fighter",
+        "martial_artist",
+        8,
+        false,
+        &[("energy_blast", 1)],
+    );
+    set_stage(&mut b, 0, 1);
+    assert_eq!(
+        b.submit(hit(0, "energy_blast", 1)),
+        Err(RuleError::TooFewStages { need: 2, have: 1 })
+    );
+    set_stage(&mut b, 0, 2);
+    b.submit(hit(0, "energy_blast", 1))
+        .expect("at stage 2 it can");
+    assert_eq!(pools(&mut b, 0).0, 0);
+}
+
+#[test]
+fn stages_energy_defense_blocks_an_energy_attack() {
+    let mut b = duel(
+        "energy_fighter",
+        "martial_artist",
+        8,
+        true,
+        &[("energy_blast", 1)],
+    );
+    set_hand(&mut b, 1, &[("energy_shield", 1), ("forearm_block", 1)]);
+    let before = pools(&mut b, 1);
+    let got = run(&mut b, hit(0, "energy_blast", 1));
+    assert_eq!(pools(&mut b, 1), before, "blocked: nothing lost");
+    assert!(
+        got.iter()
+            .any(|l| l.contains("plays Energy Shield: blocks the attack"))
+    );
+    let cards = b
+        .fighter(CombatantId(1))
+        .and_then(|f| f.cards)
+        .expect("cards");
+    assert_eq!(
+        cards.count("energy_shield"),
+        0,
+        "the defense card is discarded"
+    );
+    assert_eq!(cards.discard.get("energy_shield"), Some(&1));
+}
+
+#[test]
+fn stages_physical_defense_does_not_block_an_energy_attack() {
+    let mut b = duel(
+        "energy_fighter",
+        "martial_artist",
+        8,
+        true,
+        &[("energy_blast", 1)],
+    );
+    set_hand(&mut b, 1, &[("forearm_block", 2)]);
+    assert_eq!(
+        b.submit(Command::Defend {
+            defender: CombatantId(1),
+            choice: DefenseChoice::Parry
+        }),
+        Err(RuleError::NothingToAnswer(CombatantId(1)))
+    );
+    let (_, life) = pools(&mut b, 1);
+    run(&mut b, hit(0, "energy_blast", 1));
+    assert_eq!(pools(&mut b, 1).1, life - 4);
+}
+
+#[test]
+fn stages_physical_defense_blocks_a_physical_attack() {
+    let mut b = duel("martial_artist", "energy_fighter", 1, true, &[("kick", 1)]);
+    set_hand(&mut b, 1, &[("side_step", 1)]);
+    let before = pools(&mut b, 1);
+    run(&mut b, hit(0, "kick", 1));
+    assert_eq!(pools(&mut b, 1), before);
+}
+
+#[test]
+fn stages_physical_attack_needs_melee_range_energy_any_range() {
+    let mut b = duel(
+        "martial_artist",
+        "energy_fighter",
+        6,
+        false,
+        &[("punch", 1), ("energy_blast", 1)],
+    );
+    assert!(matches!(
+        b.submit(hit(0, "punch", 1)),
+        Err(RuleError::OutOfRange { .. })
+    ));
+    b.submit(hit(0, "energy_blast", 1))
+        .expect("energy attacks reach any distance");
+}
+
+#[test]
+fn stages_attack_needs_its_card_in_hand_and_plays_it() {
+    let mut b = duel(
+        "martial_artist",
+        "energy_fighter",
+        1,
+        false,
+        &[("punch", 1)],
+    );
+    assert_eq!(
+        b.submit(hit(0, "kick", 1)),
+        Err(RuleError::CardNotHeld {
+            card: "Roundhouse Kick".into()
+        })
+    );
+    run(&mut b, hit(0, "punch", 1));
+    let cards = b
+        .fighter(CombatantId(0))
+        .and_then(|f| f.cards)
+        .expect("cards");
+    assert_eq!(cards.count("punch"), 0);
+    assert_eq!(cards.discard.get("punch"), Some(&1));
+}
+
+#[test]
+fn stages_card_stating_its_damage_ignores_the_table() {
+    let mut b = duel(
+        "martial_artist",
+        "energy_fighter",
+        1,
+        false,
+        &[("crushing_blow", 1)],
+    );
+    set_stage(&mut b, 0, 1); // 200 against a higher defender: the table would give 1
+    set_stage(&mut b, 1, 9);
+    let got = run(&mut b, hit(0, "crushing_blow", 1));
+    assert_eq!(pools(&mut b, 1).0, 5, "4 stages, as the card says");
+    assert!(
+        got.iter()
+            .any(|l| l.contains("Crushing Blow states its damage"))
+    );
+}
+
+#[test]
+fn stages_final_physical_attack_only_without_attack_cards() {
+    let mut b = duel(
+        "martial_artist",
+        "energy_fighter",
+        1,
+        false,
+        &[("punch", 1), ("forearm_block", 1)],
+    );
+    assert!(matches!(
+        b.submit(hit(0, FINAL_PHYSICAL, 1)),
+        Err(RuleError::FinalAttackNotAllowed(_))
+    ));
+    set_hand(&mut b, 0, &[]);
+    assert!(matches!(
+        b.submit(hit(0, FINAL_PHYSICAL, 1)),
+        Err(RuleError::FinalAttackNotAllowed(_))
+    ));
+    set_hand(&mut b, 0, &[("forearm_block", 2), ("energy_shield", 1)]);
+    let got = run(&mut b, hit(0, FINAL_PHYSICAL, 1));
+    assert!(
+        got.iter()
+            .any(|l| l.contains("plays Forearm Block: discarded for the Final Physical Attack")),
+        "{got:#?}"
+    );
+    assert!(got.iter().any(|l| l.contains("Physical Attack Table")));
+}
+
+#[test]
+fn stages_final_physical_attack_passes_for_the_rest_of_the_round() {
+    let r = rules();
+    let data = r.stages.as_ref().expect("stage data");
+    let mut b = duel(
+        "martial_artist",
+        "energy_fighter",
+        1,
+        false,
+        &[("forearm_block", 1)],
+    );
+    let round = b.turn().round;
+    run(&mut b, hit(0, FINAL_PHYSICAL, 1));
+    // Even holding cards again, it neither attacks nor blocks until the round ends.
+    set_hand(&mut b, 0, &[("forearm_block", 1), ("punch", 1)]);
+    let me = b.fighter(CombatantId(0)).expect("fighter");
+    assert_eq!(
+        stages::block_card(data, &me, CardKind::PhysicalAttack),
+        None
+    );
+    assert_eq!(
+        stages::check_attack(data, &me, "punch"),
+        Err(RuleError::PassedThisRound(CombatantId(0)))
+    );
+    while b.turn().round == round {
+        let who = b.turn().active().expect("someone");
+        b.submit(Command::EndTurn { who }).expect("end");
+    }
+    let me = b.fighter(CombatantId(0)).expect("fighter");
+    assert!(
+        me.cards.is_some_and(|c| !c.passed),
+        "a new round clears the pass"
+    );
+}
+
+#[test]
+fn stages_power_up_step_raises_the_stage_each_turn() {
+    let mut b = duel("martial_artist", "prodigy", 3, false, &[]);
+    set_stage(&mut b, 0, 2);
+    let n = b.events().len();
+    b.submit(Command::EndTurn {
+        who: CombatantId(0),
+    })
+    .expect("end");
+    while b.turn().active() != Some(CombatantId(0)) {
+        let who = b.turn().active().expect("someone");
+        b.submit(Command::EndTurn { who }).expect("end");
+    }
+    assert_eq!(pools(&mut b, 0).0, 3, "power-up rating 1");
+    let got = lines(&mut b, n);
+    assert!(
+        got.iter()
+            .any(|l| l == "Kenji power stage 2 -> 3 (Power Up step, +1)."
+                || l.contains("power stage 2 -> 3 (Power Up step, +1)"))
+    );
+}
+
+#[test]
+fn stages_draws_are_seeded_logged_and_kept_to_the_hand_limit() {
+    let setup = BattleSetup::open(
+        16,
+        6,
+        vec![
+            unit("martial_artist", 0, 2, false),
+            unit("energy_fighter", 1, 8, false),
+        ],
+    );
+    let mut a = Battle::new(rules(), &setup, DiceSource::seeded(9)).expect("battle");
+    let mut c = Battle::new(rules(), &setup, DiceSource::seeded(9)).expect("battle");
+    assert_eq!(a.state_hash(), c.state_hash(), "same seed, same hands");
+    let names = a.names();
+    let draws = a
+        .events()
+        .iter()
+        .filter(|e| e.describe(&names).contains(" draws "))
+        .count();
+    assert!(
+        draws >= 10,
+        "5 cards each to start, then the first turn's 2"
+    );
+    // Every turn: at most 7 held after the draw.
+    for _ in 0..20 {
+        let who = a.turn().active().expect("someone");
+        a.submit(Command::EndTurn { who }).expect("end");
+        for f in a.fighters() {
+            assert!(f.cards.as_ref().is_some_and(|c| c.held() <= 7));
+        }
+    }
+}
+
+#[test]
+fn stages_preview_is_exactly_what_happens() {
+    for (card, stage_a, stage_b) in [("punch", 6, 2), ("kick", 3, 8), ("energy_blast", 4, 1)] {
+        for block in [false, true] {
+            let mut b = duel("martial_artist", "prodigy", 1, block, &[(card, 1)]);
+            set_stage(&mut b, 0, stage_a);
+            set_stage(&mut b, 1, stage_b);
+            set_hand(&mut b, 1, &[("side_step", 1), ("energy_shield", 1)]);
+            let before = pools(&mut b, 1);
+            let Command::Attack(order) = hit(0, card, 1) else {
+                unreachable!()
+            };
+            let preview = b.preview(&order).expect("preview");
+            let (take, blk) = &preview.odds.targets[0];
+            let o = if block { blk } else { take };
+            b.submit(Command::Attack(order)).expect("attack");
+            let after = pools(&mut b, 1);
+            assert_eq!(
+                before.0 - after.0,
+                o.stage_loss.unwrap_or(0),
+                "{card} {block}"
+            );
+            assert_eq!(
+                (before.1 - after.1) as f64,
+                o.expected_damage,
+                "{card} {block}"
+            );
+            assert_eq!(o.damage_distribution.values().sum::<f64>(), 1.0);
+            assert_eq!(o.hit_chance, if block { 0.0 } else { 1.0 });
+        }
+    }
+}
+
+#[test]
+fn stages_refuses_maneuvers_of_other_rulesets() {
+    let mut b = duel("martial_artist", "prodigy", 3, false, &[]);
+    for cmd in [
+        Command::PowerUp {
+            who: CombatantId(0),
+        },
+        Command::Recover {
+            who: CombatantId(0),
+            actions: 2,
+        },
+        Command::Move {
+            who: CombatantId(0),
+            path: vec![Square::new(3, 2)],
+            boosted: true,
+        },
+    ] {
+        assert!(matches!(b.submit(cmd), Err(RuleError::NotInRuleset { .. })));
+    }
+}
+
+#[test]
+fn stages_one_move_and_one_attack_a_turn() {
+    let mut b = duel(
+        "martial_artist",
+        "energy_fighter",
+        1,
+        false,
+        &[("punch", 2)],
+    );
+    run(&mut b, hit(0, "punch", 1));
+    assert_eq!(
+        b.submit(hit(0, "punch", 1)),
+        Err(RuleError::AttacksPerTurn { limit: 1 })
+    );
+}
+
+#[test]
+fn stages_broken_data_names_file_line_and_field() {
+    let dir = std::env::temp_dir().join(format!("gc-stages-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for f in gridclash::ruleset::stages::STAGE_FILES {
+        std::fs::copy(rules_root().join("power-stages").join(f), dir.join(f)).expect("copy");
+    }
+    let roster = std::fs::read_to_string(dir.join("roster.ron")).expect("read");
+    std::fs::write(
+        dir.join("roster.ron"),
+        roster.replacen("\"punch\": 6", "\"uppercut\": 6", 1),
+    )
+    .expect("write");
+    let errs = Rules::load(&dir).expect_err("unknown card").0;
+    let text = errs[0].to_string();
+    assert!(text.contains("roster.ron:"), "{text}");
+    assert!(text.contains("deck.uppercut"), "{text}");
+    assert!(text.contains("unknown card `uppercut`"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn stages_battles_save_and_load_byte_identical() {
+    let l = scenario::load(&scenario::find("stages-duel")).expect("scenario");
+    let report = save::check::check_battle(&l, 3, &[Policy::Normal, Policy::Easy], 30, 3)
+        .expect("round trips");
+    assert!(report.boundaries > 5, "{report:?}");
+}
+
+#[test]
+fn stages_ai_beats_random_play_ninety_percent_over_200_battles() {
+    let mut won = 0;
+    let mut played = 0;
+    for name in ["stages-duel", "stages-team"] {
+        let l = scenario::load(&scenario::find(name)).expect("scenario");
+        for i in 0..100u64 {
+            // Half the battles with the AI on each side.
+            let (policies, ai_side) = if i % 2 == 0 {
+                ([Policy::Normal, Policy::Random], 0)
+            } else {
+                ([Policy::Random, Policy::Normal], 1)
+            };
+            let done = sim::play(&l, sim::battle_seed(7, i), &policies, 30).expect("plays");
+            played += 1;
+            if done.winner == Some(Side(ai_side)) {
+                won += 1;
+            }
+        }
+    }
+    assert!(
+        won * 10 >= played * 9,
+        "normal AI won {won} of {played} against random play"
+    );
+}
