@@ -395,6 +395,21 @@ fn demo(args: &DemoArgs) -> Result<ExitCode, String> {
     for f in battle.fighters() {
         let d = f.derived(&rules);
         let side = &loaded.scenario.sides[usize::from(f.side.0)].name;
+        if let Some(data) = &rules.stages {
+            out!(
+                "{} ({side}) at {}: {} {}, {} {} of {} (power {}), Speed {}",
+                f.identity.name,
+                f.position.map_or("-".into(), |p| p.to_string()),
+                data.combat.pool_names.life,
+                f.life.max,
+                data.combat.pool_names.stages,
+                f.ki.current,
+                f.ki.max,
+                gridclash::battle::stages::power(data, &f),
+                d.normal_speed
+            );
+            continue;
+        }
         out!(
             "{} ({side}) at {}: Life {}, Ki {}, Capacity {}, ToP {}, Haste {}, Awareness {}, Defense Value {}, Soak {}, Speed {}/{}",
             f.identity.name,

@@ -367,6 +367,10 @@ pub fn check_attack(
         }
         _ => {}
     }
+    // The card game's rules first: a card not held is the reason, not the distance.
+    if let Some(data) = &rules.stages {
+        super::stages::check_attack(data, attacker, &order.profile)?;
+    }
     let targets = attack_targets(rules, field, fighters, attacker, order)?;
     if let Some(mover) = exploit
         && (order.technique.is_some() || !targets.contains(&mover))
@@ -374,9 +378,6 @@ pub fn check_attack(
         return Err(RuleError::BadExploit(mover));
     }
     let decl = declaration(rules, attacker, order, targets.len())?;
-    if let Some(data) = &rules.stages {
-        super::stages::check_attack(data, attacker, &decl.profile.id)?;
-    }
     if let Some(req) = &decl.attack_type.required_score {
         let has = attacker.attributes.get(&req.attribute);
         if has < req.at_least {
@@ -451,14 +452,25 @@ pub fn begin_attack(
     }
     log.push(BattleEvent::AttackDeclared {
         attacker: order.attacker,
-        profile: name,
+        profile: name.clone(),
         technique: technique.clone(),
         element,
         targets: targets.clone(),
         ki_cost: cost,
         wager: order.wager,
+        cost_pool: rules.stages.as_ref().map(|_| Pool::PowerStage),
     });
-    if pay > 0 {
+    if pay > 0 && rules.stages.is_some() {
+        let from = f.ki.current;
+        f.ki.current -= pay;
+        log.push(BattleEvent::PoolChanged {
+            who: order.attacker,
+            pool: Pool::PowerStage,
+            from,
+            to: f.ki.current,
+            reason: format!("{name} costs {pay}"),
+        });
+    } else if pay > 0 {
         let (k0, c0) = (f.ki.current, f.capacity.current);
         f.ki.current -= pay;
         f.capacity.current -= pay;

@@ -189,6 +189,9 @@ pub enum BattleEvent {
         targets: Vec<CombatantId>,
         ki_cost: i64,
         wager: i64,
+        /// The pool the cost is paid from when it is not Ki (power stages).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cost_pool: Option<Pool>,
     },
     ResponseWindow {
         attacker: CombatantId,
@@ -525,6 +528,7 @@ impl BattleEvent {
                 targets,
                 ki_cost,
                 wager,
+                cost_pool,
             } => {
                 let mut what = profile.clone();
                 if let Some(t) = technique {
@@ -542,10 +546,16 @@ impl BattleEvent {
                         .collect::<Vec<_>>()
                         .join(", ")
                 };
-                format!(
-                    "{} attacks {tgt} with {what}: Ki cost {ki_cost}, wager {wager}.",
-                    n(names, *attacker)
-                )
+                match cost_pool {
+                    Some(pool) => format!(
+                        "{} attacks {tgt} with {what}: costs {ki_cost} {pool}(s).",
+                        n(names, *attacker)
+                    ),
+                    None => format!(
+                        "{} attacks {tgt} with {what}: Ki cost {ki_cost}, wager {wager}.",
+                        n(names, *attacker)
+                    ),
+                }
             }
             E::ResponseWindow { attacker } => format!(
                 "Instant actions may answer {}'s attack.",

@@ -146,7 +146,7 @@ pub fn wound_spec(
     decl: &Declaration,
     target: Option<&Fighter>,
 ) -> RollSpec {
-    let mut s = RollSpec::new(RollKind::Wound);
+    let mut s = RollSpec::new(RollKind::Amount(format!("{} takes", decl.profile.name)));
     let profile = &decl.profile.id;
     let card = data.card(profile);
     match attack_kind(data, profile) {

@@ -636,12 +636,33 @@ fn animate_events(
             BattleEvent::Clash {
                 defender,
                 hit: false,
+                automatic,
                 ..
             } => float(
                 &mut commands,
                 at_of(*defender),
-                "miss".into(),
+                if automatic.is_some() {
+                    "blocked"
+                } else {
+                    "miss"
+                }
+                .into(),
                 palette::TEXT,
+            ),
+            BattleEvent::StageHit {
+                target,
+                stages,
+                life_cards,
+                ..
+            } => float(
+                &mut commands,
+                at_of(*target),
+                match (*stages, *life_cards) {
+                    (s, 0) => format!("-{s} stage"),
+                    (0, l) => format!("-{l} cards"),
+                    (s, l) => format!("-{s} st -{l} cards"),
+                },
+                palette::DANGER,
             ),
             BattleEvent::StrikeRolled { attacker, roll } if roll.critical => float(
                 &mut commands,

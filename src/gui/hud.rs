@@ -544,6 +544,9 @@ fn unit_text(session: &mut Session, cursor: Option<crate::grid::Square>) -> Stri
         return String::new();
     };
     let rules = session.battle.rules().clone();
+    if let Some(data) = &rules.stages {
+        return stage_unit_text(session, &f, data);
+    }
     let d = f.derived(&rules);
     let attrs = f
         .attributes
@@ -605,6 +608,87 @@ fn unit_text(session: &mut Session, cursor: Option<crate::grid::Square>) -> Stri
         ));
     }
     out
+}
+
+/// The unit panel of a power-stages combatant: life cards, stage and power, the cards it holds
+/// (its maneuvers), its deck and discard pile, and what is left of its turn.
+fn stage_unit_text(
+    session: &Session,
+    f: &crate::battle::fighter::Fighter,
+    data: &crate::ruleset::stages::StageData,
+) -> String {
+    let names = &data.combat.pool_names;
+    let power = crate::battle::stages::power(data, f);
+    let mut out = format!(
+        "{} {}  |  {}\n{} ({})\n{} {}/{}   {} {}/{} (power {power})\nSpeed {}",
+        palette::side_mark(usize::from(f.side.0)),
+        f.identity.name,
+        f.identity.archetype,
+        side_name(session, f.side.0),
+        session
+            .controls
+            .get(usize::from(f.side.0))
+            .map_or(String::new(), |c| c.to_string()),
+        names.life,
+        f.life.current,
+        f.life.max,
+        names.stages,
+        f.ki.current,
+        f.ki.max,
+        f.derived(session.battle.rules()).normal_speed,
+    );
+    if let Some(cards) = &f.cards {
+        let hand: Vec<String> = cards
+            .hand
+            .iter()
+            .map(|(id, n)| {
+                let name = crate::battle::stages::card_name(data, id);
+                if *n > 1 { format!("{name} x{n}") } else { name }
+            })
+            .collect();
+        out.push_str(&format!(
+            "\nHand ({}): {}\nDeck {}  |  discarded {}\nThis turn: {} of {} move(s), {} of {} attack(s)",
+            cards.held(),
+            if hand.is_empty() {
+                "empty".to_string()
+            } else {
+                hand.join(", ")
+            },
+            cards.deck.values().sum::<u32>(),
+            cards.discard.values().sum::<u32>(),
+            f.round.moves,
+            data.combat.turn.moves,
+            cards.attacks_this_turn,
+            data.combat.turn.attacks,
+        ));
+        if cards.passed {
+            out.push_str("\nPassed after a Final Physical Attack: no attacks or blocks this round");
+        }
+    }
+    if f.defeated() {
+        out.push_str("\nDEFEATED (no life cards left)");
+    }
+    out
+}
+
+/// The two answers to an attack, as this ruleset names them.
+fn defense_names(rules: &crate::ruleset::Rules) -> (&'static str, &'static str) {
+    if rules.stages.is_some() {
+        ("Take it", "Block (plays a defense card)")
+    } else {
+        ("Dodge", "Parry (a Counter Action)")
+    }
+}
+
+/// A power-stages attack's outcome for one target and one answer.
+fn stage_target_line(name: &str, how: &str, t: &TargetOdds) -> String {
+    format!(
+        "{name} {how}: {}\n  -{} power stage(s), -{} life card(s)  |  defeat {}",
+        t.automatic_hit.clone().unwrap_or_default(),
+        t.stage_loss.unwrap_or(0),
+        t.expected_damage,
+        pct(t.defeat_chance)
+    )
 }
 
 fn pct(p: f64) -> String {
@@ -692,6 +776,9 @@ fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
     );
     let Intent::Attack { slot } = session.intent else {
         return match session.intent {
+            Intent::Move { .. } if session.battle.rules().stages.is_some() => {
+                "Moving: click a lit square.".to_string()
+            }
             Intent::Move { boosted } => format!(
                 "Moving at {} Speed: click a lit square.\nPale squares need Boosted Speed ({}).\nRed path squares provoke an Exploit.",
                 if boosted { "Boosted" } else { "Normal" },
@@ -710,7 +797,11 @@ fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
         .slots
         .get(slot)
         .map_or(String::new(), |s| s.name.clone());
+    let stages = session.battle.rules().stages.is_some();
     let Some(aim) = &view.aim else {
+        if stages {
+            return format!("{name}: point at a target.");
+        }
         return format!(
             "{name}: point at a target.\nWager {} Ki ({wager_keys}, at most {max_wager})",
             session.wager
@@ -718,6 +809,28 @@ fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
     };
     match &aim.preview {
         Err(why) => format!("{name}: {why}"),
+        Ok(p) if stages => {
+            let mut out = format!(
+                "{}: costs {} power stage(s); no roll\n",
+                p.odds.maneuver, p.ki_cost
+            );
+            for (take, block) in &p.odds.targets {
+                let tname = session.names.get(&take.target).cloned().unwrap_or_default();
+                out.push_str(&stage_target_line(&tname, "takes it", take));
+                out.push('\n');
+                out.push_str(&stage_target_line(&tname, "blocks", block));
+                out.push('\n');
+            }
+            let taken: Vec<String> = p
+                .odds
+                .wound
+                .terms
+                .iter()
+                .map(|t| format!("{:+} {}", t.value.unwrap_or(0), t.label))
+                .collect();
+            out.push_str(&format!("Takes: {}", taken.join(", ")));
+            out
+        }
         Ok(p) => {
             let mut out = format!(
                 "{}: Ki {} (wager {} of at most {max_wager}: {wager_keys})\n",
@@ -783,11 +896,13 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
         );
     }
     if let Some((_, Some(_), _)) = session.human_to_act() {
+        let (first, second) = defense_names(session.battle.rules());
         return (
             format!(
-                "Answer the question in the right-hand panel ({} Dodge / {} Parry, or {} / {})",
+                "Answer the question in the right-hand panel ({} {first} / {} {}, or {} / {})",
                 keys.of(GameAction::Dodge),
                 keys.of(GameAction::Parry),
+                second.split(" (").next().unwrap_or(second),
                 keys.of(GameAction::Confirm),
                 keys.of(GameAction::Cancel)
             ),
@@ -808,27 +923,44 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
         };
     };
     let me = session.battle.fighter(who);
-    let moves_left = me
-        .as_ref()
-        .map_or(0, |f| 2u32.saturating_sub(f.round.moves));
+    let rules = session.battle.rules().clone();
+    let moves_left = me.as_ref().map_or(0, |f| {
+        rules.actions.moves_per_round.saturating_sub(f.round.moves)
+    });
     let mark = |on: bool, s: String| if on { format!("[{s}]") } else { s };
-    let mut items = vec![
-        mark(
-            session.intent == Intent::Move { boosted: false },
-            format!("{} Move ({moves_left} left)", keys.of(GameAction::Move)),
-        ),
-        mark(
+    let mut items = vec![mark(
+        session.intent == Intent::Move { boosted: false },
+        format!("{} Move ({moves_left} left)", keys.of(GameAction::Move)),
+    )];
+    if rules.stages.is_none() {
+        items.push(mark(
             session.intent == Intent::Move { boosted: true },
             format!("{} Boosted", keys.of(GameAction::BoostedMove)),
-        ),
-    ];
+        ));
+    }
+    let hand = me.as_ref().and_then(|f| f.cards.clone());
     let slots = &view.slots;
     let mut unavailable = Vec::new();
     for (i, s) in slots.iter().enumerate() {
         let key = GameAction::SLOTS
             .get(i)
             .map_or("-".to_string(), |a| keys.of(*a).to_string());
-        let label = format!("{key} {} {}Ki", s.name, s.ki_cost);
+        let label = match (&hand, &rules.stages) {
+            (Some(h), Some(data)) => {
+                let held = if data.card(&s.profile).is_some() {
+                    format!(" x{}", h.count(&s.profile))
+                } else {
+                    String::new()
+                };
+                let cost = if s.ki_cost > 0 {
+                    format!(" {} stages", s.ki_cost)
+                } else {
+                    String::new()
+                };
+                format!("{key} {}{held}{cost}", s.name)
+            }
+            _ => format!("{key} {} {}Ki", s.name, s.ki_cost),
+        };
         if let Some(why) = &s.unusable {
             let short = why.split(" (").next().unwrap_or(why);
             unavailable.push(format!("{}: {short}", s.name));
@@ -837,9 +969,13 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
             items.push(mark(session.intent == Intent::Attack { slot: i }, label));
         }
     }
+    if rules.stages.is_none() {
+        items.extend([
+            format!("{} Power Up", keys.of(GameAction::PowerUp)),
+            format!("{} Recover", keys.of(GameAction::Recover)),
+        ]);
+    }
     items.extend([
-        format!("{} Power Up", keys.of(GameAction::PowerUp)),
-        format!("{} Recover", keys.of(GameAction::Recover)),
         format!("{} End turn", keys.of(GameAction::EndTurn)),
         format!("{} Log", keys.of(GameAction::ToggleLog)),
     ]);
@@ -916,9 +1052,20 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
         Decision::Defense { attacker, .. } => {
             let an = session.names.get(&attacker).cloned().unwrap_or_default();
             let mut s = format!("{name} is attacked by {an}. Defend:\n");
-            if let Some((dodge, parry)) = &view.defense_odds {
+            let (first, second) = defense_names(session.battle.rules());
+            if let Some((take, block)) = &view.defense_odds
+                && session.battle.rules().stages.is_some()
+            {
                 s.push_str(&format!(
-                    "{}  Dodge: hit {}  |  mean damage {:.1}  |  defeat {}\n{}  Parry (a Counter Action): hit {}  |  mean damage {:.1}  |  defeat {}",
+                    "{}  {}\n{}  {}",
+                    keys.of(GameAction::Dodge),
+                    stage_target_line(&name, first, take),
+                    keys.of(GameAction::Parry),
+                    stage_target_line(&name, second, block),
+                ));
+            } else if let Some((dodge, parry)) = &view.defense_odds {
+                s.push_str(&format!(
+                    "{}  {first}: hit {}  |  mean damage {:.1}  |  defeat {}\n{}  {second}: hit {}  |  mean damage {:.1}  |  defeat {}",
                     keys.of(GameAction::Dodge),
                     pct(dodge.hit_chance),
                     dodge.expected_damage,

@@ -43,15 +43,20 @@ fn app_in(options: PlayOptions, dir: std::path::PathBuf) -> App {
 }
 
 fn battle_app(sides: &str) -> App {
+    scenario_app("skirmish", 1, sides)
+}
+
+/// A battle of `scenario` with `seed` and these sides, the computer playing without a pause.
+fn scenario_app(scenario: &str, seed: u64, sides: &str) -> App {
     let sides = sides
         .split(',')
         .map(|s| s.parse::<SideControl>().expect("a known side"))
         .collect();
     let mut app = app(PlayOptions {
-        seed: 1,
+        seed,
         battle: Some(BattleSpec {
-            scenario: "skirmish".into(),
-            seed: 1,
+            scenario: scenario.into(),
+            seed,
             sides,
             auto_defense: false,
         }),
@@ -215,6 +220,51 @@ fn gui_defense_prompt_waits_for_the_player_and_dodge_answers_it() {
         e,
         BattleEvent::DefenseDeclared { defender: d, choice: DefenseChoice::Dodge } if *d == defender
     )));
+}
+
+#[test]
+fn gui_stages_block_prompt_plays_the_defense_card() {
+    // Power stages, seed 3: the Energy Fighter blasts Kenji, who holds an Energy Shield.
+    let mut app = scenario_app("stages-duel", 3, "human,ai");
+    tap(&mut app, KeyCode::KeyT);
+    let mut asked = None;
+    for _ in 0..400 {
+        app.update();
+        let mut s = session(&mut app);
+        if let Some((_, d, _)) = s.human_to_act() {
+            asked = d;
+            if asked.is_some() {
+                break;
+            }
+            tap(&mut app, KeyCode::KeyT);
+        }
+    }
+    let Some(Decision::Defense { defender, .. }) = asked else {
+        panic!("no human unit was attacked: {asked:?}");
+    };
+    let (take, block) = session(&mut app)
+        .battle
+        .defense_odds()
+        .expect("the prompt's outcomes");
+    assert_eq!(take.hit_chance, 1.0);
+    assert_eq!(block.hit_chance, 0.0, "the held card blocks");
+    let life = session(&mut app)
+        .battle
+        .fighter(defender)
+        .expect("defender")
+        .life
+        .current;
+    let before = session(&mut app).battle.events().len();
+    tap(&mut app, KeyCode::KeyP);
+    let mut s = session(&mut app);
+    assert!(s.battle.events()[before..].iter().any(|e| matches!(
+        e,
+        BattleEvent::CardPlayed { who, why, .. } if *who == defender && why == "blocks the attack"
+    )));
+    assert_eq!(
+        s.battle.fighter(defender).expect("defender").life.current,
+        life
+    );
 }
 
 #[test]
@@ -472,24 +522,48 @@ fn gui_a_new_unit_starts_with_nothing_chosen() {
 fn gui_title_offers_each_rulesets_own_scenarios() {
     use gridclash::gui::title::{Row, TitleMenu};
     let mut menu = TitleMenu::new(1);
-    assert_eq!(menu.rulesets, vec!["DBU RPG".to_string()]);
-    assert_eq!(menu.offered().len(), menu.scenarios.len());
+    assert_eq!(
+        menu.rulesets,
+        vec![
+            "DBU RPG".to_string(),
+            "Power Stages (card game)".to_string()
+        ]
+    );
     assert_eq!(menu.rows()[..2], [Row::Ruleset, Row::Scenario]);
-    // Stepping through the scenarios visits every one and comes back.
-    menu.row = 1;
-    let first = menu.scenario;
-    let mut seen = vec![first];
-    for _ in 1..menu.scenarios.len() {
+    let mut all_seen = Vec::new();
+    for _ in 0..menu.rulesets.len() {
+        let ruleset = menu.rulesets[menu.ruleset].clone();
+        let offered = menu.offered();
+        assert!(
+            offered.len() >= 2,
+            "{ruleset} offers at least two scenarios"
+        );
+        // Stepping through the scenarios visits every one of this ruleset and comes back.
+        menu.row = 1;
+        let first = menu.scenario;
+        let mut seen = vec![first];
+        for _ in 1..offered.len() {
+            menu.change(1);
+            seen.push(menu.scenario);
+        }
         menu.change(1);
-        seen.push(menu.scenario);
+        assert_eq!(menu.scenario, first);
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen, offered);
+        assert!(seen.iter().all(|i| menu.scenarios[*i].ruleset == ruleset));
+        // Each scenario gets one controller per side, the first a person.
+        assert!(menu.sides[0].is_human());
+        all_seen.extend(seen);
+        menu.row = 0;
+        menu.change(1);
     }
-    menu.change(1);
-    assert_eq!(menu.scenario, first);
-    seen.sort();
-    seen.dedup();
-    assert_eq!(seen.len(), menu.scenarios.len());
-    // Each scenario gets one controller per side, the first a person.
-    assert!(menu.sides[0].is_human());
+    all_seen.sort();
+    assert_eq!(
+        all_seen.len(),
+        menu.scenarios.len(),
+        "every scenario is offered once"
+    );
 }
 
 fn skirmish(sides: &str) -> PlayOptions {
