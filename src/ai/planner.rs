@@ -164,14 +164,15 @@ impl Situation<'_> {
             let choice = if may_answer
                 && t.controller.defense != crate::battle::components::DefensePolicy::AlwaysDodge
             {
-                // Assume the better defense for them.
+                // Assume the better defense for them (power stages: a block of anything that
+                // costs life cards or two stages, as the Best policy does).
                 let d = target_odds(self.rules, &ctx, tc, &decl, t, DefenseChoice::Dodge);
                 let p = target_odds(self.rules, &ctx, tc, &decl, t, DefenseChoice::Parry);
-                if p.expected_damage < d.expected_damage {
-                    p
-                } else {
-                    d
-                }
+                let blocks = match d.stage_loss {
+                    Some(stages) => d.expected_damage > 0.0 || stages >= 2,
+                    None => p.expected_damage < d.expected_damage,
+                };
+                if blocks { p } else { d }
             } else {
                 target_odds(self.rules, &ctx, tc, &decl, t, DefenseChoice::Dodge)
             };
@@ -227,7 +228,18 @@ impl Situation<'_> {
             let d = footprint_distance(op, o.size.squares, at, self.me.size.squares);
             let run = speed(self.rules, o, true) + o.size.melee_range;
             let walk = speed(self.rules, o, false) + o.size.melee_range;
-            let attacks = |moves: u32| f64::from(o.actions.standard.max(3).saturating_sub(moves));
+            // Power stages: one attack a turn, whatever the actions; DBU: up to 3 a round.
+            let most = match &self.rules.stages {
+                Some(data) => data.combat.turn.attacks,
+                None => o.actions.standard.max(3),
+            };
+            let attacks = |moves: u32| {
+                if self.rules.stages.is_some() {
+                    f64::from(most)
+                } else {
+                    f64::from(most.saturating_sub(moves))
+                }
+            };
             let m = if d <= o.size.melee_range {
                 melee * attacks(0)
             } else if d <= walk {
@@ -287,6 +299,13 @@ fn threat_of(rules: &Rules, field: &Field, attacker: &Fighter, victim: &Fighter)
         let Some(profile) = rules.profile(pid) else {
             continue;
         };
+        // Power stages: hands are open, so only the cards it holds threaten.
+        if let (Some(data), Some(cards)) = (&rules.stages, &attacker.cards)
+            && data.card(pid).is_some()
+            && cards.count(pid) == 0
+        {
+            continue;
+        }
         let Some(ty): Option<&AttackTypeDef> = rules.attack_type(&profile.attack_type) else {
             continue;
         };

@@ -51,6 +51,7 @@ pub fn plugin(app: &mut App) {
     schedule.set_executor(SingleThreadedExecutor::new());
     schedule.add_systems(
         (
+            turn::announce_battle.run_if(turn::in_phase(TurnPhase::Setup)),
             stages::deal_starting_hands.run_if(turn::in_phase(TurnPhase::Setup)),
             turn::roll_initiative.run_if(turn::in_phase(TurnPhase::Setup)),
             turn::start_round.run_if(turn::in_phase(TurnPhase::RoundStart)),
@@ -351,12 +352,15 @@ impl Battle {
                     BattleEvent::ExploitProvoked { .. } | BattleEvent::ResponseWindow { .. }
                 )
             });
+        // An attack always stays done, even one that rolled nothing (power stages): the
+        // defender's answer would otherwise be a free look.
         let own_turn_command = !matches!(
             cmd,
             Command::Defend { .. }
                 | Command::Respond { .. }
                 | Command::Exploit { .. }
                 | Command::EndTurn { .. }
+                | Command::Attack(_)
         );
         let undoable = own_turn_command
             && same_turn

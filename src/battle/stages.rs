@@ -85,13 +85,15 @@ pub fn check_attack(data: &StageData, attacker: &Fighter, profile: &str) -> Resu
                 "a card in hand to discard",
             ));
         }
-        let holds_attack = cards
-            .hand
-            .keys()
-            .any(|c| data.card(c).is_some_and(|d| d.kind.attacks()));
-        if holds_attack {
+        // "no attack cards or card powers to use": an energy card it lacks the stages for does
+        // not count.
+        let usable_attack = cards.hand.keys().any(|c| {
+            data.card(c)
+                .is_some_and(|d| d.kind.attacks() && stage_cost(data, c) <= attacker.ki.current)
+        });
+        if usable_attack {
             return Err(RuleError::FinalAttackNotAllowed(
-                "no attack card in hand (play one of those instead)",
+                "no attack card it can use in hand (play that one instead)",
             ));
         }
         return Ok(());

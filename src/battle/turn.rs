@@ -26,6 +26,13 @@ pub fn nothing_awaited(awaiting: Res<AwaitingInput>) -> bool {
     awaiting.0.is_none()
 }
 
+/// Setup: the battle's first log line, before any card is dealt or initiative rolled.
+pub fn announce_battle(dice: Res<BattleDice>, mut log: ResMut<EventLog>) {
+    log.push(BattleEvent::BattleStarted {
+        seed: dice.0.seed(),
+    });
+}
+
 /// Rolls Initiative once for the encounter and fixes the turn order: highest first, ties to
 /// the higher Agility Score, then a roll-off.
 pub fn roll_initiative(
@@ -37,9 +44,6 @@ pub fn roll_initiative(
     q: Query<FighterQuery>,
 ) {
     let rules = &rules.0;
-    log.push(BattleEvent::BattleStarted {
-        seed: dice.0.seed(),
-    });
     let fighters = snapshots(&q);
     let tie_attr = rules.actions.initiative_tie_attribute.clone();
     let mut rolled: Vec<(i64, i64, CombatantId)> = Vec::new();

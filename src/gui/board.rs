@@ -460,7 +460,12 @@ fn draw_overlay(
                 if let Some(c) = cursor.0
                     && let Some(path) = session.battle.path_to(who, c, boosted)
                 {
-                    let risky = exploit_squares(&mut session, who);
+                    // Power stages has no Exploits: no path square is risky.
+                    let risky = if session.battle.rules().stages.is_some() {
+                        Default::default()
+                    } else {
+                        exploit_squares(&mut session, who)
+                    };
                     let mut left = false;
                     for s in &path {
                         // Each square left while inside an opponent's reach provokes.

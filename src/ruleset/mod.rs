@@ -346,13 +346,23 @@ impl Rules {
         self.roster.archetypes.iter().find(|a| a.id == id)
     }
 
-    /// A condition's definition (validation guarantees all 16 exist).
+    /// A condition's definition. DBU validation guarantees all 16 exist; a ruleset without
+    /// conditions (power stages) never grants one, and scenarios cannot start a unit with one,
+    /// but should one be asked for anyway it reads as a neutral, positive placeholder.
     pub fn condition(&self, kind: ConditionKind) -> &ConditionDef {
+        static NONE: std::sync::OnceLock<ConditionDef> = std::sync::OnceLock::new();
         self.conditions
             .conditions
             .iter()
             .find(|c| c.rule.kind() == kind)
-            .unwrap_or(&self.conditions.conditions[0])
+            .unwrap_or_else(|| {
+                NONE.get_or_init(|| ConditionDef {
+                    name: "Unknown condition".into(),
+                    polarity: Polarity::Positive,
+                    description: "Not a condition of this ruleset.".into(),
+                    rule: ConditionRule::Superiority,
+                })
+            })
     }
 
     /// A size by id.

@@ -187,6 +187,9 @@ pub struct PersonalityDef {
     pub deck: BTreeMap<String, u32>,
 }
 
+/// The most cards a deck may hold (a guard against absurd hand-edited numbers).
+pub const MAX_DECK: u32 = 1000;
+
 /// The profile id of the Final Physical Attack.
 pub const FINAL_PHYSICAL: &str = "final_physical";
 /// The attack type ids of the lowered tables.
@@ -424,7 +427,7 @@ pub fn lower(stages: &StageRules, roster: &StageRoster) -> Lowered {
             per_action: no_dice(),
             defense: zero(),
         },
-        standard_actions: stages.turn.moves + stages.turn.attacks,
+        standard_actions: stages.turn.moves.saturating_add(stages.turn.attacks),
         counter_actions: 0,
         conversion: false,
         bonus_momentum_actions: 0,
@@ -675,11 +678,12 @@ pub fn validate(
                 "a personality moves at least 1 square".into(),
             );
         }
-        if p.deck.values().sum::<u32>() == 0 {
+        let cards = p.deck.values().fold(0u32, |a, n| a.saturating_add(*n));
+        if cards == 0 || cards > MAX_DECK {
             at(
                 roster_src,
                 &pp.field("deck"),
-                "a deck needs at least one card".into(),
+                format!("a deck holds 1 to {MAX_DECK} cards, not {cards}"),
             );
         }
         for card in p.deck.keys() {

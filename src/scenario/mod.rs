@@ -296,6 +296,13 @@ pub fn check(s: &Scenario, rules: &Rules, path: &Path, src: &str) -> Vec<RulesEr
                 ),
             );
         }
+        if rules.stages.is_some() && u.stats.is_some() {
+            err!(
+                &up.field("stats"),
+                "a power-stages unit names a personality of roster.ron with `archetype:`; written-out `stats` are for DBU rulesets".to_string(),
+            );
+            continue;
+        }
         let def = match (&u.archetype, &u.stats) {
             (Some(id), None) => match rules.archetype(id) {
                 Some(a) => Some(a.clone()),
@@ -332,6 +339,19 @@ pub fn check(s: &Scenario, rules: &Rules, path: &Path, src: &str) -> Vec<RulesEr
                 None
             }
         };
+        for (k, c) in u.conditions.iter().enumerate() {
+            if !rules
+                .conditions
+                .conditions
+                .iter()
+                .any(|d| d.rule.kind() == *c)
+            {
+                err!(
+                    &up.field("conditions").index(k),
+                    format!("the {} ruleset has no {c:?} condition", rules.manifest.id),
+                );
+            }
+        }
         if u.conditions.contains(&ConditionKind::Absorbed) {
             err!(
                 &up.field("conditions"),

@@ -68,6 +68,7 @@ fn golden_replays_verify_command_by_command() {
     assert!(files.len() >= 5, "{files:?}");
     let mut scenarios = std::collections::BTreeSet::new();
     let mut players = std::collections::BTreeSet::new();
+    let mut rulesets = std::collections::BTreeSet::new();
     for f in &files {
         let v = save::verify(f).unwrap_or_else(|e| {
             panic!(
@@ -82,10 +83,12 @@ fn golden_replays_verify_command_by_command() {
         let (s, _) = SaveFile::read(f).unwrap();
         assert_eq!(s.kind, SaveKind::Replay);
         scenarios.insert(s.scenario.clone());
+        rulesets.insert(s.ruleset.clone());
         players.extend(s.sides.iter().map(|x| x.player.clone()));
     }
     assert!(scenarios.len() >= 5, "{scenarios:?}");
     assert!(players.len() >= 4, "{players:?}");
+    assert!(rulesets.contains("power-stages"), "{rulesets:?}");
 }
 
 #[test]

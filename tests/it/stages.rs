@@ -490,6 +490,106 @@ fn stages_broken_data_names_file_line_and_field() {
 }
 
 #[test]
+fn stages_broken_table_track_and_cards_are_each_reported() {
+    let dir = std::env::temp_dir().join(format!("gc-stages-b-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for f in gridclash::ruleset::stages::STAGE_FILES {
+        std::fs::copy(rules_root().join("power-stages").join(f), dir.join(f)).expect("copy");
+    }
+    let stages = std::fs::read_to_string(dir.join("stages.ron")).expect("read");
+    let stages = stages
+        .replacen("[6, 5, 4, 3, 2, 1]", "[6, 5, 4, 3, 2]", 1)
+        .replacen(
+            "kind: EnergyAttack,\n",
+            "kind: EnergyAttack, stages: 2,\n",
+            1,
+        );
+    std::fs::write(dir.join("stages.ron"), stages).expect("write");
+    let roster = std::fs::read_to_string(dir.join("roster.ron")).expect("read");
+    std::fs::write(
+        dir.join("roster.ron"),
+        roster.replacen("start_stage: 5,", "start_stage: 40,", 1),
+    )
+    .expect("write");
+    let errs: Vec<String> = Rules::load(&dir)
+        .expect_err("three problems")
+        .0
+        .iter()
+        .map(|e| e.to_string())
+        .collect();
+    let has = |file: &str, field: &str| errs.iter().any(|e| e.contains(file) && e.contains(field));
+    assert!(has("stages.ron:", "physical_table.losses[5]"), "{errs:#?}");
+    assert!(has("stages.ron:", "cards[3].stages"), "{errs:#?}");
+    assert!(
+        has("roster.ron:", "personalities[0].start_stage"),
+        "{errs:#?}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn stages_attacks_cannot_be_undone() {
+    // No die is rolled and nobody is asked, but the attack stays done.
+    let mut b = duel(
+        "martial_artist",
+        "energy_fighter",
+        1,
+        false,
+        &[("punch", 1)],
+    );
+    run(&mut b, hit(0, "punch", 1));
+    assert!(matches!(
+        b.undo(),
+        Err(gridclash::battle::UndoError::Final(_) | gridclash::battle::UndoError::NothingThisTurn)
+    ));
+}
+
+#[test]
+fn stages_final_physical_attack_when_energy_cards_lack_stages() {
+    // "no attack cards or card powers to use": an Energy Blast at stage 1 cannot be used.
+    let mut b = duel(
+        "energy_fighter",
+        "martial_artist",
+        1,
+        false,
+        &[("energy_blast", 2), ("energy_shield", 1)],
+    );
+    set_stage(&mut b, 0, 1);
+    let got = run(&mut b, hit(0, FINAL_PHYSICAL, 1));
+    assert!(
+        got.iter()
+            .any(|l| l.contains("discarded for the Final Physical Attack"))
+    );
+}
+
+#[test]
+fn stages_scenarios_refuse_conditions_the_ruleset_lacks() {
+    let dir = std::env::temp_dir().join(format!("gc-stages-s-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let src = std::fs::read_to_string(scenario::find("stages-duel")).expect("read");
+    let path = dir.join("broken.ron");
+    std::fs::write(
+        &path,
+        src.replacen(
+            "side: 0, at: (1, 4))",
+            "side: 0, at: (1, 4), conditions: [Prone])",
+            1,
+        ),
+    )
+    .expect("write");
+    let Err(errors) = scenario::load(&path) else {
+        panic!("a Prone unit in a power-stages scenario was accepted");
+    };
+    let errs: Vec<String> = errors.0.iter().map(|e| e.to_string()).collect();
+    assert!(
+        errs.iter()
+            .any(|e| e.contains("units[0].conditions[0]") && e.contains("no Prone condition")),
+        "{errs:#?}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn stages_battles_save_and_load_byte_identical() {
     let l = scenario::load(&scenario::find("stages-duel")).expect("scenario");
     let report = save::check::check_battle(&l, 3, &[Policy::Normal, Policy::Easy], 30, 3)
