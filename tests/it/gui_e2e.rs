@@ -51,33 +51,7 @@ fn gui_end_to_end_under_xvfb_moves_attacks_and_saves_screenshots() {
         None => std::env::temp_dir().join(format!("gridclash-e2e-{}", std::process::id())),
     };
     std::fs::create_dir_all(&dir).expect("screenshot directory");
-    let script_path = dir.join("e2e.script");
-    std::fs::write(&script_path, script(&dir)).expect("script written");
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24"])
-        .arg(env!("CARGO_BIN_EXE_gridclash"))
-        .args([
-            "play",
-            "--scenario",
-            "skirmish",
-            "--sides",
-            "human,ai",
-            "--seed",
-            "1",
-        ])
-        .args(["--ai-pace", "0.1", "--script"])
-        .arg(&script_path)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("GRIDCLASH_CONFIG_DIR", &dir)
-        .env("GRIDCLASH_DATA_DIR", &dir)
-        .output()
-        .expect("xvfb-run is installed (bash .ci/setup), or set GRIDCLASH_SKIP_E2E=1");
-    let log = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "the game failed: {}\n{log}",
-        out.status
-    );
+    let log = play_script(&dir, "skirmish", 1, &script(&dir));
     for name in ["1-start.png", "2-move.png", "3-aim.png", "4-after.png"] {
         let path = dir.join(name);
         let bytes =
@@ -85,4 +59,62 @@ fn gui_end_to_end_under_xvfb_moves_attacks_and_saves_screenshots() {
         assert!(bytes.starts_with(b"\x89PNG"), "{} is a PNG", path.display());
         assert!(bytes.len() > 20_000, "{} has a drawn board", path.display());
     }
+}
+
+/// Runs the real game under xvfb on `scenario` with `seed` (Red human, Blue computer) and the
+/// script `text`, and returns its log; panics if the game fails.
+fn play_script(dir: &std::path::Path, scenario: &str, seed: u64, text: &str) -> String {
+    let script_path = dir.join(format!("{scenario}.script"));
+    std::fs::write(&script_path, text).expect("script written");
+    let out = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_gridclash"))
+        .args([
+            "play",
+            "--scenario",
+            scenario,
+            "--sides",
+            "human,ai",
+            "--seed",
+        ])
+        .arg(seed.to_string())
+        .args(["--ai-pace", "0.1", "--script"])
+        .arg(&script_path)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("GRIDCLASH_CONFIG_DIR", dir)
+        .env("GRIDCLASH_DATA_DIR", dir)
+        .output()
+        .expect("xvfb-run is installed (bash .ci/setup), or set GRIDCLASH_SKIP_E2E=1");
+    let log = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        out.status.success(),
+        "the game failed: {}\n{log}",
+        out.status
+    );
+    log
+}
+
+#[test]
+fn gui_end_to_end_power_stages_prompt_blocks_an_energy_attack() {
+    if std::env::var_os("GRIDCLASH_SKIP_E2E").is_some() {
+        eprintln!("GRIDCLASH_SKIP_E2E is set: skipping the window test");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("gridclash-e2e-stages-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    let shot = dir.join("stages-after.png");
+    // Seed 1: Kenji ends his turns; at every question P blocks if a card allows. Within eight
+    // of his turns the Energy Fighter blasts him while he holds an Energy Shield.
+    let mut text = String::from("wait 30\n");
+    for _ in 0..8 {
+        text.push_str("until-human 900\nwait 3\nkey KeyP\nwait 3\nkey KeyT\n");
+    }
+    text.push_str(&format!(
+        "until-human 900\nwait 5\nshot {}\nexpect plays Energy Shield: blocks the attack\nquit\n",
+        shot.display()
+    ));
+    let log = play_script(&dir, "stages-duel", 1, &text);
+    let bytes = std::fs::read(&shot).unwrap_or_else(|e| panic!("{}: {e}\n{log}", shot.display()));
+    assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000);
+    std::fs::remove_dir_all(&dir).ok();
 }
