@@ -100,9 +100,7 @@ impl Level {
 
 /// What a Ki point is worth in damage.
 const KI_PRICE: f64 = 0.45;
-/// What a power stage taken from an opponent is worth in life cards: it lowers its row on the
-/// Physical Attack Table and how soon it can make energy attacks.
-const STAGE_WORTH: f64 = 0.5;
+use crate::battle::stages::STAGE_WORTH;
 /// What making a power-stages opponent spend a defense card is worth in life cards: the next
 /// attack of that kind lands.
 const CARD_WORTH: f64 = 1.5;
@@ -226,8 +224,8 @@ impl Situation<'_> {
             };
             let (melee, ranged) = self.threat.get(&o.id).copied().unwrap_or((0.0, 0.0));
             let d = footprint_distance(op, o.size.squares, at, self.me.size.squares);
-            let run = speed(self.rules, o, true) + o.size.melee_range;
-            let walk = speed(self.rules, o, false) + o.size.melee_range;
+            let run = speed(self.rules, o, true).saturating_add(o.size.melee_range);
+            let walk = speed(self.rules, o, false).saturating_add(o.size.melee_range);
             // Power stages: one attack a turn, whatever the actions; DBU: up to 3 a round.
             let most = match &self.rules.stages {
                 Some(data) => data.combat.turn.attacks,
@@ -299,12 +297,17 @@ fn threat_of(rules: &Rules, field: &Field, attacker: &Fighter, victim: &Fighter)
         let Some(profile) = rules.profile(pid) else {
             continue;
         };
-        // Power stages: hands are open, so only the cards it holds threaten.
-        if let (Some(data), Some(cards)) = (&rules.stages, &attacker.cards)
-            && data.card(pid).is_some()
-            && cards.count(pid) == 0
-        {
-            continue;
+        // Power stages: hands are open, so only the cards it holds threaten (the Final Physical
+        // Attack only while it holds some card to discard).
+        if let (Some(data), Some(cards)) = (&rules.stages, &attacker.cards) {
+            let held = if data.card(pid).is_some() {
+                cards.count(pid) > 0
+            } else {
+                cards.held() > 0
+            };
+            if !held {
+                continue;
+            }
         }
         let Some(ty): Option<&AttackTypeDef> = rules.attack_type(&profile.attack_type) else {
             continue;
@@ -434,7 +437,20 @@ pub fn decide(
             attacks.push((v, o.clone()));
         }
     }
-    let rest_here = left_after * best_here;
+    // Power stages: what is left after an attack can only be a move once the turn's attacks
+    // are spent.
+    let attacks_after = match (&rules.stages, &me.cards) {
+        (Some(data), Some(c)) => {
+            let left = data
+                .combat
+                .turn
+                .attacks
+                .saturating_sub(c.attacks_this_turn + 1);
+            left_after.min(f64::from(left))
+        }
+        _ => left_after,
+    };
+    let rest_here = attacks_after * best_here;
     for (v, o) in attacks {
         options.push(Candidate {
             score: v + rest_here - settings.risk_weight * risk_here,

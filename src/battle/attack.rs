@@ -692,7 +692,10 @@ fn stage_defense(
     all: &[&Fighter],
     order: &AttackOrder,
 ) -> Option<DefenseChoice> {
-    let kind = super::stages::attack_kind(data, &order.profile)?;
+    // An order that is no card (validated data never makes one) cannot be blocked.
+    let Some(kind) = super::stages::attack_kind(data, &order.profile) else {
+        return Some(DefenseChoice::Dodge);
+    };
     if super::stages::block_card(data, target, kind).is_none() {
         return Some(DefenseChoice::Dodge);
     }

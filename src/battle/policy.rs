@@ -135,11 +135,11 @@ pub fn score_attack(
     let mut score = 0.0;
     for (tc, t) in ctx.targets.iter().zip(&refs) {
         let odds = target_odds(rules, &ctx, tc, &decl, t, DefenseChoice::Dodge);
-        score += if t.side == me.side {
-            -odds.expected_damage
-        } else {
-            odds.expected_damage
-        };
+        // Power stages: stages taken count too, or a physical attack on a target with stages
+        // left would score nothing.
+        let value =
+            odds.expected_damage + super::stages::STAGE_WORTH * odds.stage_loss.unwrap_or(0) as f64;
+        score += if t.side == me.side { -value } else { value };
     }
     Some(score - KI_PRICE * (ctx.ki_cost + decl.wager) as f64)
 }

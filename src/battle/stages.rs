@@ -21,6 +21,10 @@ use crate::dice::{DiceSource, RollKind, RollSpec};
 use crate::ruleset::stages::{CardKind, FINAL_PHYSICAL, StageData};
 use crate::ruleset::{ArchetypeDef, Category, Rules};
 
+/// What a power stage taken from an opponent is worth in life cards to the computer players: it
+/// lowers the opponent's row on the Physical Attack Table and delays its energy attacks.
+pub const STAGE_WORTH: f64 = 0.5;
+
 /// Why a power-stages attack needs no roll; shown in the log and the preview.
 pub const NO_ROLL: &str = "power stages: no roll, the attack lands unless blocked with a card";
 

@@ -94,7 +94,20 @@ impl BattleStats {
         let mut s = Self::default();
         for e in events {
             match e {
-                BattleEvent::AttackDeclared { attacker, .. } => s.of(*attacker).attacks += 1,
+                BattleEvent::AttackDeclared {
+                    attacker,
+                    ki_cost,
+                    cost_pool,
+                    ..
+                } => {
+                    let c = s.of(*attacker);
+                    c.attacks += 1;
+                    // Power stages pays in stages (the "Ki spent" of that ruleset); DBU's Ki
+                    // comes with its own KiSpent event.
+                    if cost_pool.is_some() {
+                        c.ki_spent += ki_cost;
+                    }
+                }
                 BattleEvent::Clash { attacker, hit, .. } => {
                     let c = s.of(*attacker);
                     if *hit {
@@ -134,6 +147,7 @@ impl BattleStats {
                     }
                 }
                 BattleEvent::KiSpent { who, amount, .. } => s.of(*who).ki_spent += amount,
+
                 BattleEvent::ConditionApplied {
                     source: Some(src),
                     who,

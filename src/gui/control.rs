@@ -438,7 +438,9 @@ fn command_active_unit(
             _ => Intent::Move { boosted: false },
         };
     }
-    if pressed(GameAction::BoostedMove) {
+    // Power stages has no Boosted moves, Power Up or Combat Recovery: their keys do nothing.
+    let dbu_only = session.battle.rules().stages.is_none();
+    if dbu_only && pressed(GameAction::BoostedMove) {
         session.intent = match session.intent {
             Intent::Move { boosted: true } => Intent::Idle,
             _ => Intent::Move { boosted: true },
@@ -501,9 +503,9 @@ fn command_active_unit(
         session.redo();
         return;
     }
-    let command = if pressed(GameAction::PowerUp) {
+    let command = if dbu_only && pressed(GameAction::PowerUp) {
         Some(Command::PowerUp { who })
-    } else if pressed(GameAction::Recover) {
+    } else if dbu_only && pressed(GameAction::Recover) {
         let actions = session.battle.rules().actions.combat_recovery.min_actions;
         Some(Command::Recover { who, actions })
     } else if pressed(GameAction::EndTurn) {

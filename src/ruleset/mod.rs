@@ -203,6 +203,7 @@ impl Rules {
         };
         let mut problems = stages::validate(&stage_rules, &roster, &sources[1], &sources[2]);
         problems.extend(validate::terrain_errors(&terrain, &sources[3]));
+        problems.extend(stages::terrain_errors(&terrain, &sources[3]));
         if manifest.id.is_empty() {
             problems.push(RulesError::at(
                 &sources[0].0,

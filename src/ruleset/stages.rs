@@ -25,10 +25,15 @@ use crate::dice::{DiceFormula, Formula};
 pub struct StageRules {
     /// What the two pools are called on screen and in the log.
     pub pool_names: PoolNames,
+    /// How physical attacks resolve: the text's one row, the rest ours.
     pub physical_table: PhysicalTable,
+    /// The default cost and effect of energy attacks.
     pub energy: EnergyRules,
+    /// The attack of last resort, shown under this name.
     pub final_physical: FinalPhysical,
+    /// Hand size and draws: cards are the maneuvers a personality holds.
     pub hand: HandRules,
+    /// What one turn allows on the grid.
     pub turn: TurnRules,
     /// Initiative: this formula (over the personality's values) plus a d10 roll-off.
     pub initiative: Formula,
@@ -40,7 +45,9 @@ pub struct StageRules {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PoolNames {
+    /// The power-stage track (Ki in the shared tables).
     pub stages: String,
+    /// The life deck counted in cards (Life in the shared tables).
     pub life: String,
 }
 
@@ -84,11 +91,14 @@ pub struct EnergyRules {
     pub life_cards: u32,
 }
 
-/// The Final Physical Attack: made by discarding any card when no attack card is held.
+/// The Final Physical Attack: made by discarding any card when no attack card it can use is
+/// held ("no attack cards or card powers to use").
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FinalPhysical {
+    /// Shown in the action bar and the log.
     pub name: String,
+    /// Shown to players and modders.
     pub description: String,
 }
 
@@ -100,7 +110,7 @@ pub struct HandRules {
     pub starting: u32,
     /// Cards drawn at the start of each of its turns.
     pub draw_per_turn: u32,
-    /// At most this many held; draws stop there.
+    /// At most this many held after drawing: the excess is discarded, most copies first.
     pub limit: u32,
 }
 
@@ -117,9 +127,13 @@ pub struct TurnRules {
 /// What a card does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum CardKind {
+    /// Melee range, resolved on the Physical Attack Table.
     PhysicalAttack,
+    /// Any range, costs stages, takes life cards.
     EnergyAttack,
+    /// Blocks one physical attack.
     PhysicalDefense,
+    /// Blocks one energy attack.
     EnergyDefense,
 }
 
@@ -143,8 +157,11 @@ impl CardKind {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CardDef {
+    /// Named by decks and by attack orders (it is the attack's profile id).
     pub id: String,
+    /// Shown in the hand, the action bar and the log.
     pub name: String,
+    /// What the card does.
     pub kind: CardKind,
     /// A physical attack that states its damage: this many stages, ignoring the table.
     #[serde(default)]
@@ -155,6 +172,7 @@ pub struct CardDef {
     /// An energy attack that notes another stage cost.
     #[serde(default)]
     pub cost: Option<u32>,
+    /// Shown to players and modders.
     pub description: String,
 }
 
@@ -162,6 +180,7 @@ pub struct CardDef {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StageRoster {
+    /// The combatants scenarios can field, by id.
     pub personalities: Vec<PersonalityDef>,
 }
 
@@ -169,10 +188,15 @@ pub struct StageRoster {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PersonalityDef {
+    /// Named by scenarios' `archetype:`.
     pub id: String,
+    /// The default shown name.
     pub name: String,
+    /// Shown to players and modders.
     pub description: String,
+    /// A hint for players: what it is good at.
     pub role: String,
+    /// One or two letters drawn on its token.
     pub glyph: String,
     /// The power of each stage, from stage 0 (the lowest) up.
     pub power_stages: Vec<i64>,
@@ -180,6 +204,7 @@ pub struct PersonalityDef {
     pub start_stage: u32,
     /// Stages gained at the start of each of its turns (the card game's Power Up step).
     pub power_up: u32,
+    /// Its life pool: defeated when none are left.
     pub life_cards: u32,
     /// Squares per movement maneuver.
     pub speed: u32,
@@ -190,10 +215,14 @@ pub struct PersonalityDef {
 /// The most cards a deck may hold (a guard against absurd hand-edited numbers).
 pub const MAX_DECK: u32 = 1000;
 
+/// The most squares a personality may move (a guard against absurd hand-edited numbers).
+pub const MAX_SPEED: u32 = 1000;
+
 /// The profile id of the Final Physical Attack.
 pub const FINAL_PHYSICAL: &str = "final_physical";
-/// The attack type ids of the lowered tables.
+/// The physical attack type's id in the lowered tables.
 pub const PHYSICAL: &str = "physical";
+/// The energy attack type's id in the lowered tables.
 pub const ENERGY: &str = "energy";
 
 /// Formula names a personality offers (`initiative` and the lowered derived values use them).
@@ -201,12 +230,19 @@ pub const PERSONALITY_VARS: [&str; 5] = ["CARDS", "STAGES", "START", "SPEED", "P
 
 /// The engine tables a power-stages ruleset plays with.
 pub struct Lowered {
+    /// Neutral: one tier row, no dice on attacks.
     pub dice: DiceRules,
+    /// Personality values as attributes; Life = life cards, Ki = stage.
     pub characters: CharacterRules,
+    /// The two attack types and one profile per attack card.
     pub attacks: AttackRules,
+    /// No Soak, thresholds or recoveries.
     pub damage: DamageRules,
+    /// None: the card game has no conditions.
     pub conditions: ConditionRules,
+    /// One move and one attack a turn; no Counter Actions, Surges or recovery.
     pub actions: ActionRules,
+    /// The personalities as archetypes.
     pub roster: Roster,
 }
 
@@ -671,11 +707,14 @@ pub fn validate(
                 "a personality needs at least 1 life card".into(),
             );
         }
-        if p.speed == 0 {
+        if p.speed == 0 || p.speed > MAX_SPEED {
             at(
                 roster_src,
                 &pp.field("speed"),
-                "a personality moves at least 1 square".into(),
+                format!(
+                    "a personality moves 1 to {MAX_SPEED} squares, not {}",
+                    p.speed
+                ),
             );
         }
         let cards = p.deck.values().fold(0u32, |a, n| a.saturating_add(*n));
@@ -699,10 +738,38 @@ pub fn validate(
     errors
 }
 
+/// What a power-stages `terrain.ron` may not say: the card game rolls nothing and has no cover,
+/// so a roll modifier or a cover rank would be silently ignored; refuse them instead.
+pub fn terrain_errors(terrain: &super::TerrainRules, src: &(PathBuf, String)) -> Vec<RulesError> {
+    let mut errors = Vec::new();
+    for (i, t) in terrain.types.iter().enumerate() {
+        let p = FieldPath::root().field("types").index(i);
+        if t.roll_modifier.is_some() {
+            errors.push(RulesError::at(
+                &src.0,
+                &src.1,
+                &p.field("roll_modifier"),
+                "power stages rolls nothing: a terrain cannot change rolls",
+            ));
+        }
+        if t.cover_rank.is_some() {
+            errors.push(RulesError::at(
+                &src.0,
+                &src.1,
+                &p.field("cover_rank"),
+                "power stages has no cover: a terrain cannot give a cover rank",
+            ));
+        }
+    }
+    errors
+}
+
 /// A power-stages ruleset's own data, kept beside the lowered tables.
 #[derive(Debug, Clone)]
 pub struct StageData {
+    /// `stages.ron`, for the rules the shared tables cannot hold (table, cards, hands).
     pub combat: StageRules,
+    /// `roster.ron`, for the power-stage tracks and decks.
     pub roster: StageRoster,
 }
 

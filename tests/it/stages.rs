@@ -590,6 +590,59 @@ fn stages_scenarios_refuse_conditions_the_ruleset_lacks() {
 }
 
 #[test]
+fn stages_greedy_baseline_values_stages_taken() {
+    // A punch that costs the target only stages is still worth making.
+    let mut b = duel(
+        "martial_artist",
+        "energy_fighter",
+        1,
+        false,
+        &[("punch", 1)],
+    );
+    set_stage(&mut b, 1, 8);
+    let fighters = b.fighters();
+    let me = fighters[0].clone();
+    let r = rules();
+    let best = gridclash::battle::policy::best_attack(&r, &b.field(), &fighters, &me, None);
+    assert!(
+        best.is_some_and(|(score, o)| score > 0.0 && o.profile == "punch"),
+        "the greedy baseline ignores a stage-only physical attack"
+    );
+}
+
+#[test]
+fn stages_terrain_cannot_change_rolls_or_give_cover() {
+    let dir = std::env::temp_dir().join(format!("gc-stages-t-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for f in gridclash::ruleset::stages::STAGE_FILES {
+        std::fs::copy(rules_root().join("power-stages").join(f), dir.join(f)).expect("copy");
+    }
+    let terrain = std::fs::read_to_string(dir.join("terrain.ron")).expect("read");
+    std::fs::write(
+        dir.join("terrain.ron"),
+        terrain.replacen(
+            "move_cost: Some(2),",
+            "move_cost: Some(2), cover_rank: Some(1),",
+            1,
+        ),
+    )
+    .expect("write");
+    let errs: Vec<String> = Rules::load(&dir)
+        .expect_err("cover refused")
+        .0
+        .iter()
+        .map(|e| e.to_string())
+        .collect();
+    assert!(
+        errs.iter().any(|e| e.contains("terrain.ron:")
+            && e.contains("cover_rank")
+            && e.contains("no cover")),
+        "{errs:#?}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn stages_battles_save_and_load_byte_identical() {
     let l = scenario::load(&scenario::find("stages-duel")).expect("scenario");
     let report = save::check::check_battle(&l, 3, &[Policy::Normal, Policy::Easy], 30, 3)
