@@ -166,9 +166,10 @@ impl Situation<'_> {
                 // costs life cards or two stages, as the Best policy does).
                 let d = target_odds(self.rules, &ctx, tc, &decl, t, DefenseChoice::Dodge);
                 let p = target_odds(self.rules, &ctx, tc, &decl, t, DefenseChoice::Parry);
-                let blocks = match d.stage_loss {
-                    Some(stages) => d.expected_damage > 0.0 || stages >= 2,
-                    None => p.expected_damage < d.expected_damage,
+                let blocks = if d.stage_loss.is_some() {
+                    crate::battle::stages::worth_blocking(&d)
+                } else {
+                    p.expected_damage < d.expected_damage
                 };
                 if blocks { p } else { d }
             } else {

@@ -712,7 +712,7 @@ fn stage_defense(
                 return Some(DefenseChoice::Parry);
             };
             let taken = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Dodge);
-            if taken.expected_damage > 0.0 || taken.stage_loss.unwrap_or(0) >= 2 {
+            if super::stages::worth_blocking(&taken) {
                 Some(DefenseChoice::Parry)
             } else {
                 Some(DefenseChoice::Dodge)

@@ -278,6 +278,13 @@ pub fn target_odds(
     }
 }
 
+/// Whether the computer blocks an attack whose outcome, taken, is `taken`: when it would cost
+/// life cards or at least two stages (a block spends the card, so small losses are taken).
+/// The `Best` defense policy and the planner's guess about its targets share it.
+pub fn worth_blocking(taken: &TargetOdds) -> bool {
+    taken.expected_damage > 0.0 || taken.stage_loss.unwrap_or(0) >= 2
+}
+
 /// A card's shown name.
 pub fn card_name(data: &StageData, id: &str) -> String {
     data.card(id)
@@ -300,15 +307,11 @@ pub fn draw(
         let Some(card) = final_discard(cards) else {
             break;
         };
-        cards.play(&card);
-        log.push(BattleEvent::CardPlayed {
-            who,
-            card: card_name(data, &card),
-            why: format!(
-                "discarded down to the hand limit of {}",
-                data.combat.hand.limit
-            ),
-        });
+        let why = format!(
+            "discarded down to the hand limit of {}",
+            data.combat.hand.limit
+        );
+        play_logged(data, who, cards, &card, why, log);
     }
 }
 
@@ -434,23 +437,15 @@ pub fn play_attack(data: &StageData, f: &mut FighterQueryItem, profile: &str, lo
     cards.attacks_this_turn += 1;
     if profile == FINAL_PHYSICAL {
         if let Some(card) = final_discard(cards) {
-            cards.play(&card);
-            log.push(BattleEvent::CardPlayed {
-                who,
-                card: card_name(data, &card),
-                why: format!(
-                    "discarded for the {}; it passes for the rest of the round",
-                    data.combat.final_physical.name
-                ),
-            });
+            let why = format!(
+                "discarded for the {}; it passes for the rest of the round",
+                data.combat.final_physical.name
+            );
+            play_logged(data, who, cards, &card, why, log);
         }
         cards.passed = true;
-    } else if cards.play(profile) {
-        log.push(BattleEvent::CardPlayed {
-            who,
-            card: card_name(data, profile),
-            why: "the attack".into(),
-        });
+    } else {
+        play_logged(data, who, cards, profile, "the attack".into(), log);
     }
 }
 
@@ -467,14 +462,27 @@ pub fn play_block(
     };
     let who = *f.id;
     if let Some(cards) = f.cards.as_deref_mut() {
-        cards.play(&card);
+        play_logged(data, who, cards, &card, "blocks the attack".into(), log);
     }
-    log.push(BattleEvent::CardPlayed {
-        who,
-        card: card_name(data, &card),
-        why: "blocks the attack".into(),
-    });
     true
+}
+
+/// Moves one held `card` to the discard pile and logs why; nothing if it was not held.
+fn play_logged(
+    data: &StageData,
+    who: CombatantId,
+    cards: &mut Cards,
+    card: &str,
+    why: String,
+    log: &mut EventLog,
+) {
+    if cards.play(card) {
+        log.push(BattleEvent::CardPlayed {
+            who,
+            card: card_name(data, card),
+            why,
+        });
+    }
 }
 
 /// A landed attack's effect on `f`: life cards for energy; stages for physical, with the

@@ -145,6 +145,24 @@ fn read(file: &Path) -> Result<String, RulesError> {
     })
 }
 
+/// Reads every file of a ruleset, in order; any that cannot be read are all reported.
+fn read_all(dir: &Path, names: &[&str]) -> Result<Vec<(PathBuf, String)>, RulesErrors> {
+    let mut errors = Vec::new();
+    let mut sources = Vec::new();
+    for name in names {
+        let file = dir.join(name);
+        match read(&file) {
+            Ok(src) => sources.push((file, src)),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(sources)
+    } else {
+        Err(RulesErrors(errors))
+    }
+}
+
 /// Which mechanic family the ruleset in `dir` belongs to, read from its `ruleset.ron` (DBU if the
 /// file cannot be read or parsed: the DBU loader then reports the problem with its position).
 fn family_of(dir: &Path) -> Family {
@@ -166,21 +184,8 @@ impl Rules {
 
     /// Loads a power-stages ruleset: its own four files, lowered into the engine's tables.
     fn load_stages(dir: &Path) -> Result<Self, RulesErrors> {
+        let sources = read_all(dir, &stages::STAGE_FILES)?;
         let mut errors = Vec::new();
-        let mut sources = Vec::new();
-        for name in stages::STAGE_FILES {
-            let file = dir.join(name);
-            match read(&file) {
-                Ok(src) => sources.push((file, src)),
-                Err(e) => {
-                    errors.push(e);
-                    sources.push((file, String::new()));
-                }
-            }
-        }
-        if !errors.is_empty() {
-            return Err(RulesErrors(errors));
-        }
         macro_rules! parse {
             ($i:expr) => {
                 match parse_ron(&sources[$i].0, &sources[$i].1) {
@@ -238,21 +243,8 @@ impl Rules {
 
     /// Loads a DBU-family ruleset from its nine files.
     fn load_dbu(dir: &Path) -> Result<Self, RulesErrors> {
+        let sources = read_all(dir, &DBU_FILES)?;
         let mut errors = Vec::new();
-        let mut sources = Vec::new();
-        for name in DBU_FILES {
-            let file = dir.join(name);
-            match read(&file) {
-                Ok(src) => sources.push((file, src)),
-                Err(e) => {
-                    errors.push(e);
-                    sources.push((file, String::new()));
-                }
-            }
-        }
-        if !errors.is_empty() {
-            return Err(RulesErrors(errors));
-        }
         macro_rules! parse {
             ($i:expr) => {
                 match parse_ron(&sources[$i].0, &sources[$i].1) {

@@ -68,6 +68,22 @@ fn scenario_app(scenario: &str, seed: u64, sides: &str) -> App {
     app
 }
 
+/// Lets the computer play, ending the human units' turns, until a human unit is asked a
+/// question (within 400 frames); the question, if one came.
+fn end_turns_until_asked(app: &mut App) -> Option<Decision> {
+    for _ in 0..400 {
+        app.update();
+        let mut s = session(app);
+        if let Some((_, d, _)) = s.human_to_act() {
+            if d.is_some() {
+                return d;
+            }
+            tap(app, KeyCode::KeyT);
+        }
+    }
+    None
+}
+
 /// Presses a key for one frame.
 fn tap(app: &mut App, key: KeyCode) {
     key.press(app.world_mut());
@@ -191,18 +207,7 @@ fn gui_defense_prompt_waits_for_the_player_and_dodge_answers_it() {
     let mut app = battle_app("human,ai");
     tap(&mut app, KeyCode::KeyT);
     // The computer plays until a human unit is attacked or gets its turn.
-    let mut asked = None;
-    for _ in 0..400 {
-        app.update();
-        let mut s = session(&mut app);
-        if let Some((_, d, _)) = s.human_to_act() {
-            asked = d;
-            if asked.is_some() {
-                break;
-            }
-            tap(&mut app, KeyCode::KeyT);
-        }
-    }
+    let asked = end_turns_until_asked(&mut app);
     let Some(Decision::Defense { defender, .. }) = asked else {
         panic!("no human unit was attacked: {asked:?}");
     };
@@ -227,18 +232,7 @@ fn gui_stages_block_prompt_plays_the_defense_card() {
     // Power stages, seed 3: the Energy Fighter blasts Kenji, who holds an Energy Shield.
     let mut app = scenario_app("stages-duel", 3, "human,ai");
     tap(&mut app, KeyCode::KeyT);
-    let mut asked = None;
-    for _ in 0..400 {
-        app.update();
-        let mut s = session(&mut app);
-        if let Some((_, d, _)) = s.human_to_act() {
-            asked = d;
-            if asked.is_some() {
-                break;
-            }
-            tap(&mut app, KeyCode::KeyT);
-        }
-    }
+    let asked = end_turns_until_asked(&mut app);
     let Some(Decision::Defense { defender, .. }) = asked else {
         panic!("no human unit was attacked: {asked:?}");
     };
