@@ -756,12 +756,17 @@ fn stage_odds(
     };
     let preview = battle.preview(&order).map_err(|e| e.to_string())?;
     let names = battle.names();
-    let (take, blocked) = preview
+    let answers = preview
         .odds
         .targets
         .iter()
-        .find(|(t, _)| t.target == target)
+        .find(|v| v.first().is_some_and(|t| t.target == target))
         .ok_or("the attack does not reach the target")?;
+    let answer = |c: DefenseChoice| answers.iter().find(|o| o.defense == c);
+    let (Some(take), Some(blocked)) = (answer(DefenseChoice::Dodge), answer(DefenseChoice::Parry))
+    else {
+        return Err("the attack does not reach the target".into());
+    };
     let chosen = if defense == DefenseChoice::Parry {
         blocked
     } else {
@@ -850,8 +855,14 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
     let target = unit_id(&mut battle, &args.target)?;
     let defense = match args.defense.as_str() {
         "dodge" | "take" => DefenseChoice::Dodge,
+        "block" if rules.shinobi.is_some() => DefenseChoice::Block,
         "parry" | "block" => DefenseChoice::Parry,
-        other => return Err(format!("--defense is dodge or parry, not `{other}`")),
+        "deflect" => DefenseChoice::Deflect,
+        other => {
+            return Err(format!(
+                "--defense is dodge or parry (DBU), take or block (power stages), dodge, block or deflect (shinobi), not `{other}`"
+            ));
+        }
     };
     if let Some(square) = args.at {
         if !battle.map().bounds().contains(square) {
@@ -925,20 +936,30 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             "{per:.1} µs per attack's odds (context assembly and every target's distributions, {n} runs)"
         );
     }
-    let Some((dodge, parry)) = preview
+    let Some(answers) = preview
         .odds
         .targets
         .iter()
-        .find(|(d, _)| d.target == target)
+        .find(|v| v.first().is_some_and(|d| d.target == target))
     else {
         return Err(format!(
             "{} does not reach the target with {}",
             me.identity.name, def.name
         ));
     };
-    let chosen = match defense {
-        DefenseChoice::Dodge => dodge,
-        DefenseChoice::Parry => parry,
+    let Some(chosen) = answers.iter().find(|o| o.defense == defense) else {
+        let has: Vec<&str> = answers.iter().map(|o| o.defense.name()).collect();
+        return Err(format!(
+            "the target cannot answer with {}; it has: {}",
+            defense.name(),
+            has.join(", ")
+        ));
+    };
+    let roll_of = |c: DefenseChoice| {
+        answers
+            .iter()
+            .find(|o| o.defense == c)
+            .map(|o| &o.defense_roll)
     };
     let names = battle.names();
     if args.json {
@@ -961,13 +982,16 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             "soak_used": chosen.soak_used,
             "cover": chosen.cover,
             "strike": chosen.strike,
-            "dodge": dodge.defense_roll,
-            "parry": parry.defense_roll,
+            "dodge": roll_of(DefenseChoice::Dodge),
+            "parry": roll_of(DefenseChoice::Parry),
+            "block": roll_of(DefenseChoice::Block),
+            "deflect": roll_of(DefenseChoice::Deflect),
             "wound": preview.odds.wound,
-            "targets": preview.odds.targets.iter().map(|(d, p)| serde_json::json!({
-                "target": names.get(&d.target),
-                "dodge": d,
-                "parry": p,
+            "targets": preview.odds.targets.iter().map(|v| serde_json::json!({
+                "target": v.first().and_then(|d| names.get(&d.target)),
+                "dodge": v.iter().find(|o| o.defense == DefenseChoice::Dodge),
+                "parry": v.iter().find(|o| o.defense == DefenseChoice::Parry),
+                "answers": v,
             })).collect::<Vec<_>>(),
         });
         out!(
@@ -977,25 +1001,29 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     }
     let pct = |p: f64| format!("{:.1}%", p * 100.0);
-    out!(
-        "{} -> {}: {} ({:?}), Ki cost {} + wager {}",
-        names.get(&attacker).cloned().unwrap_or_default(),
-        names.get(&target).cloned().unwrap_or_default(),
-        preview.odds.maneuver,
-        defense,
-        preview.odds.ki_cost,
-        preview.odds.wager
-    );
+    if rules.shinobi.is_some() {
+        out!(
+            "{} -> {}: {} ({}), chakra cost {}",
+            names.get(&attacker).cloned().unwrap_or_default(),
+            names.get(&target).cloned().unwrap_or_default(),
+            preview.odds.maneuver,
+            defense.name(),
+            preview.odds.ki_cost,
+        );
+    } else {
+        out!(
+            "{} -> {}: {} ({:?}), Ki cost {} + wager {}",
+            names.get(&attacker).cloned().unwrap_or_default(),
+            names.get(&target).cloned().unwrap_or_default(),
+            preview.odds.maneuver,
+            defense,
+            preview.odds.ki_cost,
+            preview.odds.wager
+        );
+    }
     for (title, r) in [
         ("Strike", &chosen.strike),
-        (
-            if defense == DefenseChoice::Dodge {
-                "Dodge"
-            } else {
-                "Parry"
-            },
-            &chosen.defense_roll,
-        ),
+        (defense.name(), &chosen.defense_roll),
         ("Wound", &preview.odds.wound),
     ] {
         out!(
@@ -1036,19 +1064,43 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
     if let Some(why) = &chosen.automatic_hit {
         out!("  Hits automatically: {why}");
     }
-    out!(
-        "  Hit {} (critical {}); expected damage {:.2}; {:?} damage, Soak {} taken off{}",
-        pct(chosen.hit_chance),
-        pct(chosen.critical_hit_chance),
-        chosen.expected_damage,
-        chosen.category,
-        chosen.soak_used,
-        if chosen.cover > 0 {
-            format!(", cover {}", chosen.cover)
+    if rules.shinobi.is_some() {
+        let tc = preview.context.targets.iter().find(|t| t.id == target);
+        let mut notes = vec![if rules.dice.attacker_wins_ties {
+            "the attacker wins ties".to_string()
         } else {
-            String::new()
+            "the defender wins ties".to_string()
+        }];
+        if let Some((c, from)) = tc.and_then(|t| t.miss_chance.as_ref()) {
+            notes.push(format!("concealment {c}% ({from})"));
         }
-    );
+        if let Some(a) = tc.and_then(|t| t.absorb.as_ref()) {
+            notes.push(format!(
+                "partial cover: {} at {} absorbs up to {} ({}% of hits)",
+                a.name, a.at, a.left, a.chance
+            ));
+        }
+        out!(
+            "  Hit {}; expected damage {:.2} ({})",
+            pct(chosen.hit_chance),
+            chosen.expected_damage,
+            notes.join("; ")
+        );
+    } else {
+        out!(
+            "  Hit {} (critical {}); expected damage {:.2}; {:?} damage, Soak {} taken off{}",
+            pct(chosen.hit_chance),
+            pct(chosen.critical_hit_chance),
+            chosen.expected_damage,
+            chosen.category,
+            chosen.soak_used,
+            if chosen.cover > 0 {
+                format!(", cover {}", chosen.cover)
+            } else {
+                String::new()
+            }
+        );
+    }
     for t in &chosen.threshold_chances {
         if t.already {
             out!("  {}: already reached", t.threshold);

@@ -159,7 +159,13 @@ impl Situation<'_> {
                     .is_some(),
                 None => t.actions.counter > 0,
             };
-            let choice = if may_answer
+            let choice = if self.rules.shinobi.is_some() {
+                // A ninja's defenses cost nothing: assume it picks the one that hurts it least.
+                tc.defenses
+                    .iter()
+                    .map(|(c, _)| target_odds(self.rules, &ctx, tc, &decl, t, *c))
+                    .min_by(|a, b| a.expected_damage.total_cmp(&b.expected_damage))?
+            } else if may_answer
                 && t.controller.defense != crate::battle::components::DefensePolicy::AlwaysDodge
             {
                 // Assume the better defense for them (power stages: a block of anything that

@@ -371,6 +371,9 @@ pub fn check_attack(
     if let Some(data) = &rules.stages {
         super::stages::check_attack(data, attacker, &order.profile)?;
     }
+    if let Some(data) = &rules.shinobi {
+        super::shinobi::check_attack(data, attacker, &order.profile, exploit.is_some())?;
+    }
     let targets = attack_targets(rules, field, fighters, attacker, order)?;
     if let Some(mover) = exploit
         && (order.technique.is_some() || !targets.contains(&mover))
@@ -437,7 +440,21 @@ pub fn begin_attack(
     let technique = decl.technique.map(|t| t.name.clone());
     let element = decl.element.map(|e| e.name.clone());
     let mut f = q.iter_mut().find(|f| *f.id == order.attacker)?;
-    if exploit.is_some() {
+    if let Some(data) = &rules.shinobi {
+        // Action points: an opportunity attack costs its AP, any other attack its own.
+        let (ap, what) = if exploit.is_some() {
+            (
+                data.combat.opportunity_cost,
+                format!("an opportunity attack ({name})"),
+            )
+        } else {
+            (
+                super::shinobi::ap_cost(data, &profile_id),
+                format!("an attack ({name})"),
+            )
+        };
+        spend_actions(&mut f, ap, &what, log);
+    } else if exploit.is_some() {
         if f.actions.counter == 0 {
             convert_action(&mut f, log);
         }
@@ -458,14 +475,25 @@ pub fn begin_attack(
         targets: targets.clone(),
         ki_cost: cost,
         wager: order.wager,
-        cost_pool: rules.stages.as_ref().map(|_| Pool::PowerStage),
+        cost_pool: if rules.stages.is_some() {
+            Some(Pool::PowerStage)
+        } else if rules.shinobi.is_some() {
+            Some(Pool::Chakra)
+        } else {
+            None
+        },
     });
-    if pay > 0 && rules.stages.is_some() {
+    if pay > 0 && (rules.stages.is_some() || rules.shinobi.is_some()) {
+        let pool = if rules.stages.is_some() {
+            Pool::PowerStage
+        } else {
+            Pool::Chakra
+        };
         let from = f.ki.current;
         f.ki.current -= pay;
         log.push(BattleEvent::PoolChanged {
             who: order.attacker,
-            pool: Pool::PowerStage,
+            pool,
             from,
             to: f.ki.current,
             reason: format!("{name} costs {pay}"),
@@ -552,8 +580,8 @@ pub fn open_response_window(
         return;
     };
     progress.0 = true;
-    if rules.stages.is_some() {
-        // The card game has no Instants to answer an attack with.
+    if rules.manifest.family != crate::ruleset::Family::Dbu {
+        // The card game and the ninja chapter have no Instants to answer an attack with.
         state.phase = AttackPhase::DefenseDeclaration;
         return;
     }
@@ -651,6 +679,9 @@ pub fn policy_defense(
     if let Some(data) = &rules.stages {
         return stage_defense(rules, data, field, attacker, target, all, order);
     }
+    if rules.shinobi.is_some() {
+        return shinobi_defense(rules, field, attacker, target, all, order);
+    }
     let can_parry =
         target.actions.counter > 0 || (rules.actions.conversion && target.actions.standard > 0);
     match target.controller.defense {
@@ -717,6 +748,44 @@ fn stage_defense(
             } else {
                 Some(DefenseChoice::Dodge)
             }
+        }
+    }
+}
+
+/// A shinobi target's answer: its policy over the defenses it has; `Best` takes the one that
+/// leaves it the least expected damage (Dodge on a tie), `AlwaysParry` blocks when it can.
+fn shinobi_defense(
+    rules: &Rules,
+    field: &Field,
+    attacker: &Fighter,
+    target: &Fighter,
+    all: &[&Fighter],
+    order: &AttackOrder,
+) -> Option<DefenseChoice> {
+    match target.controller.defense {
+        DefensePolicy::Prompt => None,
+        DefensePolicy::AlwaysDodge => Some(DefenseChoice::Dodge),
+        DefensePolicy::AlwaysParry | DefensePolicy::Best => {
+            let Ok(decl) = declaration(rules, attacker, order, all.len()) else {
+                return Some(DefenseChoice::Dodge);
+            };
+            let ctx = assemble(rules, field, attacker, all, &decl);
+            let t = ctx.targets.iter().find(|t| t.id == target.id)?;
+            if target.controller.defense == DefensePolicy::AlwaysParry {
+                return Some(if t.offers(DefenseChoice::Block) {
+                    DefenseChoice::Block
+                } else {
+                    DefenseChoice::Dodge
+                });
+            }
+            let mut best = (f64::INFINITY, DefenseChoice::Dodge);
+            for (c, _) in &t.defenses {
+                let o = target_odds(rules, &ctx, t, &decl, target, *c);
+                if o.expected_damage < best.0 - 1e-9 {
+                    best = (o.expected_damage, *c);
+                }
+            }
+            Some(best.1)
         }
     }
 }
@@ -842,12 +911,13 @@ pub fn roll_opposed_checks(
             });
             continue;
         }
-        let spec = match state.targets[i].defense.unwrap_or(DefenseChoice::Dodge) {
-            DefenseChoice::Dodge => &tc.dodge,
-            DefenseChoice::Parry => &tc.parry,
-        };
+        let spec = tc.defense(state.targets[i].defense.unwrap_or(DefenseChoice::Dodge));
         let defense = roll(spec, &mut dice.0);
-        let hit = strike.total > defense.total;
+        let hit = if rules.dice.attacker_wins_ties {
+            strike.total >= defense.total
+        } else {
+            strike.total > defense.total
+        };
         let d_total = defense.total;
         log.push(BattleEvent::DefenseRolled {
             defender: tc.id,
@@ -861,6 +931,13 @@ pub fn roll_opposed_checks(
             hit,
             automatic: None,
         });
+        // Shinobi concealment: a hit may still miss.
+        let hit = match &tc.miss_chance {
+            Some((chance, source)) if hit => {
+                !super::shinobi::roll_concealment(&mut dice.0, tc.id, *chance, source, &mut log)
+            }
+            _ => hit,
+        };
         state.targets[i].hit = Some(hit);
     }
     state.strike = Some(common);
@@ -908,7 +985,7 @@ fn resolve_stage_blocks(
 pub fn roll_damage(
     rules: Res<RulesRes>,
     order_res: Res<TurnOrder>,
-    ground: Res<Battleground>,
+    mut ground: ResMut<Battleground>,
     mut dice: ResMut<BattleDice>,
     mut attack: ResMut<CurrentAttack>,
     mut log: ResMut<EventLog>,
@@ -929,6 +1006,9 @@ pub fn roll_damage(
     };
     let strike_critical = state.strike.as_ref().is_some_and(|s| s.critical);
     let any_hit = state.targets.iter().any(|t| t.hit == Some(true));
+    // Shinobi cover worn down by this attack, written back to the map at the end.
+    let mut wear = ground.0.wear.clone();
+    let mut slams = Vec::new();
     let field = ground.field(rules);
     if any_hit {
         let ctx = assemble(rules, &field, attacker, &targets, &decl);
@@ -974,7 +1054,7 @@ pub fn roll_damage(
             if state.targets[i].hit != Some(true) {
                 continue;
             }
-            let r = damage_against(
+            let mut r = damage_against(
                 rules,
                 total,
                 &decl,
@@ -982,6 +1062,31 @@ pub fn roll_damage(
                 strike_critical,
                 ctx.targets[i].cover.as_ref(),
             );
+            if let Some(cover) = &ctx.targets[i].absorb {
+                // Shinobi partial cover: what earlier targets of this attack wore off is gone.
+                let spent = wear.get(&cover.at).copied().unwrap_or(0)
+                    - ground.0.wear.get(&cover.at).copied().unwrap_or(0);
+                let now = super::context::Absorb {
+                    left: cover.left - spent,
+                    ..cover.clone()
+                };
+                if now.left > 0 {
+                    r.damage = super::shinobi::absorb_hit(
+                        &mut dice.0,
+                        &mut wear,
+                        t.id,
+                        &now,
+                        r.damage,
+                        &mut log,
+                    );
+                }
+            }
+            if let Some(data) = &rules.shinobi
+                && let Some(a) = super::shinobi::attack(data, &decl.profile.id)
+                && a.push > 0
+            {
+                slams.push((t.id, a.push, super::shinobi::slam_damage(data, attacker, a)));
+            }
             if let Some(data) = &rules.stages {
                 state.targets[i].damage = r.damage;
                 if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) {
@@ -1032,6 +1137,57 @@ pub fn roll_damage(
                 );
             }
         }
+        // Shinobi pushes after the damage; an obstruction that stops one slams.
+        for (id, steps, (slam, why)) in slams.drain(..) {
+            let Some(from) = attacker.position else {
+                continue;
+            };
+            let now = snapshots(&q);
+            let Some(t) = now.iter().find(|f| f.id == id && !f.defeated()) else {
+                continue;
+            };
+            let Some(at) = t.position else {
+                continue;
+            };
+            let others: Vec<Fighter> = now.iter().filter(|f| f.id != id).cloned().collect();
+            let size = t.size.squares;
+            let (to, stopped) = super::shinobi::push_path(at, from, steps, |s| {
+                footprint(s, size)
+                    .iter()
+                    .any(|sq| field.cost(*sq).is_none() || occupied(&others, *sq))
+            });
+            let Some(mut f) = q.iter_mut().find(|f| *f.id == id) else {
+                continue;
+            };
+            if to != at {
+                f.position.0 = Some(to);
+                log.push(BattleEvent::Pushed {
+                    who: id,
+                    from: at,
+                    to,
+                });
+            }
+            if stopped && slam > 0 {
+                log.push(BattleEvent::Slammed {
+                    who: id,
+                    at: to,
+                    damage: slam,
+                    what: why,
+                });
+                let left = f.life.current - slam;
+                set_life(
+                    rules,
+                    &mut f,
+                    left,
+                    LifeCause::Damage {
+                        by: Some(attacker.id),
+                        attack: true,
+                    },
+                    "slam damage",
+                    &mut log,
+                );
+            }
+        }
         // Sweeping's reduction is used up once it has applied this round.
         if state.targets.iter().any(|t| t.damage > 0)
             && decl
@@ -1043,6 +1199,9 @@ pub fn roll_damage(
         {
             f.round.sweep_debuff = true;
         }
+    }
+    if wear != ground.0.wear {
+        ground.0.wear = wear;
     }
     if let Some(backlash) = decl.technique.and_then(|t| t.backlash.as_ref()) {
         let amount = eval(backlash, &attacker.vars()).max(0);
@@ -1242,11 +1401,23 @@ pub fn end_attack(
     }
     log.push(BattleEvent::AttackEnded { attacker });
     // "If an Exploit caused by leaving melee deals damage, the movement stops at that point."
+    // Shinobi: "If the opportunity attack succeeds, the moving Character is stopped where they
+    // entered the attackers range."
     if let (Some(mover), Some(m)) = (state.exploit, moving.0.as_mut())
         && m.who == mover
-        && state.targets.iter().any(|t| t.id == mover && t.damage > 0)
     {
-        m.stopped = true;
+        if rules.shinobi.is_some() {
+            if state
+                .targets
+                .iter()
+                .any(|t| t.id == mover && t.hit == Some(true))
+            {
+                m.stopped = true;
+                stop_at_entry(m, attacker, &mut items, &mut log);
+            }
+        } else if state.targets.iter().any(|t| t.id == mover && t.damage > 0) {
+            m.stopped = true;
+        }
     }
     // "If an Exploit hits you, you lose the LP regained" by a Combat Recovery.
     if let (Some(who), Some(r)) = (state.exploit, recovery.0.as_mut())
@@ -1258,6 +1429,49 @@ pub fn end_attack(
     {
         r.hit = true;
     }
+}
+
+/// Shinobi: moves a mover stopped by `by`'s opportunity attack back to the square where it
+/// entered `by`'s reach on this move (or the first square after it where it may stand), and
+/// shortens the move to end there.
+fn stop_at_entry(
+    m: &mut MoveState,
+    by: CombatantId,
+    items: &mut [FighterQueryItem],
+    log: &mut EventLog,
+) {
+    let all: Vec<Fighter> = items.iter().map(|f| f.snapshot()).collect();
+    let (Some(mover), Some(opponent)) = (
+        all.iter().find(|f| f.id == m.who),
+        all.iter().find(|f| f.id == by),
+    ) else {
+        return;
+    };
+    let visited: Vec<Square> = std::iter::once(m.start)
+        .chain(m.path[..m.next].iter().copied())
+        .collect();
+    let Some(entry) = super::shinobi::entered_reach(&visited, mover.size.squares, opponent) else {
+        return;
+    };
+    let Some(first) = visited.iter().position(|s| *s == entry) else {
+        return;
+    };
+    // Allies may be passed through but not stood on: the first free square from the entry on.
+    let Some(k) =
+        (first..visited.len()).find(|k| super::movement::can_end_on(&all, mover, visited[*k]))
+    else {
+        return;
+    };
+    let at = visited[k];
+    if Some(at) == mover.position {
+        return;
+    }
+    if let Some(f) = items.iter_mut().find(|f| *f.id == m.who) {
+        f.position.0 = Some(at);
+    }
+    // visited[k] is path[k - 1]: the move now ends after it.
+    m.next = k;
+    log.push(BattleEvent::StoppedAtReach { who: m.who, by, at });
 }
 
 /// Whether a condition may be ended with End a Condition (negative ones only).

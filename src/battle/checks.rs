@@ -123,7 +123,7 @@ pub fn initiative_spec(rules: &Rules, f: &Fighter) -> RollSpec {
         penalization: None,
     });
     s.add(
-        if rules.stages.is_some() {
+        if rules.manifest.family != crate::ruleset::Family::Dbu {
             format!(
                 "Initiative ({})",
                 rules.characters.derived.initiative.text()

@@ -157,6 +157,21 @@ pub enum Decision {
 pub enum RuleError {
     #[error("the battle is over")]
     BattleOver,
+    #[error("{who} needs {need} AP for that and has {have} left this round")]
+    NotEnoughAp {
+        who: CombatantId,
+        need: u32,
+        have: u32,
+    },
+    #[error("{attack} needs a weapon equipped, and {who} has none")]
+    NeedsWeapon { who: CombatantId, attack: String },
+    #[error(
+        "{who} cannot answer with {choice} here (Block needs a weapon; DBU has Dodge and Parry, power stages take it or block)"
+    )]
+    DefenseNotOffered {
+        who: CombatantId,
+        choice: &'static str,
+    },
     #[error("no combatant has id {0}")]
     UnknownCombatant(CombatantId),
     #[error("it is {active}'s turn, not {who}'s")]

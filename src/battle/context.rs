@@ -14,16 +14,34 @@ use crate::grid::los::crosses;
 use crate::grid::{Dir8, Field, footprint, footprint_distance};
 use crate::ruleset::{
     AttackTypeDef, Category, ConditionKind, ConditionRule, ElementDef, ProfileDef, ProfileEffect,
-    Reach, Rules, Targeting, TechniqueDef,
+    Reach, Rules, Targeting, TechniqueDef, TerrainDef,
 };
 
 /// The target's answer to an attack.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum DefenseChoice {
-    /// Roll Dodge: d10 + ToP dice + Defense Value.
+    /// Roll Dodge: d10 + ToP dice + Defense Value (DBU); 1d20 + DEX + TAI (shinobi); take it
+    /// (power stages).
     Dodge,
-    /// Spend a Counter Action to roll one's Strike instead.
+    /// Spend a Counter Action to roll one's Strike instead (DBU); block with a card (power
+    /// stages).
     Parry,
+    /// Shinobi: 1d20 + DEX + WEP, with a weapon equipped.
+    Block,
+    /// Shinobi: 1d20 + SPT + NIN, at -5 at half chakra or less.
+    Deflect,
+}
+
+impl DefenseChoice {
+    /// The key a player presses for it, and its name, for prompts and the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Dodge => "Dodge",
+            Self::Parry => "Parry",
+            Self::Block => "Block",
+            Self::Deflect => "Deflect",
+        }
+    }
 }
 
 /// A declared attack, resolved against the ruleset: what is used and how hard.
@@ -360,7 +378,7 @@ pub fn defense_spec(
             add_roll_modifiers(rules, field, defender, &mut s);
             s
         }
-        DefenseChoice::Parry => {
+        DefenseChoice::Parry | DefenseChoice::Block | DefenseChoice::Deflect => {
             let mut s = combat_roll(rules, defender, RollKind::Parry, 0, None, true);
             s.add(
                 format!("Haste (AG {} / 2)", defender.attributes.get("AG")),
@@ -527,6 +545,41 @@ pub struct Cover {
     pub reduction: i64,
 }
 
+/// The cover feature next to `target` that a line from `attacker` to it crosses, the one of
+/// highest `worth` (features `worth` gives `None` are not cover). Melee lines cross no square
+/// between the two, so melee finds none.
+pub fn cover_feature<'f>(
+    field: &Field<'f>,
+    attacker: &Fighter,
+    target: &Fighter,
+    worth: impl Fn(Square, &TerrainDef) -> Option<i64>,
+) -> Option<(Square, &'f TerrainDef, i64)> {
+    let (a, t) = (attacker.position?, target.position?);
+    let own = footprint(t, target.size.squares);
+    let mut best: Option<(Square, &'f TerrainDef, i64)> = None;
+    for from in footprint(a, attacker.size.squares) {
+        for to in &own {
+            for d in Dir8::ALL {
+                let c = to.step(d);
+                if own.contains(&c) || footprint_distance(t, target.size.squares, c, 1) != 1 {
+                    continue;
+                }
+                let Some(ter) = field.terrain(c) else {
+                    continue;
+                };
+                let Some(w) = worth(c, ter) else {
+                    continue;
+                };
+                if !crosses(from, *to, c) || best.as_ref().is_some_and(|b| b.2 >= w) {
+                    continue;
+                }
+                best = Some((c, ter, w));
+            }
+        }
+    }
+    best
+}
+
 /// The best cover `target` has against a single-target attack from `attacker`: a cover
 /// feature next to the target that the line between them crosses (digest §5.6). Areas ignore
 /// cover, and so does melee, whose lines cross no square between the two.
@@ -540,43 +593,21 @@ pub fn cover_against(
     if !matches!(decl.profile.targeting, Targeting::Single) {
         return None;
     }
-    let (a, t) = (attacker.position?, target.position?);
-    let own = footprint(t, target.size.squares);
-    let mut best: Option<Cover> = None;
-    for from in footprint(a, attacker.size.squares) {
-        for to in &own {
-            for d in Dir8::ALL {
-                let c = to.step(d);
-                if own.contains(&c) || footprint_distance(t, target.size.squares, c, 1) != 1 {
-                    continue;
-                }
-                let Some(ter) = field.terrain(c) else {
-                    continue;
-                };
-                let Some(rank) = ter.cover_rank else {
-                    continue;
-                };
-                if !crosses(from, *to, c) || best.as_ref().is_some_and(|b| b.rank >= rank) {
-                    continue;
-                }
-                let reduction = eval(
-                    &rules.terrain.cover_reduction,
-                    &[
-                        ("RANK", rank),
-                        ("T", i64::from(target.power.tier)),
-                        ("bT", i64::from(target.power.base_tier)),
-                    ][..],
-                );
-                best = Some(Cover {
-                    name: ter.name.clone(),
-                    at: c,
-                    rank,
-                    reduction,
-                });
-            }
-        }
-    }
-    best
+    let (at, ter, rank) = cover_feature(field, attacker, target, |_, t| t.cover_rank)?;
+    let reduction = eval(
+        &rules.terrain.cover_reduction,
+        &[
+            ("RANK", rank),
+            ("T", i64::from(target.power.tier)),
+            ("bT", i64::from(target.power.base_tier)),
+        ][..],
+    );
+    Some(Cover {
+        name: ter.name.clone(),
+        at,
+        rank,
+        reduction,
+    })
 }
 
 /// The damage a Wound total deals to `target`: the profile's category, +1/−1 changes clamped
@@ -639,10 +670,41 @@ pub struct TargetContext {
     pub id: CombatantId,
     pub distance: Option<u32>,
     pub strike: RollSpec,
-    pub dodge: RollSpec,
-    pub parry: RollSpec,
+    /// Every defense this target may answer with and its roll, the default (Dodge) first.
+    pub defenses: Vec<(DefenseChoice, RollSpec)>,
     pub automatic_hit: Option<&'static str>,
     pub cover: Option<Cover>,
+    /// Shinobi: percent chance that a hit misses anyway (concealment), and where from.
+    pub miss_chance: Option<(u32, String)>,
+    /// Shinobi: the partial cover that may absorb the damage.
+    pub absorb: Option<Absorb>,
+}
+
+impl TargetContext {
+    /// The roll of a defense; an answer this target does not have reads as its default.
+    pub fn defense(&self, choice: DefenseChoice) -> &RollSpec {
+        self.defenses
+            .iter()
+            .find(|(c, _)| *c == choice)
+            .or(self.defenses.first())
+            .map(|(_, s)| s)
+            .unwrap_or(&self.strike)
+    }
+
+    /// True when this target may answer with `choice`.
+    pub fn offers(&self, choice: DefenseChoice) -> bool {
+        self.defenses.iter().any(|(c, _)| *c == choice)
+    }
+}
+
+/// Shinobi partial cover between an attacker and its target: what is left of it to absorb
+/// damage, and the percent chance an attack hits it rather than the target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Absorb {
+    pub name: String,
+    pub at: Square,
+    pub left: i64,
+    pub chance: u32,
 }
 
 /// A declared attack against its targets, assembled once for preview or resolution.
@@ -666,6 +728,9 @@ pub fn assemble(
     if let Some(data) = &rules.stages {
         return super::stages::assemble(data, attacker, targets, decl);
     }
+    if let Some(data) = &rules.shinobi {
+        return super::shinobi::assemble(data, field, attacker, targets, decl);
+    }
     let single = (targets.len() == 1).then(|| targets[0]);
     AttackContext {
         ki_cost: ki_cost(attacker, decl),
@@ -677,10 +742,14 @@ pub fn assemble(
                 id: t.id,
                 distance: attacker.distance_to(t),
                 strike: strike_spec_against(rules, field, attacker, decl, t),
-                dodge: defense_spec(rules, field, t, attacker, decl, DefenseChoice::Dodge),
-                parry: defense_spec(rules, field, t, attacker, decl, DefenseChoice::Parry),
+                defenses: [DefenseChoice::Dodge, DefenseChoice::Parry]
+                    .into_iter()
+                    .map(|c| (c, defense_spec(rules, field, t, attacker, decl, c)))
+                    .collect(),
                 automatic_hit: automatic_hit(attacker),
                 cover: cover_against(rules, field, attacker, t, decl),
+                miss_chance: None,
+                absorb: None,
             })
             .collect(),
         wound: wound_spec(rules, field, attacker, decl, single),

@@ -78,6 +78,8 @@ pub fn set_life(
         who: *f.id,
         pool: if rules.stages.is_some() {
             Pool::LifeCards
+        } else if rules.shinobi.is_some() {
+            Pool::Hp
         } else {
             Pool::Life
         },

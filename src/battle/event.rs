@@ -23,6 +23,10 @@ pub enum Pool {
     PowerStage,
     /// A power-stages combatant's life cards.
     LifeCards,
+    /// A shinobi's hit points.
+    Hp,
+    /// A shinobi's chakra.
+    Chakra,
 }
 
 impl std::fmt::Display for Pool {
@@ -33,6 +37,8 @@ impl std::fmt::Display for Pool {
             Self::Capacity => "Capacity",
             Self::PowerStage => "power stage",
             Self::LifeCards => "life cards",
+            Self::Hp => "HP",
+            Self::Chakra => "Chakra",
         })
     }
 }
@@ -125,6 +131,39 @@ pub enum BattleEvent {
         stages: i64,
         life_cards: i64,
         what: String,
+    },
+    /// Shinobi concealment: a hit still misses when the percentile roll is at or under the
+    /// chance.
+    MissChanceRolled {
+        target: CombatantId,
+        chance: u32,
+        source: String,
+        roll: i64,
+        missed: bool,
+    },
+    /// Shinobi partial cover: whether the attack hit the obstruction (a percentile roll at or
+    /// under the chance), and what it absorbed.
+    CoverRolled {
+        target: CombatantId,
+        cover: String,
+        at: Square,
+        chance: u32,
+        roll: i64,
+        absorbed: i64,
+        left: i64,
+    },
+    /// Shinobi slam damage: a push stopped short by an obstruction.
+    Slammed {
+        who: CombatantId,
+        at: Square,
+        damage: i64,
+        what: String,
+    },
+    /// Shinobi: a hit opportunity attack stops the move where it entered the attacker's reach.
+    StoppedAtReach {
+        who: CombatantId,
+        by: CombatantId,
+        at: Square,
     },
     /// An empty deck takes its discard pile back.
     DeckReshuffled {
@@ -439,6 +478,59 @@ impl BattleEvent {
             } => format!(
                 "{} loses {stages} power stage(s) and {life_cards} life card(s) to {what}.",
                 n(names, *target)
+            ),
+            E::MissChanceRolled {
+                target,
+                chance,
+                source,
+                roll,
+                missed,
+            } => format!(
+                "Concealment ({source}, {chance}% miss chance): d100 {roll}, {}.",
+                if *missed {
+                    format!("the attack misses {}", n(names, *target))
+                } else {
+                    "the hit stands".to_string()
+                }
+            ),
+            E::CoverRolled {
+                target,
+                cover,
+                at,
+                chance,
+                roll,
+                absorbed,
+                left,
+            } => {
+                if *roll <= i64::from(*chance) {
+                    format!(
+                        "Partial cover ({chance}%): d100 {roll}, the attack hits the {cover} at {at}, which absorbs {absorbed}{}.",
+                        if *left <= 0 {
+                            " and breaks".to_string()
+                        } else {
+                            format!(" ({left} left)")
+                        }
+                    )
+                } else {
+                    format!(
+                        "Partial cover ({chance}%): d100 {roll}, the attack passes the {cover} and hits {}.",
+                        n(names, *target)
+                    )
+                }
+            }
+            E::Slammed {
+                who,
+                at,
+                damage,
+                what,
+            } => format!(
+                "{} is slammed against an obstruction at {at}: {damage} slam damage ({what}).",
+                n(names, *who)
+            ),
+            E::StoppedAtReach { who, by, at } => format!(
+                "{} is stopped at {at}, where it entered {}'s reach.",
+                n(names, *who),
+                n(names, *by)
             ),
             E::DeckReshuffled { who, cards } => format!(
                 "{}'s deck is empty: its {cards} discarded cards become the deck.",

@@ -19,6 +19,7 @@ pub mod odds;
 pub mod policy;
 pub mod recovery;
 pub mod setup;
+pub mod shinobi;
 pub mod stages;
 pub mod state;
 pub mod stats;
@@ -511,6 +512,9 @@ impl Battle {
             awaiting: &'a Option<Decision>,
             dice_words: u128,
             events: usize,
+            /// Shinobi cover damage (absent when empty, so other rulesets hash as before).
+            #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+            wear: &'a std::collections::BTreeMap<crate::grid::Square, i64>,
         }
         let fighters = self.fighters();
         let w = &self.world;
@@ -523,6 +527,7 @@ impl Battle {
             awaiting: &w.resource::<AwaitingInput>().0,
             dice_words: w.resource::<BattleDice>().0.word_pos(),
             events: w.resource::<EventLog>().events.len(),
+            wear: &w.resource::<Battleground>().0.wear,
         };
         let bytes = serde_json::to_vec(&snap).unwrap_or_default();
         xxhash_rust::xxh3::xxh3_64(&bytes)
@@ -553,10 +558,10 @@ impl Battle {
         })
     }
 
-    /// The exact odds of Dodge and of Parry for the defender the battle is asking now, from the
-    /// same context assembly the `Best` defense policy and resolution use: what a person sees
-    /// before choosing.
-    pub fn defense_odds(&mut self) -> Option<(odds::TargetOdds, odds::TargetOdds)> {
+    /// The exact odds of every defense the defender the battle is asking now may answer with
+    /// (Dodge first), from the same context assembly the `Best` defense policy and resolution
+    /// use: what a person sees before choosing.
+    pub fn defense_odds(&mut self) -> Option<Vec<odds::TargetOdds>> {
         let Some(Decision::Defense { defender, attacker }) = self.awaiting().cloned() else {
             return None;
         };
@@ -574,10 +579,12 @@ impl Battle {
         let field = self.field();
         let ctx = context::assemble(&rules, &field, a, &all, &decl);
         let tc = ctx.targets.iter().find(|x| x.id == defender)?;
-        Some((
-            odds::target_odds(&rules, &ctx, tc, &decl, t, DefenseChoice::Dodge),
-            odds::target_odds(&rules, &ctx, tc, &decl, t, DefenseChoice::Parry),
-        ))
+        Some(
+            tc.defenses
+                .iter()
+                .map(|(c, _)| odds::target_odds(&rules, &ctx, tc, &decl, t, *c))
+                .collect(),
+        )
     }
 
     /// Every rule that could refuse `cmd` now, checked without changing anything.
@@ -601,6 +608,18 @@ impl Battle {
             (Some(d @ Decision::Defense { defender, .. }), Command::Defend { choice, .. }) => {
                 if *defender != who {
                     return Err(RuleError::AwaitingDecision(d.clone()));
+                }
+                let offered = self
+                    .defense_odds()
+                    .is_some_and(|all| all.iter().any(|o| o.defense == *choice));
+                if !offered {
+                    return Err(RuleError::DefenseNotOffered {
+                        who,
+                        choice: choice.name(),
+                    });
+                }
+                if self.rules.shinobi.is_some() {
+                    return Ok(());
                 }
                 if let Some(data) = &self.rules.stages {
                     let kind = self
@@ -653,6 +672,12 @@ impl Battle {
                 return Err(RuleError::NothingToAnswer(who));
             }
             (None, Command::ConvertAction { .. }) => {
+                if self.rules.shinobi.is_some() {
+                    return Err(RuleError::NotInRuleset {
+                        what: "converting an action (held AP answer opportunity attacks as they are)",
+                        ruleset: self.rules.manifest.id.clone(),
+                    });
+                }
                 if me.defeated() {
                     return Err(RuleError::Defeated(who));
                 }
@@ -684,6 +709,24 @@ impl Battle {
                 Ok(())
             }
         };
+        if rules.shinobi.is_some() {
+            let foreign = match cmd {
+                Command::PowerUp { .. } => Some("Power Up"),
+                Command::Recover { .. } => Some("Combat Recovery"),
+                Command::Surge { .. } => Some("a Surge"),
+                Command::EndCondition { .. } => Some("ending a condition"),
+                Command::StandUp { .. } => Some("standing up"),
+                Command::CurePoison { .. } => Some("curing poison"),
+                Command::Move { boosted: true, .. } => Some("a Boosted move"),
+                _ => None,
+            };
+            if let Some(what) = foreign {
+                return Err(RuleError::NotInRuleset {
+                    what,
+                    ruleset: rules.manifest.id.clone(),
+                });
+            }
+        }
         if rules.stages.is_some() {
             let foreign = match cmd {
                 Command::PowerUp { .. } => Some("Power Up (the Power Up step is automatic)"),

@@ -285,9 +285,19 @@ pub fn advance_move(
             moving.0 = None;
             return;
         };
+        let visited: Vec<Square> = std::iter::once(m.start)
+            .chain(m.path[..m.next].iter().copied())
+            .collect();
         let pending: Vec<CombatantId> = provoked_by(&all, mover, from, to)
             .into_iter()
             .filter(|id| !m.asked.contains(id))
+            // Shinobi: only a reach entered during this move and now left provokes.
+            .filter(|id| {
+                rules.shinobi.is_none()
+                    || all.iter().find(|f| f.id == *id).is_some_and(|o| {
+                        super::shinobi::entered_reach(&visited, mover.size.squares, o).is_some()
+                    })
+            })
             .collect();
         if let Some(&p) = pending.first() {
             m.asked.push(p);
@@ -368,7 +378,8 @@ pub fn offer_exploit(
             true
         }
         ExploitPolicy::Always => {
-            if actions.counter == 0 {
+            // DBU spends only a real Counter Action; a shinobi spends held AP (any it has).
+            if actions.counter == 0 && rules.shinobi.is_none() {
                 return false;
             }
             let Some((_, order)) = best_attack(rules, field, all, provoker, Some(by.mover)) else {

@@ -171,10 +171,10 @@ pub fn target_odds(
     if let Some(data) = &rules.stages {
         return super::stages::target_odds(data, ctx, t, decl, target, choice);
     }
-    let defense_spec = match choice {
-        DefenseChoice::Dodge => &t.dodge,
-        DefenseChoice::Parry => &t.parry,
-    };
+    if let Some(data) = &rules.shinobi {
+        return super::shinobi::target_odds(data, ctx, t, target, choice);
+    }
+    let defense_spec = t.defense(choice);
     let (plain, crit) = distribution_split(&t.strike);
     let (hit_plain, hit_crit) = if t.automatic_hit.is_some() {
         (plain.mass(), crit.mass())
@@ -256,11 +256,12 @@ pub struct AttackOdds {
     pub ki_cost: i64,
     pub wager: i64,
     pub wound: RollSummary,
-    /// Per target, in id order: the odds if it dodges and if it parries.
-    pub targets: Vec<(TargetOdds, TargetOdds)>,
+    /// Per target, in id order: the odds for each defense it may answer with, the default
+    /// (Dodge) first.
+    pub targets: Vec<Vec<TargetOdds>>,
 }
 
-/// The odds of the attack in `ctx` against every target, both defenses.
+/// The odds of the attack in `ctx` against every target, every defense it has.
 pub fn attack_odds(
     rules: &Rules,
     ctx: &AttackContext,
@@ -282,10 +283,10 @@ pub fn attack_odds(
             .iter()
             .zip(targets)
             .map(|(tc, t)| {
-                (
-                    target_odds(rules, ctx, tc, decl, t, DefenseChoice::Dodge),
-                    target_odds(rules, ctx, tc, decl, t, DefenseChoice::Parry),
-                )
+                tc.defenses
+                    .iter()
+                    .map(|(c, _)| target_odds(rules, ctx, tc, decl, t, *c))
+                    .collect()
             })
             .collect(),
     }

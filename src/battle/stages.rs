@@ -208,10 +208,14 @@ pub fn assemble(
                 id: t.id,
                 distance: attacker.distance_to(t),
                 strike: RollSpec::new(RollKind::Strike),
-                dodge: RollSpec::new(RollKind::Dodge),
-                parry: RollSpec::new(RollKind::Parry),
+                defenses: vec![
+                    (DefenseChoice::Dodge, RollSpec::new(RollKind::Dodge)),
+                    (DefenseChoice::Parry, RollSpec::new(RollKind::Parry)),
+                ],
                 automatic_hit: Some(NO_ROLL),
                 cover: None,
+                miss_chance: None,
+                absorb: None,
             })
             .collect(),
         wound: wound_spec(data, attacker, decl, single),
@@ -274,7 +278,7 @@ pub fn target_odds(
         cover: 0,
         stage_loss: Some(stages),
         strike: RollSummary::of(&t.strike),
-        defense_roll: RollSummary::of(&t.dodge),
+        defense_roll: RollSummary::of(t.defense(DefenseChoice::Dodge)),
     }
 }
 

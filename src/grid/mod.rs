@@ -157,6 +157,10 @@ pub struct Map {
     pub height: u32,
     /// Row by row, `width × height` terrain indexes.
     pub cells: Vec<u16>,
+    /// Damage each cover square has absorbed so far this battle (shinobi cover wears down
+    /// until broken); empty for every other ruleset.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub wear: std::collections::BTreeMap<Square, i64>,
 }
 
 impl Map {
@@ -166,6 +170,7 @@ impl Map {
             width,
             height,
             cells: vec![terrain; (width * height) as usize],
+            wear: std::collections::BTreeMap::new(),
         }
     }
 
@@ -225,6 +230,14 @@ impl<'a> Field<'a> {
     /// The battlefield's extent.
     pub fn bounds(&self) -> Bounds {
         self.map.bounds()
+    }
+
+    /// What a shinobi cover square still absorbs: its terrain's `absorb` less the damage it
+    /// has taken; `None` when it is no cover or broken.
+    pub fn absorb_left(&self, s: Square) -> Option<i64> {
+        let full = self.terrain(s)?.absorb?;
+        let left = full - self.map.wear.get(&s).copied().unwrap_or(0);
+        (left > 0).then_some(left)
     }
 }
 

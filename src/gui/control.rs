@@ -363,19 +363,21 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
     let pressed = |a: GameAction| actions.just_pressed(&a);
     let cmd = match decision {
         Decision::Defense { defender, .. } => {
-            if pressed(GameAction::Dodge) {
-                Some(Command::Defend {
-                    defender,
-                    choice: DefenseChoice::Dodge,
-                })
+            let shinobi = session.battle.rules().shinobi.is_some();
+            let choice = if pressed(GameAction::Dodge) {
+                Some(DefenseChoice::Dodge)
             } else if pressed(GameAction::Parry) {
-                Some(Command::Defend {
-                    defender,
-                    choice: DefenseChoice::Parry,
+                Some(if shinobi {
+                    DefenseChoice::Block
+                } else {
+                    DefenseChoice::Parry
                 })
+            } else if pressed(GameAction::Deflect) && shinobi {
+                Some(DefenseChoice::Deflect)
             } else {
                 None
-            }
+            };
+            choice.map(|choice| Command::Defend { defender, choice })
         }
         Decision::Exploit { mover, .. } => {
             if pressed(GameAction::Confirm) || pressed(GameAction::Select) {

@@ -14,6 +14,7 @@ use super::settings::key_label;
 use super::view::BattleView;
 use super::{Screen, Settings, palette};
 use crate::battle::command::Decision;
+use crate::battle::context::DefenseChoice;
 use crate::battle::event::BattleEvent;
 use crate::battle::fighter::Fighter;
 use crate::battle::odds::{RollSummary, TargetOdds};
@@ -675,8 +676,29 @@ fn stage_unit_text(
 fn defense_names(rules: &crate::ruleset::Rules) -> (&'static str, &'static str) {
     if rules.stages.is_some() {
         ("Take it", "Block (plays a defense card)")
+    } else if rules.shinobi.is_some() {
+        ("Dodge", "Block (with a weapon)")
     } else {
         ("Dodge", "Parry (a Counter Action)")
+    }
+}
+
+/// The key that answers with `choice` and its name in this ruleset.
+fn answer_key(
+    rules: &crate::ruleset::Rules,
+    choice: DefenseChoice,
+    keys: &Keys,
+) -> (String, String) {
+    let (first, second) = defense_names(rules);
+    match choice {
+        DefenseChoice::Dodge => (keys.of(GameAction::Dodge).to_string(), first.to_string()),
+        DefenseChoice::Parry | DefenseChoice::Block => {
+            (keys.of(GameAction::Parry).to_string(), second.to_string())
+        }
+        DefenseChoice::Deflect => (
+            keys.of(GameAction::Deflect).to_string(),
+            "Deflect (-5 at half chakra or less)".to_string(),
+        ),
     }
 }
 
@@ -755,16 +777,16 @@ fn target_line(name: &str, how: &str, t: &TargetOdds) -> String {
     )
 }
 
-/// One target of several, in two lines: both defenses side by side.
-fn compact_target_line(name: &str, dodge: &TargetOdds, parry: &TargetOdds) -> String {
+/// One target of several, in two lines: every defense it has side by side.
+fn compact_target_line(name: &str, answers: &[TargetOdds]) -> String {
+    let join =
+        |f: &dyn Fn(&TargetOdds) -> String| answers.iter().map(f).collect::<Vec<_>>().join(" / ");
+    let hows = join(&|o| o.defense.name().to_lowercase());
     format!(
-        "{name}: hit {} dodging / {} parrying\n  mean {:.1} / {:.1}  |  defeat {} / {}",
-        pct(dodge.hit_chance),
-        pct(parry.hit_chance),
-        dodge.expected_damage,
-        parry.expected_damage,
-        pct(dodge.defeat_chance),
-        pct(parry.defeat_chance)
+        "{name}: hit {} ({hows})\n  mean {}  |  defeat {}",
+        join(&|o| pct(o.hit_chance)),
+        join(&|o| format!("{:.1}", o.expected_damage)),
+        join(&|o| pct(o.defeat_chance)),
     )
 }
 
@@ -814,7 +836,10 @@ fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
                 "{}: costs {} power stage(s); no roll\n",
                 p.odds.maneuver, p.ki_cost
             );
-            for (take, block) in &p.odds.targets {
+            for answers in &p.odds.targets {
+                let [take, block] = answers.as_slice() else {
+                    continue;
+                };
                 let tname = session.names.get(&take.target).cloned().unwrap_or_default();
                 out.push_str(&stage_target_line(&tname, "takes it", take));
                 out.push('\n');
@@ -832,27 +857,44 @@ fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
             out
         }
         Ok(p) => {
-            let mut out = format!(
-                "{}: Ki {} (wager {} of at most {max_wager}: {wager_keys})\n",
-                p.odds.maneuver, p.ki_cost, p.odds.wager
-            );
+            let mut out = if session.battle.rules().shinobi.is_some() {
+                format!("{}: {} chakra\n", p.odds.maneuver, p.ki_cost)
+            } else {
+                format!(
+                    "{}: Ki {} (wager {} of at most {max_wager}: {wager_keys})\n",
+                    p.odds.maneuver, p.ki_cost, p.odds.wager
+                )
+            };
             let several = p.odds.targets.len() > 1;
-            for (dodge, parry) in &p.odds.targets {
+            for answers in &p.odds.targets {
+                let Some(first) = answers.first() else {
+                    continue;
+                };
                 let tname = session
                     .names
-                    .get(&dodge.target)
+                    .get(&first.target)
                     .cloned()
                     .unwrap_or_default();
                 if several {
-                    out.push_str(&compact_target_line(&tname, dodge, parry));
+                    out.push_str(&compact_target_line(&tname, answers));
                 } else {
-                    out.push_str(&target_line(&tname, "dodges", dodge));
-                    out.push('\n');
-                    out.push_str(&target_line(&tname, "parries", parry));
+                    let lines: Vec<String> = answers
+                        .iter()
+                        .map(|o| {
+                            let how = match o.defense {
+                                DefenseChoice::Dodge => "dodges",
+                                DefenseChoice::Parry => "parries",
+                                DefenseChoice::Block => "blocks",
+                                DefenseChoice::Deflect => "deflects",
+                            };
+                            target_line(&tname, how, o)
+                        })
+                        .collect();
+                    out.push_str(&lines.join("\n"));
                 }
                 out.push('\n');
             }
-            if let Some((first, _)) = p.odds.targets.first() {
+            if let Some(first) = p.odds.targets.first().and_then(|v| v.first()) {
                 out.push_str(&format!(
                     "{}\n{}\n",
                     terms(&first.strike),
@@ -1053,7 +1095,7 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
             let an = session.names.get(&attacker).cloned().unwrap_or_default();
             let mut s = format!("{name} is attacked by {an}. Defend:\n");
             let (first, second) = defense_names(session.battle.rules());
-            if let Some((take, block)) = &view.defense_odds
+            if let Some([take, block]) = view.defense_odds.as_deref()
                 && session.battle.rules().stages.is_some()
             {
                 s.push_str(&format!(
@@ -1063,18 +1105,21 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
                     keys.of(GameAction::Parry),
                     stage_target_line(&name, second, block),
                 ));
-            } else if let Some((dodge, parry)) = &view.defense_odds {
-                s.push_str(&format!(
-                    "{}  {first}: hit {}  |  mean damage {:.1}  |  defeat {}\n{}  {second}: hit {}  |  mean damage {:.1}  |  defeat {}",
-                    keys.of(GameAction::Dodge),
-                    pct(dodge.hit_chance),
-                    dodge.expected_damage,
-                    pct(dodge.defeat_chance),
-                    keys.of(GameAction::Parry),
-                    pct(parry.hit_chance),
-                    parry.expected_damage,
-                    pct(parry.defeat_chance)
-                ));
+            } else if let Some(answers) = &view.defense_odds {
+                let rules = session.battle.rules().clone();
+                let lines: Vec<String> = answers
+                    .iter()
+                    .map(|o| {
+                        let (key, what) = answer_key(&rules, o.defense, keys);
+                        format!(
+                            "{key}  {what}: hit {}  |  mean damage {:.1}  |  defeat {}",
+                            pct(o.hit_chance),
+                            o.expected_damage,
+                            pct(o.defeat_chance)
+                        )
+                    })
+                    .collect();
+                s.push_str(&lines.join("\n"));
             }
             Some(s)
         }

@@ -60,9 +60,11 @@ pub enum GameAction {
     /// Combat Recovery with 2 actions.
     Recover,
     EndTurn,
-    /// Answer a defense prompt.
+    /// Answer a defense prompt: Dodge (take it in power stages), Parry (DBU; Block in shinobi,
+    /// block with a card in power stages), Deflect (shinobi).
     Dodge,
     Parry,
+    Deflect,
     /// Play the computer's turns without pauses until a person must act.
     SkipAi,
     /// Show every roll of the combat log with its dice and modifiers.
@@ -164,6 +166,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::EndTurn, vec![K::KeyT]),
         (A::Dodge, vec![K::KeyD]),
         (A::Parry, vec![K::KeyP]),
+        (A::Deflect, vec![K::KeyE]),
         (A::SkipAi, vec![K::KeyF]),
         (A::ToggleLog, vec![K::KeyL]),
         (A::LogOlder, vec![K::BracketLeft]),
@@ -220,6 +223,7 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(A::EndTurn, GamepadButton::North)
         .with(A::Dodge, GamepadButton::South)
         .with(A::Parry, GamepadButton::West)
+        .with(A::Deflect, GamepadButton::North)
         .with(A::SkipAi, GamepadButton::Select)
         .with(A::Pause, GamepadButton::Mode)
         .with(A::BoostedMove, GamepadButton::LeftThumb)

@@ -23,7 +23,7 @@ pub struct BattleView {
     /// Squares of the units the chosen single-target maneuver may target.
     pub targetable: Vec<Square>,
     /// Dodge and Parry odds of the defense prompt on screen.
-    pub defense_odds: Option<(TargetOdds, TargetOdds)>,
+    pub defense_odds: Option<Vec<TargetOdds>>,
 }
 
 /// Recomputes the view from the session after this frame's commands.

@@ -5,7 +5,9 @@
 
 pub mod error;
 pub mod locate;
+pub mod neutral;
 pub mod schema;
+pub mod shinobi;
 pub mod stages;
 mod validate;
 
@@ -35,6 +37,8 @@ pub struct Rules {
     pub terrain: TerrainRules,
     /// The power-stages family's own data (`None` for DBU-family rulesets).
     pub stages: Option<stages::StageData>,
+    /// The shinobi family's own data (`None` for other families).
+    pub shinobi: Option<shinobi::ShinobiData>,
     /// xxh3 of every data file's name and bytes: a save names the data it was played with
     /// and notices when the ruleset changed since.
     pub data_hash: u64,
@@ -179,12 +183,21 @@ impl Rules {
         match family_of(dir) {
             Family::Dbu => Self::load_dbu(dir),
             Family::PowerStages => Self::load_stages(dir),
+            Family::Shinobi => Self::load_shinobi(dir),
         }
     }
 
-    /// Loads a power-stages ruleset: its own four files, lowered into the engine's tables.
-    fn load_stages(dir: &Path) -> Result<Self, RulesErrors> {
-        let sources = read_all(dir, &stages::STAGE_FILES)?;
+    /// Loads a ruleset of a lowered family: `ruleset.ron`, the family's rules file and roster,
+    /// and `terrain.ron`, checked by `check` and `terrain_check`, then lowered into the
+    /// engine's tables by `lower`. Returns the tables and the family's own two files.
+    fn load_lowered<R: DeserializeOwned, S: DeserializeOwned>(
+        dir: &Path,
+        files: &[&str; 4],
+        check: impl Fn(&R, &S, &(PathBuf, String), &(PathBuf, String)) -> Vec<RulesError>,
+        terrain_check: impl Fn(&TerrainRules, &(PathBuf, String)) -> Vec<RulesError>,
+        lower: impl Fn(&R, &S) -> neutral::Lowered,
+    ) -> Result<(Self, R, S), RulesErrors> {
+        let sources = read_all(dir, files)?;
         let mut errors = Vec::new();
         macro_rules! parse {
             ($i:expr) => {
@@ -198,17 +211,17 @@ impl Rules {
             };
         }
         let manifest: Option<Manifest> = parse!(0);
-        let stage_rules: Option<stages::StageRules> = parse!(1);
-        let roster: Option<stages::StageRoster> = parse!(2);
+        let family_rules: Option<R> = parse!(1);
+        let roster: Option<S> = parse!(2);
         let terrain: Option<TerrainRules> = parse!(3);
-        let (Some(manifest), Some(stage_rules), Some(roster), Some(terrain)) =
-            (manifest, stage_rules, roster, terrain)
+        let (Some(manifest), Some(family_rules), Some(roster), Some(terrain)) =
+            (manifest, family_rules, roster, terrain)
         else {
             return Err(RulesErrors(errors));
         };
-        let mut problems = stages::validate(&stage_rules, &roster, &sources[1], &sources[2]);
+        let mut problems = check(&family_rules, &roster, &sources[1], &sources[2]);
         problems.extend(validate::terrain_errors(&terrain, &sources[3]));
-        problems.extend(stages::terrain_errors(&terrain, &sources[3]));
+        problems.extend(terrain_check(&terrain, &sources[3]));
         if manifest.id.is_empty() {
             problems.push(RulesError::at(
                 &sources[0].0,
@@ -220,12 +233,8 @@ impl Rules {
         if !problems.is_empty() {
             return Err(RulesErrors(problems));
         }
-        let low = stages::lower(&stage_rules, &roster);
-        let data = stages::StageData {
-            combat: stage_rules,
-            roster,
-        };
-        Ok(Self {
+        let low = lower(&family_rules, &roster);
+        let rules = Self {
             dir: dir.to_path_buf(),
             manifest,
             dice: low.dice,
@@ -236,9 +245,42 @@ impl Rules {
             actions: low.actions,
             roster: low.roster,
             terrain,
-            stages: Some(data),
+            stages: None,
+            shinobi: None,
             data_hash: hash_sources(&sources),
-        })
+        };
+        Ok((rules, family_rules, roster))
+    }
+
+    /// Loads a power-stages ruleset: its own four files, lowered into the engine's tables.
+    fn load_stages(dir: &Path) -> Result<Self, RulesErrors> {
+        let terrain_check = |t: &TerrainRules, src: &(PathBuf, String)| {
+            let mut e = stages::terrain_errors(t, src);
+            e.extend(shinobi::foreign_terrain_errors(t, src));
+            e
+        };
+        let (mut rules, combat, roster) = Self::load_lowered(
+            dir,
+            &stages::STAGE_FILES,
+            stages::validate,
+            terrain_check,
+            stages::lower,
+        )?;
+        rules.stages = Some(stages::StageData { combat, roster });
+        Ok(rules)
+    }
+
+    /// Loads a shinobi ruleset: its own four files, lowered into the engine's tables.
+    fn load_shinobi(dir: &Path) -> Result<Self, RulesErrors> {
+        let (mut rules, combat, roster) = Self::load_lowered(
+            dir,
+            &shinobi::SHINOBI_FILES,
+            shinobi::validate,
+            shinobi::terrain_errors,
+            shinobi::lower,
+        )?;
+        rules.shinobi = Some(shinobi::ShinobiData { combat, roster });
+        Ok(rules)
     }
 
     /// Loads a DBU-family ruleset from its nine files.
@@ -293,9 +335,11 @@ impl Rules {
             roster,
             terrain,
             stages: None,
+            shinobi: None,
             data_hash: hash_sources(&sources),
         };
-        let problems = validate::validate(&rules, &sources);
+        let mut problems = validate::validate(&rules, &sources);
+        problems.extend(shinobi::foreign_terrain_errors(&rules.terrain, &sources[8]));
         if problems.is_empty() {
             Ok(rules)
         } else {

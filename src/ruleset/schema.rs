@@ -32,6 +32,10 @@ pub enum Family {
     /// The card game's combat: power-stage tracks, life cards, the Physical Attack Table and
     /// blocks with held cards (`stages.ron`; see [`crate::ruleset::stages`]).
     PowerStages,
+    /// The ninja d20 system: 3 action points a round, d20 attacks against Dodge, Block or
+    /// Deflect with the attacker winning ties, cover that absorbs damage until broken and
+    /// concealment miss chances (`shinobi.ron`; see [`crate::ruleset::shinobi`]).
+    Shinobi,
 }
 
 /// `terrain.ron`: the terrain types a scenario map is drawn with, and line-of-sight and cover
@@ -77,6 +81,14 @@ pub struct TerrainDef {
     /// Added to every Combat Roll of a character standing on it (Bog: -1(bT)).
     #[serde(default)]
     pub roll_modifier: Option<Formula>,
+    /// Shinobi cover: damage this obstruction absorbs for a character beside it before it
+    /// breaks (a wooden door 20, a stone wall 80).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub absorb: Option<i64>,
+    /// Shinobi concealment: the percent chance that an attack on a character standing here
+    /// misses although it hit (thick mist 40).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concealment: Option<u32>,
     pub description: String,
 }
 
@@ -108,6 +120,10 @@ pub struct DiceRules {
     pub steadfast: SteadfastRules,
     /// Target Numbers by difficulty name, for Saves and Skill Checks.
     pub difficulties: Vec<Difficulty>,
+    /// Who wins an opposed attack roll that ties: the defender (DBU, the default) or the
+    /// attacker (shinobi).
+    #[serde(default)]
+    pub attacker_wins_ties: bool,
 }
 
 /// One Tier of Power's dice.

@@ -16,8 +16,9 @@ use serde::{Deserialize, Serialize};
 
 use super::RulesError;
 use super::locate::FieldPath;
+use super::neutral;
 use super::schema::*;
-use crate::dice::{DiceFormula, Formula};
+use crate::dice::Formula;
 
 /// `stages.ron`: everything about combat in the card game that is not a personality.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -228,70 +229,11 @@ pub const ENERGY: &str = "energy";
 /// Formula names a personality offers (`initiative` and the lowered derived values use them).
 pub const PERSONALITY_VARS: [&str; 5] = ["CARDS", "STAGES", "START", "SPEED", "PUR"];
 
-/// The engine tables a power-stages ruleset plays with.
-pub struct Lowered {
-    /// Neutral: one tier row, no dice on attacks.
-    pub dice: DiceRules,
-    /// Personality values as attributes; Life = life cards, Ki = stage.
-    pub characters: CharacterRules,
-    /// The two attack types and one profile per attack card.
-    pub attacks: AttackRules,
-    /// No Soak, thresholds or recoveries.
-    pub damage: DamageRules,
-    /// None: the card game has no conditions.
-    pub conditions: ConditionRules,
-    /// One move and one attack a turn; no Counter Actions, Surges or recovery.
-    pub actions: ActionRules,
-    /// The personalities as archetypes.
-    pub roster: Roster,
-}
-
-/// A formula written in this file (a constant text that always parses; 0 if it did not).
-fn formula(text: &str) -> Formula {
-    Formula::parse(text).unwrap_or_else(|_| Formula::constant(0))
-}
-
-fn no_dice() -> DiceFormula {
-    DiceFormula::none()
-}
-
-fn whole() -> Fraction {
-    Fraction {
-        numerator: 1,
-        denominator: 1,
-        round_up: false,
-    }
-}
-
 /// Builds the engine tables from a power-stages ruleset's data. Personality values become
 /// attributes (`CARDS`, `STAGES` = top stage, `START`, `SPEED`, `PUR`), Life is life cards, Ki is
 /// the current power stage; every attack card becomes a profile of type `physical` (melee) or
 /// `energy` (any range), plus the Final Physical Attack. No dice, Soak, thresholds or conditions.
-pub fn lower(stages: &StageRules, roster: &StageRoster) -> Lowered {
-    let dice = DiceRules {
-        base_die: 10,
-        tiers: vec![TierRow {
-            tier: 1,
-            extra_dice: no_dice(),
-            critical_dice: no_dice(),
-            diminishing_defense: 0,
-            attribute_cap: i64::MAX,
-        }],
-        tier_from_power_level: Formula::constant(1),
-        critical_target: 10,
-        critical_target_floor: 10,
-        botch_range: 0,
-        botch_penalty: Formula::constant(0),
-        skill_botch_penalty: 0,
-        skill_critical_dice: no_dice(),
-        superiority_critical: 10,
-        steadfast: SteadfastRules {
-            die: 10,
-            pass_at: 6,
-            critical_at: 10,
-        },
-        difficulties: Vec::new(),
-    };
+pub fn lower(stages: &StageRules, roster: &StageRoster) -> neutral::Lowered {
     let attributes = PERSONALITY_VARS
         .iter()
         .map(|id| AttributeDef {
@@ -300,64 +242,10 @@ pub fn lower(stages: &StageRules, roster: &StageRoster) -> Lowered {
             description: "a personality's value (power-stages)".into(),
         })
         .collect();
-    let zero = || Formula::constant(0);
-    let characters = CharacterRules {
+    let characters = neutral::characters(
         attributes,
-        derived: DerivedFormulas {
-            haste: zero(),
-            awareness: zero(),
-            might: zero(),
-            defense_value: zero(),
-            soak: zero(),
-            soak_minimum: zero(),
-            normal_speed: formula("SPEED"),
-            boosted_speed: formula("SPEED"),
-            initiative: stages.initiative.clone(),
-            life: formula("CARDS"),
-            ki: formula("STAGES"),
-            capacity: formula("STAGES"),
-        },
-        sizes: vec![SizeDef {
-            id: "Medium".into(),
-            squares: 1,
-            melee_range: 1,
-            speed: 0,
-            defense_value: zero(),
-            soak: zero(),
-        }],
-        saves: Vec::new(),
-        racial_save_bonus: zero(),
-        racial_save_critical_target: 10,
-        skills: Vec::new(),
-        skill_bonus: zero(),
-        build: BuildBudget {
-            starting_score: 0,
-            racial_points: 0,
-            points_per_addition: 0,
-            additions_at_first_level: 0,
-            addition_levels: Vec::new(),
-        },
-        minion: MinionRules {
-            life_fraction: whole(),
-            ki_fraction: whole(),
-            tier_penalty: 0,
-            low_tier_roll_penalty: 0,
-            standard_actions: 0,
-            counter_actions: 0,
-            attacks_per_round: u32::MAX,
-            thresholds: Vec::new(),
-        },
-    };
-    let attack_type = |id: &str, name: &str, reach: Reach, description: &str| AttackTypeDef {
-        id: id.into(),
-        name: name.into(),
-        damage_attribute: None,
-        reach,
-        wager: false,
-        required_score: None,
-        magical: false,
-        description: description.into(),
-    };
+        neutral::derived("SPEED", stages.initiative.clone(), "CARDS", "STAGES"),
+    );
     let mut profiles: Vec<ProfileDef> = stages
         .cards
         .iter()
@@ -396,13 +284,13 @@ pub fn lower(stages: &StageRules, roster: &StageRoster) -> Lowered {
     });
     let attacks = AttackRules {
         types: vec![
-            attack_type(
+            neutral::attack_type(
                 PHYSICAL,
                 "Physical",
                 Reach::Melee,
                 "A physical attack: an adjacent target, resolved on the Physical Attack Table.",
             ),
-            attack_type(
+            neutral::attack_type(
                 ENERGY,
                 "Energy",
                 Reach::Any,
@@ -411,79 +299,24 @@ pub fn lower(stages: &StageRules, roster: &StageRoster) -> Lowered {
         ],
         long_range: LongRange {
             beyond: u32::MAX,
-            strike_penalty: zero(),
+            strike_penalty: neutral::zero(),
         },
         profile_once_per_round: false,
         energy_charge: EnergyChargeRules {
-            wound_per_charge: no_dice(),
-            parry_penalty_per_charge: zero(),
+            wound_per_charge: neutral::no_dice(),
+            parry_penalty_per_charge: neutral::zero(),
         },
         profiles,
         elements: Vec::new(),
     };
-    let damage = DamageRules {
-        categories: vec![CategoryDef {
-            category: Category::Lethal,
-            soak: Fraction {
-                numerator: 0,
-                denominator: 1,
-                round_up: false,
-            },
-        }],
-        thresholds: Vec::new(),
-        rage_entry: RageEntry {
-            enabled: false,
-            threshold: String::new(),
-            save: String::new(),
-            difficulty: String::new(),
-        },
-        recoveries: Vec::new(),
-    };
-    let conditions = ConditionRules {
-        conditions: Vec::new(),
-        end_condition: CheckManeuver {
-            actions: 1,
-            check: String::new(),
-            difficulty: String::new(),
-        },
-    };
-    let actions = ActionRules {
+    let actions = neutral::actions(neutral::Economy {
         moves_per_round: stages.turn.moves,
-        boosted_move_cost: zero(),
-        power_up: PowerUpRules {
-            actions: 1,
-            per_round: 0,
-            max_stacks: 0,
-            roll_bonus: zero(),
-            capacity: whole(),
-        },
-        combat_recovery: RecoveryRules {
-            min_actions: u32::MAX,
-            max_actions: u32::MAX,
-            per_action: no_dice(),
-            defense: zero(),
-        },
         standard_actions: stages.turn.moves.saturating_add(stages.turn.attacks),
         counter_actions: 0,
         conversion: false,
-        bonus_momentum_actions: 0,
-        reduced_momentum_actions: 0,
-        steady_momentum_actions: 0,
-        initiative_tie_attribute: "SPEED".into(),
-        initiative_rolloff_die: 10,
-        healing_surge: no_dice(),
-        ki_surge_fraction: Fraction {
-            numerator: 0,
-            denominator: 1,
-            round_up: false,
-        },
-        ki_surge_capacity_fraction: Fraction {
-            numerator: 0,
-            denominator: 1,
-            round_up: false,
-        },
-        surgency: zero(),
-    };
+        tie_attribute: "SPEED",
+        rolloff_die: 10,
+    });
     let attack_ids: Vec<String> = stages
         .cards
         .iter()
@@ -494,44 +327,33 @@ pub fn lower(stages: &StageRules, roster: &StageRoster) -> Lowered {
     let archetypes = roster
         .personalities
         .iter()
-        .map(|p| ArchetypeDef {
-            id: p.id.clone(),
-            name: p.name.clone(),
-            description: p.description.clone(),
-            role: p.role.clone(),
-            glyph: p.glyph.clone(),
-            power_level: 1,
-            size: "Medium".into(),
-            race: RaceDef {
-                name: String::new(),
-                life_modifier: 0,
-                increases: BTreeMap::new(),
-                save: String::new(),
-            },
-            attributes: BTreeMap::from([
-                ("CARDS".to_string(), i64::from(p.life_cards)),
-                (
-                    "STAGES".to_string(),
-                    p.power_stages.len().saturating_sub(1) as i64,
-                ),
-                ("START".to_string(), i64::from(p.start_stage)),
-                ("SPEED".to_string(), i64::from(p.speed)),
-                ("PUR".to_string(), i64::from(p.power_up)),
-            ]),
-            skills: BTreeMap::new(),
-            minion: false,
-            profiles: attack_ids.clone(),
-            elements: Vec::new(),
-            weapon: None,
-            techniques: Vec::new(),
+        .map(|p| {
+            neutral::archetype(neutral::Plain {
+                id: &p.id,
+                name: &p.name,
+                description: &p.description,
+                role: &p.role,
+                glyph: &p.glyph,
+                attributes: BTreeMap::from([
+                    ("CARDS".to_string(), i64::from(p.life_cards)),
+                    (
+                        "STAGES".to_string(),
+                        p.power_stages.len().saturating_sub(1) as i64,
+                    ),
+                    ("START".to_string(), i64::from(p.start_stage)),
+                    ("SPEED".to_string(), i64::from(p.speed)),
+                    ("PUR".to_string(), i64::from(p.power_up)),
+                ]),
+                profiles: attack_ids.clone(),
+            })
         })
         .collect();
-    Lowered {
-        dice,
+    neutral::Lowered {
+        dice: neutral::dice(10, false),
         characters,
         attacks,
-        damage,
-        conditions,
+        damage: neutral::damage(),
+        conditions: neutral::conditions(),
         actions,
         roster: Roster { archetypes },
     }

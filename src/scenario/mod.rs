@@ -296,10 +296,10 @@ pub fn check(s: &Scenario, rules: &Rules, path: &Path, src: &str) -> Vec<RulesEr
                 ),
             );
         }
-        if rules.stages.is_some() && u.stats.is_some() {
+        if rules.manifest.family != crate::ruleset::Family::Dbu && u.stats.is_some() {
             err!(
                 &up.field("stats"),
-                "a power-stages unit names a personality of roster.ron with `archetype:`; written-out `stats` are for DBU rulesets".to_string(),
+                "a power-stages or shinobi unit names a combatant of roster.ron with `archetype:`; written-out `stats` are for DBU rulesets".to_string(),
             );
             continue;
         }

@@ -54,7 +54,7 @@ fn ai_takes_a_guaranteed_kill() {
         set_life(&mut b, 1, 1);
         let order = attack(0, "simple", AttackTarget::Combatant(CombatantId(1)));
         let p = b.preview(&order).unwrap();
-        assert!(p.odds.targets[0].0.defeat_chance > 1.0 - 1e-9);
+        assert!(p.odds.targets[0][0].defeat_chance > 1.0 - 1e-9);
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         // Whatever attack it picks (a Sweeping that also catches the Ki Blaster is fine), it
         // must kill the Grunt for sure.
@@ -65,9 +65,9 @@ fn ai_takes_a_guaranteed_kill() {
                     .odds
                     .targets
                     .iter()
-                    .find(|(d, _)| d.target == CombatantId(1));
+                    .find(|v| v[0].target == CombatantId(1));
                 assert!(
-                    grunt.is_some_and(|(d, _)| d.defeat_chance > 1.0 - 1e-9),
+                    grunt.is_some_and(|v| v[0].defeat_chance > 1.0 - 1e-9),
                     "{level:?} attacked {:?} without the sure kill",
                     o.target
                 );

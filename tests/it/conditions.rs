@@ -3,6 +3,7 @@
 use gridclash::battle::Battle;
 use gridclash::battle::command::{AttackTarget, Command, RuleError};
 use gridclash::battle::components::{CombatantId, ConditionInstance, Expiry, Square};
+use gridclash::battle::context::DefenseChoice;
 use gridclash::battle::effects::{end_condition, grant_condition};
 use gridclash::battle::event::EventLog;
 use gridclash::battle::fighter::FighterQuery;
@@ -279,7 +280,7 @@ fn dbu_blinded_halves_awareness_and_defense_value() {
         .unwrap();
     assert!(
         p.context.targets[0]
-            .dodge
+            .defense(DefenseChoice::Dodge)
             .modifiers
             .iter()
             .any(|m| m.label == "Defense Value" && m.value == 3)

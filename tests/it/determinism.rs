@@ -89,7 +89,7 @@ fn dbu_observed_hit_rate_matches_the_exact_odds_over_100k_attacks() {
     }
     let order = attack(0, "simple", AttackTarget::Combatant(CombatantId(1)));
     let preview = b.preview(&order).unwrap();
-    let exact = preview.odds.targets[0].0.hit_chance;
+    let exact = preview.odds.targets[0][0].hit_chance;
     let n = 100_000;
     let mut hits = 0u32;
     for _ in 0..n {
@@ -120,8 +120,8 @@ fn dbu_observed_hit_rate_matches_the_exact_odds_over_100k_attacks() {
     );
     // The same preview, parrying instead, is a different, also exact, number.
     assert_ne!(
-        preview.odds.targets[0].0.hit_chance,
-        preview.odds.targets[0].1.hit_chance
+        preview.odds.targets[0][0].hit_chance,
+        preview.odds.targets[0][1].hit_chance
     );
     let _ = DefenseChoice::Dodge;
 }

@@ -236,10 +236,11 @@ fn gui_stages_block_prompt_plays_the_defense_card() {
     let Some(Decision::Defense { defender, .. }) = asked else {
         panic!("no human unit was attacked: {asked:?}");
     };
-    let (take, block) = session(&mut app)
+    let answers = session(&mut app)
         .battle
         .defense_odds()
         .expect("the prompt's outcomes");
+    let (take, block) = (&answers[0], &answers[1]);
     assert_eq!(take.hit_chance, 1.0);
     assert_eq!(block.hit_chance, 0.0, "the held card blocks");
     let life = session(&mut app)

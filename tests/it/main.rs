@@ -20,6 +20,7 @@ mod profiles;
 mod rules_data;
 mod saves;
 mod scenarios;
+mod shinobi;
 mod stages;
 mod strike;
 mod thresholds;

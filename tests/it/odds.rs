@@ -119,13 +119,13 @@ fn measure(c: Config) {
     let preview = b
         .preview(&c.order)
         .unwrap_or_else(|e| panic!("{}: {e}", c.name));
-    let (dodge, parry) = preview
+    let answers = preview
         .odds
         .targets
         .iter()
-        .find(|(d, _)| d.target.0 == c.measured)
+        .find(|v| v[0].target.0 == c.measured)
         .unwrap_or_else(|| panic!("{}: the measured unit is not a target", c.name));
-    let odds = if c.parry { parry } else { dodge };
+    let odds = if c.parry { &answers[1] } else { &answers[0] };
     let mass: f64 = odds.damage_distribution.values().sum();
     assert!(
         (mass - 1.0).abs() < 1e-9,
@@ -688,6 +688,6 @@ fn odds_command_lists_every_term_as_json() {
     let p = b.preview(&wager(single(0, "soaring", 1), 4)).unwrap();
     assert_eq!(
         v["hit_chance"].as_f64(),
-        Some(p.odds.targets[0].0.hit_chance)
+        Some(p.odds.targets[0][0].hit_chance)
     );
 }

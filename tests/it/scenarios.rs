@@ -26,6 +26,8 @@ fn shipped_scenarios_are_valid_and_of_every_size() {
             "boss",
             "duel",
             "siege",
+            "shinobi-duel",
+            "shinobi-squad",
             "skirmish",
             "stages-duel",
             "stages-heavy",

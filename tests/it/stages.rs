@@ -411,7 +411,7 @@ fn stages_preview_is_exactly_what_happens() {
                 unreachable!()
             };
             let preview = b.preview(&order).expect("preview");
-            let (take, blk) = &preview.odds.targets[0];
+            let (take, blk) = (&preview.odds.targets[0][0], &preview.odds.targets[0][1]);
             let o = if block { blk } else { take };
             b.submit(Command::Attack(order)).expect("attack");
             let after = pools(&mut b, 1);

@@ -1,0 +1,509 @@
+//! The shinobi family's combat (the ninja d20 chapter): d20 attacks against a chosen Dodge,
+//! Block or Deflect with the attacker winning ties, flat damage, AP costs, concealment miss
+//! chances, partial cover that absorbs damage until broken, pushes that slam into obstructions,
+//! and opportunity attacks that stop a move where it entered reach.
+//!
+//! Like every family, its attack context is assembled once ([`assemble`]) and both the preview
+//! ([`target_odds`]) and the resolution (`attack.rs`, which calls [`roll_percent`] and
+//! [`absorb_hit`]) read it, so the odds shown are the odds rolled.
+
+use std::collections::BTreeMap;
+
+use super::command::RuleError;
+use super::components::{CombatantId, Square};
+use super::context::{
+    Absorb, AttackContext, Declaration, DefenseChoice, TargetContext, cover_feature,
+};
+use super::event::{BattleEvent, EventLog};
+use super::fighter::Fighter;
+use super::odds::{RollSummary, TargetOdds};
+use crate::dice::{BaseDie, DiceSource, Dist, RollKind, RollSpec, distribution, roll};
+use crate::grid::{Field, footprint, footprint_distance};
+use crate::ruleset::Category;
+use crate::ruleset::shinobi::{AttackDef, DefenseKind, ShinobiData};
+
+/// The attack a profile id names (validated data always has one).
+pub fn attack<'d>(data: &'d ShinobiData, profile: &str) -> Option<&'d AttackDef> {
+    data.attack(profile)
+}
+
+/// AP an attack costs (1 for an unknown one, as a standard attack).
+pub fn ap_cost(data: &ShinobiData, profile: &str) -> u32 {
+    attack(data, profile).map_or(1, |a| a.ap)
+}
+
+/// True when `f` has a weapon equipped (Block and weapon attacks need one).
+pub fn has_weapon(data: &ShinobiData, f: &Fighter) -> bool {
+    data.ninja(&f.identity.archetype)
+        .is_some_and(|n| n.weapon.is_some())
+}
+
+/// The chapter's own refusals of an attack order: AP for its cost, a weapon for a weapon attack.
+/// `opportunity` is true for an opportunity attack, which costs the opportunity AP instead.
+pub fn check_attack(
+    data: &ShinobiData,
+    attacker: &Fighter,
+    profile: &str,
+    opportunity: bool,
+) -> Result<(), RuleError> {
+    let Some(a) = attack(data, profile) else {
+        return Ok(());
+    };
+    let need = if opportunity {
+        data.combat.opportunity_cost
+    } else {
+        a.ap
+    };
+    if attacker.actions.usable() < need {
+        return Err(RuleError::NotEnoughAp {
+            who: attacker.id,
+            need,
+            have: attacker.actions.usable(),
+        });
+    }
+    if a.weapon && !has_weapon(data, attacker) {
+        return Err(RuleError::NeedsWeapon {
+            who: attacker.id,
+            attack: a.name.clone(),
+        });
+    }
+    Ok(())
+}
+
+/// A bare d20 (or the ruleset's die): no criticals or botches in this chapter.
+fn base(data: &ShinobiData, kind: RollKind) -> RollSpec {
+    let mut s = RollSpec::new(kind);
+    s.base = Some(BaseDie {
+        sides: data.combat.die,
+        rolls: 1,
+        critical_target: None,
+        botch_range: 0,
+        botch_penalty: 0,
+        penalization: None,
+    });
+    s
+}
+
+/// Adds each stat of `terms` with its name and value ("Strength 4").
+fn add_terms(data: &ShinobiData, f: &Fighter, terms: &[String], s: &mut RollSpec) {
+    for t in terms {
+        s.add(format!("{} ({t})", data.stat_name(t)), f.attributes.get(t));
+    }
+}
+
+/// The attack roll: 1d20 + the attack's stats.
+pub fn strike_spec(data: &ShinobiData, attacker: &Fighter, a: &AttackDef) -> RollSpec {
+    let mut s = base(data, RollKind::Strike);
+    add_terms(data, attacker, &a.hit, &mut s);
+    s
+}
+
+/// The sneak-attack contest rolls: the attacker's Stealth and the defender's Perception.
+pub fn sneak_specs(
+    data: &ShinobiData,
+    attacker: &Fighter,
+    defender: &Fighter,
+) -> (RollSpec, RollSpec) {
+    let sn = &data.combat.sneak;
+    let mut a = base(
+        data,
+        RollKind::Skill(data.stat_name(&sn.attacker_skill).into()),
+    );
+    add_terms(
+        data,
+        attacker,
+        std::slice::from_ref(&sn.attacker_skill),
+        &mut a,
+    );
+    let mut d = base(
+        data,
+        RollKind::Skill(data.stat_name(&sn.defender_skill).into()),
+    );
+    add_terms(
+        data,
+        defender,
+        std::slice::from_ref(&sn.defender_skill),
+        &mut d,
+    );
+    (a, d)
+}
+
+/// Which defenses `target` may answer with: Dodge always, Block only with a weapon, Deflect
+/// always (at a penalty at half chakra or less).
+pub fn offered(data: &ShinobiData, target: &Fighter) -> Vec<DefenseKind> {
+    let mut v = vec![DefenseKind::Dodge];
+    if has_weapon(data, target) {
+        v.push(DefenseKind::Block);
+    }
+    v.push(DefenseKind::Deflect);
+    v
+}
+
+/// The engine's answer for a shinobi defense.
+pub fn choice_of(kind: DefenseKind) -> DefenseChoice {
+    match kind {
+        DefenseKind::Dodge => DefenseChoice::Dodge,
+        DefenseKind::Block => DefenseChoice::Block,
+        DefenseKind::Deflect => DefenseChoice::Deflect,
+    }
+}
+
+/// A defense roll: 1d20 + its stats, −5 when the attack is undodgeable (Dodge) or unblockable
+/// (Block), −5 for Deflect at half chakra or less, −5 against a sneak attack that won its
+/// contest.
+pub fn defense_spec(
+    data: &ShinobiData,
+    target: &Fighter,
+    a: &AttackDef,
+    kind: DefenseKind,
+    sneak_won: bool,
+) -> RollSpec {
+    let c = &data.combat;
+    let (roll_kind, name) = match kind {
+        DefenseKind::Dodge => (RollKind::Dodge, "Dodge"),
+        DefenseKind::Block => (RollKind::Amount("Block".into()), "Block"),
+        DefenseKind::Deflect => (RollKind::Amount("Deflect".into()), "Deflect"),
+    };
+    let mut s = base(data, roll_kind);
+    if let Some(d) = data.defense(kind) {
+        add_terms(data, target, &d.terms, &mut s);
+    }
+    match kind {
+        DefenseKind::Dodge if a.undodgeable => {
+            s.add(
+                format!("{} is undodgeable", a.name),
+                -c.undefendable_penalty,
+            );
+        }
+        DefenseKind::Block if a.unblockable => {
+            s.add(
+                format!("{} is unblockable", a.name),
+                -c.undefendable_penalty,
+            );
+        }
+        DefenseKind::Deflect if !above_deflect_line(data, target) => {
+            s.add(
+                format!(
+                    "{name} at {}/{} chakra or less",
+                    c.deflect_chakra.numerator, c.deflect_chakra.denominator
+                ),
+                -c.deflect_low_chakra_penalty,
+            );
+        }
+        _ => {}
+    }
+    if sneak_won {
+        s.add("Sneak attack", -c.sneak.penalty);
+    }
+    s
+}
+
+/// True when `f` has more than the Deflect fraction of its maximum chakra.
+pub fn above_deflect_line(data: &ShinobiData, f: &Fighter) -> bool {
+    let fr = &data.combat.deflect_chakra;
+    f.ki.current
+        .saturating_mul(i64::from(fr.denominator.max(1)))
+        > f.ki.max.saturating_mul(i64::from(fr.numerator))
+}
+
+/// The damage: the attack's stats plus its bonus, no dice (standard attacks deal "STR + WEP or
+/// TAI"; a jutsu its base plus its modifying damage).
+pub fn wound_spec(data: &ShinobiData, attacker: &Fighter, a: &AttackDef) -> RollSpec {
+    let mut s = RollSpec::new(RollKind::Wound);
+    add_terms(data, attacker, &a.damage, &mut s);
+    if a.damage_bonus != 0 {
+        s.add(format!("{} base damage", a.name), a.damage_bonus);
+    }
+    s
+}
+
+/// The highest concealment on the target's squares: its miss chance and where it comes from.
+pub fn concealment(field: &Field, target: &Fighter) -> Option<(u32, String)> {
+    let at = target.position?;
+    footprint(at, target.size.squares)
+        .into_iter()
+        .filter_map(|s| {
+            let t = field.terrain(s)?;
+            t.concealment
+                .filter(|c| *c > 0)
+                .map(|c| (c, t.name.clone()))
+        })
+        .max_by_key(|(c, _)| *c)
+}
+
+/// The partial cover between `attacker` and `target` that may absorb the damage: an unbroken
+/// cover square next to the target that the line crosses (the one with the most left).
+pub fn absorb_against(
+    data: &ShinobiData,
+    field: &Field,
+    attacker: &Fighter,
+    target: &Fighter,
+) -> Option<Absorb> {
+    let (at, ter, left) = cover_feature(field, attacker, target, |s, _| field.absorb_left(s))?;
+    Some(Absorb {
+        name: ter.name.clone(),
+        at,
+        left,
+        chance: data.combat.partial_cover_chance,
+    })
+}
+
+/// Assembles a shinobi attack: one attack roll, each target's offered defenses, flat damage,
+/// concealment and partial cover. `sneak_won` lists targets whose sneak contest the attacker
+/// won (their defenses take the penalty).
+pub fn assemble_with(
+    data: &ShinobiData,
+    field: &Field,
+    attacker: &Fighter,
+    targets: &[&Fighter],
+    decl: &Declaration,
+    sneak_won: &[CombatantId],
+) -> AttackContext {
+    let Some(a) = attack(data, &decl.profile.id) else {
+        return AttackContext {
+            ki_cost: 0,
+            wager: 0,
+            strike: RollSpec::new(RollKind::Strike),
+            targets: Vec::new(),
+            wound: RollSpec::new(RollKind::Wound),
+        };
+    };
+    let strike = strike_spec(data, attacker, a);
+    AttackContext {
+        ki_cost: a.chakra,
+        wager: 0,
+        strike: strike.clone(),
+        targets: targets
+            .iter()
+            .map(|t| {
+                let won = sneak_won.contains(&t.id);
+                TargetContext {
+                    id: t.id,
+                    distance: attacker.distance_to(t),
+                    strike: strike.clone(),
+                    defenses: offered(data, t)
+                        .into_iter()
+                        .map(|k| (choice_of(k), defense_spec(data, t, a, k, won)))
+                        .collect(),
+                    automatic_hit: None,
+                    cover: None,
+                    miss_chance: concealment(field, t),
+                    absorb: absorb_against(data, field, attacker, t),
+                }
+            })
+            .collect(),
+        wound: wound_spec(data, attacker, a),
+    }
+}
+
+/// [`assemble_with`] before any sneak contest is rolled.
+pub fn assemble(
+    data: &ShinobiData,
+    field: &Field,
+    attacker: &Fighter,
+    targets: &[&Fighter],
+    decl: &Declaration,
+) -> AttackContext {
+    assemble_with(data, field, attacker, targets, decl, &[])
+}
+
+/// The chance that `a` is at least `b` (the attacker wins ties).
+fn prob_at_least(a: &Dist, b: &Dist) -> f64 {
+    let mut p = 0.0;
+    for (i, pa) in a.p.iter().enumerate() {
+        let v = a.offset + i as i64;
+        p += pa * b.cdf(v);
+    }
+    p
+}
+
+/// The chance that an attack roll beats or ties a defense roll, under the ruleset's tie rule.
+pub fn hit_chance(data: &ShinobiData, strike: &RollSpec, defense: &RollSpec) -> f64 {
+    let (s, d) = (distribution(strike), distribution(defense));
+    match data.combat.ties {
+        crate::ruleset::shinobi::TieWinner::Attacker => prob_at_least(&s, &d),
+        crate::ruleset::shinobi::TieWinner::Defender => s.prob_greater(&d),
+    }
+}
+
+/// The chance that the attacker wins a sneak contest against `defender`.
+pub fn sneak_chance(data: &ShinobiData, attacker: &Fighter, defender: &Fighter) -> f64 {
+    let (a, d) = sneak_specs(data, attacker, defender);
+    let (a, d) = (distribution(&a), distribution(&d));
+    match data.combat.sneak.ties {
+        crate::ruleset::shinobi::TieWinner::Attacker => prob_at_least(&a, &d),
+        crate::ruleset::shinobi::TieWinner::Defender => a.prob_greater(&d),
+    }
+}
+
+/// The damage the target takes from one landed hit of `wound`, partial cover included: with
+/// the cover's chance the obstruction takes what it has left and the rest goes through.
+pub fn landed_damage(wound: &Dist, absorb: Option<&Absorb>) -> Dist {
+    let Some(c) = absorb else {
+        return wound.map(|w| w.max(0));
+    };
+    let through = wound.map(|w| (w - c.left).max(0));
+    let p = f64::from(c.chance.min(100)) / 100.0;
+    let mut out = Dist::empty();
+    out.mix(&wound.map(|w| w.max(0)), 1.0 - p);
+    out.mix(&through, p);
+    out
+}
+
+/// The exact outcome of a shinobi attack on one target answering `choice`: hit (ties to the
+/// attacker), concealment, partial cover, damage and defeat.
+pub fn target_odds(
+    data: &ShinobiData,
+    ctx: &AttackContext,
+    t: &TargetContext,
+    target: &Fighter,
+    choice: DefenseChoice,
+) -> TargetOdds {
+    let defense = t.defense(choice);
+    let miss = t.miss_chance.as_ref().map_or(0, |m| m.0.min(100));
+    let hit = hit_chance(data, &t.strike, defense) * (1.0 - f64::from(miss) / 100.0);
+    let landed = landed_damage(&distribution(&ctx.wound), t.absorb.as_ref());
+    let mut dist = Dist::point(0);
+    dist.p[0] = 1.0 - hit;
+    dist.mix(&landed, hit);
+    let damage_distribution: BTreeMap<i64, f64> = dist
+        .p
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| **p > 0.0)
+        .map(|(i, p)| (dist.offset + i as i64, *p))
+        .collect();
+    let defeat_chance = damage_distribution
+        .range(target.life.current.max(1)..)
+        .fold(0.0, |acc, (_, p)| acc + p)
+        .min(1.0);
+    TargetOdds {
+        target: t.id,
+        defense: choice,
+        automatic_hit: None,
+        hit_chance: hit,
+        critical_hit_chance: 0.0,
+        expected_damage: dist.mean(),
+        damage_distribution,
+        threshold_chances: Vec::new(),
+        defeat_chance,
+        category: Category::Lethal,
+        critical_category: Category::Lethal,
+        soak_used: 0,
+        cover: 0,
+        stage_loss: None,
+        strike: RollSummary::of(&t.strike),
+        defense_roll: RollSummary::of(defense),
+    }
+}
+
+/// A percentile roll (1d100), for miss chances and partial cover.
+pub fn roll_percent(dice: &mut DiceSource, what: &str) -> i64 {
+    let mut s = RollSpec::new(RollKind::Amount(what.into()));
+    s.base = Some(BaseDie {
+        sides: 100,
+        rolls: 1,
+        critical_target: None,
+        botch_range: 0,
+        botch_penalty: 0,
+        penalization: None,
+    });
+    roll(&s, dice).total
+}
+
+/// Concealment after a hit: rolls the miss chance and logs it; true when the attack misses.
+pub fn roll_concealment(
+    dice: &mut DiceSource,
+    target: CombatantId,
+    chance: u32,
+    source: &str,
+    log: &mut EventLog,
+) -> bool {
+    let r = roll_percent(dice, "Concealment");
+    let missed = r <= i64::from(chance);
+    log.push(BattleEvent::MissChanceRolled {
+        target,
+        chance,
+        source: source.into(),
+        roll: r,
+        missed,
+    });
+    missed
+}
+
+/// Partial cover on a landed hit of `damage`: rolls whether the obstruction is hit; if it is,
+/// it absorbs what it has left (wearing down in `wear`, broken at 0) and the rest goes through.
+/// Returns the damage the target takes.
+pub fn absorb_hit(
+    dice: &mut DiceSource,
+    wear: &mut BTreeMap<Square, i64>,
+    target: CombatantId,
+    cover: &Absorb,
+    damage: i64,
+    log: &mut EventLog,
+) -> i64 {
+    let r = roll_percent(dice, "Partial cover");
+    let (absorbed, left) = if r <= i64::from(cover.chance) {
+        let absorbed = damage.clamp(0, cover.left);
+        *wear.entry(cover.at).or_insert(0) += absorbed;
+        (absorbed, cover.left - absorbed)
+    } else {
+        (0, cover.left)
+    };
+    log.push(BattleEvent::CoverRolled {
+        target,
+        cover: cover.name.clone(),
+        at: cover.at,
+        chance: cover.chance,
+        roll: r,
+        absorbed,
+        left,
+    });
+    damage - absorbed
+}
+
+/// Where a push of `steps` squares straight away from `from` takes a target at `at`, and
+/// whether an obstruction (a square that cannot be entered, someone standing there, the map's
+/// edge) stopped it short.
+pub fn push_path(
+    at: Square,
+    from: Square,
+    steps: u32,
+    blocked: impl Fn(Square) -> bool,
+) -> (Square, bool) {
+    let dx = (at.x - from.x).signum();
+    let dy = (at.y - from.y).signum();
+    if (dx, dy) == (0, 0) || steps == 0 {
+        return (at, false);
+    }
+    let mut now = at;
+    for _ in 0..steps {
+        let next = Square::new(now.x + dx, now.y + dy);
+        if blocked(next) {
+            return (now, true);
+        }
+        now = next;
+    }
+    (now, false)
+}
+
+/// Slam damage for an attack: "equal to the attacking Character's Ability Rank used to make the
+/// attack" (the first stat it hits with).
+pub fn slam_damage(data: &ShinobiData, attacker: &Fighter, a: &AttackDef) -> (i64, String) {
+    let stat = a.hit.first().map_or("", String::as_str);
+    (
+        attacker.attributes.get(stat).max(0),
+        format!("{} {}", data.stat_name(stat), attacker.attributes.get(stat)),
+    )
+}
+
+/// Opportunity attacks: the opponent's reach must have been entered during this move and is
+/// now being left ("move into and out of the … range"). `visited` is every square the mover has
+/// stood on this move, the start first. Returns the square where it entered the reach.
+pub fn entered_reach(visited: &[Square], mover_size: u32, opponent: &Fighter) -> Option<Square> {
+    let p = opponent.position?;
+    let reach = opponent.size.melee_range;
+    let inside = |s: Square| footprint_distance(s, mover_size, p, opponent.size.squares) <= reach;
+    let last_out = visited.iter().rposition(|s| !inside(*s))?;
+    visited.get(last_out + 1).copied()
+}

@@ -1,0 +1,764 @@
+//! The shinobi family (the ninja d20 system's combat chapter): its data files, their checks,
+//! and how they are lowered into the engine's shared rule tables.
+//!
+//! A shinobi ruleset is `ruleset.ron`, `shinobi.ron` (dice and tie rule, action points and
+//! costs, the Speed table, defenses, sneak attacks, cover, the attacks), `roster.ron` (ninja
+//! with abilities, ranks, skills, HP, chakra and a weapon) and `terrain.ron` (cover that
+//! absorbs damage, concealment). [`lower`] builds the engine's tables from them, so the battle,
+//! previews, AI, saves and window play it; what the chapter does differently (d20 rolls against
+//! a chosen Dodge, Block or Deflect, flat damage, AP costs, cover wearing down, miss chances,
+//! opportunity attacks that stop a move where it entered reach) is `crate::battle::shinobi`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::RulesError;
+use super::locate::FieldPath;
+use super::neutral;
+use super::schema::*;
+use crate::dice::Formula;
+
+/// `shinobi.ron`: everything about combat in the chapter that is not a ninja.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShinobiRules {
+    /// What the two pools are called on screen and in the log.
+    pub pool_names: ShinobiPools,
+    /// The die of every roll ("All attacks use 1d20 + …").
+    pub die: u32,
+    /// Who wins a tied attack and defense roll ("The attacker wins ties").
+    pub ties: TieWinner,
+    /// The names formulas and rolls use: abilities, jutsu ranks and skills.
+    pub stats: Vec<StatDef>,
+    /// Action points every character has each round.
+    pub action_points: u32,
+    /// AP one move costs.
+    pub move_cost: u32,
+    /// AP an opportunity attack costs the one who makes it.
+    pub opportunity_cost: u32,
+    /// The stat the Speed table reads.
+    pub speed_stat: String,
+    /// Feet one move covers, by Speed.
+    pub speed_table: Vec<SpeedRow>,
+    /// Feet per grid square.
+    pub feet_per_square: u32,
+    /// The Initiative Skill roll's bonus (added to the die).
+    pub initiative: Formula,
+    /// Initiative ties go to the higher value of this stat, then a roll-off.
+    pub initiative_tie_stat: String,
+    /// The three defenses and what each adds to the die.
+    pub defenses: Vec<DefenseDef>,
+    /// Taken off Dodge against an undodgeable attack, and off Block against an unblockable one.
+    pub undefendable_penalty: i64,
+    /// Deflect needs more than this fraction of maximum chakra…
+    pub deflect_chakra: Fraction,
+    /// …or takes this penalty.
+    pub deflect_low_chakra_penalty: i64,
+    /// Sneak attacks: the contest and what winning it costs the defender.
+    pub sneak: SneakRules,
+    /// Percent chance that partial cover is what an incoming attack hits.
+    pub partial_cover_chance: u32,
+    /// Falling damage.
+    pub falling: FallingRules,
+    /// The attacks ninja can know, by id.
+    pub attacks: Vec<AttackDef>,
+}
+
+/// Display names of the two pools.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShinobiPools {
+    /// Hit points (Life in the shared tables).
+    pub life: String,
+    /// Chakra (Ki in the shared tables).
+    pub chakra: String,
+}
+
+/// Who wins a tie.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TieWinner {
+    Attacker,
+    Defender,
+}
+
+/// A named value of a ninja.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatDef {
+    /// The name formulas and attack terms use (`STR`).
+    pub id: String,
+    pub name: String,
+    pub kind: StatKind,
+}
+
+/// What kind of value a stat is (for panels and checks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StatKind {
+    Ability,
+    Rank,
+    Skill,
+}
+
+/// One row of the Speed table.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpeedRow {
+    pub speed: i64,
+    pub feet: u32,
+}
+
+/// The three defenses of the chapter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum DefenseKind {
+    /// Feet on stable ground; −5 against undodgeable attacks.
+    Dodge,
+    /// Needs a weapon or shield; −5 against unblockable attacks.
+    Block,
+    /// Needs more than half one's chakra (else −5).
+    Deflect,
+}
+
+/// A defense and the stats it adds to the die.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DefenseDef {
+    pub kind: DefenseKind,
+    pub name: String,
+    pub terms: Vec<String>,
+}
+
+/// The sneak attack contest.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SneakRules {
+    /// The attacker's skill (Stealth).
+    pub attacker_skill: String,
+    /// The defender's skill (Perception).
+    pub defender_skill: String,
+    /// Who wins a tied contest (the text says only "if the attacker wins" and "if the defender
+    /// wins"; ours).
+    pub ties: TieWinner,
+    /// Taken off every defense against a sneak attack that won its contest.
+    pub penalty: i64,
+}
+
+/// Falling damage: from `min_feet` up, half the feet fallen; an Acrobatics roll against half
+/// the distance negates it, against a quarter halves it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FallingRules {
+    pub min_feet: u32,
+    pub skill: String,
+}
+
+/// An attack a ninja may know.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttackDef {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    /// How far it reaches: `Melee` (adjacent), `Within(n)` squares or `Any`.
+    pub reach: Reach,
+    /// Action points it costs (1; a heavy weapon 2, a slow heavy weapon 3).
+    pub ap: u32,
+    /// Chakra it costs (jutsu).
+    #[serde(default)]
+    pub chakra: i64,
+    /// Stats added to the d20 to hit.
+    pub hit: Vec<String>,
+    /// Stats that make its damage…
+    pub damage: Vec<String>,
+    /// …plus this.
+    #[serde(default)]
+    pub damage_bonus: i64,
+    /// Only with a weapon equipped.
+    #[serde(default)]
+    pub weapon: bool,
+    /// Dodge takes the penalty against it.
+    #[serde(default)]
+    pub undodgeable: bool,
+    /// Block takes the penalty against it.
+    #[serde(default)]
+    pub unblockable: bool,
+    /// Squares a hit pushes the target straight away; an obstruction that stops it deals slam
+    /// damage equal to the first `hit` stat.
+    #[serde(default)]
+    pub push: u32,
+    /// One target (the default) or an area.
+    #[serde(default = "single")]
+    pub targeting: Targeting,
+}
+
+fn single() -> Targeting {
+    Targeting::Single
+}
+
+/// `roster.ron`: the ninja scenarios can field.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShinobiRoster {
+    pub ninja: Vec<NinjaDef>,
+}
+
+/// A ninja: its stats, pools, weapon and attacks.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NinjaDef {
+    /// Named by scenarios' `archetype:`.
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    /// A hint for players: what it is good at.
+    pub role: String,
+    /// One or two letters drawn on its token.
+    pub glyph: String,
+    /// Every stat of `shinobi.ron`, by id.
+    pub stats: BTreeMap<String, i64>,
+    pub hp: i64,
+    pub chakra: i64,
+    /// The equipped weapon, if any (Block needs one).
+    #[serde(default)]
+    pub weapon: Option<String>,
+    /// Attack ids it knows.
+    pub attacks: Vec<String>,
+}
+
+/// The attribute holding a ninja's maximum HP in the lowered tables.
+pub const HP: &str = "HP";
+/// The attribute holding a ninja's maximum chakra.
+pub const CHAKRA: &str = "CHK";
+/// The attribute holding the squares one move covers (from the Speed table).
+pub const MOVE: &str = "MV";
+/// The most any stat, pool or bonus may be (a guard against absurd hand-edited numbers).
+pub const MAX_VALUE: i64 = 1_000_000;
+
+/// The squares one move covers at `speed`: the highest row at or below it (the lowest row for
+/// anything slower), feet divided by the square size.
+pub fn move_squares(rules: &ShinobiRules, speed: i64) -> u32 {
+    let row = rules
+        .speed_table
+        .iter()
+        .filter(|r| r.speed <= speed)
+        .max_by_key(|r| r.speed)
+        .or_else(|| rules.speed_table.iter().min_by_key(|r| r.speed));
+    row.map_or(0, |r| r.feet / rules.feet_per_square.max(1))
+}
+
+/// Builds the engine tables from a shinobi ruleset's data. Stats become attributes, plus `HP`,
+/// `CHK` and `MV` (squares per move); Life is HP, Ki is chakra; every attack becomes an attack
+/// type of its own reach and a profile costing its chakra. Three action points a round are
+/// three Standard Actions that may be converted (held AP answer opportunity attacks later).
+pub fn lower(rules: &ShinobiRules, roster: &ShinobiRoster) -> neutral::Lowered {
+    let mut attributes: Vec<AttributeDef> = rules
+        .stats
+        .iter()
+        .map(|s| AttributeDef {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            description: format!("{:?}", s.kind),
+        })
+        .collect();
+    for (id, name) in [(HP, "Hit points"), (CHAKRA, "Chakra"), (MOVE, "Move")] {
+        attributes.push(AttributeDef {
+            id: id.into(),
+            name: name.into(),
+            description: "derived by the engine (shinobi)".into(),
+        });
+    }
+    let characters = neutral::characters(
+        attributes,
+        neutral::derived(MOVE, rules.initiative.clone(), HP, CHAKRA),
+    );
+    let types = rules
+        .attacks
+        .iter()
+        .map(|a| neutral::attack_type(&a.id, &a.name, a.reach, &a.description))
+        .collect();
+    let profiles = rules
+        .attacks
+        .iter()
+        .map(|a| ProfileDef {
+            id: a.id.clone(),
+            name: a.name.clone(),
+            attack_type: a.id.clone(),
+            cost: Formula::constant(a.chakra),
+            category: Category::Lethal,
+            targeting: a.targeting,
+            effects: Vec::new(),
+            repeatable: true,
+            description: a.description.clone(),
+        })
+        .collect();
+    let attacks = AttackRules {
+        types,
+        long_range: LongRange {
+            beyond: u32::MAX,
+            strike_penalty: neutral::zero(),
+        },
+        profile_once_per_round: false,
+        energy_charge: EnergyChargeRules {
+            wound_per_charge: neutral::no_dice(),
+            parry_penalty_per_charge: neutral::zero(),
+        },
+        profiles,
+        elements: Vec::new(),
+    };
+    let moves = rules.action_points / rules.move_cost.max(1);
+    let actions = neutral::actions(neutral::Economy {
+        moves_per_round: moves,
+        standard_actions: rules.action_points,
+        counter_actions: 0,
+        conversion: true,
+        tie_attribute: &rules.initiative_tie_stat,
+        rolloff_die: rules.die,
+    });
+    let archetypes = roster
+        .ninja
+        .iter()
+        .map(|n| {
+            let mut attributes = n.stats.clone();
+            attributes.insert(HP.into(), n.hp);
+            attributes.insert(CHAKRA.into(), n.chakra);
+            let speed = n.stats.get(&rules.speed_stat).copied().unwrap_or(0);
+            attributes.insert(MOVE.into(), i64::from(move_squares(rules, speed)));
+            neutral::archetype(neutral::Plain {
+                id: &n.id,
+                name: &n.name,
+                description: &n.description,
+                role: &n.role,
+                glyph: &n.glyph,
+                attributes,
+                profiles: n.attacks.clone(),
+            })
+        })
+        .collect();
+    neutral::Lowered {
+        dice: neutral::dice(rules.die, rules.ties == TieWinner::Attacker),
+        characters,
+        attacks,
+        damage: neutral::damage(),
+        conditions: neutral::conditions(),
+        actions,
+        roster: Roster { archetypes },
+    }
+}
+
+/// Every problem in a shinobi ruleset's own files: `src` and `roster_src` are their paths and
+/// texts, for positions.
+pub fn validate(
+    rules: &ShinobiRules,
+    roster: &ShinobiRoster,
+    src: &(PathBuf, String),
+    roster_src: &(PathBuf, String),
+) -> Vec<RulesError> {
+    let mut errors = Vec::new();
+    let root = FieldPath::root();
+    let mut at = |s: &(PathBuf, String), path: &FieldPath, msg: String| {
+        errors.push(RulesError::at(&s.0, &s.1, path, msg));
+    };
+    let mut stat_ids = BTreeSet::new();
+    for (i, s) in rules.stats.iter().enumerate() {
+        if s.id.is_empty()
+            || [HP, CHAKRA, MOVE].contains(&s.id.as_str())
+            || !stat_ids.insert(s.id.as_str())
+        {
+            at(
+                src,
+                &root.field("stats").index(i).field("id"),
+                format!(
+                    "stat id `{}` is empty, reserved (HP, CHK, MV) or used twice",
+                    s.id
+                ),
+            );
+        }
+    }
+    let known = |id: &str| stat_ids.contains(id);
+    let check_stat = |path: FieldPath, id: &str, errs: &mut Vec<(FieldPath, String)>| {
+        if !known(id) {
+            errs.push((path, format!("unknown stat `{id}` (see `stats`)")));
+        }
+    };
+    let mut stat_errors: Vec<(FieldPath, String)> = Vec::new();
+    if !(2..=1000).contains(&rules.die) {
+        at(
+            src,
+            &root.field("die"),
+            format!("a die has 2 to 1000 sides, not {}", rules.die),
+        );
+    }
+    if rules.action_points == 0 || rules.action_points > 100 {
+        at(
+            src,
+            &root.field("action_points"),
+            "a character has 1 to 100 action points a round".into(),
+        );
+    }
+    if rules.move_cost == 0 || rules.move_cost > rules.action_points {
+        at(
+            src,
+            &root.field("move_cost"),
+            "a move costs at least 1 AP and no more than a round's AP".into(),
+        );
+    }
+    if rules.opportunity_cost > rules.action_points {
+        at(
+            src,
+            &root.field("opportunity_cost"),
+            "an opportunity attack cannot cost more than a round's AP".into(),
+        );
+    }
+    check_stat(
+        root.field("speed_stat"),
+        &rules.speed_stat,
+        &mut stat_errors,
+    );
+    check_stat(
+        root.field("initiative_tie_stat"),
+        &rules.initiative_tie_stat,
+        &mut stat_errors,
+    );
+    check_stat(
+        root.field("sneak").field("attacker_skill"),
+        &rules.sneak.attacker_skill,
+        &mut stat_errors,
+    );
+    check_stat(
+        root.field("sneak").field("defender_skill"),
+        &rules.sneak.defender_skill,
+        &mut stat_errors,
+    );
+    check_stat(
+        root.field("falling").field("skill"),
+        &rules.falling.skill,
+        &mut stat_errors,
+    );
+    for (name, _) in rules.initiative.variables() {
+        check_stat(root.field("initiative"), &name, &mut stat_errors);
+    }
+    if rules.speed_table.is_empty()
+        || rules
+            .speed_table
+            .windows(2)
+            .any(|w| w[0].speed >= w[1].speed)
+    {
+        at(
+            src,
+            &root.field("speed_table"),
+            "the Speed table needs rows in rising Speed order".into(),
+        );
+    }
+    if rules.feet_per_square == 0 || rules.speed_table.iter().any(|r| r.feet > 100_000) {
+        at(
+            src,
+            &root.field("feet_per_square"),
+            "a square is at least 1 foot and a move at most 100,000 feet".into(),
+        );
+    }
+    let kinds: BTreeSet<DefenseKind> = rules.defenses.iter().map(|d| d.kind).collect();
+    if kinds.len() != 3 || rules.defenses.len() != 3 {
+        at(
+            src,
+            &root.field("defenses"),
+            "Dodge, Block and Deflect each need exactly one entry".into(),
+        );
+    }
+    for (i, d) in rules.defenses.iter().enumerate() {
+        for (j, t) in d.terms.iter().enumerate() {
+            check_stat(
+                root.field("defenses").index(i).field("terms").index(j),
+                t,
+                &mut stat_errors,
+            );
+        }
+    }
+    if rules.partial_cover_chance > 100 {
+        at(
+            src,
+            &root.field("partial_cover_chance"),
+            "a chance is a percent from 0 to 100".into(),
+        );
+    }
+    if rules.deflect_chakra.denominator == 0 {
+        at(
+            src,
+            &root.field("deflect_chakra").field("denominator"),
+            "a fraction's denominator cannot be 0".into(),
+        );
+    }
+    for (name, v) in [
+        ("undefendable_penalty", rules.undefendable_penalty),
+        (
+            "deflect_low_chakra_penalty",
+            rules.deflect_low_chakra_penalty,
+        ),
+    ] {
+        if !(0..=MAX_VALUE).contains(&v) {
+            at(
+                src,
+                &root.field(name),
+                format!("a penalty is written as 0 to {MAX_VALUE}, not {v}"),
+            );
+        }
+    }
+    if !(0..=MAX_VALUE).contains(&rules.sneak.penalty) {
+        at(
+            src,
+            &root.field("sneak").field("penalty"),
+            format!("a penalty is written as 0 to {MAX_VALUE}"),
+        );
+    }
+    let mut attack_ids = BTreeSet::new();
+    for (i, a) in rules.attacks.iter().enumerate() {
+        let p = root.field("attacks").index(i);
+        if a.id.is_empty() || !attack_ids.insert(a.id.as_str()) {
+            at(
+                src,
+                &p.field("id"),
+                format!("attack id `{}` is empty or used twice", a.id),
+            );
+        }
+        if a.ap == 0 || a.ap > rules.action_points {
+            at(
+                src,
+                &p.field("ap"),
+                format!(
+                    "an attack costs 1 to {} AP (a round's AP), not {}",
+                    rules.action_points, a.ap
+                ),
+            );
+        }
+        if a.hit.is_empty() {
+            at(
+                src,
+                &p.field("hit"),
+                "an attack needs at least one stat to hit with".into(),
+            );
+        }
+        for (j, t) in a.hit.iter().enumerate() {
+            check_stat(p.field("hit").index(j), t, &mut stat_errors);
+        }
+        for (j, t) in a.damage.iter().enumerate() {
+            check_stat(p.field("damage").index(j), t, &mut stat_errors);
+        }
+        for (name, v) in [("chakra", a.chakra), ("damage_bonus", a.damage_bonus)] {
+            if !(0..=MAX_VALUE).contains(&v) {
+                at(
+                    src,
+                    &p.field(name),
+                    format!("must be 0 to {MAX_VALUE}, not {v}"),
+                );
+            }
+        }
+        if a.push > 100 {
+            at(
+                src,
+                &p.field("push"),
+                "a push moves at most 100 squares".into(),
+            );
+        }
+        if let Targeting::Area {
+            origin: AreaOrigin::ChosenSquare,
+            ..
+        } = a.targeting
+            && a.reach == Reach::Melee
+        {
+            at(
+                src,
+                &p.field("reach"),
+                "an area placed on a chosen square needs a reach of Within(n) or Any".into(),
+            );
+        }
+    }
+    for (path, msg) in stat_errors {
+        at(src, &path, msg);
+    }
+    if roster.ninja.is_empty() {
+        at(
+            roster_src,
+            &root.field("ninja"),
+            "at least one ninja is needed".into(),
+        );
+    }
+    let mut ids = BTreeSet::new();
+    for (i, n) in roster.ninja.iter().enumerate() {
+        let p = root.field("ninja").index(i);
+        if n.id.is_empty() || !ids.insert(n.id.as_str()) {
+            at(
+                roster_src,
+                &p.field("id"),
+                format!("ninja id `{}` is empty or used twice", n.id),
+            );
+        }
+        for s in &rules.stats {
+            if !n.stats.contains_key(&s.id) {
+                at(
+                    roster_src,
+                    &p.field("stats"),
+                    format!(
+                        "stat `{}` is missing: every stat of shinobi.ron needs a value",
+                        s.id
+                    ),
+                );
+            }
+        }
+        for (id, v) in &n.stats {
+            if !stat_ids.contains(id.as_str()) {
+                at(
+                    roster_src,
+                    &p.field("stats").field(id),
+                    format!("unknown stat `{id}` (see shinobi.ron's stats)"),
+                );
+            } else if !(0..=MAX_VALUE).contains(v) {
+                at(
+                    roster_src,
+                    &p.field("stats").field(id),
+                    format!("a stat is 0 to {MAX_VALUE}, not {v}"),
+                );
+            }
+        }
+        if !(1..=MAX_VALUE).contains(&n.hp) {
+            at(
+                roster_src,
+                &p.field("hp"),
+                format!("HP is 1 to {MAX_VALUE}, not {}", n.hp),
+            );
+        }
+        if !(0..=MAX_VALUE).contains(&n.chakra) {
+            at(
+                roster_src,
+                &p.field("chakra"),
+                format!("chakra is 0 to {MAX_VALUE}, not {}", n.chakra),
+            );
+        }
+        if n.attacks.is_empty() {
+            at(
+                roster_src,
+                &p.field("attacks"),
+                "a ninja needs at least one attack".into(),
+            );
+        }
+        for (j, a) in n.attacks.iter().enumerate() {
+            match rules.attacks.iter().find(|x| &x.id == a) {
+                None => at(
+                    roster_src,
+                    &p.field("attacks").index(j),
+                    format!("unknown attack `{a}` (see shinobi.ron's attacks)"),
+                ),
+                Some(x) if x.weapon && n.weapon.is_none() => at(
+                    roster_src,
+                    &p.field("attacks").index(j),
+                    format!("`{a}` needs a weapon and this ninja has none"),
+                ),
+                Some(_) => {}
+            }
+        }
+    }
+    errors
+}
+
+/// What a shinobi `terrain.ron` may not say: DBU's Hardness cover and roll modifiers are not
+/// rules of this chapter (cover here absorbs damage: `absorb`), so refuse them rather than
+/// ignore them silently.
+pub fn terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<RulesError> {
+    let mut errors = Vec::new();
+    for (i, t) in terrain.types.iter().enumerate() {
+        let p = FieldPath::root().field("types").index(i);
+        if t.roll_modifier.is_some() {
+            errors.push(RulesError::at(
+                &src.0,
+                &src.1,
+                &p.field("roll_modifier"),
+                "shinobi terrain cannot change rolls (concealment is `concealment`)",
+            ));
+        }
+        if t.cover_rank.is_some() {
+            errors.push(RulesError::at(
+                &src.0,
+                &src.1,
+                &p.field("cover_rank"),
+                "shinobi cover absorbs damage: write `absorb: N`, not a Hardness rank",
+            ));
+        }
+        if t.absorb.is_some_and(|a| !(1..=MAX_VALUE).contains(&a)) {
+            errors.push(RulesError::at(
+                &src.0,
+                &src.1,
+                &p.field("absorb"),
+                format!("cover absorbs 1 to {MAX_VALUE} damage"),
+            ));
+        }
+        if t.concealment.is_some_and(|c| c > 100) {
+            errors.push(RulesError::at(
+                &src.0,
+                &src.1,
+                &p.field("concealment"),
+                "a miss chance is a percent from 0 to 100",
+            ));
+        }
+    }
+    errors
+}
+
+/// What a non-shinobi `terrain.ron` may not say: absorbing cover and concealment are shinobi
+/// rules, which other families would silently ignore.
+pub fn foreign_terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<RulesError> {
+    let mut errors = Vec::new();
+    for (i, t) in terrain.types.iter().enumerate() {
+        let p = FieldPath::root().field("types").index(i);
+        for (field, set) in [
+            ("absorb", t.absorb.is_some()),
+            ("concealment", t.concealment.is_some()),
+        ] {
+            if set {
+                errors.push(RulesError::at(
+                    &src.0,
+                    &src.1,
+                    &p.field(field),
+                    format!("`{field}` is a shinobi rule; this ruleset's family does not use it"),
+                ));
+            }
+        }
+    }
+    errors
+}
+
+/// A shinobi ruleset's own data, kept beside the lowered tables.
+#[derive(Debug, Clone)]
+pub struct ShinobiData {
+    /// `shinobi.ron`, for the rules the shared tables cannot hold.
+    pub combat: ShinobiRules,
+    /// `roster.ron`, for weapons.
+    pub roster: ShinobiRoster,
+}
+
+impl ShinobiData {
+    /// A ninja by id.
+    pub fn ninja(&self, id: &str) -> Option<&NinjaDef> {
+        self.roster.ninja.iter().find(|n| n.id == id)
+    }
+
+    /// An attack by id.
+    pub fn attack(&self, id: &str) -> Option<&AttackDef> {
+        self.combat.attacks.iter().find(|a| a.id == id)
+    }
+
+    /// A defense's definition.
+    pub fn defense(&self, kind: DefenseKind) -> Option<&DefenseDef> {
+        self.combat.defenses.iter().find(|d| d.kind == kind)
+    }
+
+    /// A stat's display name.
+    pub fn stat_name<'a>(&'a self, id: &'a str) -> &'a str {
+        self.combat
+            .stats
+            .iter()
+            .find(|s| s.id == id)
+            .map_or(id, |s| s.name.as_str())
+    }
+}
+
+/// The files of a shinobi ruleset, in load order.
+pub const SHINOBI_FILES: [&str; 4] = ["ruleset.ron", "shinobi.ron", "roster.ron", "terrain.ron"];

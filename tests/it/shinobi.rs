@@ -1,0 +1,584 @@
+//! The shinobi ruleset (the ninja d20 chapter): each rule of the text and of our data
+//! defaults, the exact preview against the resolution, and the AI against random play.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+
+use gridclash::ai::Policy;
+use gridclash::battle::Battle;
+use gridclash::battle::command::{AttackOrder, AttackTarget, Command, RuleError};
+use gridclash::battle::components::*;
+use gridclash::battle::context::{Absorb, DefenseChoice};
+use gridclash::battle::event::BattleEvent;
+use gridclash::battle::setup::{BattleSetup, UnitSetup};
+use gridclash::battle::shinobi;
+use gridclash::dice::DiceSource;
+use gridclash::ruleset::shinobi::move_squares;
+use gridclash::ruleset::{Rules, rules_root};
+use gridclash::{scenario, sim};
+
+use crate::common::stage;
+
+/// The shipped shinobi ruleset, loaded once.
+fn rules() -> Arc<Rules> {
+    static RULES: OnceLock<Arc<Rules>> = OnceLock::new();
+    RULES
+        .get_or_init(|| {
+            Arc::new(Rules::load(&rules_root().join("shinobi")).expect("shinobi loads"))
+        })
+        .clone()
+}
+
+/// A unit that always answers with `defense` and never makes opportunity attacks.
+fn unit(archetype: &str, side: u8, at: (i32, i32), defense: DefensePolicy) -> UnitSetup {
+    let mut u = UnitSetup::new(archetype, side, Square::new(at.0, at.1));
+    u.controller = Controller {
+        defense,
+        responses: ResponsePolicy::Never,
+        exploits: ExploitPolicy::Never,
+    };
+    u
+}
+
+/// A battle of `units` on open ground, run until unit 0's turn.
+fn battle(units: Vec<UnitSetup>, seed: u64) -> Battle {
+    let setup = BattleSetup::open(16, 8, units);
+    let mut b = Battle::new(rules(), &setup, DiceSource::seeded(seed)).expect("battle starts");
+    while b.turn().active() != Some(CombatantId(0)) {
+        let who = b.turn().active().expect("someone acts");
+        b.submit(Command::EndTurn { who }).expect("end turn");
+    }
+    b
+}
+
+fn order(attacker: u32, profile: &str, target: AttackTarget) -> AttackOrder {
+    AttackOrder {
+        attacker: CombatantId(attacker),
+        profile: profile.into(),
+        technique: None,
+        target,
+        wager: 0,
+        element: None,
+        push: None,
+    }
+}
+
+fn at(id: u32) -> AttackTarget {
+    AttackTarget::Combatant(CombatantId(id))
+}
+
+/// The chance that d20 + `a` is at least d20 + `d`, counted over all 400 pairs.
+fn at_least(a: i64, d: i64) -> f64 {
+    let mut n = 0;
+    for x in 1..=20 {
+        for y in 1..=20 {
+            if x + a >= y + d {
+                n += 1;
+            }
+        }
+    }
+    f64::from(n) / 400.0
+}
+
+#[test]
+fn shinobi_attacker_wins_ties() {
+    // Brawler: Taijutsu Strike 1d20 + STR 4 + TAI 4; Blade Dancer dodges 1d20 + DEX 4 + TAI 1.
+    let mut b = battle(
+        vec![
+            unit("brawler", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("blade", 1, (3, 2), DefensePolicy::AlwaysDodge),
+        ],
+        3,
+    );
+    let p = b.preview(&order(0, "taijutsu", at(1))).expect("legal");
+    let dodge = &p.odds.targets[0][0];
+    assert_eq!(dodge.defense, DefenseChoice::Dodge);
+    assert!((dodge.hit_chance - at_least(8, 5)).abs() < 1e-12);
+    // Equal bonuses: ties (1 in 20) go to the attacker, so the hit chance is 21/40, not 19/40.
+    assert!((at_least(0, 0) - 0.525).abs() < 1e-12);
+    // And the resolution agrees: a logged tie is a hit.
+    let mut ties = 0;
+    for seed in 0..200 {
+        let mut b = battle(
+            vec![
+                unit("brawler", 0, (2, 2), DefensePolicy::AlwaysDodge),
+                unit("blade", 1, (3, 2), DefensePolicy::AlwaysDodge),
+            ],
+            seed,
+        );
+        let n = b.events().len();
+        b.submit(Command::Attack(order(0, "taijutsu", at(1))))
+            .expect("attack");
+        for e in &b.events()[n..] {
+            if let BattleEvent::Clash {
+                strike,
+                defense,
+                hit,
+                ..
+            } = e
+            {
+                assert_eq!(*hit, strike >= defense, "the attacker wins ties");
+                ties += usize::from(strike == defense);
+            }
+        }
+    }
+    assert!(ties > 0, "200 attacks produced at least one tie");
+}
+
+#[test]
+fn shinobi_standard_attacks_add_ability_and_rank() {
+    let mut b = battle(
+        vec![
+            unit("blade", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("brawler", 1, (8, 2), DefensePolicy::AlwaysDodge),
+        ],
+        1,
+    );
+    // Ranged: DEX + WEP to hit, STR + WEP damage.
+    let p = b
+        .preview(&order(0, "kunai_throw", at(1)))
+        .expect("in range");
+    let hit: i64 = p.context.strike.modifiers.iter().map(|m| m.value).sum();
+    let dmg: i64 = p.context.wound.modifiers.iter().map(|m| m.value).sum();
+    assert_eq!((hit, dmg), (4 + 4, 3 + 4));
+    assert_eq!(p.context.strike.base.as_ref().map(|d| d.sides), Some(20));
+    // Melee weapon strike needs melee range.
+    assert!(matches!(
+        b.preview(&order(0, "weapon_strike", at(1))),
+        Err(RuleError::OutOfRange { .. })
+    ));
+}
+
+#[test]
+fn shinobi_movement_by_speed_table() {
+    let r = rules();
+    let data = r.shinobi.as_ref().expect("shinobi data");
+    // "4 speed - 30 ft", 5 ft a square.
+    assert_eq!(move_squares(&data.combat, 4), 6);
+    assert_eq!(move_squares(&data.combat, 1), 3);
+    assert_eq!(move_squares(&data.combat, 10), 12);
+    let mut b = battle(
+        vec![
+            unit("brawler", 0, (0, 2), DefensePolicy::AlwaysDodge),
+            unit("blade", 1, (15, 7), DefensePolicy::AlwaysDodge),
+        ],
+        1,
+    );
+    let path = |n: i32| (1..=n).map(|x| Square::new(x, 2)).collect::<Vec<_>>();
+    assert!(matches!(
+        b.check(&Command::Move {
+            who: CombatantId(0),
+            path: path(7),
+            boosted: false
+        }),
+        Err(RuleError::PathTooLong { speed: 6, .. })
+    ));
+    b.submit(Command::Move {
+        who: CombatantId(0),
+        path: path(6),
+        boosted: false,
+    })
+    .expect("a Speed 4 ninja moves 6 squares for 1 AP");
+}
+
+#[test]
+fn shinobi_three_action_points_a_round() {
+    let mut b = battle(
+        vec![
+            unit("iron_guard", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("brawler", 1, (3, 2), DefensePolicy::AlwaysDodge),
+        ],
+        2,
+    );
+    // A heavy weapon costs 2 AP, a move 1: then the round's 3 AP are gone.
+    b.submit(Command::Attack(order(0, "heavy_swing", at(1))))
+        .expect("2 AP");
+    assert_eq!(b.fighter(CombatantId(0)).expect("me").actions.usable(), 1);
+    let f = b.fighter(CombatantId(0)).expect("me");
+    if let Some(target) = b.fighter(CombatantId(1)).and_then(|t| t.position)
+        && f.distance_to(&b.fighter(CombatantId(1)).expect("t")) == Some(1)
+    {
+        let _ = target;
+        assert!(matches!(
+            b.check(&Command::Attack(order(0, "heavy_swing", at(1)))),
+            Err(RuleError::NotEnoughAp {
+                need: 2,
+                have: 1,
+                ..
+            })
+        ));
+    }
+    b.submit(Command::Move {
+        who: CombatantId(0),
+        path: vec![Square::new(2, 3)],
+        boosted: false,
+    })
+    .expect("1 AP left for a move");
+    assert_ne!(
+        b.turn().active(),
+        Some(CombatantId(0)),
+        "no AP left: the turn is over"
+    );
+}
+
+#[test]
+fn shinobi_block_needs_a_weapon() {
+    // The Brawler has no weapon: Dodge and Deflect only.
+    let mut b = battle(
+        vec![
+            unit("blade", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("brawler", 1, (3, 2), DefensePolicy::Prompt),
+        ],
+        4,
+    );
+    let p = b.preview(&order(0, "weapon_strike", at(1))).expect("legal");
+    let offered: Vec<DefenseChoice> = p.odds.targets[0].iter().map(|o| o.defense).collect();
+    assert_eq!(offered, [DefenseChoice::Dodge, DefenseChoice::Deflect]);
+    b.submit(Command::Attack(order(0, "weapon_strike", at(1))))
+        .expect("attack");
+    assert!(matches!(
+        b.check(&Command::Defend {
+            defender: CombatantId(1),
+            choice: DefenseChoice::Block
+        }),
+        Err(RuleError::DefenseNotOffered { .. })
+    ));
+    b.submit(Command::Defend {
+        defender: CombatantId(1),
+        choice: DefenseChoice::Deflect,
+    })
+    .expect("Deflect is offered");
+}
+
+#[test]
+fn shinobi_defenses_add_their_stats_and_take_minus_five() {
+    let mut b = battle(
+        vec![
+            unit("brawler", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("blade", 1, (3, 2), DefensePolicy::AlwaysDodge),
+        ],
+        1,
+    );
+    let total = |o: &gridclash::battle::odds::TargetOdds| -> i64 {
+        o.defense_roll.terms.iter().filter_map(|t| t.value).sum()
+    };
+    // Shadow Fang is undodgeable: Dodge DEX 4 + TAI 1 - 5; Block DEX 4 + WEP 4; Deflect SPT 1 +
+    // NIN 0, and the Blade Dancer's 10 chakra is above half.
+    let p = b.preview(&order(0, "shadow_fang", at(1))).expect("legal");
+    let v = &p.odds.targets[0];
+    assert_eq!(
+        v.iter().map(|o| (o.defense, total(o))).collect::<Vec<_>>(),
+        [
+            (DefenseChoice::Dodge, 0),
+            (DefenseChoice::Block, 8),
+            (DefenseChoice::Deflect, 1)
+        ]
+    );
+    // At half chakra or less, Deflect takes -5.
+    stage(&mut b, 1, |f| f.ki.current = 5);
+    let p = b.preview(&order(0, "shadow_fang", at(1))).expect("legal");
+    assert_eq!(total(&p.odds.targets[0][2]), 1 - 5);
+}
+
+#[test]
+fn shinobi_concealment_miss_chance() {
+    // A target in thick mist (40%): the hit chance is the roll's times 0.6, exactly.
+    let mut b = battle(
+        vec![
+            unit("blade", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("brawler", 1, (6, 2), DefensePolicy::AlwaysDodge),
+        ],
+        1,
+    );
+    let plain = b
+        .preview(&order(0, "kunai_throw", at(1)))
+        .expect("legal")
+        .odds
+        .targets[0][0]
+        .hit_chance;
+    let mist = rules().terrain_index("mist").expect("mist");
+    b.world_mut()
+        .resource_mut::<gridclash::battle::state::Battleground>()
+        .0
+        .set(Square::new(6, 2), mist);
+    let p = b.preview(&order(0, "kunai_throw", at(1))).expect("legal");
+    assert!((p.odds.targets[0][0].hit_chance - plain * 0.6).abs() < 1e-12);
+    assert_eq!(
+        p.context.targets[0].miss_chance,
+        Some((40, "Thick mist".to_string()))
+    );
+}
+
+#[test]
+fn shinobi_cover_absorbs_until_broken() {
+    let mut wear = BTreeMap::new();
+    let crate_at = Square::new(5, 2);
+    let mut dice = DiceSource::seeded(9);
+    let mut log = gridclash::battle::event::EventLog::default();
+    let mut left = 20;
+    let mut through = 0;
+    let mut rolls = 0;
+    while left > 0 && rolls < 100 {
+        rolls += 1;
+        let cover = Absorb {
+            name: "Wooden crates".into(),
+            at: crate_at,
+            left,
+            chance: 60,
+        };
+        through += shinobi::absorb_hit(&mut dice, &mut wear, CombatantId(1), &cover, 7, &mut log);
+        left = 20 - wear.get(&crate_at).copied().unwrap_or(0);
+    }
+    assert_eq!(left, 0, "20 damage absorbed, then broken");
+    assert_eq!(wear[&crate_at], 20);
+    // Every hit either went past the crates (60% hit them) or lost what the crates took.
+    assert_eq!(through + 20, 7 * rolls);
+    // The exact preview mixes the two: 40% the whole 7, 60% what is left over the cover.
+    let wound = gridclash::dice::Dist::point(7);
+    let cover = Absorb {
+        name: "Wooden crates".into(),
+        at: crate_at,
+        left: 5,
+        chance: 60,
+    };
+    let d = shinobi::landed_damage(&wound, Some(&cover));
+    assert!((d.prob(7) - 0.4).abs() < 1e-12 && (d.prob(2) - 0.6).abs() < 1e-12);
+}
+
+#[test]
+fn shinobi_partial_cover_is_sixty_percent_in_play() {
+    // A kunai thrown past a crate beside the target: the preview names the cover and the
+    // battle wears it down only by what it absorbs.
+    let mut b = battle(
+        vec![
+            unit("blade", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("brawler", 1, (7, 2), DefensePolicy::AlwaysDodge),
+        ],
+        11,
+    );
+    let crates = rules().terrain_index("crates").expect("crates");
+    b.world_mut()
+        .resource_mut::<gridclash::battle::state::Battleground>()
+        .0
+        .set(Square::new(6, 2), crates);
+    let p = b.preview(&order(0, "kunai_throw", at(1))).expect("legal");
+    let a = p.context.targets[0].absorb.clone().expect("partial cover");
+    assert_eq!((a.left, a.chance, a.at), (20, 60, Square::new(6, 2)));
+    let before = b.fighter(CombatantId(1)).expect("t").life.current;
+    let n = b.events().len();
+    b.submit(Command::Attack(order(0, "kunai_throw", at(1))))
+        .expect("attack");
+    let absorbed: i64 = b.events()[n..]
+        .iter()
+        .map(|e| match e {
+            BattleEvent::CoverRolled { absorbed, .. } => *absorbed,
+            _ => 0,
+        })
+        .sum();
+    let after = b.fighter(CombatantId(1)).expect("t").life.current;
+    let wear = b.map().wear.get(&Square::new(6, 2)).copied().unwrap_or(0);
+    assert_eq!(wear, absorbed);
+    assert!(before - after + absorbed == 7 || before == after);
+}
+
+#[test]
+fn shinobi_preview_is_exactly_what_happens() {
+    // Over 400 seeded attacks the hit rate and mean damage agree with the exact preview.
+    let (mut hits, mut damage, n) = (0.0, 0.0, 400);
+    let mut expected = None;
+    for seed in 0..n {
+        let mut b = battle(
+            vec![
+                unit("scout", 0, (2, 2), DefensePolicy::Best),
+                unit("fire_adept", 1, (3, 2), DefensePolicy::Best),
+            ],
+            seed,
+        );
+        let o = order(0, "shadow_fang", at(1));
+        let p = b.preview(&o).expect("legal");
+        // The Best policy answers with the defense that leaves the least expected damage.
+        let best = p.odds.targets[0]
+            .iter()
+            .min_by(|a, b| a.expected_damage.total_cmp(&b.expected_damage))
+            .expect("answers")
+            .clone();
+        expected.get_or_insert((best.hit_chance, best.expected_damage));
+        let before = b.fighter(CombatantId(1)).expect("t").life.current;
+        b.submit(Command::Attack(o)).expect("attack");
+        let after = b.fighter(CombatantId(1)).expect("t").life.current;
+        if after < before {
+            hits += 1.0;
+        }
+        damage += (before - after) as f64;
+    }
+    let (p_hit, mean) = expected.expect("previewed");
+    let n = f64::from(n as u32);
+    assert!((hits / n - p_hit).abs() < 0.08, "{} vs {p_hit}", hits / n);
+    assert!((damage / n - mean).abs() < 0.8, "{} vs {mean}", damage / n);
+}
+
+#[test]
+fn shinobi_opportunity_attack_needs_reach_entered_and_left() {
+    let enemy = |at: (i32, i32)| {
+        let r = rules();
+        let mut b = battle(
+            vec![
+                unit("brawler", 0, (0, 2), DefensePolicy::AlwaysDodge),
+                unit("blade", 1, at, DefensePolicy::AlwaysDodge),
+            ],
+            1,
+        );
+        drop(r);
+        b.fighter(CombatantId(1)).expect("enemy")
+    };
+    let e = enemy((5, 2));
+    let sq = |x: i32| Square::new(x, 3);
+    // Passing by: out of reach at (2,3), in at (4,3)..(6,3): entered at (4,3).
+    let visited: Vec<Square> = (2..=6).map(sq).collect();
+    assert_eq!(
+        shinobi::entered_reach(&visited, 1, &e),
+        Some(Square::new(4, 3))
+    );
+    // Starting beside it and walking away never entered its reach: no opportunity attack.
+    let visited: Vec<Square> = (5..=6).map(sq).collect();
+    assert_eq!(shinobi::entered_reach(&visited, 1, &e), None);
+}
+
+#[test]
+fn shinobi_opportunity_attack_stops_the_move_where_it_entered_reach() {
+    // The Blade Dancer (with AP held) strikes the Brawler running past; on a hit the Brawler
+    // stands where it entered the reach.
+    let mut stopped = 0;
+    for seed in 0..40 {
+        let mut guard = unit("blade", 1, (5, 2), DefensePolicy::AlwaysDodge);
+        guard.controller.exploits = ExploitPolicy::Always;
+        let mut b = battle(
+            vec![
+                unit("brawler", 0, (1, 3), DefensePolicy::AlwaysDodge),
+                guard,
+            ],
+            seed,
+        );
+        let path: Vec<Square> = (2..=7).map(|x| Square::new(x, 3)).collect();
+        let n = b.events().len();
+        b.submit(Command::Move {
+            who: CombatantId(0),
+            path,
+            boosted: false,
+        })
+        .expect("move");
+        let hit = b.events()[n..]
+            .iter()
+            .any(|e| matches!(e, BattleEvent::Clash { hit: true, .. }));
+        let pos = b.fighter(CombatantId(0)).expect("me").position;
+        if hit {
+            stopped += 1;
+            assert_eq!(pos, Some(Square::new(4, 3)), "seed {seed}");
+            assert!(
+                b.events()[n..]
+                    .iter()
+                    .any(|e| matches!(e, BattleEvent::StoppedAtReach { .. }))
+            );
+        } else {
+            assert_eq!(pos, Some(Square::new(7, 3)), "seed {seed}");
+        }
+        let guard_ap = b.fighter(CombatantId(1)).expect("guard").actions.usable();
+        assert_eq!(guard_ap, 2, "the opportunity attack cost 1 of its 3 AP");
+    }
+    assert!(stopped > 0);
+}
+
+#[test]
+fn shinobi_slam_damage_when_a_push_is_stopped() {
+    // Wind Palm throws the target 3 squares back; a wall 1 square behind stops it: slam damage
+    // equal to the Fire Adept's Spirit (4), the first stat it hits with.
+    let mut seen = false;
+    for seed in 0..40 {
+        let mut b = battle(
+            vec![
+                unit("fire_adept", 0, (2, 2), DefensePolicy::AlwaysDodge),
+                unit("brawler", 1, (4, 2), DefensePolicy::AlwaysDodge),
+            ],
+            seed,
+        );
+        let wall = rules().terrain_index("wall").expect("wall");
+        b.world_mut()
+            .resource_mut::<gridclash::battle::state::Battleground>()
+            .0
+            .set(Square::new(6, 2), wall);
+        let n = b.events().len();
+        b.submit(Command::Attack(order(0, "wind_palm", at(1))))
+            .expect("attack");
+        let ev = &b.events()[n..];
+        if ev
+            .iter()
+            .any(|e| matches!(e, BattleEvent::Clash { hit: true, .. }))
+        {
+            seen = true;
+            assert!(ev.iter().any(|e| matches!(
+                e,
+                BattleEvent::Slammed { damage: 4, at, .. } if *at == Square::new(5, 2)
+            )));
+            assert_eq!(
+                b.fighter(CombatantId(1)).expect("t").position,
+                Some(Square::new(5, 2))
+            );
+        }
+    }
+    assert!(seen);
+}
+
+#[test]
+fn shinobi_refuses_maneuvers_of_other_rulesets() {
+    let mut b = battle(
+        vec![
+            unit("brawler", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("blade", 1, (9, 2), DefensePolicy::AlwaysDodge),
+        ],
+        1,
+    );
+    for cmd in [
+        Command::PowerUp {
+            who: CombatantId(0),
+        },
+        Command::ConvertAction {
+            who: CombatantId(0),
+        },
+        Command::Move {
+            who: CombatantId(0),
+            path: vec![Square::new(3, 2)],
+            boosted: true,
+        },
+    ] {
+        let got = b.check(&cmd);
+        assert!(
+            matches!(got, Err(RuleError::NotInRuleset { .. })),
+            "{cmd:?}: {got:?}"
+        );
+    }
+}
+
+#[test]
+fn shinobi_ai_beats_random_play_ninety_percent_over_200_battles() {
+    let mut won = 0;
+    let mut played = 0;
+    for name in ["shinobi-duel", "shinobi-squad"] {
+        let l = scenario::load(&scenario::find(name)).expect("scenario");
+        for i in 0..100u64 {
+            let (policies, ai_side) = if i % 2 == 0 {
+                ([Policy::Normal, Policy::Random], 0)
+            } else {
+                ([Policy::Random, Policy::Normal], 1)
+            };
+            let done = sim::play(&l, sim::battle_seed(7, i), &policies, 30).expect("plays");
+            played += 1;
+            if done.winner == Some(Side(ai_side)) {
+                won += 1;
+            }
+        }
+    }
+    assert!(
+        won * 10 >= played * 9,
+        "normal AI won {won} of {played} against random play"
+    );
+}
