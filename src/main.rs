@@ -753,6 +753,7 @@ fn stage_odds(
         wager: 0,
         element: None,
         push: None,
+        sneak: false,
     };
     let preview = battle.preview(&order).map_err(|e| e.to_string())?;
     let names = battle.names();
@@ -924,6 +925,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         wager: args.wager,
         element: args.element.clone(),
         push: None,
+        sneak: false,
     };
     let preview = battle.preview(&order).map_err(|e| e.to_string())?;
     if let Some(n) = args.repeat {

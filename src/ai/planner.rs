@@ -327,6 +327,7 @@ fn threat_of(rules: &Rules, field: &Field, attacker: &Fighter, victim: &Fighter)
             wager: 0,
             element: attacker.loadout.elements.first().cloned(),
             push: None,
+            sneak: false,
         };
         let Ok(decl) = declaration(rules, attacker, &order, 1) else {
             continue;
@@ -507,18 +508,40 @@ pub fn decide(
                 let Some(path) = path_to(&reach_map, here, sq) else {
                     continue;
                 };
-                // Exploits provoked along the way.
+                // Exploits (shinobi: opportunity attacks, paid with held AP, on a reach
+                // entered and left) provoked along the way, and falls (shinobi drops).
                 let mut exploit = 0.0;
                 let mut at = here;
+                let mut visited = vec![here];
                 for step in &path {
                     for o in provoked_by(&fighters, &me, at, *step) {
-                        if let Some(f) = fighters.iter().find(|f| f.id == o)
-                            && f.actions.counter > 0
-                        {
+                        let answers = fighters.iter().find(|f| f.id == o).is_some_and(|f| {
+                            if rules.shinobi.is_some() {
+                                f.actions.usable() > 0
+                                    && crate::battle::shinobi::entered_reach(
+                                        &visited,
+                                        me.size.squares,
+                                        f,
+                                    )
+                                    .is_some()
+                            } else {
+                                f.actions.counter > 0
+                            }
+                        });
+                        if answers {
                             exploit += s.threat.get(&o).map_or(0.0, |t| t.0);
                         }
                     }
                     at = *step;
+                    visited.push(at);
+                    if let (Some(data), Some(feet)) =
+                        (&rules.shinobi, s.field.terrain(at).and_then(|t| t.drop))
+                    {
+                        exploit += crate::battle::shinobi::fall_dist(
+                            &crate::battle::shinobi::fall(data, &me, feet),
+                        )
+                        .mean();
+                    }
                 }
                 let after = if settings.lookahead && left_after > 0.0 {
                     left_after

@@ -126,6 +126,8 @@ pub fn declaration<'r>(
         element,
         wager: order.wager,
         target_count,
+        sneak: order.sneak,
+        sneak_won: &[],
     })
 }
 
@@ -367,6 +369,17 @@ pub fn check_attack(
         }
         _ => {}
     }
+    if order.sneak {
+        if rules.shinobi.is_none() {
+            return Err(RuleError::NotInRuleset {
+                what: "a sneak attack",
+                ruleset: rules.manifest.id.clone(),
+            });
+        }
+        if exploit.is_some() || !matches!(order.target, AttackTarget::Combatant(_)) {
+            return Err(RuleError::BadSneak);
+        }
+    }
     // The card game's rules first: a card not held is the reason, not the distance.
     if let Some(data) = &rules.stages {
         super::stages::check_attack(data, attacker, &order.profile)?;
@@ -542,23 +555,106 @@ pub fn begin_attack(
         exploit,
         responders: Vec::new(),
         window_opened: false,
+        sneak_won: Vec::new(),
     })
 }
 
-/// `Attack`: the active combatant declares an Attacking Maneuver.
+/// `Attack`: the active combatant declares an Attacking Maneuver. A shinobi sneak attack first
+/// rolls its contest: won, every defense of the target takes the penalty; lost, the target may
+/// make an opportunity attack first and the attack waits in [`QueuedAttack`].
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn declare_attack(
     rules: Res<RulesRes>,
     ground: Res<Battleground>,
+    mut dice: ResMut<BattleDice>,
     mut pending: ResMut<PendingCommand>,
+    mut attack: ResMut<CurrentAttack>,
+    mut queued: ResMut<QueuedAttack>,
+    mut awaiting: ResMut<AwaitingInput>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let Some(Command::Attack(mut order)) = pending.0.clone() else {
+        return;
+    };
+    pending.0 = None;
+    progress.0 = true;
+    let rules = &rules.0;
+    let field = ground.field(rules);
+    let sneak = match (&rules.shinobi, order.target) {
+        (Some(data), AttackTarget::Combatant(target)) if order.sneak => Some((data, target)),
+        _ => None,
+    };
+    let Some((data, target)) = sneak else {
+        attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
+        return;
+    };
+    let all = snapshots(&q);
+    let (Some(me), Some(them)) = (
+        all.iter().find(|f| f.id == order.attacker),
+        all.iter().find(|f| f.id == target),
+    ) else {
+        return;
+    };
+    // The contest is rolled once; what follows is an ordinary attack order.
+    order.sneak = false;
+    if super::shinobi::roll_sneak(data, &mut dice.0, me, them, &mut log) {
+        attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
+        if let Some(s) = attack.0.as_mut() {
+            s.sneak_won = vec![target];
+        }
+        return;
+    }
+    // Spotted: "provokes an opportunity attack then follows the normal rules for attacking".
+    let can_strike = super::policy::best_attack(rules, &field, &all, them, Some(me.id)).is_some();
+    let at = me.position.unwrap_or_default();
+    queued.0 = Some(order);
+    let asked = can_strike
+        && super::movement::offer_exploit(
+            rules,
+            &field,
+            &all,
+            them,
+            super::movement::Provocation {
+                mover: me.id,
+                at,
+                recovering: false,
+                sneak: true,
+            },
+            &mut q,
+            &mut log,
+            &mut awaiting,
+            &mut attack,
+        );
+    if !asked && let Some(order) = queued.0.take() {
+        attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
+    }
+}
+
+/// Run condition: a sneak attack waits and nothing else is going on.
+pub fn queued_ready(
+    queued: Res<QueuedAttack>,
+    attack: Res<CurrentAttack>,
+    awaiting: Res<AwaitingInput>,
+) -> bool {
+    queued.0.is_some() && attack.0.is_none() && awaiting.0.is_none()
+}
+
+/// Makes a spotted sneak attack as an ordinary attack once the opportunity attack it provoked
+/// is over (nothing, if the attacker can no longer make it).
+pub fn begin_queued_attack(
+    rules: Res<RulesRes>,
+    ground: Res<Battleground>,
+    mut queued: ResMut<QueuedAttack>,
     mut attack: ResMut<CurrentAttack>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
     mut q: Query<FighterQuery>,
 ) {
-    let Some(Command::Attack(order)) = pending.0.clone() else {
+    let Some(order) = queued.0.take() else {
         return;
     };
-    pending.0 = None;
     progress.0 = true;
     let field = ground.field(&rules.0);
     attack.0 = begin_attack(&rules.0, &field, &mut q, &mut log, order, None);
@@ -667,7 +763,8 @@ pub fn declare_defense(
     }
 }
 
-/// What a target's policy picks; `None` when a person must be asked.
+/// What a target's policy picks; `None` when a person must be asked. `sneak_won` lists the
+/// targets whose sneak contest the attacker won.
 pub fn policy_defense(
     rules: &Rules,
     field: &Field,
@@ -675,12 +772,13 @@ pub fn policy_defense(
     target: &Fighter,
     all: &[&Fighter],
     order: &AttackOrder,
+    sneak_won: &[CombatantId],
 ) -> Option<DefenseChoice> {
     if let Some(data) = &rules.stages {
         return stage_defense(rules, data, field, attacker, target, all, order);
     }
     if rules.shinobi.is_some() {
-        return shinobi_defense(rules, field, attacker, target, all, order);
+        return shinobi_defense(rules, field, attacker, target, all, order, sneak_won);
     }
     let can_parry =
         target.actions.counter > 0 || (rules.actions.conversion && target.actions.standard > 0);
@@ -761,14 +859,16 @@ fn shinobi_defense(
     target: &Fighter,
     all: &[&Fighter],
     order: &AttackOrder,
+    sneak_won: &[CombatantId],
 ) -> Option<DefenseChoice> {
     match target.controller.defense {
         DefensePolicy::Prompt => None,
         DefensePolicy::AlwaysDodge => Some(DefenseChoice::Dodge),
         DefensePolicy::AlwaysParry | DefensePolicy::Best => {
-            let Ok(decl) = declaration(rules, attacker, order, all.len()) else {
+            let Ok(mut decl) = declaration(rules, attacker, order, all.len()) else {
                 return Some(DefenseChoice::Dodge);
             };
+            decl.sneak_won = sneak_won;
             let ctx = assemble(rules, field, attacker, all, &decl);
             let t = ctx.targets.iter().find(|t| t.id == target.id)?;
             if target.controller.defense == DefensePolicy::AlwaysParry {
@@ -819,7 +919,15 @@ pub fn collect_defenses(
             continue;
         };
         let field = ground.field(rules);
-        match policy_defense(rules, &field, attacker, target, &targets, &state.order) {
+        match policy_defense(
+            rules,
+            &field,
+            attacker,
+            target,
+            &targets,
+            &state.order,
+            &state.sneak_won,
+        ) {
             Some(choice) => {
                 if let Some(mut f) = q.iter_mut().find(|f| *f.id == id) {
                     declare_defense(&mut f, &mut state.targets[i], choice, &mut log);
@@ -880,9 +988,11 @@ pub fn roll_opposed_checks(
         resolve_stage_blocks(data, attacker.id, &profile, state, &mut q, &mut log);
         return;
     }
-    let Ok(decl) = declaration(rules, attacker, &state.order, targets.len()) else {
+    let Ok(mut decl) = declaration(rules, attacker, &state.order, targets.len()) else {
         return;
     };
+    let won = state.sneak_won.clone();
+    decl.sneak_won = &won;
     let field = ground.field(rules);
     let ctx = assemble(rules, &field, attacker, &targets, &decl);
     let common = roll(&ctx.strike, &mut dice.0);
@@ -1081,11 +1191,8 @@ pub fn roll_damage(
                     );
                 }
             }
-            if let Some(data) = &rules.shinobi
-                && let Some(a) = super::shinobi::attack(data, &decl.profile.id)
-                && a.push > 0
-            {
-                slams.push((t.id, a.push, super::shinobi::slam_damage(data, attacker, a)));
+            if let Some(k) = &ctx.targets[i].knockback {
+                slams.push((t.id, k.clone()));
             }
             if let Some(data) = &rules.stages {
                 state.targets[i].damage = r.damage;
@@ -1137,44 +1244,37 @@ pub fn roll_damage(
                 );
             }
         }
-        // Shinobi pushes after the damage; an obstruction that stops one slams.
-        for (id, steps, (slam, why)) in slams.drain(..) {
-            let Some(from) = attacker.position else {
+        // Shinobi pushes after the damage: an obstruction that stops one slams, a drop falls.
+        for (id, k) in slams.drain(..) {
+            let Some(mut f) = q.iter_mut().find(|f| *f.id == id && f.life.current > 0) else {
                 continue;
             };
-            let now = snapshots(&q);
-            let Some(t) = now.iter().find(|f| f.id == id && !f.defeated()) else {
+            let Some(at) = f.position.0 else {
                 continue;
             };
-            let Some(at) = t.position else {
-                continue;
-            };
-            let others: Vec<Fighter> = now.iter().filter(|f| f.id != id).cloned().collect();
-            let size = t.size.squares;
-            let (to, stopped) = super::shinobi::push_path(at, from, steps, |s| {
-                footprint(s, size)
-                    .iter()
-                    .any(|sq| field.cost(*sq).is_none() || occupied(&others, *sq))
-            });
-            let Some(mut f) = q.iter_mut().find(|f| *f.id == id) else {
-                continue;
-            };
-            if to != at {
-                f.position.0 = Some(to);
+            if k.to != at {
+                f.position.0 = Some(k.to);
                 log.push(BattleEvent::Pushed {
                     who: id,
                     from: at,
-                    to,
+                    to: k.to,
                 });
             }
-            if stopped && slam > 0 {
+            let mut hurt = 0;
+            if let Some((slam, why)) = k.slam {
                 log.push(BattleEvent::Slammed {
                     who: id,
-                    at: to,
+                    at: k.to,
                     damage: slam,
                     what: why,
                 });
-                let left = f.life.current - slam;
+                hurt += slam;
+            }
+            if let Some(fall) = &k.fall {
+                hurt += super::shinobi::roll_fall(&mut dice.0, id, k.to, fall, &mut log);
+            }
+            if hurt > 0 {
+                let left = f.life.current - hurt;
                 set_life(
                     rules,
                     &mut f,
@@ -1183,7 +1283,7 @@ pub fn roll_damage(
                         by: Some(attacker.id),
                         attack: true,
                     },
-                    "slam damage",
+                    "slam and fall",
                     &mut log,
                 );
             }

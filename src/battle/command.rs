@@ -38,6 +38,9 @@ pub struct AttackOrder {
     pub element: Option<String>,
     /// Kiai's push distance (up to half Force); `None` pushes as far as allowed.
     pub push: Option<u32>,
+    /// Shinobi: attempt it as a sneak attack (Stealth against the target's Perception first).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sneak: bool,
 }
 
 /// Which Surge an Instant uses.
@@ -157,6 +160,10 @@ pub enum Decision {
 pub enum RuleError {
     #[error("the battle is over")]
     BattleOver,
+    #[error("a sneak attack is a shinobi attack on one declared target, not an opportunity attack")]
+    BadSneak,
+    #[error("an opportunity attack is made in melee reach; {attack} is not a melee attack")]
+    OpportunityNeedsMelee { attack: String },
     #[error("{who} needs {need} AP for that and has {have} left this round")]
     NotEnoughAp {
         who: CombatantId,

@@ -54,6 +54,11 @@ pub struct Declaration<'a> {
     pub wager: i64,
     /// How many targets the attack has (Blast's single-target bonus).
     pub target_count: usize,
+    /// Shinobi: a sneak attack whose contest is still to be rolled (the preview mixes both
+    /// outcomes).
+    pub sneak: bool,
+    /// Shinobi: targets whose sneak contest was won (their defenses take the penalty).
+    pub sneak_won: &'a [CombatantId],
 }
 
 impl Declaration<'_> {
@@ -678,6 +683,11 @@ pub struct TargetContext {
     pub miss_chance: Option<(u32, String)>,
     /// Shinobi: the partial cover that may absorb the damage.
     pub absorb: Option<Absorb>,
+    /// Shinobi: a sneak attack not yet rolled: the chance of winning the contest and the
+    /// defenses then (each with the sneak penalty).
+    pub sneak: Option<(f64, Vec<(DefenseChoice, RollSpec)>)>,
+    /// Shinobi: where a hit pushes this target and what that adds (slam, a fall).
+    pub knockback: Option<super::shinobi::Knockback>,
 }
 
 impl TargetContext {
@@ -750,6 +760,8 @@ pub fn assemble(
                 cover: cover_against(rules, field, attacker, t, decl),
                 miss_chance: None,
                 absorb: None,
+                sneak: None,
+                knockback: None,
             })
             .collect(),
         wound: wound_spec(rules, field, attacker, decl, single),

@@ -152,6 +152,24 @@ pub enum BattleEvent {
         absorbed: i64,
         left: i64,
     },
+    /// Shinobi falling damage: half the feet fallen, none or half with an Acrobatics roll.
+    Fell {
+        who: CombatantId,
+        at: Square,
+        feet: u32,
+        roll: Option<RollBreakdown>,
+        negate_dc: i64,
+        halve_dc: i64,
+        damage: i64,
+    },
+    /// Shinobi: the sneak-attack contest, Stealth against Perception.
+    SneakContest {
+        attacker: CombatantId,
+        defender: CombatantId,
+        attack: RollBreakdown,
+        defense: RollBreakdown,
+        won: bool,
+    },
     /// Shinobi slam damage: a push stopped short by an obstruction.
     Slammed {
         who: CombatantId,
@@ -219,6 +237,9 @@ pub enum BattleEvent {
         mover: CombatantId,
         at: Square,
         recovering: bool,
+        /// Shinobi: provoked by a sneak attack that was spotted.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        sneak: bool,
     },
     AttackDeclared {
         attacker: CombatantId,
@@ -518,6 +539,47 @@ impl BattleEvent {
                     )
                 }
             }
+            E::Fell {
+                who,
+                at,
+                feet,
+                roll,
+                negate_dc,
+                halve_dc,
+                damage,
+            } => match roll {
+                Some(r) => format!(
+                    "{} falls {feet} ft at {at}: {} {} (DC {negate_dc} negates, DC {halve_dc} halves): {damage} falling damage.",
+                    n(names, *who),
+                    r.kind,
+                    r.total
+                ),
+                None => format!(
+                    "{} drops {feet} ft at {at}: too short a fall to hurt.",
+                    n(names, *who)
+                ),
+            },
+            E::SneakContest {
+                attacker,
+                defender,
+                attack,
+                defense,
+                won,
+            } => format!(
+                "{} tries a sneak attack: {} {} against {}'s {} {}: {}",
+                n(names, *attacker),
+                attack.kind,
+                attack.total,
+                n(names, *defender),
+                defense.kind,
+                defense.total,
+                if *won {
+                    "unseen, every defense takes the sneak penalty.".to_string()
+                } else {
+                    "spotted: an ordinary attack, and it provokes an opportunity attack."
+                        .to_string()
+                }
+            ),
             E::Slammed {
                 who,
                 at,
@@ -597,8 +659,15 @@ impl BattleEvent {
                 mover,
                 at,
                 recovering,
+                sneak,
             } => {
-                if *recovering {
+                if *sneak {
+                    format!(
+                        "{} was spotted sneaking at {at}: {} may make an opportunity attack first!",
+                        n(names, *mover),
+                        n(names, *attacker)
+                    )
+                } else if *recovering {
                     format!(
                         "{} recovers at {at} within {}'s reach: Exploit!",
                         n(names, *mover),

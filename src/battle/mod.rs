@@ -75,6 +75,7 @@ pub fn plugin(app: &mut App) {
                 .chain(),
             movement::advance_move.run_if(movement::move_ready),
             recovery::advance_recovery.run_if(recovery::recovery_ready),
+            attack::begin_queued_attack.run_if(attack::queued_ready),
             (
                 attack::open_response_window.run_if(attack::attack_in(AttackPhase::Responses)),
                 attack::collect_defenses.run_if(attack::attack_in(AttackPhase::DefenseDeclaration)),
@@ -96,6 +97,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<CurrentAttack>()
         .init_resource::<CurrentMove>()
         .init_resource::<CurrentRecovery>()
+        .init_resource::<QueuedAttack>()
         .init_resource::<PendingCommand>()
         .init_resource::<AwaitingInput>()
         .init_resource::<Progress>()
@@ -512,6 +514,9 @@ impl Battle {
             awaiting: &'a Option<Decision>,
             dice_words: u128,
             events: usize,
+            /// Shinobi: a spotted sneak attack waiting for its opportunity attack.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            queued: &'a Option<AttackOrder>,
             /// Shinobi cover damage (absent when empty, so other rulesets hash as before).
             #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
             wear: &'a std::collections::BTreeMap<crate::grid::Square, i64>,
@@ -528,6 +533,7 @@ impl Battle {
             dice_words: w.resource::<BattleDice>().0.word_pos(),
             events: w.resource::<EventLog>().events.len(),
             wear: &w.resource::<Battleground>().0.wear,
+            queued: &w.resource::<QueuedAttack>().0,
         };
         let bytes = serde_json::to_vec(&snap).unwrap_or_default();
         xxhash_rust::xxh3::xxh3_64(&bytes)
@@ -575,7 +581,8 @@ impl Battle {
             .filter_map(|ts| fighters.iter().find(|f| f.id == ts.id))
             .collect();
         let rules = self.rules.clone();
-        let decl = attack::declaration(&rules, a, &attack.order, all.len()).ok()?;
+        let mut decl = attack::declaration(&rules, a, &attack.order, all.len()).ok()?;
+        decl.sneak_won = &attack.sneak_won;
         let field = self.field();
         let ctx = context::assemble(&rules, &field, a, &all, &decl);
         let tc = ctx.targets.iter().find(|x| x.id == defender)?;

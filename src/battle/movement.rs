@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use super::attack::{begin_attack, check_attack};
 use super::command::{Command, Decision, RuleError};
 use super::components::*;
+use super::effects::{LifeCause, set_life};
 use super::event::{BattleEvent, EventLog, Pool};
 use super::fighter::{Fighter, FighterQuery, at_tier, eval, snapshots};
 use super::maneuvers::spend_actions;
@@ -256,6 +257,7 @@ pub fn move_ready(
 pub fn advance_move(
     rules: Res<RulesRes>,
     ground: Res<Battleground>,
+    mut dice: ResMut<BattleDice>,
     mut moving: ResMut<CurrentMove>,
     mut attack: ResMut<CurrentAttack>,
     mut awaiting: ResMut<AwaitingInput>,
@@ -308,6 +310,7 @@ pub fn advance_move(
                 mover: m.who,
                 at: from,
                 recovering: false,
+                sneak: false,
             };
             let stop = offer_exploit(
                 rules,
@@ -327,6 +330,27 @@ pub fn advance_move(
         }
         if let Some(mut f) = q.iter_mut().find(|f| *f.id == m.who) {
             f.position.0 = Some(to);
+            // Shinobi: stepping onto a drop is a fall.
+            if let (Some(data), Some(feet)) =
+                (&rules.shinobi, field.terrain(to).and_then(|t| t.drop))
+            {
+                let fall = super::shinobi::fall(data, mover, feet);
+                let hurt = super::shinobi::roll_fall(&mut dice.0, m.who, to, &fall, &mut log);
+                if hurt > 0 {
+                    let left = f.life.current - hurt;
+                    set_life(
+                        rules,
+                        &mut f,
+                        left,
+                        LifeCause::Damage {
+                            by: None,
+                            attack: false,
+                        },
+                        "falling damage",
+                        &mut log,
+                    );
+                }
+            }
         }
         m.next += 1;
         m.asked.clear();
@@ -339,6 +363,8 @@ pub struct Provocation {
     pub mover: CombatantId,
     pub at: Square,
     pub recovering: bool,
+    /// Shinobi: a spotted sneak attack provoked it.
+    pub sneak: bool,
 }
 
 /// Offers `provoker` its Exploit: a player is asked (and the battle waits for the answer), a
@@ -366,6 +392,7 @@ pub fn offer_exploit(
         mover: by.mover,
         at: by.at,
         recovering: by.recovering,
+        sneak: by.sneak,
     };
     match provoker.controller.exploits {
         ExploitPolicy::Never => false,
@@ -415,6 +442,7 @@ pub fn apply_exploit_answer(
     mut pending: ResMut<PendingCommand>,
     moving: Res<CurrentMove>,
     recovery: Res<CurrentRecovery>,
+    queued: Res<QueuedAttack>,
     mut attack: ResMut<CurrentAttack>,
     mut awaiting: ResMut<AwaitingInput>,
     mut log: ResMut<EventLog>,
@@ -432,7 +460,8 @@ pub fn apply_exploit_answer(
         .0
         .as_ref()
         .map(|m| m.who)
-        .or(recovery.0.as_ref().map(|r| r.who));
+        .or(recovery.0.as_ref().map(|r| r.who))
+        .or(queued.0.as_ref().map(|o| o.attacker));
     if let (Some(order), Some(who)) = (order, provoker) {
         let field = ground.field(&rules.0);
         attack.0 = begin_attack(&rules.0, &field, &mut q, &mut log, order, Some(who));

@@ -97,8 +97,23 @@ pub fn candidate_attacks(rules: &Rules, fighters: &[Fighter], me: &Fighter) -> V
                     wager: 0,
                     element: element.clone(),
                     push: None,
+                    sneak: false,
                 };
                 out.push(base.clone());
+                // Shinobi: the same attack as a sneak attack, where a lost contest cannot be
+                // answered (the target has no melee reach on the attacker).
+                if rules.shinobi.is_some()
+                    && let AttackTarget::Combatant(id) = target
+                    && fighters
+                        .iter()
+                        .find(|f| f.id == *id)
+                        .is_some_and(|t| me.distance_to(t).is_some_and(|d| d > t.size.melee_range))
+                {
+                    out.push(AttackOrder {
+                        sneak: true,
+                        ..base.clone()
+                    });
+                }
                 if can_wager && let Ok(decl) = declaration(rules, me, &base, 1) {
                     let cost = ki_cost(me, &decl);
                     let spare = (me.capacity.current - cost).min(me.ki.current - cost) / 2;

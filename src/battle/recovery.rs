@@ -241,6 +241,7 @@ pub fn advance_recovery(
             mover: r.who,
             at,
             recovering: true,
+            sneak: false,
         };
         let stop = offer_exploit(
             rules,

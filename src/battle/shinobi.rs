@@ -61,6 +61,11 @@ pub fn check_attack(
             have: attacker.actions.usable(),
         });
     }
+    if opportunity && a.reach != crate::ruleset::Reach::Melee {
+        return Err(RuleError::OpportunityNeedsMelee {
+            attack: a.name.clone(),
+        });
+    }
     if a.weapon && !has_weapon(data, attacker) {
         return Err(RuleError::NeedsWeapon {
             who: attacker.id,
@@ -248,16 +253,16 @@ pub fn absorb_against(
     })
 }
 
-/// Assembles a shinobi attack: one attack roll, each target's offered defenses, flat damage,
-/// concealment and partial cover. `sneak_won` lists targets whose sneak contest the attacker
-/// won (their defenses take the penalty).
-pub fn assemble_with(
+/// Assembles a shinobi attack: one attack roll, each target's offered defenses (with the
+/// sneak penalty for targets in `decl.sneak_won`; for a sneak attack not yet rolled, also the
+/// chance of winning its contest and the defenses then), flat damage, concealment and partial
+/// cover.
+pub fn assemble(
     data: &ShinobiData,
     field: &Field,
     attacker: &Fighter,
     targets: &[&Fighter],
     decl: &Declaration,
-    sneak_won: &[CombatantId],
 ) -> AttackContext {
     let Some(a) = attack(data, &decl.profile.id) else {
         return AttackContext {
@@ -269,42 +274,35 @@ pub fn assemble_with(
         };
     };
     let strike = strike_spec(data, attacker, a);
+    let defenses = |t: &Fighter, won: bool| -> Vec<(DefenseChoice, RollSpec)> {
+        offered(data, t)
+            .into_iter()
+            .map(|k| (choice_of(k), defense_spec(data, t, a, k, won)))
+            .collect()
+    };
     AttackContext {
         ki_cost: a.chakra,
         wager: 0,
         strike: strike.clone(),
         targets: targets
             .iter()
-            .map(|t| {
-                let won = sneak_won.contains(&t.id);
-                TargetContext {
-                    id: t.id,
-                    distance: attacker.distance_to(t),
-                    strike: strike.clone(),
-                    defenses: offered(data, t)
-                        .into_iter()
-                        .map(|k| (choice_of(k), defense_spec(data, t, a, k, won)))
-                        .collect(),
-                    automatic_hit: None,
-                    cover: None,
-                    miss_chance: concealment(field, t),
-                    absorb: absorb_against(data, field, attacker, t),
-                }
+            .map(|t| TargetContext {
+                id: t.id,
+                distance: attacker.distance_to(t),
+                strike: strike.clone(),
+                defenses: defenses(t, decl.sneak_won.contains(&t.id)),
+                automatic_hit: None,
+                cover: None,
+                miss_chance: concealment(field, t),
+                absorb: absorb_against(data, field, attacker, t),
+                sneak: decl
+                    .sneak
+                    .then(|| (sneak_chance(data, attacker, t), defenses(t, true))),
+                knockback: knockback(data, field, attacker, t, targets, a),
             })
             .collect(),
         wound: wound_spec(data, attacker, a),
     }
-}
-
-/// [`assemble_with`] before any sneak contest is rolled.
-pub fn assemble(
-    data: &ShinobiData,
-    field: &Field,
-    attacker: &Fighter,
-    targets: &[&Fighter],
-    decl: &Declaration,
-) -> AttackContext {
-    assemble_with(data, field, attacker, targets, decl, &[])
 }
 
 /// The chance that `a` is at least `b` (the attacker wins ties).
@@ -350,8 +348,27 @@ pub fn landed_damage(wound: &Dist, absorb: Option<&Absorb>) -> Dist {
     out
 }
 
+/// The chance that an attack lands on this target answering `choice`: the roll beats or ties
+/// the defense (or as the tie rule says), concealment aside; for a sneak attack not yet rolled,
+/// the mixture of a won and a lost contest.
+fn landing_chance(data: &ShinobiData, t: &TargetContext, choice: DefenseChoice) -> f64 {
+    let miss = t.miss_chance.as_ref().map_or(0, |m| m.0.min(100));
+    let plain = hit_chance(data, &t.strike, t.defense(choice));
+    let rolled = match &t.sneak {
+        Some((won, penalised)) => {
+            let spec = penalised
+                .iter()
+                .find(|(c, _)| *c == choice)
+                .map_or(t.defense(choice), |(_, s)| s);
+            won * hit_chance(data, &t.strike, spec) + (1.0 - won) * plain
+        }
+        None => plain,
+    };
+    rolled * (1.0 - f64::from(miss) / 100.0)
+}
+
 /// The exact outcome of a shinobi attack on one target answering `choice`: hit (ties to the
-/// attacker), concealment, partial cover, damage and defeat.
+/// attacker), a sneak contest, concealment, partial cover, damage and defeat.
 pub fn target_odds(
     data: &ShinobiData,
     ctx: &AttackContext,
@@ -360,9 +377,11 @@ pub fn target_odds(
     choice: DefenseChoice,
 ) -> TargetOdds {
     let defense = t.defense(choice);
-    let miss = t.miss_chance.as_ref().map_or(0, |m| m.0.min(100));
-    let hit = hit_chance(data, &t.strike, defense) * (1.0 - f64::from(miss) / 100.0);
-    let landed = landed_damage(&distribution(&ctx.wound), t.absorb.as_ref());
+    let hit = landing_chance(data, t, choice);
+    let mut landed = landed_damage(&distribution(&ctx.wound), t.absorb.as_ref());
+    if let Some(k) = &t.knockback {
+        landed = landed.convolve(&k.dist());
+    }
     let mut dist = Dist::point(0);
     dist.p[0] = 1.0 - hit;
     dist.mix(&landed, hit);
@@ -395,6 +414,30 @@ pub fn target_odds(
         strike: RollSummary::of(&t.strike),
         defense_roll: RollSummary::of(defense),
     }
+}
+
+/// Rolls the sneak-attack contest and logs it; true when the attacker wins.
+pub fn roll_sneak(
+    data: &ShinobiData,
+    dice: &mut DiceSource,
+    attacker: &Fighter,
+    defender: &Fighter,
+    log: &mut EventLog,
+) -> bool {
+    let (a, d) = sneak_specs(data, attacker, defender);
+    let (ra, rd) = (roll(&a, dice), roll(&d, dice));
+    let won = match data.combat.sneak.ties {
+        crate::ruleset::shinobi::TieWinner::Attacker => ra.total >= rd.total,
+        crate::ruleset::shinobi::TieWinner::Defender => ra.total > rd.total,
+    };
+    log.push(BattleEvent::SneakContest {
+        attacker: attacker.id,
+        defender: defender.id,
+        attack: ra,
+        defense: rd,
+        won,
+    });
+    won
 }
 
 /// A percentile roll (1d100), for miss chances and partial cover.
@@ -462,14 +505,15 @@ pub fn absorb_hit(
     damage - absorbed
 }
 
-/// Where a push of `steps` squares straight away from `from` takes a target at `at`, and
-/// whether an obstruction (a square that cannot be entered, someone standing there, the map's
-/// edge) stopped it short.
+/// Where a push of `steps` squares straight away from `from` takes a target at `at`: it stops
+/// before an obstruction (a square that cannot be entered, someone standing there, the map's
+/// edge), which slams it, or on a drop, which it falls down.
 pub fn push_path(
     at: Square,
     from: Square,
     steps: u32,
     blocked: impl Fn(Square) -> bool,
+    drop: impl Fn(Square) -> bool,
 ) -> (Square, bool) {
     let dx = (at.x - from.x).signum();
     let dy = (at.y - from.y).signum();
@@ -483,8 +527,149 @@ pub fn push_path(
             return (now, true);
         }
         now = next;
+        if drop(now) {
+            break;
+        }
     }
     (now, false)
+}
+
+/// A fall of `feet`: the Acrobatics roll and the damage it decides.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fall {
+    pub feet: u32,
+    /// Half the feet fallen: the damage of a failed roll.
+    pub damage: i64,
+    /// `None` for a fall too short to hurt.
+    pub acrobatics: Option<RollSpec>,
+    /// "An acrobatics DC 1/2 falling distance" negates the damage…
+    pub negate_dc: i64,
+    /// "…a DC 1/4 the fall distance reduces the damage by half."
+    pub halve_dc: i64,
+}
+
+/// The fall of `feet` for `f`.
+pub fn fall(data: &ShinobiData, f: &Fighter, feet: u32) -> Fall {
+    let rules = &data.combat.falling;
+    let hurts = feet >= rules.min_feet;
+    Fall {
+        feet,
+        damage: if hurts { i64::from(feet / 2) } else { 0 },
+        acrobatics: hurts.then(|| {
+            let mut s = base(data, RollKind::Skill(data.stat_name(&rules.skill).into()));
+            add_terms(data, f, std::slice::from_ref(&rules.skill), &mut s);
+            s
+        }),
+        negate_dc: i64::from(feet / 2),
+        halve_dc: i64::from(feet / 4),
+    }
+}
+
+/// Falling damage for an Acrobatics total.
+fn fall_damage(f: &Fall, total: i64) -> i64 {
+    if total >= f.negate_dc {
+        0
+    } else if total >= f.halve_dc {
+        f.damage / 2
+    } else {
+        f.damage
+    }
+}
+
+/// The exact distribution of a fall's damage.
+pub fn fall_dist(f: &Fall) -> Dist {
+    match &f.acrobatics {
+        Some(spec) => distribution(spec).map(|t| fall_damage(f, t)),
+        None => Dist::point(0),
+    }
+}
+
+/// Rolls a fall for `who` at `at`, logs it and returns the damage.
+pub fn roll_fall(
+    dice: &mut DiceSource,
+    who: CombatantId,
+    at: Square,
+    f: &Fall,
+    log: &mut EventLog,
+) -> i64 {
+    let r = f.acrobatics.as_ref().map(|s| roll(s, dice));
+    let damage = r.as_ref().map_or(0, |r| fall_damage(f, r.total));
+    log.push(BattleEvent::Fell {
+        who,
+        at,
+        feet: f.feet,
+        roll: r,
+        negate_dc: f.negate_dc,
+        halve_dc: f.halve_dc,
+        damage,
+    });
+    damage
+}
+
+/// What a hit that pushes does to a target besides its damage: where it ends, the slam if an
+/// obstruction stops it, the fall if it ends on a drop.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Knockback {
+    pub to: Square,
+    pub slam: Option<(i64, String)>,
+    pub fall: Option<Fall>,
+}
+
+impl Knockback {
+    /// The damage it adds, exactly.
+    pub fn dist(&self) -> Dist {
+        let slam = Dist::point(self.slam.as_ref().map_or(0, |s| s.0));
+        match &self.fall {
+            Some(f) => slam.convolve(&fall_dist(f)),
+            None => slam,
+        }
+    }
+}
+
+/// The knockback of attack `a` by `attacker` on `target`, with everyone else in `others`.
+pub fn knockback(
+    data: &ShinobiData,
+    field: &Field,
+    attacker: &Fighter,
+    target: &Fighter,
+    others: &[&Fighter],
+    a: &AttackDef,
+) -> Option<Knockback> {
+    if a.push == 0 {
+        return None;
+    }
+    let (from, at) = (attacker.position?, target.position?);
+    let size = target.size.squares;
+    let occupied = |s: Square| {
+        others.iter().any(|o| {
+            o.id != target.id
+                && !o.defeated()
+                && o.position
+                    .is_some_and(|p| footprint(p, o.size.squares).contains(&s))
+        })
+    };
+    let (to, stopped) = push_path(
+        at,
+        from,
+        a.push,
+        |s| {
+            footprint(s, size)
+                .iter()
+                .any(|q| field.cost(*q).is_none() || occupied(*q))
+        },
+        |s| field.terrain(s).is_some_and(|t| t.drop.is_some()),
+    );
+    let fall = (to != at)
+        .then(|| field.terrain(to).and_then(|t| t.drop))
+        .flatten()
+        .map(|feet| fall(data, target, feet));
+    Some(Knockback {
+        to,
+        slam: stopped
+            .then(|| slam_damage(data, attacker, a))
+            .filter(|s| s.0 > 0),
+        fall,
+    })
 }
 
 /// Slam damage for an attack: "equal to the attacking Character's Ability Rank used to make the

@@ -216,6 +216,8 @@ pub fn assemble(
                 cover: None,
                 miss_chance: None,
                 absorb: None,
+                sneak: None,
+                knockback: None,
             })
             .collect(),
         wound: wound_spec(data, attacker, decl, single),

@@ -142,6 +142,9 @@ pub struct AttackState {
     pub responders: Vec<CombatantId>,
     /// The window for Instants has been opened (automatic policies have acted).
     pub window_opened: bool,
+    /// Shinobi: targets whose sneak contest the attacker won (their defenses take the penalty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sneak_won: Vec<CombatantId>,
 }
 
 /// A Movement maneuver in progress: the path and how far along it the mover is.
@@ -173,6 +176,11 @@ pub struct RecoveryState {
 /// The Combat Recovery in progress, if any.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct CurrentRecovery(pub Option<RecoveryState>);
+
+/// Shinobi: a sneak attack whose contest the defender won, waiting for the opportunity attack
+/// it provoked to be answered before it is made as an ordinary attack.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct QueuedAttack(pub Option<super::command::AttackOrder>);
 
 /// The movement in progress, if any.
 #[derive(Resource, Debug, Clone, Default)]

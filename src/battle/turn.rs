@@ -460,11 +460,17 @@ pub fn end_turn_without_actions(
     attack: Res<CurrentAttack>,
     moving: Res<CurrentMove>,
     recovery: Res<CurrentRecovery>,
+    queued: Res<QueuedAttack>,
     pending: Res<PendingCommand>,
     mut progress: ResMut<Progress>,
     q: Query<FighterQuery>,
 ) {
-    if attack.0.is_some() || moving.0.is_some() || recovery.0.is_some() || pending.0.is_some() {
+    if attack.0.is_some()
+        || moving.0.is_some()
+        || recovery.0.is_some()
+        || queued.0.is_some()
+        || pending.0.is_some()
+    {
         return;
     }
     let Some(active) = order.active() else {

@@ -666,6 +666,7 @@ impl Session {
                     wager: 0,
                     element: element.clone(),
                     push: None,
+                    sneak: false,
                 };
                 let ki_cost = crate::battle::attack::declaration(&rules, &me, &probe, 1)
                     .map(|d| crate::battle::context::ki_cost(&me, &d))
@@ -730,6 +731,7 @@ impl Session {
             wager: self.wager,
             element: slot.element.clone(),
             push: None,
+            sneak: false,
         })
     }
 

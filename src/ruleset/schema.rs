@@ -89,6 +89,10 @@ pub struct TerrainDef {
     /// misses although it hit (thick mist 40).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concealment: Option<u32>,
+    /// Shinobi: entering this square (by moving or being pushed) is a fall of this many feet
+    /// (a ledge or a pit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drop: Option<u32>,
     pub description: String,
 }
 

@@ -690,6 +690,14 @@ pub fn terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<Ru
                 format!("cover absorbs 1 to {MAX_VALUE} damage"),
             ));
         }
+        if t.drop.is_some_and(|d| !(1..=10_000).contains(&d)) {
+            errors.push(RulesError::at(
+                &src.0,
+                &src.1,
+                &p.field("drop"),
+                "a drop is 1 to 10,000 feet",
+            ));
+        }
         if t.concealment.is_some_and(|c| c > 100) {
             errors.push(RulesError::at(
                 &src.0,
@@ -711,6 +719,7 @@ pub fn foreign_terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -
         for (field, set) in [
             ("absorb", t.absorb.is_some()),
             ("concealment", t.concealment.is_some()),
+            ("drop", t.drop.is_some()),
         ] {
             if set {
                 errors.push(RulesError::at(

@@ -80,6 +80,7 @@ pub fn attack(attacker: u32, profile: &str, target: AttackTarget) -> AttackOrder
         wager: 0,
         element: None,
         push: None,
+        sneak: false,
     }
 }
 

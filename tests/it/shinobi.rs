@@ -60,6 +60,7 @@ fn order(attacker: u32, profile: &str, target: AttackTarget) -> AttackOrder {
         wager: 0,
         element: None,
         push: None,
+        sneak: false,
     }
 }
 
@@ -526,6 +527,224 @@ fn shinobi_slam_damage_when_a_push_is_stopped() {
         }
     }
     assert!(seen);
+}
+
+fn sneak(attacker: u32, profile: &str, target: u32) -> AttackOrder {
+    AttackOrder {
+        sneak: true,
+        ..order(attacker, profile, at(target))
+    }
+}
+
+#[test]
+fn shinobi_sneak_attack_takes_five_off_every_defense() {
+    // The Shadow Scout (Stealth 5) throws a kunai at the Iron Guard (Perception 1) 5 squares
+    // away: the preview mixes a won and a lost contest with their exact chances.
+    let mut b = battle(
+        vec![
+            unit("scout", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("iron_guard", 1, (7, 2), DefensePolicy::AlwaysDodge),
+        ],
+        1,
+    );
+    let plain = b.preview(&order(0, "kunai_throw", at(1))).expect("legal");
+    let sly = b.preview(&sneak(0, "kunai_throw", 1)).expect("legal");
+    let (won, penalised) = sly.context.targets[0]
+        .sneak
+        .clone()
+        .expect("a sneak attack");
+    // d20 + 5 beats d20 + 1 (the defender wins ties, our default): 290 of 400.
+    let mut n = 0;
+    for x in 1..=20 {
+        for y in 1..=20 {
+            if x + 5 > y + 1 {
+                n += 1;
+            }
+        }
+    }
+    assert!((won - f64::from(n) / 400.0).abs() < 1e-12);
+    for (c, spec) in &penalised {
+        assert!(
+            spec.modifiers
+                .iter()
+                .any(|m| m.label == "Sneak attack" && m.value == -5),
+            "{c:?}"
+        );
+    }
+    let p0 = plain.odds.targets[0][0].hit_chance;
+    let p1 = sly.odds.targets[0][0].hit_chance;
+    // Dodge DEX 2 + TAI 1 - 5 against 1d20 + DEX 4 + WEP 3.
+    let p_won = at_least(7, 3 - 5);
+    assert!((p1 - (won * p_won + (1.0 - won) * p0)).abs() < 1e-12);
+    // Resolved: the contest is logged, and a won contest puts the penalty on the defense roll.
+    let mut seen_won = false;
+    for seed in 0..30 {
+        let mut b = battle(
+            vec![
+                unit("scout", 0, (2, 2), DefensePolicy::AlwaysDodge),
+                unit("iron_guard", 1, (7, 2), DefensePolicy::AlwaysDodge),
+            ],
+            seed,
+        );
+        let n = b.events().len();
+        b.submit(Command::Attack(sneak(0, "kunai_throw", 1)))
+            .expect("attack");
+        let ev = &b.events()[n..];
+        let won = ev.iter().find_map(|e| match e {
+            BattleEvent::SneakContest { won, .. } => Some(*won),
+            _ => None,
+        });
+        let penalty = ev.iter().any(|e| match e {
+            BattleEvent::DefenseRolled { roll, .. } => {
+                roll.modifiers.iter().any(|m| m.label == "Sneak attack")
+            }
+            _ => false,
+        });
+        assert_eq!(Some(penalty), won, "seed {seed}");
+        seen_won |= penalty;
+    }
+    assert!(seen_won);
+}
+
+#[test]
+fn shinobi_spotted_sneak_attack_provokes_an_opportunity_attack() {
+    // The Brawler (Stealth 1) sneaks on the Blade Dancer (Perception 2) beside it; when spotted,
+    // the Blade Dancer strikes first (1 AP), then the attack is made as an ordinary one.
+    let mut seen = false;
+    for seed in 0..40 {
+        let mut guard = unit("blade", 1, (3, 2), DefensePolicy::AlwaysDodge);
+        guard.controller.exploits = ExploitPolicy::Always;
+        let mut b = battle(
+            vec![
+                unit("brawler", 0, (2, 2), DefensePolicy::AlwaysDodge),
+                guard,
+            ],
+            seed,
+        );
+        let n = b.events().len();
+        b.submit(Command::Attack(sneak(0, "taijutsu", 1)))
+            .expect("attack");
+        let ev: Vec<&BattleEvent> = b.events()[n..].iter().collect();
+        let spotted = ev
+            .iter()
+            .any(|e| matches!(e, BattleEvent::SneakContest { won: false, .. }));
+        if !spotted {
+            continue;
+        }
+        seen = true;
+        let provoked = ev
+            .iter()
+            .position(|e| matches!(e, BattleEvent::ExploitProvoked { sneak: true, .. }))
+            .expect("an opportunity attack is offered");
+        let declared: Vec<(usize, CombatantId)> = ev
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| match e {
+                BattleEvent::AttackDeclared { attacker, .. } => Some((i, *attacker)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(declared.len(), 2, "seed {seed}: {declared:?}");
+        assert!(provoked < declared[0].0);
+        assert_eq!(declared[0].1, CombatantId(1), "the defender strikes first");
+        assert_eq!(declared[1].1, CombatantId(0), "then the attack is made");
+        assert_eq!(
+            b.fighter(CombatantId(1)).expect("guard").actions.usable(),
+            2
+        );
+    }
+    assert!(seen);
+}
+
+#[test]
+fn shinobi_falling_damage_half_the_feet_acrobatics_negates_or_halves() {
+    let r = rules();
+    let data = r.shinobi.as_ref().expect("shinobi");
+    let mut b = battle(
+        vec![
+            unit("brawler", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("blade", 1, (9, 2), DefensePolicy::AlwaysDodge),
+        ],
+        1,
+    );
+    let me = b.fighter(CombatantId(0)).expect("me");
+    // 30 ft: 15 damage; Acrobatics (1d20 + 3) 15+ negates, 7+ halves to 7.
+    let f = shinobi::fall(data, &me, 30);
+    assert_eq!((f.damage, f.negate_dc, f.halve_dc), (15, 15, 7));
+    let d = shinobi::fall_dist(&f);
+    assert!(
+        (d.prob(0) - 9.0 / 20.0).abs() < 1e-12,
+        "d20 + 3 >= 15: 9 of 20"
+    );
+    assert!((d.prob(7) - 8.0 / 20.0).abs() < 1e-12, "7..=14: 8 of 20");
+    assert!((d.prob(15) - 3.0 / 20.0).abs() < 1e-12, "below 7: 3 of 20");
+    // Under 20 ft: no damage, no roll.
+    let short = shinobi::fall(data, &me, 15);
+    assert_eq!((short.damage, short.acrobatics.is_none()), (0, true));
+    // Stepping onto a rooftop edge falls.
+    let mut b = battle(
+        vec![
+            unit("brawler", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("blade", 1, (9, 6), DefensePolicy::AlwaysDodge),
+        ],
+        3,
+    );
+    let ledge = rules().terrain_index("ledge").expect("ledge");
+    b.world_mut()
+        .resource_mut::<gridclash::battle::state::Battleground>()
+        .0
+        .set(Square::new(3, 2), ledge);
+    let before = b.fighter(CombatantId(0)).expect("me").life.current;
+    let n = b.events().len();
+    b.submit(Command::Move {
+        who: CombatantId(0),
+        path: vec![Square::new(3, 2)],
+        boosted: false,
+    })
+    .expect("move");
+    let hurt = b.events()[n..]
+        .iter()
+        .find_map(|e| match e {
+            BattleEvent::Fell {
+                damage, feet: 30, ..
+            } => Some(*damage),
+            _ => None,
+        })
+        .expect("a fall is logged");
+    assert!([0, 7, 15].contains(&hurt));
+    assert_eq!(
+        b.fighter(CombatantId(0)).expect("me").life.current,
+        before - hurt
+    );
+}
+
+#[test]
+fn shinobi_push_onto_a_drop_falls_and_the_preview_counts_it() {
+    // Wind Palm throws the Brawler 3 squares toward a rooftop edge 2 squares behind it: it stops
+    // there and falls; the preview's damage includes the fall's exact distribution.
+    let mut b = battle(
+        vec![
+            unit("fire_adept", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("brawler", 1, (4, 2), DefensePolicy::AlwaysDodge),
+        ],
+        5,
+    );
+    let ledge = rules().terrain_index("ledge").expect("ledge");
+    b.world_mut()
+        .resource_mut::<gridclash::battle::state::Battleground>()
+        .0
+        .set(Square::new(6, 2), ledge);
+    let p = b.preview(&order(0, "wind_palm", at(1))).expect("legal");
+    let k = p.context.targets[0].knockback.clone().expect("a push");
+    assert_eq!(k.to, Square::new(6, 2));
+    assert!(k.slam.is_none() && k.fall.as_ref().is_some_and(|f| f.feet == 30));
+    // Wind Palm deals NIN 4 + 2 = 6, then the fall (0, 7 or 15 with d20 + ACRO 3).
+    let dodge = &p.odds.targets[0][0];
+    let landed: f64 = [6, 13, 21]
+        .iter()
+        .map(|d| dodge.damage_distribution.get(d).copied().unwrap_or(0.0))
+        .sum();
+    assert!((landed - dodge.hit_chance).abs() < 1e-9);
 }
 
 #[test]
