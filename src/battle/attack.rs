@@ -466,7 +466,7 @@ pub fn begin_attack(
                 format!("an attack ({name})"),
             )
         };
-        spend_actions(&mut f, ap, &what, log);
+        super::shinobi::spend_ap(&mut f, ap, &what, log);
     } else if exploit.is_some() {
         if f.actions.counter == 0 {
             convert_action(&mut f, log);
@@ -1018,6 +1018,7 @@ pub fn roll_opposed_checks(
                 defense: 0,
                 hit: true,
                 automatic: Some(why.to_string()),
+                attacker_wins_ties: false,
             });
             continue;
         }
@@ -1040,6 +1041,7 @@ pub fn roll_opposed_checks(
             defense: d_total,
             hit,
             automatic: None,
+            attacker_wins_ties: rules.dice.attacker_wins_ties,
         });
         // Shinobi concealment: a hit may still miss.
         let hit = match &tc.miss_chance {
@@ -1083,6 +1085,7 @@ fn resolve_stage_blocks(
             } else {
                 super::stages::NO_ROLL.to_string()
             }),
+            attacker_wins_ties: false,
         });
     }
     state.phase = AttackPhase::Damage;
@@ -1221,6 +1224,7 @@ pub fn roll_damage(
                 soak_used: r.soak_used,
                 damage: r.damage,
                 notes: r.notes.clone(),
+                flat: rules.shinobi.is_some(),
             });
             state.targets[i].damage = r.damage;
             let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) else {

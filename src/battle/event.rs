@@ -50,6 +50,8 @@ pub enum ActionKind {
     Counter,
     /// A Steady Momentum action.
     Momentum,
+    /// One shinobi action point.
+    ActionPoint,
 }
 
 /// One thing that happened.
@@ -229,6 +231,9 @@ pub enum BattleEvent {
         boosted: bool,
         /// An Exploit's damage stopped it before the end of the declared path.
         stopped: bool,
+        /// Paid with action points (shinobi): one move distance, no Normal or Boosted Speed.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        by_ap: bool,
     },
     /// `mover` provoked `attacker`'s Exploit: by leaving its Melee Attack Range, or by a
     /// Combat Recovery within its reach (`recovering`).
@@ -283,6 +288,9 @@ pub enum BattleEvent {
         hit: bool,
         /// Set when the hit needed no Clash (Rage).
         automatic: Option<String>,
+        /// The ruleset gives ties to the attacker (shinobi).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        attacker_wins_ties: bool,
     },
     WoundRolled {
         attacker: CombatantId,
@@ -297,6 +305,9 @@ pub enum BattleEvent {
         soak_used: i64,
         damage: i64,
         notes: Vec<String>,
+        /// Flat damage with no category or Soak (shinobi): the log says only how much.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        flat: bool,
     },
     Pushed {
         who: CombatantId,
@@ -454,6 +465,11 @@ impl BattleEvent {
                 format!("{}'s turn is skipped: {reason}.", n(names, *who))
             }
             E::TurnEnded { who } => format!("{} ends the turn.", n(names, *who)),
+            E::ActionSpent {
+                who,
+                kind: ActionKind::ActionPoint,
+                what,
+            } => format!("{} spends 1 AP on {what}.", n(names, *who)),
             E::ActionSpent { who, kind, what } => {
                 format!("{} spends a {kind:?} Action on {what}.", n(names, *who))
             }
@@ -574,10 +590,12 @@ impl BattleEvent {
                 defense.kind,
                 defense.total,
                 if *won {
-                    "unseen, every defense takes the sneak penalty.".to_string()
+                    "unseen: every defense against it takes the sneak penalty.".to_string()
                 } else {
-                    "spotted: an ordinary attack, and it provokes an opportunity attack."
-                        .to_string()
+                    format!(
+                        "spotted: it provokes an opportunity attack from {} (if one can reach) and is made as an ordinary attack.",
+                        n(names, *defender)
+                    )
                 }
             ),
             E::Slammed {
@@ -637,11 +655,18 @@ impl BattleEvent {
                 cost,
                 boosted,
                 stopped,
+                by_ap,
             } => {
-                let speed = if *boosted { "Boosted" } else { "Normal" };
+                let speed = if *by_ap {
+                    String::new()
+                } else if *boosted {
+                    " at Boosted Speed".to_string()
+                } else {
+                    " at Normal Speed".to_string()
+                };
                 let steps: Vec<String> = path.iter().map(|s| s.to_string()).collect();
                 let mut s = format!(
-                    "{} moves at {speed} Speed, cost {cost}: {}",
+                    "{} moves{speed}, cost {cost}: {}",
                     n(names, *who),
                     if steps.is_empty() {
                         "stays put".to_string()
@@ -649,7 +674,9 @@ impl BattleEvent {
                         steps.join(" -> ")
                     }
                 );
-                if *stopped {
+                if *stopped && *by_ap {
+                    s.push_str(" (stopped by an opportunity attack)");
+                } else if *stopped {
                     s.push_str(" (stopped by an Exploit)");
                 }
                 s + "."
@@ -708,6 +735,13 @@ impl BattleEvent {
                         .join(", ")
                 };
                 match cost_pool {
+                    Some(_) if *ki_cost == 0 => {
+                        format!("{} attacks {tgt} with {what}.", n(names, *attacker))
+                    }
+                    Some(Pool::Chakra) => format!(
+                        "{} attacks {tgt} with {what}: costs {ki_cost} chakra.",
+                        n(names, *attacker)
+                    ),
                     Some(pool) => format!(
                         "{} attacks {tgt} with {what}: costs {ki_cost} {pool}(s).",
                         n(names, *attacker)
@@ -750,7 +784,18 @@ impl BattleEvent {
                 defense,
                 hit,
                 automatic,
+                attacker_wins_ties,
             } => match automatic {
+                None if *attacker_wins_ties && *hit && strike == defense => format!(
+                    "Strike {strike} ties {defense}: the attacker wins ties, {} hits {}.",
+                    n(names, *attacker),
+                    n(names, *defender)
+                ),
+                None if *attacker_wins_ties && !*hit => format!(
+                    "Strike {strike} against {defense}: {} misses {}.",
+                    n(names, *attacker),
+                    n(names, *defender)
+                ),
                 Some(why) if !*hit => format!(
                     "{} stops {}'s attack ({why}).",
                     n(names, *defender),
@@ -781,12 +826,21 @@ impl BattleEvent {
                 soak_used,
                 damage,
                 notes,
+                flat,
                 ..
             } => {
-                let mut s = format!(
-                    "{} takes {damage} {category:?} damage (Wound {wound} - Soak {soak_used} of {soak})",
-                    n(names, *target)
-                );
+                let mut s = if *flat {
+                    if damage == wound {
+                        format!("{} takes {damage} damage", n(names, *target))
+                    } else {
+                        format!("{} takes {damage} of the {wound} damage", n(names, *target))
+                    }
+                } else {
+                    format!(
+                        "{} takes {damage} {category:?} damage (Wound {wound} - Soak {soak_used} of {soak})",
+                        n(names, *target)
+                    )
+                };
                 if !notes.is_empty() {
                     s.push_str(&format!(" [{}]", notes.join("; ")));
                 }

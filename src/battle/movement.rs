@@ -207,7 +207,10 @@ pub fn declare_move(
     } else {
         "a move"
     };
-    spend_actions(&mut f, 1, what, &mut log);
+    match &rules.shinobi {
+        Some(data) => super::shinobi::spend_ap(&mut f, data.combat.move_cost, "a move", &mut log),
+        None => spend_actions(&mut f, 1, what, &mut log),
+    }
     f.round.moves += 1;
     if boosted {
         let snap = f.snapshot();
@@ -278,12 +281,12 @@ pub fn advance_move(
             return;
         };
         let (Some(from), false, false) = (mover.position, m.stopped, mover.defeated()) else {
-            finish_move(&field, m, mover.size.squares, &mut log);
+            finish_move(rules, &field, m, mover.size.squares, &mut log);
             moving.0 = None;
             return;
         };
         let Some(&to) = m.path.get(m.next) else {
-            finish_move(&field, m, mover.size.squares, &mut log);
+            finish_move(rules, &field, m, mover.size.squares, &mut log);
             moving.0 = None;
             return;
         };
@@ -419,7 +422,7 @@ pub fn offer_exploit(
     }
 }
 
-fn finish_move(field: &Field, m: &MoveState, size: u32, log: &mut EventLog) {
+fn finish_move(rules: &Rules, field: &Field, m: &MoveState, size: u32, log: &mut EventLog) {
     let taken: Vec<Square> = m.path[..m.next].to_vec();
     let cost = taken
         .iter()
@@ -431,6 +434,7 @@ fn finish_move(field: &Field, m: &MoveState, size: u32, log: &mut EventLog) {
         cost,
         boosted: m.boosted,
         stopped: m.stopped,
+        by_ap: rules.shinobi.is_some(),
     });
 }
 

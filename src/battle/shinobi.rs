@@ -14,8 +14,9 @@ use super::components::{CombatantId, Square};
 use super::context::{
     Absorb, AttackContext, Declaration, DefenseChoice, TargetContext, cover_feature,
 };
-use super::event::{BattleEvent, EventLog};
+use super::event::{ActionKind, BattleEvent, EventLog};
 use super::fighter::Fighter;
+use super::fighter::FighterQueryItem;
 use super::odds::{RollSummary, TargetOdds};
 use crate::dice::{BaseDie, DiceSource, Dist, RollKind, RollSpec, distribution, roll};
 use crate::grid::{Field, footprint, footprint_distance};
@@ -73,6 +74,18 @@ pub fn check_attack(
         });
     }
     Ok(())
+}
+
+/// Spends `n` action points on `what`, one logged line each.
+pub fn spend_ap(f: &mut FighterQueryItem, n: u32, what: &str, log: &mut EventLog) {
+    for _ in 0..n {
+        f.actions.standard = f.actions.standard.saturating_sub(1);
+        log.push(BattleEvent::ActionSpent {
+            who: *f.id,
+            kind: ActionKind::ActionPoint,
+            what: what.to_string(),
+        });
+    }
 }
 
 /// A bare d20 (or the ruleset's die): no criticals or botches in this chapter.

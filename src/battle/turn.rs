@@ -359,6 +359,7 @@ pub fn start_turn(
             soak_used: used,
             damage,
             notes: vec!["Damage Over Time".into()],
+            flat: false,
         });
         let to = f.life.current - damage;
         set_life(

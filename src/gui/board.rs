@@ -460,18 +460,26 @@ fn draw_overlay(
                 if let Some(c) = cursor.0
                     && let Some(path) = session.battle.path_to(who, c, boosted)
                 {
-                    // Power stages has no Exploits: no path square is risky.
-                    let risky = if session.battle.rules().stages.is_some() {
-                        Default::default()
+                    if session.battle.rules().shinobi.is_some() {
+                        // Shinobi: a step that leaves a reach the path entered provokes.
+                        let danger = shinobi_danger(&mut session, who, &path);
+                        for (s, d) in path.iter().zip(danger) {
+                            paint.push((*s, if d { palette::DANGER } else { palette::PATH }));
+                        }
                     } else {
-                        exploit_squares(&mut session, who)
-                    };
-                    let mut left = false;
-                    for s in &path {
-                        // Each square left while inside an opponent's reach provokes.
-                        let colour = if left { palette::DANGER } else { palette::PATH };
-                        paint.push((*s, colour));
-                        left = risky.contains(s);
+                        // Power stages has no Exploits: no path square is risky.
+                        let risky = if session.battle.rules().stages.is_some() {
+                            Default::default()
+                        } else {
+                            exploit_squares(&mut session, who)
+                        };
+                        let mut left = false;
+                        for s in &path {
+                            // Each square left while inside an opponent's reach provokes.
+                            let colour = if left { palette::DANGER } else { palette::PATH };
+                            paint.push((*s, colour));
+                            left = risky.contains(s);
+                        }
                     }
                 }
             }
@@ -559,6 +567,33 @@ fn draw_overlay(
 }
 
 /// Squares inside some opponent's Melee Attack Range: leaving one provokes an Exploit.
+/// For each square of a shinobi move's path: whether stepping onto it leaves the reach of an
+/// opponent with AP left whose reach the path entered (an opportunity attack).
+fn shinobi_danger(session: &mut Session, who: CombatantId, path: &[Square]) -> Vec<bool> {
+    let fighters = session.fighters();
+    let Some(me) = fighters.iter().find(|f| f.id == who) else {
+        return vec![false; path.len()];
+    };
+    let Some(start) = me.position else {
+        return vec![false; path.len()];
+    };
+    let mut visited = vec![start];
+    let mut out = Vec::with_capacity(path.len());
+    for s in path {
+        let from = visited[visited.len() - 1];
+        let provoked = crate::battle::movement::provoked_by(&fighters, me, from, *s)
+            .into_iter()
+            .filter_map(|id| fighters.iter().find(|f| f.id == id))
+            .any(|o| {
+                o.actions.usable() > 0
+                    && crate::battle::shinobi::entered_reach(&visited, me.size.squares, o).is_some()
+            });
+        out.push(provoked);
+        visited.push(*s);
+    }
+    out
+}
+
 fn exploit_squares(session: &mut Session, who: CombatantId) -> Vec<Square> {
     let fighters = session.fighters();
     let Some(me) = fighters.iter().find(|f| f.id == who) else {

@@ -440,8 +440,11 @@ fn command_active_unit(
             _ => Intent::Move { boosted: false },
         };
     }
-    // Power stages has no Boosted moves, Power Up or Combat Recovery: their keys do nothing.
-    let dbu_only = session.battle.rules().stages.is_none();
+    // Only DBU has Boosted moves, Power Up and Combat Recovery: elsewhere their keys do nothing.
+    let dbu_only = session.battle.rules().manifest.family == crate::ruleset::Family::Dbu;
+    if pressed(GameAction::Sneak) && session.battle.rules().shinobi.is_some() {
+        session.sneak = !session.sneak;
+    }
     if dbu_only && pressed(GameAction::BoostedMove) {
         session.intent = match session.intent {
             Intent::Move { boosted: true } => Intent::Idle,

@@ -548,6 +548,9 @@ fn unit_text(session: &mut Session, cursor: Option<crate::grid::Square>) -> Stri
     if let Some(data) = &rules.stages {
         return stage_unit_text(session, &f, data);
     }
+    if let Some(data) = &rules.shinobi {
+        return shinobi_unit_text(session, &f, data);
+    }
     let d = f.derived(&rules);
     let attrs = f
         .attributes
@@ -672,6 +675,77 @@ fn stage_unit_text(
     out
 }
 
+/// The unit panel of a shinobi: HP and chakra (and whether Deflect takes its penalty), AP left
+/// this round, weapon, abilities and ranks, move, and the attacks it knows with their costs.
+fn shinobi_unit_text(
+    session: &Session,
+    f: &crate::battle::fighter::Fighter,
+    data: &crate::ruleset::shinobi::ShinobiData,
+) -> String {
+    use crate::ruleset::shinobi::StatKind;
+    let names = &data.combat.pool_names;
+    let stats = |kind: StatKind| {
+        data.combat
+            .stats
+            .iter()
+            .filter(|s| s.kind == kind)
+            .map(|s| format!("{} {}", s.id, f.attributes.get(&s.id)))
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    let ninja = data.ninja(&f.identity.archetype);
+    let weapon = ninja
+        .and_then(|n| n.weapon.clone())
+        .unwrap_or_else(|| "none (cannot Block)".into());
+    let deflect = if crate::battle::shinobi::above_deflect_line(data, f) {
+        ""
+    } else {
+        " (Deflect at -5)"
+    };
+    let attacks: Vec<String> = ninja
+        .map(|n| n.attacks.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|id| data.attack(id))
+        .map(|a| {
+            let chakra = if a.chakra > 0 {
+                format!(", {} chakra", a.chakra)
+            } else {
+                String::new()
+            };
+            format!("{} ({} AP{chakra})", a.name, a.ap)
+        })
+        .collect();
+    let mut out = format!(
+        "{} {}  |  {}\n{} ({})\n{} {}/{}   {} {}/{}{deflect}\nAP {} of {} left this round  |  move {} squares\nWeapon: {weapon}\n{}\n{}\n{}\nAttacks: {}",
+        palette::side_mark(usize::from(f.side.0)),
+        f.identity.name,
+        ninja.map_or(f.identity.archetype.as_str(), |n| n.name.as_str()),
+        side_name(session, f.side.0),
+        session
+            .controls
+            .get(usize::from(f.side.0))
+            .map_or(String::new(), |c| c.to_string()),
+        names.life,
+        f.life.current,
+        f.life.max,
+        names.chakra,
+        f.ki.current,
+        f.ki.max,
+        f.actions.usable(),
+        data.combat.action_points,
+        f.derived(session.battle.rules()).normal_speed,
+        stats(StatKind::Ability),
+        stats(StatKind::Rank),
+        stats(StatKind::Skill),
+        attacks.join(", "),
+    );
+    if f.defeated() {
+        out.push_str("\nDEFEATED (0 HP)");
+    }
+    out
+}
+
 /// The two answers to an attack, as this ruleset names them.
 fn defense_names(rules: &crate::ruleset::Rules) -> (&'static str, &'static str) {
     if rules.stages.is_some() {
@@ -680,6 +754,20 @@ fn defense_names(rules: &crate::ruleset::Rules) -> (&'static str, &'static str) 
         ("Dodge", "Block (with a weapon)")
     } else {
         ("Dodge", "Parry (a Counter Action)")
+    }
+}
+
+/// A shinobi defense's name with what it rolls ("Block (1d20 + DEX + WEP)").
+fn shinobi_answer(rules: &crate::ruleset::Rules, choice: DefenseChoice, name: String) -> String {
+    use crate::ruleset::shinobi::DefenseKind;
+    let kind = match choice {
+        DefenseChoice::Block => DefenseKind::Block,
+        DefenseChoice::Deflect => DefenseKind::Deflect,
+        _ => DefenseKind::Dodge,
+    };
+    match rules.shinobi.as_ref().and_then(|d| d.defense(kind)) {
+        Some(d) => format!("{} (1d20 + {})", d.name, d.terms.join(" + ")),
+        None => name,
     }
 }
 
@@ -695,10 +783,7 @@ fn answer_key(
         DefenseChoice::Parry | DefenseChoice::Block => {
             (keys.of(GameAction::Parry).to_string(), second.to_string())
         }
-        DefenseChoice::Deflect => (
-            keys.of(GameAction::Deflect).to_string(),
-            "Deflect (-5 at half chakra or less)".to_string(),
-        ),
+        DefenseChoice::Deflect => (keys.of(GameAction::Deflect).to_string(), "Deflect".into()),
     }
 }
 
@@ -767,6 +852,15 @@ fn target_line(name: &str, how: &str, t: &TargetOdds) -> String {
         .next_back()
         .copied()
         .unwrap_or(0);
+    if t.critical_hit_chance == 0.0 && t.threshold_chances.is_empty() {
+        // A ruleset without criticals or thresholds (shinobi): what is left to say.
+        return format!(
+            "{name} {how}: hit {}  |  damage {lo}-{hi}, mean {:.1}  |  defeat {}",
+            pct(t.hit_chance),
+            t.expected_damage,
+            pct(t.defeat_chance)
+        );
+    }
     format!(
         "{name} {how}: hit {} (crit {})\n  damage {lo}-{hi}, mean {:.1}\n  {}  |  defeat {}",
         pct(t.hit_chance),
@@ -801,6 +895,9 @@ fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
             Intent::Move { .. } if session.battle.rules().stages.is_some() => {
                 "Moving: click a lit square.".to_string()
             }
+            Intent::Move { .. } if session.battle.rules().shinobi.is_some() => {
+                "Moving (1 AP): click a lit square.\nRed path squares leave a reach the path entered: an opportunity attack (a hit stops you where you entered).\nA rooftop edge is a 30 ft fall.".to_string()
+            }
             Intent::Move { boosted } => format!(
                 "Moving at {} Speed: click a lit square.\nPale squares need Boosted Speed ({}).\nRed path squares provoke an Exploit.",
                 if boosted { "Boosted" } else { "Normal" },
@@ -823,6 +920,13 @@ fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
     let Some(aim) = &view.aim else {
         if stages {
             return format!("{name}: point at a target.");
+        }
+        if session.battle.rules().shinobi.is_some() {
+            return format!(
+                "{name}: point at a target.\nSneak attack {} ({})",
+                if session.sneak { "ON" } else { "off" },
+                keys.of(GameAction::Sneak)
+            );
         }
         return format!(
             "{name}: point at a target.\nWager {} Ki ({wager_keys}, at most {max_wager})",
@@ -857,8 +961,45 @@ fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
             out
         }
         Ok(p) => {
-            let mut out = if session.battle.rules().shinobi.is_some() {
-                format!("{}: {} chakra\n", p.odds.maneuver, p.ki_cost)
+            let mut out = if let Some(data) = &session.battle.rules().shinobi {
+                let ap = crate::battle::shinobi::ap_cost(data, &aim.order.profile);
+                let mut head = format!(
+                    "{}: {ap} AP, {} chakra  |  sneak attack {} ({})\n",
+                    p.odds.maneuver,
+                    p.ki_cost,
+                    if session.sneak { "ON" } else { "off" },
+                    keys.of(GameAction::Sneak)
+                );
+                for t in &p.context.targets {
+                    let tname = session.names.get(&t.id).cloned().unwrap_or_default();
+                    if let Some((won, _)) = &t.sneak {
+                        head.push_str(&format!(
+                            "{tname}: sneak contest won {} (-5 to its defenses); lost, it may strike first\n",
+                            pct(*won)
+                        ));
+                    }
+                    if let Some((c, from)) = &t.miss_chance {
+                        head.push_str(&format!("{tname}: {c}% miss chance ({from})\n"));
+                    }
+                    if let Some(a) = &t.absorb {
+                        head.push_str(&format!(
+                            "{tname}: partial cover, {} at {} absorbs up to {} ({}% of hits)\n",
+                            a.name, a.at, a.left, a.chance
+                        ));
+                    }
+                    if let Some(k) = &t.knockback {
+                        let mut what = format!("{tname}: knocked to {}", k.to);
+                        if let Some((slam, _)) = &k.slam {
+                            what.push_str(&format!(", slam {slam}"));
+                        }
+                        if let Some(f) = &k.fall {
+                            what.push_str(&format!(", falls {} ft", f.feet));
+                        }
+                        head.push_str(&what);
+                        head.push('\n');
+                    }
+                }
+                head
             } else {
                 format!(
                     "{}: Ki {} (wager {} of at most {max_wager}: {wager_keys})\n",
@@ -937,6 +1078,27 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
             ),
         );
     }
+    if let Some((_, Some(Decision::Defense { .. }), _)) = session.human_to_act()
+        && session.battle.rules().shinobi.is_some()
+    {
+        let rules = session.battle.rules().clone();
+        let answers: Vec<String> = view
+            .defense_odds
+            .iter()
+            .flatten()
+            .map(|o| {
+                let (key, what) = answer_key(&rules, o.defense, keys);
+                format!("{key} {what}")
+            })
+            .collect();
+        return (
+            format!(
+                "Answer the question in the right-hand panel ({})",
+                answers.join(" / ")
+            ),
+            String::new(),
+        );
+    }
     if let Some((_, Some(_), _)) = session.human_to_act() {
         let (first, second) = defense_names(session.battle.rules());
         return (
@@ -970,11 +1132,27 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
         rules.actions.moves_per_round.saturating_sub(f.round.moves)
     });
     let mark = |on: bool, s: String| if on { format!("[{s}]") } else { s };
-    let mut items = vec![mark(
+    let move_label = match &rules.shinobi {
+        Some(data) => format!(
+            "{} Move {}AP",
+            keys.of(GameAction::Move),
+            data.combat.move_cost
+        ),
+        None => format!("{} Move ({moves_left} left)", keys.of(GameAction::Move)),
+    };
+    let mut items = Vec::new();
+    if rules.shinobi.is_some() {
+        items.push(format!(
+            "AP {}:",
+            me.as_ref().map_or(0, |f| f.actions.usable())
+        ));
+    }
+    items.push(mark(
         session.intent == Intent::Move { boosted: false },
-        format!("{} Move ({moves_left} left)", keys.of(GameAction::Move)),
-    )];
-    if rules.stages.is_none() {
+        move_label,
+    ));
+    let dbu = rules.manifest.family == crate::ruleset::Family::Dbu;
+    if dbu {
         items.push(mark(
             session.intent == Intent::Move { boosted: true },
             format!("{} Boosted", keys.of(GameAction::BoostedMove)),
@@ -988,6 +1166,18 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
             .get(i)
             .map_or("-".to_string(), |a| keys.of(*a).to_string());
         let label = match (&hand, &rules.stages) {
+            _ if rules.shinobi.is_some() => {
+                let ap = rules
+                    .shinobi
+                    .as_ref()
+                    .map_or(1, |d| crate::battle::shinobi::ap_cost(d, &s.profile));
+                let chakra = if s.ki_cost > 0 {
+                    format!(" {}ch", s.ki_cost)
+                } else {
+                    String::new()
+                };
+                format!("{key} {} {ap}AP{chakra}", s.name)
+            }
             (Some(h), Some(data)) => {
                 let held = if data.card(&s.profile).is_some() {
                     format!(" x{}", h.count(&s.profile))
@@ -1011,11 +1201,17 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
             items.push(mark(session.intent == Intent::Attack { slot: i }, label));
         }
     }
-    if rules.stages.is_none() {
+    if dbu {
         items.extend([
             format!("{} Power Up", keys.of(GameAction::PowerUp)),
             format!("{} Recover", keys.of(GameAction::Recover)),
         ]);
+    }
+    if rules.shinobi.is_some() {
+        items.push(mark(
+            session.sneak,
+            format!("{} Sneak", keys.of(GameAction::Sneak)),
+        ));
     }
     items.extend([
         format!("{} End turn", keys.of(GameAction::EndTurn)),
@@ -1111,6 +1307,11 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
                     .iter()
                     .map(|o| {
                         let (key, what) = answer_key(&rules, o.defense, keys);
+                        let what = if rules.shinobi.is_some() {
+                            shinobi_answer(&rules, o.defense, what)
+                        } else {
+                            what
+                        };
                         format!(
                             "{key}  {what}: hit {}  |  mean damage {:.1}  |  defeat {}",
                             pct(o.hit_chance),
@@ -1122,6 +1323,14 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
                 s.push_str(&lines.join("\n"));
             }
             Some(s)
+        }
+        Decision::Exploit { mover, .. } if session.battle.rules().shinobi.is_some() => {
+            let mn = session.names.get(&mover).cloned().unwrap_or_default();
+            Some(format!(
+                "{mn} provokes an opportunity attack from {name} (1 AP; a hit on a runner stops it where it entered your reach).\n{}: strike (best melee attack)  |  {}: let it go",
+                keys.of(GameAction::Confirm),
+                keys.of(GameAction::Cancel)
+            ))
         }
         Decision::Exploit { mover, .. } => {
             let mn = session.names.get(&mover).cloned().unwrap_or_default();

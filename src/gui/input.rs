@@ -65,6 +65,8 @@ pub enum GameAction {
     Dodge,
     Parry,
     Deflect,
+    /// Shinobi: make the aimed attack a sneak attack (toggle).
+    Sneak,
     /// Play the computer's turns without pauses until a person must act.
     SkipAi,
     /// Show every roll of the combat log with its dice and modifiers.
@@ -167,6 +169,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::Dodge, vec![K::KeyD]),
         (A::Parry, vec![K::KeyP]),
         (A::Deflect, vec![K::KeyE]),
+        (A::Sneak, vec![K::KeyS]),
         (A::SkipAi, vec![K::KeyF]),
         (A::ToggleLog, vec![K::KeyL]),
         (A::LogOlder, vec![K::BracketLeft]),
@@ -244,6 +247,10 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(
             A::Redo,
             ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::South]),
+        )
+        .with(
+            A::Sneak,
+            ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::RightThumb]),
         )
         .with(A::Up, GamepadButton::DPadUp)
         .with(A::Down, GamepadButton::DPadDown)

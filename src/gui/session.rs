@@ -173,6 +173,8 @@ pub struct Session {
     pub wager: i64,
     /// Facing of cones and lines placed on a chosen square.
     pub facing: Dir8,
+    /// Shinobi: the next single-target attack is a sneak attack.
+    pub sneak: bool,
     /// The human side that must confirm the hand-off screen before it sees the board.
     pub handoff: Option<u8>,
     /// The human side that last had the board (hot-seat hand-offs happen on a change).
@@ -301,6 +303,7 @@ impl Session {
             intent_of: None,
             wager: 0,
             facing: Dir8::N,
+            sneak: false,
             handoff: None,
             seen_side: None,
             notice: None,
@@ -537,6 +540,7 @@ impl Session {
             self.intent = Intent::Idle;
             self.wager = 0;
             self.facing = Dir8::N;
+            self.sneak = false;
             self.intent_of = acting;
         }
         self.clamp_wager();
@@ -731,7 +735,9 @@ impl Session {
             wager: self.wager,
             element: slot.element.clone(),
             push: None,
-            sneak: false,
+            sneak: self.sneak
+                && rules.shinobi.is_some()
+                && matches!(target, AttackTarget::Combatant(_)),
         })
     }
 

@@ -24,7 +24,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 30] = [
+pub const REBINDABLE: [GameAction; 31] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -46,6 +46,7 @@ pub const REBINDABLE: [GameAction; 30] = [
     GameAction::Dodge,
     GameAction::Parry,
     GameAction::Deflect,
+    GameAction::Sneak,
     GameAction::SkipAi,
     GameAction::ToggleLog,
     GameAction::LogOlder,
