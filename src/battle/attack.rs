@@ -549,6 +549,7 @@ pub fn begin_attack(
                 defense: None,
                 hit: None,
                 damage: 0,
+                counter: None,
             })
             .collect(),
         strike: None,
@@ -892,9 +893,11 @@ fn shinobi_defense(
 
 /// Defense Declaration: each target, in id order, dodges or parries; a prompted one stops the
 /// battle until it answers.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn collect_defenses(
     rules: Res<RulesRes>,
     ground: Res<Battleground>,
+    turn: Res<TurnOrder>,
     mut attack: ResMut<CurrentAttack>,
     mut awaiting: ResMut<AwaitingInput>,
     mut log: ResMut<EventLog>,
@@ -929,8 +932,18 @@ pub fn collect_defenses(
             &state.sneak_won,
         ) {
             Some(choice) => {
+                let counter = rules
+                    .shinobi
+                    .as_ref()
+                    .and_then(|data| super::shinobi::policy_counter(data, &turn, target, attacker));
                 if let Some(mut f) = q.iter_mut().find(|f| *f.id == id) {
                     declare_defense(&mut f, &mut state.targets[i], choice, &mut log);
+                    if let (Some(data), Some(c)) = (&rules.shinobi, counter)
+                        && let Some(def) = data.counter(&c)
+                    {
+                        super::shinobi::cast_counter(&mut f, def, &mut log);
+                        state.targets[i].counter = Some(c);
+                    }
                 }
             }
             None => {
@@ -1043,6 +1056,56 @@ pub fn roll_opposed_checks(
             automatic: None,
             attacker_wins_ties: rules.dice.attacker_wins_ties,
         });
+        // Shinobi counters: an evading defense strikes back with its roll; a failed one wastes
+        // the counter.
+        if let (Some(data), Some(id)) = (&rules.shinobi, state.targets[i].counter.clone())
+            && let Some(c) = data.counter(&id)
+        {
+            if hit {
+                log.push(BattleEvent::CounterWasted {
+                    who: tc.id,
+                    counter: c.name.clone(),
+                });
+            } else if let Some(me) = all.iter().find(|f| f.id == tc.id) {
+                let spec = super::shinobi::counter_defense(data, attacker);
+                let r = roll(&spec, &mut dice.0);
+                let lands = if rules.dice.attacker_wins_ties {
+                    d_total >= r.total
+                } else {
+                    d_total > r.total
+                };
+                let damage = if lands {
+                    super::shinobi::counter_damage(me, c)
+                } else {
+                    0
+                };
+                log.push(BattleEvent::CounterStruck {
+                    by: tc.id,
+                    on: attacker.id,
+                    counter: c.name.clone(),
+                    kept: d_total,
+                    defense: r,
+                    hit: lands,
+                    damage,
+                });
+                if damage > 0
+                    && let Some(mut f) = q.iter_mut().find(|f| *f.id == attacker.id)
+                {
+                    let left = f.life.current - damage;
+                    set_life(
+                        rules,
+                        &mut f,
+                        left,
+                        LifeCause::Damage {
+                            by: Some(tc.id),
+                            attack: true,
+                        },
+                        &format!("{}'s {}", me.identity.name, c.name),
+                        &mut log,
+                    );
+                }
+            }
+        }
         // Shinobi concealment: a hit may still miss.
         let hit = match &tc.miss_chance {
             Some((chance, source)) if hit => {

@@ -55,10 +55,14 @@ pub enum SurgeKind {
 pub enum Command {
     /// Declare an Attacking Maneuver (1 Standard Action).
     Attack(AttackOrder),
-    /// Answer a defense prompt: Dodge, or Parry with a Counter Action.
+    /// Answer a defense prompt: Dodge, or Parry with a Counter Action (shinobi: Dodge, Block or
+    /// Deflect, maybe with a counter jutsu).
     Defend {
         defender: CombatantId,
         choice: DefenseChoice,
+        /// Shinobi: a counter jutsu the defender knows, cast with this defense.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        counter: Option<String>,
     },
     /// Answer the window for Instants before an attack resolves: a Surge, or pass.
     Respond {
@@ -162,6 +166,12 @@ pub enum RuleError {
     BattleOver,
     #[error("a sneak attack is a shinobi attack on one declared target, not an opportunity attack")]
     BadSneak,
+    #[error("{who} cannot counter with `{counter}` now: {why}")]
+    CannotCounter {
+        who: CombatantId,
+        counter: String,
+        why: String,
+    },
     #[error("an opportunity attack is made in melee reach; {attack} is not a melee attack")]
     OpportunityNeedsMelee { attack: String },
     #[error("{who} needs {need} AP for that and has {have} left this round")]

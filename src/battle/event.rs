@@ -164,6 +164,27 @@ pub enum BattleEvent {
         halve_dc: i64,
         damage: i64,
     },
+    /// Shinobi: a counter jutsu cast with a defense (its AP and chakra are spent either way).
+    CounterCast {
+        who: CombatantId,
+        counter: String,
+    },
+    /// Shinobi: a counter goes off after its defense evaded: the kept defense total against the
+    /// attacker's own defense roll.
+    CounterStruck {
+        by: CombatantId,
+        on: CombatantId,
+        counter: String,
+        kept: i64,
+        defense: RollBreakdown,
+        hit: bool,
+        damage: i64,
+    },
+    /// Shinobi: the defense failed, so the counter is spent for nothing.
+    CounterWasted {
+        who: CombatantId,
+        counter: String,
+    },
     /// Shinobi: the sneak-attack contest, Stealth against Perception.
     SneakContest {
         attacker: CombatantId,
@@ -555,6 +576,40 @@ impl BattleEvent {
                     )
                 }
             }
+            E::CounterCast { who, counter } => {
+                format!("{} casts {counter} with the defense.", n(names, *who))
+            }
+            E::CounterStruck {
+                by,
+                on,
+                counter,
+                kept,
+                defense,
+                hit,
+                damage,
+            } => {
+                if *hit {
+                    format!(
+                        "{counter}: {} keeps {kept} against {}'s {} {}: hits for {damage}.",
+                        n(names, *by),
+                        n(names, *on),
+                        defense.kind,
+                        defense.total
+                    )
+                } else {
+                    format!(
+                        "{counter}: {} keeps {kept} against {}'s {} {}: misses.",
+                        n(names, *by),
+                        n(names, *on),
+                        defense.kind,
+                        defense.total
+                    )
+                }
+            }
+            E::CounterWasted { who, counter } => format!(
+                "{} is hit: {counter} is spent with no effect.",
+                n(names, *who)
+            ),
             E::Fell {
                 who,
                 at,

@@ -293,6 +293,7 @@ pub fn apply_cure_poison(
 
 /// `Defend`: the prompted target's choice of Dodge or Parry.
 pub fn apply_defense_answer(
+    rules: Res<RulesRes>,
     mut pending: ResMut<PendingCommand>,
     mut attack: ResMut<CurrentAttack>,
     mut awaiting: ResMut<AwaitingInput>,
@@ -300,8 +301,12 @@ pub fn apply_defense_answer(
     mut progress: ResMut<Progress>,
     mut q: Query<FighterQuery>,
 ) {
-    let Some((who, choice)) = take(&mut pending, |c| match c {
-        Command::Defend { defender, choice } => Some((*defender, *choice)),
+    let Some((who, choice, counter)) = take(&mut pending, |c| match c {
+        Command::Defend {
+            defender,
+            choice,
+            counter,
+        } => Some((*defender, *choice, counter.clone())),
         _ => None,
     }) else {
         return;
@@ -311,6 +316,12 @@ pub fn apply_defense_answer(
         && let Some(mut f) = q.iter_mut().find(|f| *f.id == who)
     {
         super::attack::declare_defense(&mut f, t, choice, &mut log);
+        if let (Some(data), Some(id)) = (&rules.0.shinobi, counter)
+            && let Some(c) = data.counter(&id)
+        {
+            super::shinobi::cast_counter(&mut f, c, &mut log);
+            t.counter = Some(id);
+        }
     }
     awaiting.0 = None;
     progress.0 = true;

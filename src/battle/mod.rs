@@ -166,6 +166,15 @@ pub struct AttackPreview {
     pub odds: odds::AttackOdds,
 }
 
+/// What a shinobi counter would do for the defender being asked: the counter, its damage, and
+/// per answer the exact chance of evading and hitting back.
+#[derive(Debug, Clone)]
+pub struct CounterPreview {
+    pub counter: crate::ruleset::shinobi::CounterDef,
+    pub damage: i64,
+    pub chances: Vec<(context::DefenseChoice, f64)>,
+}
+
 /// A command's name for messages ("Move", "Attack"…).
 pub fn command_name(cmd: &Command) -> &'static str {
     match cmd {
@@ -594,6 +603,42 @@ impl Battle {
         )
     }
 
+    /// Shinobi: the counter the defender the battle is asking now could cast with its answer,
+    /// and for each answer the exact chance that it evades and the counter then hits, from the
+    /// same context assembly resolution uses.
+    pub fn counter_preview(&mut self) -> Option<CounterPreview> {
+        let Some(Decision::Defense { defender, attacker }) = self.awaiting().cloned() else {
+            return None;
+        };
+        let rules = self.rules.clone();
+        let data = rules.shinobi.as_ref()?;
+        let attack = self.world.resource::<CurrentAttack>().0.clone()?;
+        let fighters = self.fighters();
+        let a = fighters.iter().find(|f| f.id == attacker)?;
+        let me = fighters.iter().find(|f| f.id == defender)?;
+        let counter = shinobi::counters_now(data, me, a).first().copied()?.clone();
+        let all: Vec<&Fighter> = attack
+            .targets
+            .iter()
+            .filter_map(|ts| fighters.iter().find(|f| f.id == ts.id))
+            .collect();
+        let mut decl = attack::declaration(&rules, a, &attack.order, all.len()).ok()?;
+        decl.sneak_won = &attack.sneak_won;
+        let field = self.field();
+        let ctx = context::assemble(&rules, &field, a, &all, &decl);
+        let tc = ctx.targets.iter().find(|x| x.id == defender)?;
+        let back = shinobi::counter_defense(data, a);
+        Some(CounterPreview {
+            damage: shinobi::counter_damage(me, &counter),
+            chances: tc
+                .defenses
+                .iter()
+                .map(|(c, spec)| (*c, shinobi::counter_chance(data, &tc.strike, spec, &back)))
+                .collect(),
+            counter,
+        })
+    }
+
     /// Every rule that could refuse `cmd` now, checked without changing anything.
     pub fn check(&mut self, cmd: &Command) -> Result<(), RuleError> {
         let turn = self.turn().clone();
@@ -612,9 +657,35 @@ impl Battle {
             .ok_or(RuleError::UnknownCombatant(who))?;
         let awaiting = self.awaiting().cloned();
         match (&awaiting, cmd) {
-            (Some(d @ Decision::Defense { defender, .. }), Command::Defend { choice, .. }) => {
+            (
+                Some(
+                    d @ Decision::Defense {
+                        defender, attacker, ..
+                    },
+                ),
+                Command::Defend {
+                    choice, counter, ..
+                },
+            ) => {
                 if *defender != who {
                     return Err(RuleError::AwaitingDecision(d.clone()));
+                }
+                if let Some(id) = counter {
+                    let why = match (
+                        &self.rules.shinobi,
+                        fighters.iter().find(|f| f.id == *attacker),
+                    ) {
+                        (Some(data), Some(a)) => shinobi::check_counter(data, me, a, id).err(),
+                        (None, _) => Some("counters are a shinobi rule".to_string()),
+                        (_, None) => Some("the attacker is gone".to_string()),
+                    };
+                    if let Some(why) = why {
+                        return Err(RuleError::CannotCounter {
+                            who,
+                            counter: id.clone(),
+                            why,
+                        });
+                    }
                 }
                 let offered = self
                     .defense_odds()

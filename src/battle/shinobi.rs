@@ -21,7 +21,7 @@ use super::odds::{RollSummary, TargetOdds};
 use crate::dice::{BaseDie, DiceSource, Dist, RollKind, RollSpec, distribution, roll};
 use crate::grid::{Field, footprint, footprint_distance};
 use crate::ruleset::Category;
-use crate::ruleset::shinobi::{AttackDef, DefenseKind, ShinobiData};
+use crate::ruleset::shinobi::{AttackDef, CounterDef, DefenseKind, ShinobiData};
 
 /// The attack a profile id names (validated data always has one).
 pub fn attack<'d>(data: &'d ShinobiData, profile: &str) -> Option<&'d AttackDef> {
@@ -176,6 +176,27 @@ pub fn defense_spec(
     kind: DefenseKind,
     sneak_won: bool,
 ) -> RollSpec {
+    let mut s = defense_roll(data, target, kind, a.undodgeable, a.unblockable, sneak_won);
+    for m in s.modifiers.iter_mut() {
+        if m.label == UNDODGEABLE || m.label == UNBLOCKABLE {
+            m.label = format!("{} is {}", a.name, m.label);
+        }
+    }
+    s
+}
+
+const UNDODGEABLE: &str = "undodgeable";
+const UNBLOCKABLE: &str = "unblockable";
+
+/// A defense roll against an attack that is (or is not) undodgeable or unblockable.
+fn defense_roll(
+    data: &ShinobiData,
+    target: &Fighter,
+    kind: DefenseKind,
+    undodgeable: bool,
+    unblockable: bool,
+    sneak_won: bool,
+) -> RollSpec {
     let c = &data.combat;
     let (roll_kind, name) = match kind {
         DefenseKind::Dodge => (RollKind::Dodge, "Dodge"),
@@ -187,17 +208,11 @@ pub fn defense_spec(
         add_terms(data, target, &d.terms, &mut s);
     }
     match kind {
-        DefenseKind::Dodge if a.undodgeable => {
-            s.add(
-                format!("{} is undodgeable", a.name),
-                -c.undefendable_penalty,
-            );
+        DefenseKind::Dodge if undodgeable => {
+            s.add(UNDODGEABLE, -c.undefendable_penalty);
         }
-        DefenseKind::Block if a.unblockable => {
-            s.add(
-                format!("{} is unblockable", a.name),
-                -c.undefendable_penalty,
-            );
+        DefenseKind::Block if unblockable => {
+            s.add(UNBLOCKABLE, -c.undefendable_penalty);
         }
         DefenseKind::Deflect if !above_deflect_line(data, target) => {
             s.add(
@@ -693,6 +708,160 @@ pub fn slam_damage(data: &ShinobiData, attacker: &Fighter, a: &AttackDef) -> (i6
         attacker.attributes.get(stat).max(0),
         format!("{} {}", data.stat_name(stat), attacker.attributes.get(stat)),
     )
+}
+
+/// Why `me` cannot counter `attacker` with `id` now, or the counter.
+pub fn check_counter<'d>(
+    data: &'d ShinobiData,
+    me: &Fighter,
+    attacker: &Fighter,
+    id: &str,
+) -> Result<&'d CounterDef, String> {
+    let c = data
+        .counter(id)
+        .ok_or_else(|| "no such counter jutsu".to_string())?;
+    if !data
+        .ninja(&me.identity.archetype)
+        .is_some_and(|n| n.counters.iter().any(|k| k == id))
+    {
+        return Err("it does not know that counter".into());
+    }
+    if me.actions.usable() < c.ap {
+        return Err(format!(
+            "it needs {} AP and has {}",
+            c.ap,
+            me.actions.usable()
+        ));
+    }
+    if me.ki.current < c.chakra {
+        return Err(format!(
+            "it needs {} chakra and has {}",
+            c.chakra, me.ki.current
+        ));
+    }
+    if c.weapon && !has_weapon(data, me) {
+        return Err("it needs a weapon".into());
+    }
+    let reach = match c.reach {
+        crate::ruleset::Reach::Melee => Some(me.size.melee_range),
+        crate::ruleset::Reach::Within(n) => Some(n),
+        crate::ruleset::Reach::Any => None,
+    };
+    if let (Some(r), Some(d)) = (reach, me.distance_to(attacker))
+        && d > r
+    {
+        return Err(format!("the attacker is {d} squares away; it reaches {r}"));
+    }
+    Ok(c)
+}
+
+/// The counters `me` could cast against `attacker` now.
+pub fn counters_now<'d>(
+    data: &'d ShinobiData,
+    me: &Fighter,
+    attacker: &Fighter,
+) -> Vec<&'d CounterDef> {
+    data.ninja(&me.identity.archetype)
+        .map(|n| n.counters.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|id| check_counter(data, me, attacker, id).ok())
+        .collect()
+}
+
+/// A computer-controlled defender's counter: the first it can cast, but only once its own turn
+/// this round is over (held AP are otherwise wasted; before its turn they are its turn's AP).
+pub fn policy_counter(
+    data: &ShinobiData,
+    turn: &super::state::TurnOrder,
+    me: &Fighter,
+    attacker: &Fighter,
+) -> Option<String> {
+    let done = turn
+        .order
+        .iter()
+        .position(|id| *id == me.id)
+        .is_some_and(|i| i < turn.index);
+    if !done || me.controller.exploits == super::components::ExploitPolicy::Never {
+        return None;
+    }
+    counters_now(data, me, attacker)
+        .first()
+        .map(|c| c.id.clone())
+}
+
+/// Spends a counter's AP and chakra as it is cast with a defense.
+pub fn cast_counter(f: &mut FighterQueryItem, c: &CounterDef, log: &mut EventLog) {
+    log.push(BattleEvent::CounterCast {
+        who: *f.id,
+        counter: c.name.clone(),
+    });
+    spend_ap(f, c.ap, &c.name, log);
+    if c.chakra > 0 {
+        let from = f.ki.current;
+        f.ki.current -= c.chakra;
+        log.push(BattleEvent::PoolChanged {
+            who: *f.id,
+            pool: super::event::Pool::Chakra,
+            from,
+            to: f.ki.current,
+            reason: format!("{} costs {}", c.name, c.chakra),
+        });
+    }
+}
+
+/// A counter's damage: its stats plus its bonus.
+pub fn counter_damage(me: &Fighter, c: &CounterDef) -> i64 {
+    c.damage
+        .iter()
+        .map(|s| me.attributes.get(s))
+        .sum::<i64>()
+        .saturating_add(c.damage_bonus)
+        .max(0)
+}
+
+/// The attacker's answer to a counter: its best defense (the highest bonus; one d20 each).
+pub fn counter_defense(data: &ShinobiData, attacker: &Fighter) -> RollSpec {
+    offered(data, attacker)
+        .into_iter()
+        .map(|k| defense_roll(data, attacker, k, false, false, false))
+        .max_by_key(|s| s.modifiers.iter().map(|m| m.value).sum::<i64>())
+        .unwrap_or_else(|| base(data, RollKind::Dodge))
+}
+
+/// The exact chance that a defense `defense` beats the attack roll `strike` and the counter
+/// then hits the attacker's `counter_defense` with the kept roll (the countering character
+/// wins ties, as attackers do here).
+pub fn counter_chance(
+    data: &ShinobiData,
+    strike: &RollSpec,
+    defense: &RollSpec,
+    counter_defense: &RollSpec,
+) -> f64 {
+    let (s, d, c) = (
+        distribution(strike),
+        distribution(defense),
+        distribution(counter_defense),
+    );
+    let attacker_ties = data.combat.ties == crate::ruleset::shinobi::TieWinner::Attacker;
+    let mut p = 0.0;
+    for (i, pd) in d.p.iter().enumerate() {
+        let v = d.offset + i as i64;
+        // The defense evades when it beats the attack (ties as the ruleset says)…
+        let evades = if attacker_ties {
+            s.cdf(v - 1)
+        } else {
+            s.cdf(v)
+        };
+        // …and the counter hits when the kept roll beats or ties the attacker's defense.
+        let lands = if attacker_ties {
+            c.cdf(v)
+        } else {
+            c.cdf(v - 1)
+        };
+        p += pd * evades * lands;
+    }
+    p
 }
 
 /// Opportunity attacks: the opponent's reach must have been entered during this move and is

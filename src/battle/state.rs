@@ -127,6 +127,9 @@ pub struct TargetState {
     pub defense: Option<DefenseChoice>,
     pub hit: Option<bool>,
     pub damage: i64,
+    /// Shinobi: the counter jutsu cast with the defense.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counter: Option<String>,
 }
 
 /// The Attacking Maneuver being resolved.

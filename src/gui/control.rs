@@ -364,6 +364,9 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
     let cmd = match decision {
         Decision::Defense { defender, .. } => {
             let shinobi = session.battle.rules().shinobi.is_some();
+            if shinobi && pressed(GameAction::Counter) {
+                session.counter = !session.counter;
+            }
             let choice = if pressed(GameAction::Dodge) {
                 Some(DefenseChoice::Dodge)
             } else if pressed(GameAction::Parry) {
@@ -377,7 +380,16 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
             } else {
                 None
             };
-            choice.map(|choice| Command::Defend { defender, choice })
+            let counter = if session.counter && choice.is_some() {
+                session.battle.counter_preview().map(|p| p.counter.id)
+            } else {
+                None
+            };
+            choice.map(|choice| Command::Defend {
+                defender,
+                choice,
+                counter,
+            })
         }
         Decision::Exploit { mover, .. } => {
             if pressed(GameAction::Confirm) || pressed(GameAction::Select) {

@@ -1321,6 +1321,23 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
                     })
                     .collect();
                 s.push_str(&lines.join("\n"));
+                if let Some(p) = session.battle.counter_preview() {
+                    let chances: Vec<String> = p
+                        .chances
+                        .iter()
+                        .map(|(c, x)| format!("{} {}", c.name().to_lowercase(), pct(*x)))
+                        .collect();
+                    s.push_str(&format!(
+                        "\n{}  [{}] counter with {} ({} AP, {} chakra, spent even if hit): evade and hit back for {}: {}",
+                        keys.of(GameAction::Counter),
+                        if session.counter { "x" } else { " " },
+                        p.counter.name,
+                        p.counter.ap,
+                        p.counter.chakra,
+                        p.damage,
+                        chances.join(", ")
+                    ));
+                }
             }
             Some(s)
         }

@@ -67,6 +67,8 @@ pub enum GameAction {
     Deflect,
     /// Shinobi: make the aimed attack a sneak attack (toggle).
     Sneak,
+    /// Shinobi: cast a counter jutsu with the next defense answer (toggle).
+    Counter,
     /// Play the computer's turns without pauses until a person must act.
     SkipAi,
     /// Show every roll of the combat log with its dice and modifiers.
@@ -170,6 +172,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::Parry, vec![K::KeyP]),
         (A::Deflect, vec![K::KeyE]),
         (A::Sneak, vec![K::KeyS]),
+        (A::Counter, vec![K::KeyC]),
         (A::SkipAi, vec![K::KeyF]),
         (A::ToggleLog, vec![K::KeyL]),
         (A::LogOlder, vec![K::BracketLeft]),
@@ -251,6 +254,10 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(
             A::Sneak,
             ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::RightThumb]),
+        )
+        .with(
+            A::Counter,
+            ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::LeftThumb]),
         )
         .with(A::Up, GamepadButton::DPadUp)
         .with(A::Down, GamepadButton::DPadDown)

@@ -175,6 +175,8 @@ pub struct Session {
     pub facing: Dir8,
     /// Shinobi: the next single-target attack is a sneak attack.
     pub sneak: bool,
+    /// Shinobi: the next defense answer casts the counter jutsu offered with it.
+    pub counter: bool,
     /// The human side that must confirm the hand-off screen before it sees the board.
     pub handoff: Option<u8>,
     /// The human side that last had the board (hot-seat hand-offs happen on a change).
@@ -304,6 +306,7 @@ impl Session {
             wager: 0,
             facing: Dir8::N,
             sneak: false,
+            counter: false,
             handoff: None,
             seen_side: None,
             notice: None,
@@ -611,6 +614,7 @@ impl Session {
                 Some(Decision::Defense { defender, .. }) => Command::Defend {
                     defender: *defender,
                     choice: crate::battle::context::DefenseChoice::Dodge,
+                    counter: None,
                 },
                 Some(Decision::Response { who, .. }) => Command::Respond {
                     who: *who,

@@ -24,7 +24,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 31] = [
+pub const REBINDABLE: [GameAction; 32] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -47,6 +47,7 @@ pub const REBINDABLE: [GameAction; 31] = [
     GameAction::Parry,
     GameAction::Deflect,
     GameAction::Sneak,
+    GameAction::Counter,
     GameAction::SkipAi,
     GameAction::ToggleLog,
     GameAction::LogOlder,

@@ -64,6 +64,32 @@ pub struct ShinobiRules {
     pub falling: FallingRules,
     /// The attacks ninja can know, by id.
     pub attacks: Vec<AttackDef>,
+    /// Counter jutsu: a defense that, if it evades, strikes back with the evasion roll.
+    #[serde(default)]
+    pub counters: Vec<CounterDef>,
+}
+
+/// A counter jutsu ("Counters allow a Character to avoid an attack while striking back").
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CounterDef {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    /// AP it costs (casting a jutsu: 1), spent whether or not the defense succeeds.
+    pub ap: u32,
+    /// Chakra it costs, spent whether or not the defense succeeds.
+    pub chakra: i64,
+    /// How far the attacker may be: `Melee` (adjacent), `Within(n)` or `Any`.
+    pub reach: Reach,
+    /// Stats that make its damage ("modified by the correlating Ability of the Jutsu used")…
+    pub damage: Vec<String>,
+    /// …plus this.
+    #[serde(default)]
+    pub damage_bonus: i64,
+    /// Only with a weapon equipped.
+    #[serde(default)]
+    pub weapon: bool,
 }
 
 /// Display names of the two pools.
@@ -224,6 +250,9 @@ pub struct NinjaDef {
     pub weapon: Option<String>,
     /// Attack ids it knows.
     pub attacks: Vec<String>,
+    /// Counter jutsu ids it knows.
+    #[serde(default)]
+    pub counters: Vec<String>,
 }
 
 /// The attribute holding a ninja's maximum HP in the lowered tables.
@@ -572,6 +601,45 @@ pub fn validate(
             );
         }
     }
+    let mut counter_ids = BTreeSet::new();
+    for (i, c) in rules.counters.iter().enumerate() {
+        let p = root.field("counters").index(i);
+        if c.id.is_empty()
+            || attack_ids.contains(c.id.as_str())
+            || !counter_ids.insert(c.id.as_str())
+        {
+            at(
+                src,
+                &p.field("id"),
+                format!(
+                    "counter id `{}` is empty, an attack's id or used twice",
+                    c.id
+                ),
+            );
+        }
+        if c.ap == 0 || c.ap > rules.action_points {
+            at(
+                src,
+                &p.field("ap"),
+                format!(
+                    "a counter costs 1 to {} AP, not {}",
+                    rules.action_points, c.ap
+                ),
+            );
+        }
+        for (j, t) in c.damage.iter().enumerate() {
+            check_stat(p.field("damage").index(j), t, &mut stat_errors);
+        }
+        for (name, v) in [("chakra", c.chakra), ("damage_bonus", c.damage_bonus)] {
+            if !(0..=MAX_VALUE).contains(&v) {
+                at(
+                    src,
+                    &p.field(name),
+                    format!("must be 0 to {MAX_VALUE}, not {v}"),
+                );
+            }
+        }
+    }
     for (path, msg) in stat_errors {
         at(src, &path, msg);
     }
@@ -651,6 +719,21 @@ pub fn validate(
                     roster_src,
                     &p.field("attacks").index(j),
                     format!("`{a}` needs a weapon and this ninja has none"),
+                ),
+                Some(_) => {}
+            }
+        }
+        for (j, c) in n.counters.iter().enumerate() {
+            match rules.counters.iter().find(|x| &x.id == c) {
+                None => at(
+                    roster_src,
+                    &p.field("counters").index(j),
+                    format!("unknown counter `{c}` (see shinobi.ron's counters)"),
+                ),
+                Some(x) if x.weapon && n.weapon.is_none() => at(
+                    roster_src,
+                    &p.field("counters").index(j),
+                    format!("`{c}` needs a weapon and this ninja has none"),
                 ),
                 Some(_) => {}
             }
@@ -752,6 +835,11 @@ impl ShinobiData {
     /// An attack by id.
     pub fn attack(&self, id: &str) -> Option<&AttackDef> {
         self.combat.attacks.iter().find(|a| a.id == id)
+    }
+
+    /// A counter jutsu by id.
+    pub fn counter(&self, id: &str) -> Option<&CounterDef> {
+        self.combat.counters.iter().find(|c| c.id == id)
     }
 
     /// A defense's definition.

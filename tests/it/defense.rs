@@ -95,6 +95,7 @@ fn dbu_defense_declaration_waits_for_a_prompted_defender() {
         Command::Defend {
             defender: CombatantId(1),
             choice: DefenseChoice::Dodge,
+            counter: None,
         },
     );
     assert_contains(

@@ -25,9 +25,9 @@ fn shipped_scenarios_are_valid_and_of_every_size() {
         [
             "boss",
             "duel",
-            "siege",
             "shinobi-duel",
             "shinobi-squad",
+            "siege",
             "skirmish",
             "stages-duel",
             "stages-heavy",

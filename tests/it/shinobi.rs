@@ -240,13 +240,15 @@ fn shinobi_block_needs_a_weapon() {
     assert!(matches!(
         b.check(&Command::Defend {
             defender: CombatantId(1),
-            choice: DefenseChoice::Block
+            choice: DefenseChoice::Block,
+            counter: None,
         }),
         Err(RuleError::DefenseNotOffered { .. })
     ));
     b.submit(Command::Defend {
         defender: CombatantId(1),
         choice: DefenseChoice::Deflect,
+        counter: None,
     })
     .expect("Deflect is offered");
 }
@@ -648,9 +650,14 @@ fn shinobi_spotted_sneak_attack_provokes_an_opportunity_attack() {
         assert!(provoked < declared[0].0);
         assert_eq!(declared[0].1, CombatantId(1), "the defender strikes first");
         assert_eq!(declared[1].1, CombatantId(0), "then the attack is made");
+        // 1 AP for the opportunity attack, and 1 more if it also countered the attack.
+        let countered = ev
+            .iter()
+            .filter(|e| matches!(e, BattleEvent::CounterCast { .. }))
+            .count() as u32;
         assert_eq!(
             b.fighter(CombatantId(1)).expect("guard").actions.usable(),
-            2
+            2 - countered
         );
     }
     assert!(seen);
@@ -745,6 +752,118 @@ fn shinobi_push_onto_a_drop_falls_and_the_preview_counts_it() {
         .map(|d| dodge.damage_distribution.get(d).copied().unwrap_or(0.0))
         .sum();
     assert!((landed - dodge.hit_chance).abs() < 1e-9);
+}
+
+/// A Brawler (Counter Strike) attacked by a Blade Dancer beside it, asked how to defend.
+fn counter_battle(seed: u64) -> Battle {
+    let mut b = battle(
+        vec![
+            unit("blade", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("brawler", 1, (3, 2), DefensePolicy::Prompt),
+        ],
+        seed,
+    );
+    b.submit(Command::Attack(order(0, "weapon_strike", at(1))))
+        .expect("attack");
+    b
+}
+
+#[test]
+fn shinobi_counter_strikes_back_with_the_kept_roll() {
+    let (mut struck, mut wasted) = (0, 0);
+    for seed in 0..60 {
+        let mut b = counter_battle(seed);
+        let (ap, chakra) = {
+            let f = b.fighter(CombatantId(1)).expect("brawler");
+            (f.actions.usable(), f.ki.current)
+        };
+        let n = b.events().len();
+        b.submit(Command::Defend {
+            defender: CombatantId(1),
+            choice: DefenseChoice::Dodge,
+            counter: Some("counter_strike".into()),
+        })
+        .expect("the Brawler may counter");
+        let me = b.fighter(CombatantId(1)).expect("brawler");
+        assert_eq!(
+            (me.actions.usable(), me.ki.current),
+            (ap - 1, chakra - 2),
+            "1 AP and 2 chakra, spent either way"
+        );
+        let ev = &b.events()[n..];
+        let dodge = ev.iter().find_map(|e| match e {
+            BattleEvent::DefenseRolled { roll, .. } => Some(roll.total),
+            _ => None,
+        });
+        for e in ev {
+            match e {
+                BattleEvent::CounterStruck {
+                    kept,
+                    defense,
+                    hit,
+                    damage,
+                    ..
+                } => {
+                    struck += 1;
+                    assert_eq!(
+                        Some(*kept),
+                        dodge,
+                        "the evasion roll is kept as the hit roll"
+                    );
+                    assert_eq!(
+                        *hit,
+                        *kept >= defense.total,
+                        "the countering ninja wins ties"
+                    );
+                    assert_eq!(*damage, if *hit { 4 + 4 } else { 0 }, "STR + TAI");
+                }
+                BattleEvent::CounterWasted { .. } => wasted += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(struck > 0 && wasted > 0, "{struck} struck, {wasted} wasted");
+}
+
+#[test]
+fn shinobi_counter_preview_is_exact() {
+    let mut b = counter_battle(1);
+    let p = b.counter_preview().expect("a counter is offered");
+    assert_eq!((p.counter.id.as_str(), p.damage), ("counter_strike", 8));
+    // Dodge: 1d20 + DEX 3 + TAI 4 against 1d20 + STR 3 + WEP 4 (the attacker wins ties), then
+    // the kept roll against the Blade Dancer's best defense, Block 1d20 + 8 (ties to the counter).
+    let mut n = 0;
+    for s in 1..=20 {
+        for d in 1..=20 {
+            for c in 1..=20 {
+                if d + 7 > s + 7 && d + 7 >= c + 8 {
+                    n += 1;
+                }
+            }
+        }
+    }
+    let (_, dodge) = p.chances[0];
+    assert!((dodge - f64::from(n) / 8000.0).abs() < 1e-12);
+    // Too far away, or without AP, there is no counter.
+    let far = battle(
+        vec![
+            unit("blade", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("brawler", 1, (6, 2), DefensePolicy::Prompt),
+        ],
+        1,
+    );
+    let mut far = far;
+    far.submit(Command::Attack(order(0, "kunai_throw", at(1))))
+        .expect("attack");
+    assert!(far.counter_preview().is_none());
+    assert!(matches!(
+        far.check(&Command::Defend {
+            defender: CombatantId(1),
+            choice: DefenseChoice::Dodge,
+            counter: Some("counter_strike".into()),
+        }),
+        Err(RuleError::CannotCounter { .. })
+    ));
 }
 
 #[test]

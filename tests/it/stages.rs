@@ -202,7 +202,8 @@ fn stages_physical_defense_does_not_block_an_energy_attack() {
     assert_eq!(
         b.submit(Command::Defend {
             defender: CombatantId(1),
-            choice: DefenseChoice::Parry
+            choice: DefenseChoice::Parry,
+            counter: None,
         }),
         Err(RuleError::NothingToAnswer(CombatantId(1)))
     );
