@@ -197,13 +197,14 @@ pub fn hex(hash: u64) -> String {
 /// the save loads from any working directory.
 pub fn scenario_ref(loaded: &Loaded) -> String {
     let id = loaded.id();
-    if scenario::find(&id) == loaded.path {
+    // Compared as canonical paths: a shipped scenario named by a relative path is still the
+    // shipped one (and saves the same name whichever way it was opened).
+    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let at = canonical(&loaded.path);
+    if canonical(&scenario::find(&id)) == at {
         id
     } else {
-        std::fs::canonicalize(&loaded.path)
-            .unwrap_or_else(|_| loaded.path.clone())
-            .display()
-            .to_string()
+        at.display().to_string()
     }
 }
 

@@ -89,6 +89,7 @@ fn golden_replays_verify_command_by_command() {
     assert!(scenarios.len() >= 5, "{scenarios:?}");
     assert!(players.len() >= 4, "{players:?}");
     assert!(rulesets.contains("power-stages"), "{rulesets:?}");
+    assert!(rulesets.contains("shinobi"), "{rulesets:?}");
 }
 
 #[test]
@@ -491,4 +492,14 @@ fn commands_from_a_hand_edited_save_with_absurd_numbers_are_refused_without_pani
     order.wager = i64::MAX;
     assert!(b.submit(Command::Attack(order)).is_err());
     assert!(b.history().is_empty());
+}
+
+#[test]
+fn a_shipped_scenario_opened_by_a_relative_path_is_saved_by_its_id() {
+    // `play --scenario assets/scenarios/duel.ron` and `play --scenario duel` are the same
+    // battle: both save "duel", so save -> load -> save keeps the bytes.
+    let rel = scenario::load(Path::new("assets/scenarios/duel.ron")).expect("loads");
+    assert_eq!(save::scenario_ref(&rel), "duel");
+    let by_name = scenario::load(&scenario::find("duel")).expect("loads");
+    assert_eq!(save::scenario_ref(&by_name), "duel");
 }
