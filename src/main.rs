@@ -113,9 +113,13 @@ struct OddsArgs {
     /// The element of an Elemental attack.
     #[arg(long)]
     element: Option<String>,
-    /// How the target defends: dodge or parry (power stages: take, or block with a card).
+    /// How the target defends: dodge or parry (power stages: take, or block with a card;
+    /// shinobi: dodge, block or deflect).
     #[arg(long, default_value = "dodge")]
     defense: String,
+    /// Shinobi: as a sneak attack (the odds mix a won and a lost Stealth contest).
+    #[arg(long)]
+    sneak: bool,
     /// What if the attacker stood on this square first (`X,Y`), e.g. beside a melee target.
     #[arg(long, value_parser = parse_square)]
     at: Option<Square>,
@@ -925,7 +929,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         wager: args.wager,
         element: args.element.clone(),
         push: None,
-        sneak: false,
+        sneak: args.sneak,
     };
     let preview = battle.preview(&order).map_err(|e| e.to_string())?;
     if let Some(n) = args.repeat {
@@ -1028,20 +1032,25 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         (defense.name(), &chosen.defense_roll),
         ("Wound", &preview.odds.wound),
     ] {
-        out!(
-            "  {title}: mean {:.2}, {}..{}; critical on {}, botch on {} (-{})",
-            r.mean,
-            r.min,
-            r.max,
-            r.critical_target
-                .map_or("never".into(), |c| format!("{c}+")),
-            if r.botch_range == 0 {
-                "never".into()
-            } else {
-                format!("{} or less", r.botch_range)
-            },
-            r.botch_penalty
-        );
+        if rules.shinobi.is_some() {
+            // No criticals or botches in this chapter.
+            out!("  {title}: mean {:.2}, {}..{}", r.mean, r.min, r.max);
+        } else {
+            out!(
+                "  {title}: mean {:.2}, {}..{}; critical on {}, botch on {} (-{})",
+                r.mean,
+                r.min,
+                r.max,
+                r.critical_target
+                    .map_or("never".into(), |c| format!("{c}+")),
+                if r.botch_range == 0 {
+                    "never".into()
+                } else {
+                    format!("{} or less", r.botch_range)
+                },
+                r.botch_penalty
+            );
+        }
         for t in &r.terms {
             match (&t.die, t.value) {
                 (Some(d), _) => out!("      {d:>6}  {}", t.label),
@@ -1081,6 +1090,22 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
                 "partial cover: {} at {} absorbs up to {} ({}% of hits)",
                 a.name, a.at, a.left, a.chance
             ));
+        }
+        if let Some((won, _)) = tc.and_then(|t| t.sneak.as_ref()) {
+            notes.push(format!(
+                "sneak contest won {:.1}% (-5 to every defense)",
+                won * 100.0
+            ));
+        }
+        if let Some(k) = tc.and_then(|t| t.knockback.as_ref()) {
+            let mut what = format!("a hit knocks it to {}", k.to);
+            if let Some((slam, why)) = &k.slam {
+                what.push_str(&format!(", slam {slam} ({why})"));
+            }
+            if let Some(f) = &k.fall {
+                what.push_str(&format!(", a {} ft fall", f.feet));
+            }
+            notes.push(what);
         }
         out!(
             "  Hit {}; expected damage {:.2} ({})",

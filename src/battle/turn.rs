@@ -456,6 +456,7 @@ pub fn occupied(all: &[super::fighter::Fighter], s: Square) -> bool {
 
 /// Ends the turn of a combatant with no usable action left ("your turn ends automatically when
 /// you run out of Actions"), or defeated during its own turn.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn end_turn_without_actions(
     mut order: ResMut<TurnOrder>,
     attack: Res<CurrentAttack>,

@@ -263,6 +263,75 @@ fn gui_stages_block_prompt_plays_the_defense_card() {
 }
 
 #[test]
+fn gui_shinobi_prompt_offers_the_defenses_the_unit_has_and_e_deflects() {
+    // Shinobi, seed 3: the Blade Dancer throws kunai at Rokuro, a Brawler with no weapon.
+    let mut app = scenario_app("shinobi-duel", 3, "human,ai");
+    let asked = end_turns_until_asked(&mut app);
+    let Some(Decision::Defense { defender, .. }) = asked else {
+        panic!("no human unit was attacked: {asked:?}");
+    };
+    let offered: Vec<DefenseChoice> = session(&mut app)
+        .battle
+        .defense_odds()
+        .expect("the prompt's odds")
+        .iter()
+        .map(|o| o.defense)
+        .collect();
+    assert_eq!(offered, [DefenseChoice::Dodge, DefenseChoice::Deflect]);
+    // P (Block) is not an answer without a weapon: nothing happens.
+    let before = session(&mut app).battle.events().len();
+    tap(&mut app, KeyCode::KeyP);
+    assert_eq!(session(&mut app).battle.events().len(), before);
+    tap(&mut app, KeyCode::KeyE);
+    let s = session(&mut app);
+    assert!(s.battle.events()[before..].iter().any(|e| matches!(
+        e,
+        BattleEvent::DefenseDeclared { defender: d, choice: DefenseChoice::Deflect } if *d == defender
+    )));
+}
+
+#[test]
+fn gui_shinobi_s_makes_the_aimed_attack_a_sneak_attack() {
+    let mut app = scenario_app("shinobi-duel", 3, "ai,human");
+    // Wait for the human Blade Dancer's turn.
+    for _ in 0..400 {
+        app.update();
+        if session(&mut app)
+            .human_to_act()
+            .is_some_and(|(_, d, _)| d.is_none())
+        {
+            break;
+        }
+    }
+    let (me, foe) = {
+        let mut s = session(&mut app);
+        let (me, _, _) = s.human_to_act().expect("the Blade Dancer acts");
+        let foe = s
+            .battle
+            .fighters()
+            .into_iter()
+            .find(|f| f.id != me)
+            .expect("the Brawler");
+        (me, foe)
+    };
+    tap(&mut app, KeyCode::KeyS);
+    assert!(session(&mut app).sneak, "S arms a sneak attack");
+    let slot = session(&mut app)
+        .slots()
+        .iter()
+        .position(|s| s.profile == "kunai_throw")
+        .expect("Kunai Throw");
+    session(&mut app).intent = gridclash::gui::session::Intent::Attack { slot };
+    let order = {
+        let mut s = session(&mut app);
+        let slots = s.slots();
+        s.aimed_order(&slots[slot], foe.position.expect("on the map"))
+            .expect("an order")
+    };
+    assert!(order.sneak && order.attacker == me);
+}
+
+#[test]
 fn gui_hot_seat_hides_the_board_until_the_next_player_confirms() {
     let mut app = battle_app("human,human");
     let first = {
