@@ -140,7 +140,8 @@ impl Situation<'_> {
         order: &AttackOrder,
     ) -> Option<f64> {
         let targets = check_attack(self.rules, &self.field, fighters, me, order, None).ok()?;
-        let decl = declaration(self.rules, me, order, targets.len()).ok()?;
+        let mut decl = declaration(self.rules, me, order, targets.len()).ok()?;
+        decl.bystanders = fighters;
         let refs: Vec<&Fighter> = targets
             .iter()
             .filter_map(|id| fighters.iter().find(|f| f.id == *id))

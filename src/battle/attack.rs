@@ -128,6 +128,7 @@ pub fn declaration<'r>(
         target_count,
         sneak: order.sneak,
         sneak_won: &[],
+        bystanders: &[],
     })
 }
 
@@ -1061,6 +1062,9 @@ pub fn roll_opposed_checks(
         if let (Some(data), Some(id)) = (&rules.shinobi, state.targets[i].counter.clone())
             && let Some(c) = data.counter(&id)
         {
+            if let Some(mut f) = q.iter_mut().find(|f| *f.id == tc.id) {
+                super::shinobi::pay_counter(&mut f, c, &mut log);
+            }
             if hit {
                 log.push(BattleEvent::CounterWasted {
                     who: tc.id,
@@ -1177,9 +1181,10 @@ pub fn roll_damage(
     let Some((attacker, targets)) = parties(&all, state) else {
         return;
     };
-    let Ok(decl) = declaration(rules, attacker, &state.order, targets.len()) else {
+    let Ok(mut decl) = declaration(rules, attacker, &state.order, targets.len()) else {
         return;
     };
+    decl.bystanders = &all;
     let strike_critical = state.strike.as_ref().is_some_and(|s| s.critical);
     let any_hit = state.targets.iter().any(|t| t.hit == Some(true));
     // Shinobi cover worn down by this attack, written back to the map at the end.

@@ -172,13 +172,21 @@ pub enum RuleError {
         counter: String,
         why: String,
     },
-    #[error("an opportunity attack is made in melee reach; {attack} is not a melee attack")]
-    OpportunityNeedsMelee { attack: String },
+    #[error(
+        "an opportunity attack is a melee attack of at most {ap} AP with no knockback; {attack} is not"
+    )]
+    OpportunityNeedsMelee { attack: String, ap: u32 },
     #[error("{who} needs {need} AP for that and has {have} left this round")]
     NotEnoughAp {
         who: CombatantId,
         need: u32,
         have: u32,
+    },
+    #[error("{who} needs {need} chakra for that and has {have}")]
+    NotEnoughChakra {
+        who: CombatantId,
+        need: i64,
+        have: i64,
     },
     #[error("{attack} needs a weapon equipped, and {who} has none")]
     NeedsWeapon { who: CombatantId, attack: String },

@@ -59,6 +59,9 @@ pub struct Declaration<'a> {
     pub sneak: bool,
     /// Shinobi: targets whose sneak contest was won (their defenses take the penalty).
     pub sneak_won: &'a [CombatantId],
+    /// Everyone on the battlefield, for what a hit does beyond its targets (a shinobi push is
+    /// stopped by someone standing in the way). Empty: only the targets are known.
+    pub bystanders: &'a [Fighter],
 }
 
 impl Declaration<'_> {

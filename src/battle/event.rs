@@ -81,6 +81,9 @@ pub enum BattleEvent {
         counter: u32,
         /// Why the numbers differ from 3 + 1 (Slowed, Pinned, Rage aftermath…).
         notes: Vec<String>,
+        /// Counted in action points (shinobi): `standard` is the AP.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        ap: bool,
     },
     TurnStarted {
         who: CombatantId,
@@ -266,6 +269,9 @@ pub enum BattleEvent {
         /// Shinobi: provoked by a sneak attack that was spotted.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         sneak: bool,
+        /// Shinobi: an opportunity attack rather than a DBU Exploit.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        opportunity: bool,
     },
     AttackDeclared {
         attacker: CombatantId,
@@ -469,11 +475,16 @@ impl BattleEvent {
                 standard,
                 counter,
                 notes,
+                ap,
             } => {
-                let mut s = format!(
-                    "{} has {standard} Standard and {counter} Counter Actions",
-                    n(names, *who)
-                );
+                let mut s = if *ap {
+                    format!("{} has {standard} AP", n(names, *who))
+                } else {
+                    format!(
+                        "{} has {standard} Standard and {counter} Counter Actions",
+                        n(names, *who)
+                    )
+                };
                 if !notes.is_empty() {
                     s.push_str(&format!(" ({})", notes.join("; ")));
                 }
@@ -742,6 +753,7 @@ impl BattleEvent {
                 at,
                 recovering,
                 sneak,
+                opportunity,
             } => {
                 if *sneak {
                     format!(
@@ -752,6 +764,12 @@ impl BattleEvent {
                 } else if *recovering {
                     format!(
                         "{} recovers at {at} within {}'s reach: Exploit!",
+                        n(names, *mover),
+                        n(names, *attacker)
+                    )
+                } else if *opportunity {
+                    format!(
+                        "{} leaves {}'s reach at {at}, a reach it entered: opportunity attack!",
                         n(names, *mover),
                         n(names, *attacker)
                     )

@@ -526,9 +526,10 @@ impl Battle {
             /// Shinobi: a spotted sneak attack waiting for its opportunity attack.
             #[serde(skip_serializing_if = "Option::is_none")]
             queued: &'a Option<AttackOrder>,
-            /// Shinobi cover damage (absent when empty, so other rulesets hash as before).
-            #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-            wear: &'a std::collections::BTreeMap<crate::grid::Square, i64>,
+            /// Shinobi cover damage, as pairs (JSON maps need string keys; absent when empty,
+            /// so other rulesets hash as before).
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            wear: Vec<(crate::grid::Square, i64)>,
         }
         let fighters = self.fighters();
         let w = &self.world;
@@ -541,10 +542,18 @@ impl Battle {
             awaiting: &w.resource::<AwaitingInput>().0,
             dice_words: w.resource::<BattleDice>().0.word_pos(),
             events: w.resource::<EventLog>().events.len(),
-            wear: &w.resource::<Battleground>().0.wear,
+            wear: w
+                .resource::<Battleground>()
+                .0
+                .wear
+                .iter()
+                .map(|(s, n)| (*s, *n))
+                .collect(),
             queued: &w.resource::<QueuedAttack>().0,
         };
-        let bytes = serde_json::to_vec(&snap).unwrap_or_default();
+        // Every part is plain data with string keys, so this cannot fail; should it ever, the
+        // error's text is hashed rather than nothing, so different states still differ.
+        let bytes = serde_json::to_vec(&snap).unwrap_or_else(|e| e.to_string().into_bytes());
         xxhash_rust::xxh3::xxh3_64(&bytes)
     }
 
@@ -558,7 +567,8 @@ impl Battle {
             .ok_or(RuleError::UnknownCombatant(order.attacker))?;
         let field = self.field();
         let targets = attack::check_attack(&self.rules, &field, &fighters, attacker, order, None)?;
-        let decl = attack::declaration(&self.rules, attacker, order, targets.len())?;
+        let mut decl = attack::declaration(&self.rules, attacker, order, targets.len())?;
+        decl.bystanders = &fighters;
         let target_refs: Vec<&Fighter> = targets
             .iter()
             .filter_map(|id| fighters.iter().find(|f| f.id == *id))
@@ -592,6 +602,7 @@ impl Battle {
         let rules = self.rules.clone();
         let mut decl = attack::declaration(&rules, a, &attack.order, all.len()).ok()?;
         decl.sneak_won = &attack.sneak_won;
+        decl.bystanders = &fighters;
         let field = self.field();
         let ctx = context::assemble(&rules, &field, a, &all, &decl);
         let tc = ctx.targets.iter().find(|x| x.id == defender)?;

@@ -95,7 +95,15 @@ pub fn check_move(
     let Some(mut at) = me.position else {
         return Err(RuleError::Absorbed(me.id));
     };
-    if me.actions.usable() == 0 {
+    if let Some(data) = &rules.shinobi {
+        if me.actions.usable() < data.combat.move_cost {
+            return Err(RuleError::NotEnoughAp {
+                who: me.id,
+                need: data.combat.move_cost,
+                have: me.actions.usable(),
+            });
+        }
+    } else if me.actions.usable() == 0 {
         return Err(RuleError::NoActions {
             who: me.id,
             what: "Standard Action",
@@ -334,9 +342,10 @@ pub fn advance_move(
         if let Some(mut f) = q.iter_mut().find(|f| *f.id == m.who) {
             f.position.0 = Some(to);
             // Shinobi: stepping onto a drop is a fall.
-            if let (Some(data), Some(feet)) =
-                (&rules.shinobi, field.terrain(to).and_then(|t| t.drop))
-            {
+            if let (Some(data), Some(feet)) = (
+                &rules.shinobi,
+                super::shinobi::drop_between(&field, from, to),
+            ) {
                 let fall = super::shinobi::fall(data, mover, feet);
                 let hurt = super::shinobi::roll_fall(&mut dice.0, m.who, to, &fall, &mut log);
                 if hurt > 0 {
@@ -396,6 +405,7 @@ pub fn offer_exploit(
         at: by.at,
         recovering: by.recovering,
         sneak: by.sneak,
+        opportunity: rules.shinobi.is_some(),
     };
     match provoker.controller.exploits {
         ExploitPolicy::Never => false,

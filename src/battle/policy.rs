@@ -141,7 +141,8 @@ pub fn score_attack(
     exploit: Option<CombatantId>,
 ) -> Option<f64> {
     let targets = check_attack(rules, field, fighters, me, order, exploit).ok()?;
-    let decl = declaration(rules, me, order, targets.len()).ok()?;
+    let mut decl = declaration(rules, me, order, targets.len()).ok()?;
+    decl.bystanders = fighters;
     let refs: Vec<&Fighter> = targets
         .iter()
         .filter_map(|id| fighters.iter().find(|f| f.id == *id))

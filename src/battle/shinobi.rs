@@ -5,7 +5,9 @@
 //!
 //! Like every family, its attack context is assembled once ([`assemble`]) and both the preview
 //! ([`target_odds`]) and the resolution (`attack.rs`, which calls [`roll_percent`] and
-//! [`absorb_hit`]) read it, so the odds shown are the odds rolled.
+//! [`absorb_hit`]) read it, so the odds shown are the odds rolled. (A counter's effect on the
+//! attacker is previewed for the defender by [`counter_chance`]; the attacker's own preview does
+//! not include being countered.)
 
 use std::collections::BTreeMap;
 
@@ -62,9 +64,21 @@ pub fn check_attack(
             have: attacker.actions.usable(),
         });
     }
-    if opportunity && a.reach != crate::ruleset::Reach::Melee {
+    if opportunity
+        && (a.reach != crate::ruleset::Reach::Melee
+            || a.ap > data.combat.opportunity_cost
+            || a.push > 0)
+    {
         return Err(RuleError::OpportunityNeedsMelee {
             attack: a.name.clone(),
+            ap: data.combat.opportunity_cost,
+        });
+    }
+    if attacker.ki.current < a.chakra {
+        return Err(RuleError::NotEnoughChakra {
+            who: attacker.id,
+            need: a.chakra,
+            have: attacker.ki.current,
         });
     }
     if a.weapon && !has_weapon(data, attacker) {
@@ -264,14 +278,20 @@ pub fn concealment(field: &Field, target: &Fighter) -> Option<(u32, String)> {
         .max_by_key(|(c, _)| *c)
 }
 
-/// The partial cover between `attacker` and `target` that may absorb the damage: an unbroken
-/// cover square next to the target that the line crosses (the one with the most left).
+/// The partial cover between `attacker` and `target` that may absorb a single-target attack's
+/// damage: an unbroken cover square next to the target that the line crosses (the one with
+/// the most left).
 pub fn absorb_against(
     data: &ShinobiData,
     field: &Field,
     attacker: &Fighter,
     target: &Fighter,
+    a: &AttackDef,
 ) -> Option<Absorb> {
+    // An area is not aimed along a line from the attacker: no cover stands in its way.
+    if !matches!(a.targeting, crate::ruleset::Targeting::Single) {
+        return None;
+    }
     let (at, ter, left) = cover_feature(field, attacker, target, |s, _| field.absorb_left(s))?;
     Some(Absorb {
         name: ter.name.clone(),
@@ -322,11 +342,11 @@ pub fn assemble(
                 automatic_hit: None,
                 cover: None,
                 miss_chance: concealment(field, t),
-                absorb: absorb_against(data, field, attacker, t),
+                absorb: absorb_against(data, field, attacker, t, a),
                 sneak: decl
                     .sneak
                     .then(|| (sneak_chance(data, attacker, t), defenses(t, true))),
-                knockback: knockback(data, field, attacker, t, targets, a),
+                knockback: knockback(data, field, attacker, t, targets, decl.bystanders, a),
             })
             .collect(),
         wound: wound_spec(data, attacker, a),
@@ -634,6 +654,16 @@ pub fn roll_fall(
     damage
 }
 
+/// The fall of a step from `from` onto `to`: a drop square entered from one that is not a drop
+/// (moving along the bottom of a drop does not fall again).
+pub fn drop_between(field: &Field, from: Square, to: Square) -> Option<u32> {
+    let drop = |s: Square| field.terrain(s).and_then(|t| t.drop);
+    if from == to || drop(from).is_some() {
+        return None;
+    }
+    drop(to)
+}
+
 /// What a hit that pushes does to a target besides its damage: where it ends, the slam if an
 /// obstruction stops it, the fall if it ends on a drop.
 #[derive(Debug, Clone, PartialEq)]
@@ -654,13 +684,15 @@ impl Knockback {
     }
 }
 
-/// The knockback of attack `a` by `attacker` on `target`, with everyone else in `others`.
+/// The knockback of attack `a` by `attacker` on `target`: anyone in `targets` or `bystanders`
+/// (everyone, when the caller knows them) stands in the way.
 pub fn knockback(
     data: &ShinobiData,
     field: &Field,
     attacker: &Fighter,
     target: &Fighter,
-    others: &[&Fighter],
+    targets: &[&Fighter],
+    bystanders: &[Fighter],
     a: &AttackDef,
 ) -> Option<Knockback> {
     if a.push == 0 {
@@ -668,14 +700,14 @@ pub fn knockback(
     }
     let (from, at) = (attacker.position?, target.position?);
     let size = target.size.squares;
-    let occupied = |s: Square| {
-        others.iter().any(|o| {
-            o.id != target.id
-                && !o.defeated()
-                && o.position
-                    .is_some_and(|p| footprint(p, o.size.squares).contains(&s))
-        })
+    let stands = |o: &Fighter, s: Square| {
+        o.id != target.id
+            && !o.defeated()
+            && o.position
+                .is_some_and(|p| footprint(p, o.size.squares).contains(&s))
     };
+    let occupied =
+        |s: Square| targets.iter().any(|o| stands(o, s)) || bystanders.iter().any(|o| stands(o, s));
     let (to, stopped) = push_path(
         at,
         from,
@@ -687,10 +719,7 @@ pub fn knockback(
         },
         |s| field.terrain(s).is_some_and(|t| t.drop.is_some()),
     );
-    let fall = (to != at)
-        .then(|| field.terrain(to).and_then(|t| t.drop))
-        .flatten()
-        .map(|feet| fall(data, target, feet));
+    let fall = drop_between(field, at, to).map(|feet| fall(data, target, feet));
     Some(Knockback {
         to,
         slam: stopped
@@ -701,9 +730,20 @@ pub fn knockback(
 }
 
 /// Slam damage for an attack: "equal to the attacking Character's Ability Rank used to make the
-/// attack" (the first stat it hits with).
+/// attack" (the first ability among the stats it hits with).
 pub fn slam_damage(data: &ShinobiData, attacker: &Fighter, a: &AttackDef) -> (i64, String) {
-    let stat = a.hit.first().map_or("", String::as_str);
+    let is_ability = |id: &str| {
+        data.combat
+            .stats
+            .iter()
+            .any(|s| s.id == id && s.kind == crate::ruleset::shinobi::StatKind::Ability)
+    };
+    let stat = a
+        .hit
+        .iter()
+        .find(|s| is_ability(s))
+        .or(a.hit.first())
+        .map_or("", String::as_str);
     (
         attacker.attributes.get(stat).max(0),
         format!("{} {}", data.stat_name(stat), attacker.attributes.get(stat)),
@@ -790,13 +830,19 @@ pub fn policy_counter(
         .map(|c| c.id.clone())
 }
 
-/// Spends a counter's AP and chakra as it is cast with a defense.
+/// Casts a counter with a defense: its AP are spent now; its chakra when the defense is rolled
+/// ([`pay_counter`]), so the defense is rolled with the chakra the defender had when it chose
+/// (Deflect's half-chakra line).
 pub fn cast_counter(f: &mut FighterQueryItem, c: &CounterDef, log: &mut EventLog) {
     log.push(BattleEvent::CounterCast {
         who: *f.id,
         counter: c.name.clone(),
     });
     spend_ap(f, c.ap, &c.name, log);
+}
+
+/// Pays a cast counter's chakra, whether the defense evaded or not.
+pub fn pay_counter(f: &mut FighterQueryItem, c: &CounterDef, log: &mut EventLog) {
     if c.chakra > 0 {
         let from = f.ki.current;
         f.ki.current -= c.chakra;

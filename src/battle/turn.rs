@@ -204,6 +204,7 @@ pub fn start_round(
             standard,
             counter,
             notes,
+            ap: rules.shinobi.is_some(),
         });
         if f.defense.diminishing != 0 {
             f.defense.diminishing = 0;

@@ -566,7 +566,6 @@ fn draw_overlay(
     }
 }
 
-/// Squares inside some opponent's Melee Attack Range: leaving one provokes an Exploit.
 /// For each square of a shinobi move's path: whether stepping onto it leaves the reach of an
 /// opponent with AP left whose reach the path entered (an opportunity attack).
 fn shinobi_danger(session: &mut Session, who: CombatantId, path: &[Square]) -> Vec<bool> {
@@ -594,6 +593,7 @@ fn shinobi_danger(session: &mut Session, who: CombatantId, path: &[Square]) -> V
     out
 }
 
+/// Squares inside some opponent's Melee Attack Range: leaving one provokes an Exploit.
 fn exploit_squares(session: &mut Session, who: CombatantId) -> Vec<Square> {
     let fighters = session.fighters();
     let Some(me) = fighters.iter().find(|f| f.id == who) else {

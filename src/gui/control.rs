@@ -385,6 +385,10 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
             } else {
                 None
             };
+            if choice.is_some() {
+                // A counter is armed for one answer only.
+                session.counter = false;
+            }
             choice.map(|choice| Command::Defend {
                 defender,
                 choice,

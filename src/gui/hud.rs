@@ -766,7 +766,12 @@ fn shinobi_answer(rules: &crate::ruleset::Rules, choice: DefenseChoice, name: St
         _ => DefenseKind::Dodge,
     };
     match rules.shinobi.as_ref().and_then(|d| d.defense(kind)) {
-        Some(d) => format!("{} (1d20 + {})", d.name, d.terms.join(" + ")),
+        Some(d) => format!(
+            "{} (1d{} + {})",
+            d.name,
+            rules.shinobi.as_ref().map_or(20, |s| s.combat.die),
+            d.terms.join(" + ")
+        ),
         None => name,
     }
 }
@@ -895,9 +900,15 @@ fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
             Intent::Move { .. } if session.battle.rules().stages.is_some() => {
                 "Moving: click a lit square.".to_string()
             }
-            Intent::Move { .. } if session.battle.rules().shinobi.is_some() => {
-                "Moving (1 AP): click a lit square.\nRed path squares leave a reach the path entered: an opportunity attack (a hit stops you where you entered).\nA rooftop edge is a 30 ft fall.".to_string()
-            }
+            Intent::Move { .. } if session.battle.rules().shinobi.is_some() => format!(
+                "Moving ({} AP): click a lit square.\nRed path squares leave a reach the path entered: an opportunity attack (a hit stops you where you entered).\nStepping onto a drop from above is a fall (see the terrain's description).",
+                session
+                    .battle
+                    .rules()
+                    .shinobi
+                    .as_ref()
+                    .map_or(1, |d| d.combat.move_cost)
+            ),
             Intent::Move { boosted } => format!(
                 "Moving at {} Speed: click a lit square.\nPale squares need Boosted Speed ({}).\nRed path squares provoke an Exploit.",
                 if boosted { "Boosted" } else { "Normal" },
@@ -974,8 +985,9 @@ fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
                     let tname = session.names.get(&t.id).cloned().unwrap_or_default();
                     if let Some((won, _)) = &t.sneak {
                         head.push_str(&format!(
-                            "{tname}: sneak contest won {} (-5 to its defenses); lost, it may strike first\n",
-                            pct(*won)
+                            "{tname}: sneak contest won {} (-{} to its defenses); lost, it may strike first\n",
+                            pct(*won),
+                            data.combat.sneak.penalty
                         ));
                     }
                     if let Some((c, from)) = &t.miss_chance {
@@ -1343,8 +1355,14 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
         }
         Decision::Exploit { mover, .. } if session.battle.rules().shinobi.is_some() => {
             let mn = session.names.get(&mover).cloned().unwrap_or_default();
+            let ap = session
+                .battle
+                .rules()
+                .shinobi
+                .as_ref()
+                .map_or(1, |d| d.combat.opportunity_cost);
             Some(format!(
-                "{mn} provokes an opportunity attack from {name} (1 AP; a hit on a runner stops it where it entered your reach).\n{}: strike (best melee attack)  |  {}: let it go",
+                "{mn} provokes an opportunity attack from {name} ({ap} AP; a hit on a runner stops it where it entered your reach).\n{}: strike (best melee attack)  |  {}: let it go",
                 keys.of(GameAction::Confirm),
                 keys.of(GameAction::Cancel)
             ))

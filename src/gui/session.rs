@@ -544,6 +544,7 @@ impl Session {
             self.wager = 0;
             self.facing = Dir8::N;
             self.sneak = false;
+            self.counter = false;
             self.intent_of = acting;
         }
         self.clamp_wager();

@@ -22,7 +22,7 @@ pub struct BattleView {
     pub max_wager: i64,
     /// Squares of the units the chosen single-target maneuver may target.
     pub targetable: Vec<Square>,
-    /// Dodge and Parry odds of the defense prompt on screen.
+    /// The odds of each answer of the defense prompt on screen (Dodge first).
     pub defense_odds: Option<Vec<TargetOdds>>,
 }
 

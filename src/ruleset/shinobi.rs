@@ -279,7 +279,8 @@ pub fn move_squares(rules: &ShinobiRules, speed: i64) -> u32 {
 /// Builds the engine tables from a shinobi ruleset's data. Stats become attributes, plus `HP`,
 /// `CHK` and `MV` (squares per move); Life is HP, Ki is chakra; every attack becomes an attack
 /// type of its own reach and a profile costing its chakra. Three action points a round are
-/// three Standard Actions that may be converted (held AP answer opportunity attacks later).
+/// three Standard Actions; those left when a turn ends are held for opportunity attacks and
+/// counters later in the round (no Counter Actions, no converting).
 pub fn lower(rules: &ShinobiRules, roster: &ShinobiRoster) -> neutral::Lowered {
     let mut attributes: Vec<AttributeDef> = rules
         .stats
@@ -432,11 +433,11 @@ pub fn validate(
             "a move costs at least 1 AP and no more than a round's AP".into(),
         );
     }
-    if rules.opportunity_cost > rules.action_points {
+    if rules.opportunity_cost == 0 || rules.opportunity_cost > rules.action_points {
         at(
             src,
             &root.field("opportunity_cost"),
-            "an opportunity attack cannot cost more than a round's AP".into(),
+            "an opportunity attack costs at least 1 AP and no more than a round's AP".into(),
         );
     }
     check_stat(
@@ -586,6 +587,13 @@ pub fn validate(
                 src,
                 &p.field("push"),
                 "a push moves at most 100 squares".into(),
+            );
+        }
+        if a.push > 0 && !matches!(a.targeting, Targeting::Single) {
+            at(
+                src,
+                &p.field("push"),
+                "only a single-target attack can push (an area's targets would be pushed into each other)".into(),
             );
         }
         if let Targeting::Area {

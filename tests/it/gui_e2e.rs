@@ -118,3 +118,25 @@ fn gui_end_to_end_power_stages_prompt_blocks_an_energy_attack() {
     assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn gui_end_to_end_shinobi_prompt_deflects_a_thrown_kunai() {
+    if std::env::var_os("GRIDCLASH_SKIP_E2E").is_some() {
+        eprintln!("GRIDCLASH_SKIP_E2E is set: skipping the window test");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("gridclash-e2e-shinobi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    let prompt = dir.join("shinobi-prompt.png");
+    // Seed 3: Rokuro (a Brawler, no weapon) ends his turn; the Blade Dancer throws a kunai and
+    // he is asked: E deflects.
+    let text = format!(
+        "wait 30\nuntil-human 900\nkey KeyT\nwait 10\nuntil-human 2000\nwait 5\nshot {}\nkey KeyE\nwait 30\nexpect Rokuro will Deflect\nquit\n",
+        prompt.display()
+    );
+    let log = play_script(&dir, "shinobi-duel", 3, &text);
+    let bytes =
+        std::fs::read(&prompt).unwrap_or_else(|e| panic!("{}: {e}\n{log}", prompt.display()));
+    assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000);
+    std::fs::remove_dir_all(&dir).ok();
+}
