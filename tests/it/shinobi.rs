@@ -885,6 +885,102 @@ fn shinobi_counter_preview_is_exact() {
 }
 
 #[test]
+fn shinobi_initiative_skill_roll_ties_go_to_speed() {
+    // "All Characters make Initiative Skill rolls … Ties go to higher speed then a roll off":
+    // 1d20 + AWA + INIT, highest first; on equal totals the higher Speed goes first.
+    for seed in 0..40 {
+        let setup = BattleSetup::open(
+            16,
+            8,
+            vec![
+                unit("iron_guard", 0, (2, 2), DefensePolicy::AlwaysDodge),
+                unit("scout", 1, (9, 2), DefensePolicy::AlwaysDodge),
+            ],
+        );
+        let b = Battle::new(rules(), &setup, DiceSource::seeded(seed)).expect("starts");
+        let mut totals = BTreeMap::new();
+        for e in b.events() {
+            if let BattleEvent::InitiativeRolled { who, roll } = e {
+                assert!(roll.natural.is_some_and(|n| (1..=20).contains(&n)), "a d20");
+                let bonus: i64 = roll.modifiers.iter().map(|m| m.value).sum();
+                let expected = if who.0 == 0 { 1 } else { 4 + 3 };
+                assert_eq!(bonus, expected, "AWA + INIT");
+                totals.insert(*who, roll.total);
+            }
+        }
+        let (g, s) = (totals[&CombatantId(0)], totals[&CombatantId(1)]);
+        let first = b.turn().order[0];
+        if g > s {
+            assert_eq!(first, CombatantId(0));
+        } else {
+            // Higher, or tied and faster (Speed 5 against 2).
+            assert_eq!(first, CombatantId(1), "seed {seed}: {g} vs {s}");
+        }
+    }
+}
+
+#[test]
+fn shinobi_held_ap_are_spent_later_in_the_round_and_lost_at_its_end() {
+    // The Blade Dancer ends its turn with 3 AP held; the Brawler runs past it: the held AP pay
+    // the opportunity attack. At the next round every ninja has 3 AP again, held or not.
+    let mut guard = unit("blade", 1, (5, 2), DefensePolicy::AlwaysDodge);
+    guard.controller.exploits = ExploitPolicy::Always;
+    let setup = BattleSetup::open(
+        16,
+        8,
+        vec![
+            unit("brawler", 0, (1, 3), DefensePolicy::AlwaysDodge),
+            guard,
+        ],
+    );
+    let mut b = Battle::new(rules(), &setup, DiceSource::seeded(2)).expect("starts");
+    // Let the guard's turn come first, and end it at once, holding its 3 AP.
+    while b.turn().active() != Some(CombatantId(1)) {
+        let who = b.turn().active().expect("someone");
+        b.submit(Command::EndTurn { who }).expect("end");
+    }
+    b.submit(Command::EndTurn {
+        who: CombatantId(1),
+    })
+    .expect("hold");
+    assert_eq!(
+        b.fighter(CombatantId(1)).expect("guard").actions.usable(),
+        3
+    );
+    while b.turn().active() != Some(CombatantId(0)) {
+        let who = b.turn().active().expect("someone");
+        b.submit(Command::EndTurn { who }).expect("end");
+    }
+    let round = b.turn().round;
+    let path: Vec<Square> = (2..=7).map(|x| Square::new(x, 3)).collect();
+    b.submit(Command::Move {
+        who: CombatantId(0),
+        path,
+        boosted: false,
+    })
+    .expect("move");
+    if b.turn().round == round {
+        assert_eq!(
+            b.fighter(CombatantId(1)).expect("guard").actions.usable(),
+            2,
+            "a held AP paid the opportunity attack"
+        );
+    }
+    while b.turn().round == round {
+        let who = b.turn().active().expect("someone");
+        b.submit(Command::EndTurn { who }).expect("end");
+    }
+    assert_eq!(
+        b.fighter(CombatantId(1)).expect("guard").actions.usable(),
+        3
+    );
+    assert_eq!(
+        b.fighter(CombatantId(0)).expect("brawler").actions.usable(),
+        3
+    );
+}
+
+#[test]
 fn shinobi_worn_cover_is_part_of_the_state_hash() {
     // Cover wear decides later damage, so saves and replays must see it change.
     let mut b = battle(
