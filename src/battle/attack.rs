@@ -1092,21 +1092,9 @@ pub fn roll_opposed_checks(
                     hit: lands,
                     damage,
                 });
-                if damage > 0
-                    && let Some(mut f) = q.iter_mut().find(|f| *f.id == attacker.id)
-                {
-                    let left = f.life.current - damage;
-                    set_life(
-                        rules,
-                        &mut f,
-                        left,
-                        LifeCause::Damage {
-                            by: Some(tc.id),
-                            attack: true,
-                        },
-                        &format!("{}'s {}", me.identity.name, c.name),
-                        &mut log,
-                    );
+                if let Some(mut f) = q.iter_mut().find(|f| *f.id == attacker.id) {
+                    let why = format!("{}'s {}", me.identity.name, c.name);
+                    super::shinobi::hurt(rules, &mut f, damage, Some(tc.id), &why, &mut log);
                 }
             }
         }
@@ -1345,20 +1333,14 @@ pub fn roll_damage(
             if let Some(fall) = &k.fall {
                 hurt += super::shinobi::roll_fall(&mut dice.0, id, k.to, fall, &mut log);
             }
-            if hurt > 0 {
-                let left = f.life.current - hurt;
-                set_life(
-                    rules,
-                    &mut f,
-                    left,
-                    LifeCause::Damage {
-                        by: Some(attacker.id),
-                        attack: true,
-                    },
-                    "slam and fall",
-                    &mut log,
-                );
-            }
+            super::shinobi::hurt(
+                rules,
+                &mut f,
+                hurt,
+                Some(attacker.id),
+                "slam and fall",
+                &mut log,
+            );
         }
         // Sweeping's reduction is used up once it has applied this round.
         if state.targets.iter().any(|t| t.damage > 0)

@@ -798,27 +798,13 @@ impl Battle {
                 Ok(())
             }
         };
-        if rules.shinobi.is_some() {
+        // DBU's maneuvers that the other families do not have.
+        if rules.manifest.family != crate::ruleset::Family::Dbu {
             let foreign = match cmd {
+                Command::PowerUp { .. } if rules.stages.is_some() => {
+                    Some("Power Up (the Power Up step is automatic)")
+                }
                 Command::PowerUp { .. } => Some("Power Up"),
-                Command::Recover { .. } => Some("Combat Recovery"),
-                Command::Surge { .. } => Some("a Surge"),
-                Command::EndCondition { .. } => Some("ending a condition"),
-                Command::StandUp { .. } => Some("standing up"),
-                Command::CurePoison { .. } => Some("curing poison"),
-                Command::Move { boosted: true, .. } => Some("a Boosted move"),
-                _ => None,
-            };
-            if let Some(what) = foreign {
-                return Err(RuleError::NotInRuleset {
-                    what,
-                    ruleset: rules.manifest.id.clone(),
-                });
-            }
-        }
-        if rules.stages.is_some() {
-            let foreign = match cmd {
-                Command::PowerUp { .. } => Some("Power Up (the Power Up step is automatic)"),
                 Command::Recover { .. } => Some("Combat Recovery"),
                 Command::Surge { .. } => Some("a Surge"),
                 Command::EndCondition { .. } => Some("ending a condition"),

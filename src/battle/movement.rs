@@ -9,7 +9,6 @@ use bevy::prelude::*;
 use super::attack::{begin_attack, check_attack};
 use super::command::{Command, Decision, RuleError};
 use super::components::*;
-use super::effects::{LifeCause, set_life};
 use super::event::{BattleEvent, EventLog, Pool};
 use super::fighter::{Fighter, FighterQuery, at_tier, eval, snapshots};
 use super::maneuvers::spend_actions;
@@ -348,20 +347,7 @@ pub fn advance_move(
             ) {
                 let fall = super::shinobi::fall(data, mover, feet);
                 let hurt = super::shinobi::roll_fall(&mut dice.0, m.who, to, &fall, &mut log);
-                if hurt > 0 {
-                    let left = f.life.current - hurt;
-                    set_life(
-                        rules,
-                        &mut f,
-                        left,
-                        LifeCause::Damage {
-                            by: None,
-                            attack: false,
-                        },
-                        "falling damage",
-                        &mut log,
-                    );
-                }
+                super::shinobi::hurt(rules, &mut f, hurt, None, "falling damage", &mut log);
             }
         }
         m.next += 1;

@@ -154,6 +154,16 @@ impl TargetOdds {
     }
 }
 
+/// A distribution as value → probability, leaving out values that cannot happen.
+pub fn nonzero(dist: &Dist) -> BTreeMap<i64, f64> {
+    dist.p
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| **p > 0.0)
+        .map(|(i, p)| (dist.offset + i as i64, *p))
+        .collect()
+}
+
 /// The damage distribution of one Wound against one target in one category.
 fn damage_dist(wound: &Dist, soak_used: i64, cover: i64) -> Dist {
     wound.map(|w| (w - soak_used - cover).max(0))
@@ -190,13 +200,7 @@ pub fn target_odds(
     dist.p[0] = 1.0 - hit_plain - hit_crit;
     dist.mix(&damage_dist(&wound, normal.soak_used, cover), hit_plain);
     dist.mix(&damage_dist(&wound, critical.soak_used, cover), hit_crit);
-    let damage_distribution: BTreeMap<i64, f64> = dist
-        .p
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| **p > 0.0)
-        .map(|(i, p)| (dist.offset + i as i64, *p))
-        .collect();
+    let damage_distribution = nonzero(&dist);
     // A fold from +0.0: an empty f64 sum is -0.0, which would print as "-0.0%".
     let at_least = |d: i64| -> f64 {
         damage_distribution

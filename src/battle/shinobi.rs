@@ -90,6 +90,33 @@ pub fn check_attack(
     Ok(())
 }
 
+/// Takes `amount` HP off `f` for a hit that is not the attack's own damage (slam, fall,
+/// counter): `by` the one who caused it, if anyone, and `why` for the log.
+pub fn hurt(
+    rules: &crate::ruleset::Rules,
+    f: &mut FighterQueryItem,
+    amount: i64,
+    by: Option<CombatantId>,
+    why: &str,
+    log: &mut EventLog,
+) {
+    if amount <= 0 {
+        return;
+    }
+    let left = f.life.current.saturating_sub(amount);
+    super::effects::set_life(
+        rules,
+        f,
+        left,
+        super::effects::LifeCause::Damage {
+            by,
+            attack: by.is_some(),
+        },
+        why,
+        log,
+    );
+}
+
 /// Spends `n` action points on `what`, one logged line each.
 pub fn spend_ap(f: &mut FighterQueryItem, n: u32, what: &str, log: &mut EventLog) {
     for _ in 0..n {
@@ -433,13 +460,7 @@ pub fn target_odds(
     let mut dist = Dist::point(0);
     dist.p[0] = 1.0 - hit;
     dist.mix(&landed, hit);
-    let damage_distribution: BTreeMap<i64, f64> = dist
-        .p
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| **p > 0.0)
-        .map(|(i, p)| (dist.offset + i as i64, *p))
-        .collect();
+    let damage_distribution = super::odds::nonzero(&dist);
     let defeat_chance = damage_distribution
         .range(target.life.current.max(1)..)
         .fold(0.0, |acc, (_, p)| acc + p)

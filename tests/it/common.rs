@@ -176,3 +176,29 @@ pub fn set_life(b: &mut Battle, id: u32, life: i64) {
 pub fn assert_dice_used(b: &Battle) {
     assert_eq!(b.dice().script_left(), 0, "scripted dice left over");
 }
+
+/// The `normal` computer player against random legal moves: 100 seeded battles on each of
+/// `scenarios`, half with the computer on each side (the issue's "beats a random legal-move
+/// policy"). Returns (battles won by `normal`, battles played).
+pub fn normal_against_random(scenarios: &[&str]) -> (u32, u32) {
+    use gridclash::ai::Policy;
+    use gridclash::battle::components::Side;
+    use gridclash::{scenario, sim};
+    let (mut won, mut played) = (0, 0);
+    for name in scenarios {
+        let l = scenario::load(&scenario::find(name)).expect("scenario");
+        for i in 0..100u64 {
+            let (policies, ai_side) = if i % 2 == 0 {
+                ([Policy::Normal, Policy::Random], 0)
+            } else {
+                ([Policy::Random, Policy::Normal], 1)
+            };
+            let done = sim::play(&l, sim::battle_seed(7, i), &policies, 30).expect("plays");
+            played += 1;
+            if done.winner == Some(Side(ai_side)) {
+                won += 1;
+            }
+        }
+    }
+    (won, played)
+}

@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
-use gridclash::ai::Policy;
 use gridclash::battle::Battle;
 use gridclash::battle::command::{AttackOrder, AttackTarget, Command, RuleError};
 use gridclash::battle::components::*;
@@ -15,7 +14,6 @@ use gridclash::battle::shinobi;
 use gridclash::dice::DiceSource;
 use gridclash::ruleset::shinobi::move_squares;
 use gridclash::ruleset::{Rules, rules_root};
-use gridclash::{scenario, sim};
 
 use crate::common::stage;
 
@@ -51,17 +49,9 @@ fn battle(units: Vec<UnitSetup>, seed: u64) -> Battle {
     b
 }
 
+/// An attack order (the common helper, named for what these tests read).
 fn order(attacker: u32, profile: &str, target: AttackTarget) -> AttackOrder {
-    AttackOrder {
-        attacker: CombatantId(attacker),
-        profile: profile.into(),
-        technique: None,
-        target,
-        wager: 0,
-        element: None,
-        push: None,
-        sneak: false,
-    }
+    crate::common::attack(attacker, profile, target)
 }
 
 fn at(id: u32) -> AttackTarget {
@@ -1057,23 +1047,7 @@ fn shinobi_refuses_maneuvers_of_other_rulesets() {
 
 #[test]
 fn shinobi_ai_beats_random_play_ninety_percent_over_200_battles() {
-    let mut won = 0;
-    let mut played = 0;
-    for name in ["shinobi-duel", "shinobi-squad"] {
-        let l = scenario::load(&scenario::find(name)).expect("scenario");
-        for i in 0..100u64 {
-            let (policies, ai_side) = if i % 2 == 0 {
-                ([Policy::Normal, Policy::Random], 0)
-            } else {
-                ([Policy::Random, Policy::Normal], 1)
-            };
-            let done = sim::play(&l, sim::battle_seed(7, i), &policies, 30).expect("plays");
-            played += 1;
-            if done.winner == Some(Side(ai_side)) {
-                won += 1;
-            }
-        }
-    }
+    let (won, played) = crate::common::normal_against_random(&["shinobi-duel", "shinobi-squad"]);
     assert!(
         won * 10 >= played * 9,
         "normal AI won {won} of {played} against random play"

@@ -13,7 +13,7 @@ use gridclash::battle::stages;
 use gridclash::dice::DiceSource;
 use gridclash::ruleset::stages::{CardKind, FINAL_PHYSICAL};
 use gridclash::ruleset::{Rules, rules_root};
-use gridclash::{save, scenario, sim};
+use gridclash::{save, scenario};
 
 use crate::common::{attack, lines, run, stage};
 
@@ -653,24 +653,7 @@ fn stages_battles_save_and_load_byte_identical() {
 
 #[test]
 fn stages_ai_beats_random_play_ninety_percent_over_200_battles() {
-    let mut won = 0;
-    let mut played = 0;
-    for name in ["stages-duel", "stages-team"] {
-        let l = scenario::load(&scenario::find(name)).expect("scenario");
-        for i in 0..100u64 {
-            // Half the battles with the AI on each side.
-            let (policies, ai_side) = if i % 2 == 0 {
-                ([Policy::Normal, Policy::Random], 0)
-            } else {
-                ([Policy::Random, Policy::Normal], 1)
-            };
-            let done = sim::play(&l, sim::battle_seed(7, i), &policies, 30).expect("plays");
-            played += 1;
-            if done.winner == Some(Side(ai_side)) {
-                won += 1;
-            }
-        }
-    }
+    let (won, played) = crate::common::normal_against_random(&["stages-duel", "stages-team"]);
     assert!(
         won * 10 >= played * 9,
         "normal AI won {won} of {played} against random play"
