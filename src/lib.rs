@@ -9,6 +9,8 @@ pub mod dice;
 pub mod grid;
 #[cfg(feature = "gui")]
 pub mod gui;
+pub mod harness;
+pub mod paths;
 pub mod ruleset;
 pub mod save;
 pub mod scenario;

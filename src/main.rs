@@ -52,12 +52,50 @@ enum Cmd {
     Replay(ReplayArgs),
     /// Play a battle with the computer on every side and keep it as a replay file.
     Record(RecordArgs),
+    /// The reliability soak: many seeded computer-against-computer battles over every shipped
+    /// scenario (or one), every rule invariant checked after every command and the odds of
+    /// every attack before it; exit 1 on any panic, refused command or violation.
+    Soak(SoakArgs),
+    /// Print where this build reads its rules and scenarios and keeps saves and settings
+    /// (set GRIDCLASH_RULES, GRIDCLASH_ASSETS, GRIDCLASH_DATA_DIR or GRIDCLASH_CONFIG_DIR to
+    /// move them).
+    Paths,
     /// List the save slots and kept replays in the data directory.
     Saves {
         /// The data directory (default: $GRIDCLASH_DATA_DIR, else the platform's).
         #[arg(long)]
         data_dir: Option<PathBuf>,
     },
+}
+
+#[derive(clap::Args)]
+struct SoakArgs {
+    /// How many battles in all (spread over the scenarios and six pairings of computer
+    /// players).
+    #[arg(long, default_value_t = 10_000)]
+    battles: u64,
+    /// The seed the battles' seeds are drawn from.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// One scenario (a shipped name or a file) instead of every shipped one.
+    #[arg(long)]
+    scenario: Option<String>,
+    /// Rounds after which a battle without its own round limit stops as a draw.
+    #[arg(long, default_value_t = 100)]
+    max_rounds: u32,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Threads to play on (default: one per core). The report does not depend on it.
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Replay one battle of a report instead: its seed (with --scenario and --ai), printing
+    /// what broke and the battle log's last lines.
+    #[arg(long, requires_all = ["scenario", "ai"])]
+    battle_seed: Option<u64>,
+    /// With --battle-seed: each side's computer player, as the report names them.
+    #[arg(long, value_delimiter = ',')]
+    ai: Vec<Policy>,
 }
 
 #[derive(clap::Args)]
@@ -265,6 +303,8 @@ fn main() -> ExitCode {
         Some(Cmd::Replay(args)) => replay(&args),
         Some(Cmd::Record(args)) => record(&args),
         Some(Cmd::Saves { data_dir }) => saves(data_dir),
+        Some(Cmd::Paths) => paths(),
+        Some(Cmd::Soak(args)) => soak(&args),
     };
     match result {
         Ok(code) => code,
@@ -273,6 +313,19 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prints the directories this build uses, one `name: path` per line, so a player or a
+/// packaging check can see the data is read from beside the executable.
+fn paths() -> Result<ExitCode, String> {
+    println!("rules: {}", gridclash::ruleset::rules_root().display());
+    println!("assets: {}", gridclash::scenario::assets_root().display());
+    println!("data: {}", gridclash::save::slots::data_dir().display());
+    #[cfg(feature = "gui")]
+    if let Some(settings) = gridclash::gui::settings::settings_path() {
+        println!("settings: {}", settings.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Opens the game window; a bad scenario, side list or script is reported before it opens.
@@ -509,9 +562,10 @@ fn validate(paths: &[PathBuf]) -> Result<ExitCode, String> {
     }
 }
 
-fn simulate(args: &SimulateArgs) -> Result<ExitCode, String> {
-    let scenarios = match &args.scenario {
-        Some(name) => vec![load_scenario(name)?],
+/// One named scenario, or every shipped one.
+fn scenarios_or_all(name: Option<&str>) -> Result<Vec<scenario::Loaded>, String> {
+    match name {
+        Some(name) => Ok(vec![load_scenario(name)?]),
         None => {
             let all = scenario::shipped();
             if all.is_empty() {
@@ -522,9 +576,61 @@ fn simulate(args: &SimulateArgs) -> Result<ExitCode, String> {
             }
             all.iter()
                 .map(|p| scenario::load(p).map_err(|e| format!("{e}")))
-                .collect::<Result<Vec<_>, _>>()?
+                .collect()
         }
-    };
+    }
+}
+
+/// Runs the soak and prints its report; any panic, refused command or violation fails.
+fn soak(args: &SoakArgs) -> Result<ExitCode, String> {
+    let scenarios = scenarios_or_all(args.scenario.as_deref())?;
+    if let (Some(seed), Some(loaded)) = (args.battle_seed, scenarios.first()) {
+        let w = gridclash::harness::watch_battle(loaded, seed, &args.ai, args.max_rounds);
+        out!(
+            "{} commands, {} attack previews checked",
+            w.commands,
+            w.previews
+        );
+        return Ok(match w.problem {
+            None => {
+                out!("no problem");
+                ExitCode::SUCCESS
+            }
+            Some((kind, detail, command)) => {
+                out!("after {command} commands: {kind}: {detail}");
+                for line in &w.log_tail {
+                    out!("  | {line}");
+                }
+                ExitCode::FAILURE
+            }
+        });
+    }
+    let report = gridclash::harness::soak(&gridclash::harness::SoakOptions {
+        scenarios,
+        battles: args.battles,
+        seed: args.seed,
+        max_rounds: args.max_rounds,
+        jobs: args.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        }),
+    });
+    if args.json {
+        out!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+        );
+    } else {
+        out!("{}", report.text().trim_end());
+    }
+    Ok(if report.clean() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn simulate(args: &SimulateArgs) -> Result<ExitCode, String> {
+    let scenarios = scenarios_or_all(args.scenario.as_deref())?;
     let started = Instant::now();
     if args.check_saves {
         return check_saves(args, &scenarios, started);

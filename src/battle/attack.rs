@@ -1571,6 +1571,7 @@ pub fn end_attack(
             }
         } else if state.targets.iter().any(|t| t.id == mover && t.damage > 0) {
             m.stopped = true;
+            stop_where_it_may_stand(m, &mut items, &mut log);
         }
     }
     // "If an Exploit hits you, you lose the LP regained" by a Combat Recovery.
@@ -1626,6 +1627,38 @@ fn stop_at_entry(
     // visited[k] is path[k - 1]: the move now ends after it.
     m.next = k;
     log.push(BattleEvent::StoppedAtReach { who: m.who, by, at });
+}
+
+/// DBU: a move stopped by an Exploit "stops at that point"; an ally's square can be passed
+/// through but not stood on, so a mover stopped on one goes back along its path to the last
+/// square where it may stand, and the move ends there.
+fn stop_where_it_may_stand(m: &mut MoveState, items: &mut [FighterQueryItem], log: &mut EventLog) {
+    let all: Vec<Fighter> = items.iter().map(|f| f.snapshot()).collect();
+    let Some(mover) = all.iter().find(|f| f.id == m.who) else {
+        return;
+    };
+    let visited: Vec<Square> = std::iter::once(m.start)
+        .chain(m.path[..m.next].iter().copied())
+        .collect();
+    if visited
+        .last()
+        .is_none_or(|s| super::movement::can_end_on(&all, mover, *s))
+    {
+        return;
+    }
+    let Some(k) = (0..visited.len())
+        .rev()
+        .find(|k| super::movement::can_end_on(&all, mover, visited[*k]))
+    else {
+        return;
+    };
+    let at = visited[k];
+    if let Some(f) = items.iter_mut().find(|f| *f.id == m.who) {
+        f.position.0 = Some(at);
+    }
+    // visited[k] is path[k - 1] (or the start): the move now ends after it.
+    m.next = k;
+    log.push(BattleEvent::StoppedShort { who: m.who, at });
 }
 
 /// Whether a condition may be ended with End a Condition (negative ones only).

@@ -209,6 +209,12 @@ pub enum BattleEvent {
         by: CombatantId,
         at: Square,
     },
+    /// A move stopped by an Exploit on an ally's square (passed through, not stood on) ends on
+    /// the last square of its path where the mover may stand.
+    StoppedShort {
+        who: CombatantId,
+        at: Square,
+    },
     /// An empty deck takes its discard pile back.
     DeckReshuffled {
         who: CombatantId,
@@ -677,6 +683,11 @@ impl BattleEvent {
                 "{} is stopped at {at}, where it entered {}'s reach.",
                 n(names, *who),
                 n(names, *by)
+            ),
+            E::StoppedShort { who, at } => format!(
+                "{} cannot stop on an ally's square and stops at {at}, the last square it may \
+                 stand on.",
+                n(names, *who)
             ),
             E::DeckReshuffled { who, cards } => format!(
                 "{}'s deck is empty: its {cards} discarded cards become the deck.",

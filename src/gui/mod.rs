@@ -184,7 +184,16 @@ pub fn run(options: PlayOptions) -> AppExit {
                 }),
                 ..default()
             })
-            .set(ImagePlugin::default_nearest()),
+            .set(ImagePlugin::default_nearest())
+            .set(bevy::log::LogPlugin {
+                // A player's build says only what went wrong; `RUST_LOG` still overrides.
+                level: if cfg!(debug_assertions) {
+                    bevy::log::Level::INFO
+                } else {
+                    bevy::log::Level::WARN
+                },
+                ..default()
+            }),
     )
     .add_plugins(bevy_ecs_tilemap::TilemapPlugin)
     .insert_resource(ClearColor(palette::BACKDROP))

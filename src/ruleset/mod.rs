@@ -72,21 +72,10 @@ pub const DBU_FILES: [&str; 9] = [
 /// The environment variable that points the game at another `rules/` directory.
 pub const RULES_DIR_ENV: &str = "GRIDCLASH_RULES";
 
-/// Where the `rules/` directory is: `$GRIDCLASH_RULES`, else next to the executable, else the
-/// source tree (for `cargo run` and `cargo test`).
+/// Where the `rules/` directory is: `$GRIDCLASH_RULES`, else beside the executable (or in a
+/// macOS bundle's resources), else the source tree (for `cargo run` and `cargo test`).
 pub fn rules_root() -> PathBuf {
-    if let Some(dir) = std::env::var_os(RULES_DIR_ENV) {
-        return PathBuf::from(dir);
-    }
-    if let Ok(exe) = std::env::current_exe()
-        && let Some(dir) = exe.parent()
-    {
-        let beside = dir.join("rules");
-        if beside.is_dir() {
-            return beside;
-        }
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rules")
+    crate::paths::data_dir(RULES_DIR_ENV, "rules")
 }
 
 /// Parses one RON file into `T`, turning any problem into a positioned [`RulesError`]. The
@@ -143,9 +132,33 @@ pub fn parse_ron<T: DeserializeOwned>(file: &Path, src: &str) -> Result<T, Rules
 }
 
 fn read(file: &Path) -> Result<String, RulesError> {
-    std::fs::read_to_string(file).map_err(|e| RulesError::Unreadable {
+    read_text(file)
+}
+
+/// Reads a data file as text. Bytes that are not UTF-8 are reported at their line and column,
+/// like any other mistake in the file, rather than as an unreadable file.
+pub fn read_text(file: &Path) -> Result<String, RulesError> {
+    let bytes = std::fs::read(file).map_err(|e| RulesError::Unreadable {
         file: file.to_path_buf(),
         message: e.to_string(),
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let before = &e.as_bytes()[..offset];
+        let line = before.iter().filter(|b| **b == b'\n').count() + 1;
+        let col = offset
+            - before
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map_or(0, |i| i + 1)
+            + 1;
+        RulesError::Invalid {
+            file: file.to_path_buf(),
+            line,
+            col,
+            field: "(file)".into(),
+            message: format!("byte {offset} is not UTF-8 text: the file is damaged or not RON"),
+        }
     })
 }
 
@@ -167,20 +180,21 @@ fn read_all(dir: &Path, names: &[&str]) -> Result<Vec<(PathBuf, String)>, RulesE
     }
 }
 
-/// Which mechanic family the ruleset in `dir` belongs to, read from its `ruleset.ron` (DBU if the
-/// file cannot be read or parsed: the DBU loader then reports the problem with its position).
-fn family_of(dir: &Path) -> Family {
+/// Which mechanic family the ruleset in `dir` belongs to, read from its `ruleset.ron`. A
+/// `ruleset.ron` that cannot be read or parsed is the one problem reported: without it the
+/// other files cannot be told apart (a power-stages ruleset is not a DBU one missing files).
+fn family_of(dir: &Path) -> Result<Family, RulesErrors> {
     let file = dir.join("ruleset.ron");
-    read(&file)
-        .ok()
-        .and_then(|src| parse_ron::<Manifest>(&file, &src).ok())
-        .map_or(Family::Dbu, |m| m.family)
+    let src = read(&file).map_err(|e| RulesErrors(vec![e]))?;
+    parse_ron::<Manifest>(&file, &src)
+        .map(|m| m.family)
+        .map_err(|e| RulesErrors(vec![e]))
 }
 
 impl Rules {
     /// Loads and validates the ruleset in `dir`, reporting every problem found.
     pub fn load(dir: &Path) -> Result<Self, RulesErrors> {
-        match family_of(dir) {
+        match family_of(dir)? {
             Family::Dbu => Self::load_dbu(dir),
             Family::PowerStages => Self::load_stages(dir),
             Family::Shinobi => Self::load_shinobi(dir),

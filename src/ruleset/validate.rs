@@ -800,7 +800,7 @@ fn check_archetype(
             );
         }
     }
-    let mut racial = 0;
+    let mut racial: i64 = 0;
     for (id, v) in &a.race.increases {
         if !attrs.contains(&id.as_str()) {
             c.err(
@@ -809,7 +809,7 @@ fn check_archetype(
                 format!("unknown attribute `{id}`"),
             );
         }
-        racial += v;
+        racial = racial.saturating_add(*v);
     }
     if racial != ch.build.racial_points {
         c.err(
@@ -821,14 +821,14 @@ fn check_archetype(
             ),
         );
     }
-    let mut total = 0;
+    let mut total: i64 = 0;
     for (id, v) in &a.attributes {
         let fp = p.field("attributes").field(id);
         if !attrs.contains(&id.as_str()) {
             c.err(file, &fp, format!("unknown attribute `{id}`"));
             continue;
         }
-        total += v;
+        total = total.saturating_add(*v);
         if *v > cap {
             c.err(
                 file,
@@ -836,7 +836,10 @@ fn check_archetype(
                 format!("{id} {v} is over the cap of {cap} for Tier of Power {tier}"),
             );
         }
-        let floor = ch.build.starting_score + a.race.increases.get(id).copied().unwrap_or(0);
+        let floor = ch
+            .build
+            .starting_score
+            .saturating_add(a.race.increases.get(id).copied().unwrap_or(0));
         if *v < floor {
             c.err(
                 file,
@@ -845,15 +848,20 @@ fn check_archetype(
             );
         }
     }
-    let additions = ch.build.additions_at_first_level
-        + ch.build
+    // Saturating: a modder's absurd number is reported as a wrong total, never an overflow.
+    let additions = ch.build.additions_at_first_level.saturating_add(
+        ch.build
             .addition_levels
             .iter()
             .filter(|l| **l <= a.power_level)
-            .count() as i64;
-    let budget = ch.build.starting_score * attrs.len() as i64
-        + ch.build.racial_points
-        + ch.build.points_per_addition * additions;
+            .count() as i64,
+    );
+    let budget = ch
+        .build
+        .starting_score
+        .saturating_mul(attrs.len() as i64)
+        .saturating_add(ch.build.racial_points)
+        .saturating_add(ch.build.points_per_addition.saturating_mul(additions));
     if total != budget {
         c.err(
             file,

@@ -137,24 +137,22 @@ pub enum LoadError {
     #[error("{0}")]
     Malformed(RulesError),
     #[error(
-        "{}: written by a newer Gridclash (save format {found}; this build reads up to {FORMAT}): update the game to load it",
-        path.display()
+        "{at}: written by a newer Gridclash (save format {found}; this build reads up to {FORMAT}): update the game to load it"
     )]
-    NewerFormat { path: PathBuf, found: u32 },
-    #[error("{}: save format {found} is not one this build reads", path.display())]
-    UnknownFormat { path: PathBuf, found: u32 },
-    #[error("{}: the scenario `{scenario}` cannot be loaded: {message}", path.display())]
+    NewerFormat { at: Box<Place>, found: u32 },
+    #[error("{at}: save format {found} is not one this build reads")]
+    UnknownFormat { at: Box<Place>, found: u32 },
+    #[error("{at}: the scenario `{scenario}` cannot be loaded: {message}")]
     Scenario {
-        path: PathBuf,
+        at: Box<Place>,
         scenario: String,
         message: String,
     },
     #[error(
-        "{}: the save is for ruleset `{saved}` but its scenario `{scenario}` plays `{actual}`",
-        path.display()
+        "{at}: the save is for ruleset `{saved}` but its scenario `{scenario}` plays `{actual}`"
     )]
     OtherRuleset {
-        path: PathBuf,
+        at: Box<Place>,
         saved: String,
         scenario: String,
         actual: String,
@@ -162,11 +160,10 @@ pub enum LoadError {
     /// The ruleset's or scenario's data changed since the battle was saved; it may still
     /// load (see [`Restore::accept_changed_data`]), but need not play out the same.
     #[error(
-        "{}: the {what} changed since this battle was saved (saved with data {saved}, now {now}); it may not replay the same",
-        path.display()
+        "{at}: the {what} changed since this battle was saved (saved with data {saved}, now {now}); it may not replay the same"
     )]
     DataChanged {
-        path: PathBuf,
+        at: Box<Place>,
         what: String,
         saved: String,
         now: String,
@@ -310,13 +307,13 @@ impl SaveFile {
         if let Ok(v) = ron::from_str::<Version>(text) {
             if v.format > FORMAT {
                 return Err(LoadError::NewerFormat {
-                    path: path.to_path_buf(),
+                    at: place(path, text, "format"),
                     found: v.format,
                 });
             }
             if v.format == 0 {
                 return Err(LoadError::UnknownFormat {
-                    path: path.to_path_buf(),
+                    at: place(path, text, "format"),
                     found: v.format,
                 });
             }
@@ -355,6 +352,47 @@ pub struct Restored {
     pub data_changed: bool,
 }
 
+/// Where in a save file a problem is: its path, line, column and top-level field, shown as
+/// `PATH:LINE:COL: FIELD` like every other positioned error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    pub path: PathBuf,
+    pub line: usize,
+    pub col: usize,
+    pub field: String,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.path.display(),
+            self.line,
+            self.col,
+            self.field
+        )
+    }
+}
+
+/// The place of a top-level field of the save's `text`.
+fn place(path: &Path, text: &str, field: &str) -> Box<Place> {
+    match RulesError::at(path, text, &FieldPath::root().field(field), "") {
+        RulesError::Invalid { line, col, .. } => Box::new(Place {
+            path: path.to_path_buf(),
+            line,
+            col,
+            field: field.to_string(),
+        }),
+        RulesError::Unreadable { .. } => Box::new(Place {
+            path: path.to_path_buf(),
+            line: 1,
+            col: 1,
+            field: field.to_string(),
+        }),
+    }
+}
+
 /// The position of a field of the save, for messages.
 fn at(path: &Path, text: &str, field: &FieldPath, message: String) -> RulesError {
     RulesError::at(path, text, field, message)
@@ -371,27 +409,29 @@ pub fn restore(
     let root = FieldPath::root();
     let scenario_path = scenario::find(&save.scenario);
     let loaded = scenario::load(&scenario_path).map_err(|e| LoadError::Scenario {
-        path: path.to_path_buf(),
+        at: place(path, text, "scenario"),
         scenario: save.scenario.clone(),
         message: e.to_string(),
     })?;
     let actual = &loaded.rules.manifest.id;
     if *actual != save.ruleset {
         return Err(LoadError::OtherRuleset {
-            path: path.to_path_buf(),
+            at: place(path, text, "ruleset"),
             saved: save.ruleset.clone(),
             scenario: save.scenario.clone(),
             actual: actual.clone(),
         });
     }
     let mut data_changed = false;
-    for (what, saved, now) in [
+    for (field, what, saved, now) in [
         (
+            "ruleset_hash",
             format!("ruleset `{}`", save.ruleset),
             &save.ruleset_hash,
             hex(loaded.rules.data_hash),
         ),
         (
+            "scenario_hash",
             format!("scenario `{}`", save.scenario),
             &save.scenario_hash,
             hex(loaded.source_hash),
@@ -400,7 +440,7 @@ pub fn restore(
         if *saved != now {
             if !opts.accept_changed_data {
                 return Err(LoadError::DataChanged {
-                    path: path.to_path_buf(),
+                    at: place(path, text, field),
                     what,
                     saved: saved.clone(),
                     now,
@@ -446,7 +486,7 @@ pub fn restore(
         DiceSource::seeded(save.seed),
     )
     .map_err(|e| LoadError::Scenario {
-        path: path.to_path_buf(),
+        at: place(path, text, "scenario"),
         scenario: save.scenario.clone(),
         message: e.to_string(),
     })?;

@@ -111,23 +111,30 @@ pub struct Loaded {
     pub source_hash: u64,
 }
 
+/// The ruleset ids in [`rules_root`], sorted.
+pub fn known_rulesets() -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(rules_root())
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .filter(|e| e.path().join("ruleset.ron").is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    ids.sort();
+    ids
+}
+
+/// The widest and highest a scenario's map may be, in squares.
+pub const MAX_MAP_SIDE: u32 = 256;
+
 /// The environment variable that points the game at another `assets/` directory.
 pub const ASSETS_DIR_ENV: &str = "GRIDCLASH_ASSETS";
 
-/// Where `assets/` is: `$GRIDCLASH_ASSETS`, else next to the executable, else the source tree.
+/// Where `assets/` is: `$GRIDCLASH_ASSETS`, else beside the executable (or in a macOS bundle's
+/// resources), else the source tree.
 pub fn assets_root() -> PathBuf {
-    if let Some(dir) = std::env::var_os(ASSETS_DIR_ENV) {
-        return PathBuf::from(dir);
-    }
-    if let Ok(exe) = std::env::current_exe()
-        && let Some(dir) = exe.parent()
-    {
-        let beside = dir.join("assets");
-        if beside.is_dir() {
-            return beside;
-        }
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets")
+    crate::paths::data_dir(ASSETS_DIR_ENV, "assets")
 }
 
 /// The shipped scenarios, sorted by file name.
@@ -165,12 +172,7 @@ pub fn load_with(
     path: &Path,
     rules_for: impl FnOnce(&str) -> Result<Arc<Rules>, RulesErrors>,
 ) -> Result<Loaded, RulesErrors> {
-    let src = std::fs::read_to_string(path).map_err(|e| {
-        RulesErrors(vec![RulesError::Unreadable {
-            file: path.to_path_buf(),
-            message: e.to_string(),
-        }])
-    })?;
+    let src = crate::ruleset::read_text(path).map_err(|e| RulesErrors(vec![e]))?;
     let scenario: Scenario = parse_ron(path, &src).map_err(|e| RulesErrors(vec![e]))?;
     let root = FieldPath::root();
     if scenario.ruleset.is_empty() || scenario.ruleset.contains(['/', '\\', '.']) {
@@ -182,6 +184,23 @@ pub fn load_with(
         )]));
     }
     let rules = rules_for(&scenario.ruleset).map_err(|e| {
+        // A ruleset that is not there at all: one located error that lists those that are.
+        if e.0
+            .iter()
+            .all(|x| matches!(x, RulesError::Unreadable { .. }))
+        {
+            return RulesErrors(vec![RulesError::at(
+                path,
+                &src,
+                &root.field("ruleset"),
+                format!(
+                    "there is no ruleset `{}` (rulesets in {}: {})",
+                    scenario.ruleset,
+                    rules_root().display(),
+                    known_rulesets().join(", ")
+                ),
+            )]);
+        }
         let mut all = vec![RulesError::at(
             path,
             &src,
@@ -221,7 +240,7 @@ pub fn check(s: &Scenario, rules: &Rules, path: &Path, src: &str) -> Vec<RulesEr
     }
     let m = &s.map;
     let mp = root.field("map");
-    if m.width == 0 || m.height == 0 || m.width > 256 || m.height > 256 {
+    if m.width == 0 || m.height == 0 || m.width > MAX_MAP_SIDE || m.height > MAX_MAP_SIDE {
         err!(&mp, "a map is 1 to 256 squares wide and high".to_string());
     }
     if m.rows.len() != m.height as usize {
@@ -426,7 +445,12 @@ pub fn check(s: &Scenario, rules: &Rules, path: &Path, src: &str) -> Vec<RulesEr
 /// The scenario's map as terrain indexes (unknown symbols become the first terrain type;
 /// [`check`] reports them).
 pub fn build_map(s: &Scenario, rules: &Rules) -> Map {
-    let mut map = Map::filled(s.map.width, s.map.height, 0);
+    // A size beyond the limit is reported by `check`; the map built meanwhile stays bounded.
+    let mut map = Map::filled(
+        s.map.width.min(MAX_MAP_SIDE),
+        s.map.height.min(MAX_MAP_SIDE),
+        0,
+    );
     for (y, row) in s.map.rows.iter().enumerate() {
         for (x, c) in row.chars().enumerate() {
             if let Some(t) = rules.terrain_by_symbol(c) {

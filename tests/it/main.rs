@@ -5,6 +5,7 @@ mod common;
 
 mod ai;
 mod conditions;
+mod corpus;
 mod damage;
 mod defense;
 mod determinism;
@@ -14,6 +15,7 @@ mod grid;
 mod gui_app;
 #[cfg(feature = "gui")]
 mod gui_e2e;
+mod invariants;
 mod movement;
 mod odds;
 mod profiles;
