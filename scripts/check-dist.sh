@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Checks a Linux archive as a player gets it: unpacks it into an empty temporary directory and,
-# from there, with no GRIDCLASH_* variables and the source tree out of reach, asks where the
+# from there, with GRIDCLASH_RULES and GRIDCLASH_ASSETS unset (saves and settings go to the
+# temporary directory), asks where the
 # game reads its data, validates every shipped file, simulates battles and runs a short windowed
 # battle under xvfb-run that saves a screenshot. Usage: scripts/check-dist.sh [ARCHIVE]
 set -euo pipefail
+if [ $# -gt 0 ]; then
+  archive=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+fi
 cd "$(dirname "$0")/.."
-archive=${1:-$(ls -t dist/gridclash-*-x86_64-unknown-linux-gnu.tar.gz | head -n 1)}
-archive=$(cd "$(dirname "$archive")" && pwd)/$(basename "$archive")
+archive=${archive:-$(pwd)/$(ls -t dist/gridclash-*-x86_64-unknown-linux-gnu.tar.gz | head -n 1)}
 name=$(basename "$archive" .tar.gz)
 
 tmp=$(mktemp -d)

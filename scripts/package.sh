@@ -39,6 +39,7 @@ case "$target" in
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
 <plist version="1.0">
 <dict>
+  <key>CFBundleInfoDictionaryVersion</key><string>6.0</string>
   <key>CFBundleName</key><string>Gridclash</string>
   <key>CFBundleDisplayName</key><string>Gridclash</string>
   <key>CFBundleIdentifier</key><string>io.github.gridclash.Gridclash</string>

@@ -186,7 +186,7 @@ pub fn run(options: PlayOptions) -> AppExit {
             })
             .set(ImagePlugin::default_nearest())
             .set(bevy::log::LogPlugin {
-                // A player's build says only what went wrong; `RUST_LOG` still overrides.
+                // A player's build says only what went wrong (lower levels are compiled out).
                 level: if cfg!(debug_assertions) {
                     bevy::log::Level::INFO
                 } else {
