@@ -92,20 +92,31 @@ pub fn fade_power(
         Some(Expiry::EndOfTurn { round: r, of }) if of == active && r <= round
     );
     if f.encounter.power > 0 && due {
-        f.encounter.power = 0;
-        f.encounter.power_expires = None;
         log.push(BattleEvent::PowerFaded { who: *f.id });
-        let max = f.snapshot().derived(rules).max_capacity;
-        if f.capacity.current > max {
-            log.push(BattleEvent::PoolChanged {
-                who: *f.id,
-                pool: Pool::Capacity,
-                from: f.capacity.current,
-                to: max,
-                reason: "Power Up faded".into(),
-            });
-            f.capacity.current = max;
-        }
+        end_power(rules, f, "Power Up faded", log);
+    }
+}
+
+/// Ends every Power Up stack and takes back the extra Capacity they gave (`why` for the log):
+/// when the stacks fade and when their holder is Defeated.
+pub fn end_power(
+    rules: &Rules,
+    f: &mut super::fighter::FighterQueryItem,
+    why: &str,
+    log: &mut EventLog,
+) {
+    f.encounter.power = 0;
+    f.encounter.power_expires = None;
+    let max = f.snapshot().derived(rules).max_capacity;
+    if f.capacity.current > max {
+        log.push(BattleEvent::PoolChanged {
+            who: *f.id,
+            pool: Pool::Capacity,
+            from: f.capacity.current,
+            to: max,
+            reason: why.into(),
+        });
+        f.capacity.current = max;
     }
 }
 

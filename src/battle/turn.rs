@@ -408,20 +408,7 @@ pub fn announce_defeat(
     f.defense.diminishing = 0;
     f.actions.steady = 0;
     if f.encounter.power > 0 {
-        f.encounter.power = 0;
-        f.encounter.power_expires = None;
-        // The stacks' extra Capacity goes with them, as when they fade.
-        let max = f.snapshot().derived(rules).max_capacity;
-        if f.capacity.current > max {
-            log.push(BattleEvent::PoolChanged {
-                who: *f.id,
-                pool: Pool::Capacity,
-                from: f.capacity.current,
-                to: max,
-                reason: "Power Up ends (Defeated)".into(),
-            });
-            f.capacity.current = max;
-        }
+        super::recovery::end_power(rules, f, "Power Up ends (Defeated)", log);
     }
     f.encounter.power_expires = None;
     true
