@@ -29,7 +29,8 @@ pub enum Invariant {
     NoSharedSquares,
     /// The turn order lists every combatant at most once and every one still fighting.
     TurnOrder,
-    /// The combatant whose turn it is, or who is asked to answer, is not defeated.
+    /// No defeated combatant has a turn, is asked to answer, starts a turn, moves, attacks or
+    /// declares a defense.
     DefeatedNeverAct,
     /// A condition is gone once the round or turn it lasts to is over.
     ConditionsExpire,
@@ -41,7 +42,8 @@ pub enum Invariant {
     CoverWear,
     /// Damage taken, after Soak and cover, is never negative.
     DamageNonNegative,
-    /// Every move steps square by square onto squares that can be entered.
+    /// Every move steps square by square, from where the mover stood, onto squares that can
+    /// be entered.
     MovesStepBySquare,
     /// Exact odds: chances within 0 and 1, every damage distribution sums to 1, its mean is
     /// the expected damage, and defeat needs a hit.
@@ -50,7 +52,8 @@ pub enum Invariant {
     HashStable,
     /// The event log only grows.
     LogOnlyGrows,
-    /// A battle ends (victory or its round limit) by the round after its limit.
+    /// A battle with a round limit has an outcome once that round is over: the rules end it,
+    /// not the harness.
     EndsWithinRoundLimit,
 }
 
@@ -66,24 +69,34 @@ fn violation(invariant: Invariant, detail: String) -> Violation {
 }
 
 /// Watches one battle: remembers what the checks compare across commands (events seen, each
-/// combatant's card count).
+/// combatant's card count, where each stood, who is defeated).
 #[derive(Debug, Clone)]
 pub struct Watch {
     events_seen: usize,
     cards: BTreeMap<CombatantId, u32>,
+    /// Where each placed combatant stood at the last check: a move's first step starts there.
+    positions: BTreeMap<CombatantId, Square>,
+    /// Who was defeated by the last check's events.
+    defeated: BTreeSet<CombatantId>,
 }
 
 impl Watch {
     /// Starts watching `battle` as it is now.
     pub fn new(battle: &mut Battle) -> Self {
-        let cards = battle
-            .fighters()
+        let fighters = battle.fighters();
+        let cards = fighters
             .iter()
             .filter_map(|f| f.cards.as_ref().map(|c| (f.id, card_count(c))))
             .collect();
         Self {
             events_seen: battle.events().len(),
             cards,
+            positions: positions(&fighters),
+            defeated: fighters
+                .iter()
+                .filter(|f| f.defeated())
+                .map(|f| f.id)
+                .collect(),
         }
     }
 
@@ -92,7 +105,9 @@ impl Watch {
     pub fn check(&mut self, battle: &mut Battle) -> Vec<Violation> {
         let mut out = check_state(battle);
         out.extend(self.check_new_events(battle));
-        for f in battle.fighters() {
+        let fighters = battle.fighters();
+        self.positions = positions(&fighters);
+        for f in fighters {
             if let (Some(c), Some(before)) = (&f.cards, self.cards.get(&f.id))
                 && card_count(c) != *before
             {
@@ -109,7 +124,8 @@ impl Watch {
         out
     }
 
-    /// The events since the last check: damage never negative, moves square by square.
+    /// The events since the last check, in order: damage never negative, moves square by
+    /// square from where the mover stood, nobody acting once defeated.
     fn check_new_events(&mut self, battle: &mut Battle) -> Vec<Violation> {
         let mut out = Vec::new();
         let events = battle.events();
@@ -128,7 +144,36 @@ impl Watch {
         let fresh: Vec<BattleEvent> = events[self.events_seen..].to_vec();
         self.events_seen = events.len();
         let field = battle.field();
+        // Where each combatant's next move starts: where it stood before this command, or
+        // where its last move ended. A push during the move (an Exploit's) is logged before
+        // the move itself, which is logged whole once it is over, so pushes do not count.
+        let mut at = self.positions.clone();
         for e in &fresh {
+            let actor = match e {
+                BattleEvent::TurnStarted { who, .. } => Some((*who, "starts a turn")),
+                BattleEvent::AttackDeclared { attacker, .. } => Some((*attacker, "attacks")),
+                BattleEvent::DefenseDeclared { defender, .. } => {
+                    Some((*defender, "declares a defense"))
+                }
+                // A move an Exploit stopped is logged after the damage that defeated the mover.
+                BattleEvent::Moved {
+                    who,
+                    stopped: false,
+                    ..
+                } => Some((*who, "moves")),
+                _ => None,
+            };
+            if let Some((who, what)) = actor
+                && self.defeated.contains(&who)
+            {
+                out.push(violation(
+                    Invariant::DefeatedNeverAct,
+                    format!("{who:?} {what} after being defeated"),
+                ));
+            }
+            if let BattleEvent::Defeated { who, .. } = e {
+                self.defeated.insert(*who);
+            }
             match e {
                 BattleEvent::Damage {
                     target,
@@ -140,6 +185,17 @@ impl Watch {
                     format!("{target:?} took {damage} damage (Soak used {soak_used})"),
                 )),
                 BattleEvent::Moved { who, path, .. } => {
+                    if let (Some(start), Some(first)) = (at.get(who), path.first())
+                        && chebyshev(*start, *first) != 1
+                    {
+                        out.push(violation(
+                            Invariant::MovesStepBySquare,
+                            format!("{who:?} stood on {start:?} but its move began on {first:?}"),
+                        ));
+                    }
+                    if let Some(last) = path.last() {
+                        at.insert(*who, *last);
+                    }
                     for pair in path.windows(2) {
                         if chebyshev(pair[0], pair[1]) != 1 {
                             out.push(violation(
@@ -160,6 +216,14 @@ impl Watch {
         }
         out
     }
+}
+
+/// Where every placed combatant stands.
+fn positions(fighters: &[crate::battle::fighter::Fighter]) -> BTreeMap<CombatantId, Square> {
+    fighters
+        .iter()
+        .filter_map(|f| f.position.map(|p| (f.id, p)))
+        .collect()
 }
 
 /// The cards a combatant has anywhere (hand, deck, discard).
@@ -413,9 +477,12 @@ pub struct SoakReport {
     pub panics: u64,
     pub errors: u64,
     pub violations: u64,
-    /// Battles that ended by victory, and by reaching their round limit.
+    /// Battles won by a side (by defeating the other, or by a round limit that names a
+    /// winner), and battles their round limit ended as a draw.
     pub decided: u64,
-    pub round_limit: u64,
+    pub drawn: u64,
+    /// Battles without a round limit of their own that the run's `max_rounds` stopped.
+    pub cut_off: u64,
     /// Battles per scenario id.
     pub per_scenario: BTreeMap<String, u64>,
     /// The first failures (at most 20), to reproduce them by seed.
@@ -434,7 +501,7 @@ impl SoakReport {
         let mut s = format!(
             "{} battles, {} commands ({} attack previews checked) in {:.1} s\n\
              panics {}, errors {}, invariant violations {}\n\
-             decided {}, stopped at the round limit {}\n",
+             won {}, drawn at the round limit {}, cut off without a limit {}\n",
             self.battles,
             self.commands,
             self.attacks_previewed,
@@ -443,7 +510,8 @@ impl SoakReport {
             self.errors,
             self.violations,
             self.decided,
-            self.round_limit
+            self.drawn,
+            self.cut_off
         );
         for (id, n) in &self.per_scenario {
             s.push_str(&format!("  {id}: {n} battles\n"));
@@ -464,11 +532,27 @@ impl SoakReport {
     }
 }
 
+/// How a watched battle ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// A side won.
+    Won,
+    /// The battle's round limit ended it as a draw.
+    Drawn,
+    /// It had no round limit of its own and the harness stopped it after `max_rounds`.
+    CutOff,
+}
+
+/// The most commands one soak battle may take: far above any real battle (the largest
+/// shipped one takes about 3,000 between two random players), so a policy that never ends its
+/// turn is reported instead of hanging the run.
+pub const MAX_COMMANDS: u64 = 100_000;
+
 /// What one watched battle came to.
 pub struct Watched {
     pub commands: u64,
     pub previews: u64,
-    pub decided: bool,
+    pub ending: Ending,
     /// The first problem, with the command count when it was seen.
     pub problem: Option<(String, String, usize)>,
     /// The battle log's last lines when the problem was seen (empty when none was).
@@ -497,7 +581,7 @@ fn watch_battle_inner(
     let mut out = Watched {
         commands: 0,
         previews: 0,
-        decided: false,
+        ending: Ending::CutOff,
         problem: None,
         log_tail: Vec::new(),
     };
@@ -509,8 +593,16 @@ fn watch_battle_inner(
         }
     };
     let mut watch = Watch::new(&mut game.battle);
-    let limit = game.limit;
+    let own_limit = loaded.scenario.victory.round_limit.map(|l| l.rounds);
     while !game.finished() {
+        if out.commands >= MAX_COMMANDS {
+            let detail = format!(
+                "no end after {MAX_COMMANDS} commands (round {}): a policy that never ends its turn?",
+                game.battle.turn().round
+            );
+            out.problem = Some(("error".into(), detail, out.commands as usize));
+            return out;
+        }
         let (who, side) = match game.actor() {
             Ok(a) => a,
             Err(e) => {
@@ -533,12 +625,24 @@ fn watch_battle_inner(
             }
         }
         if let Err(e) = game.battle.submit(cmd.clone()) {
-            let detail = format!("the {} policy's {cmd:?} was refused: {e}", policies[side]);
+            let policy = game.agents[side].policy;
+            let detail = format!("the {policy} policy's {cmd:?} was refused: {e}");
             out.problem = Some(("error".into(), detail, out.commands as usize));
             return out;
         }
         out.commands += 1;
-        let broken = watch.check(&mut game.battle);
+        COMMANDS_PLAYED.with(|c| c.set(out.commands as usize));
+        let mut broken = watch.check(&mut game.battle);
+        let round = game.battle.turn().round;
+        if let Some(limit) = own_limit
+            && round > limit
+            && game.battle.outcome().is_none()
+        {
+            broken.push(violation(
+                Invariant::EndsWithinRoundLimit,
+                format!("round {round} began with no outcome, past the round limit {limit}"),
+            ));
+        }
         if !broken.is_empty() {
             let lines = game.battle.describe_events();
             *tail = lines[lines.len().saturating_sub(15)..].to_vec();
@@ -551,17 +655,12 @@ fn watch_battle_inner(
             ));
             return out;
         }
-        if game.battle.turn().round > limit + 1 {
-            let detail = format!("still going in round {}", game.battle.turn().round);
-            out.problem = Some((
-                format!("{:?}", Invariant::EndsWithinRoundLimit),
-                detail,
-                out.commands as usize,
-            ));
-            return out;
-        }
     }
-    out.decided = game.battle.outcome().is_some_and(|o| o.winner.is_some());
+    out.ending = match game.battle.outcome() {
+        Some(o) if o.winner.is_some() => Ending::Won,
+        Some(_) => Ending::Drawn,
+        None => Ending::CutOff,
+    };
     out
 }
 
@@ -586,15 +685,18 @@ fn planned(opts: &SoakOptions, index: u64) -> (usize, [Policy; 2], u64) {
 /// One battle of a soak run: what it came to, or the panic it raised.
 enum Outcome {
     Watched(Watched),
-    Panicked(String),
+    /// The panic's message and place, and the commands played before it.
+    Panicked(String, usize),
 }
 
 /// Plays soak battle `index`, catching a panic.
 fn soak_one(opts: &SoakOptions, index: u64) -> Outcome {
     let (scenario, policies, seed) = planned(opts, index);
     let Some(loaded) = opts.scenarios.get(scenario) else {
-        return Outcome::Panicked("no scenario to play".into());
+        return Outcome::Panicked("no scenario to play".into(), 0);
     };
+    LAST_PANIC.with(|p| p.borrow_mut().take());
+    COMMANDS_PLAYED.with(|c| c.set(0));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         watch_battle(loaded, seed, &policies, opts.max_rounds)
     }));
@@ -604,6 +706,7 @@ fn soak_one(opts: &SoakOptions, index: u64) -> Outcome {
             LAST_PANIC
                 .with(|p| p.borrow_mut().take())
                 .unwrap_or_else(|| "a panic without a message".into()),
+            COMMANDS_PLAYED.with(|c| c.get()),
         ),
     }
 }
@@ -611,6 +714,9 @@ fn soak_one(opts: &SoakOptions, index: u64) -> Outcome {
 /// Runs `opts.battles` watched battles on `opts.jobs` threads (battle `i` is the same battle
 /// whatever the number of threads; see [`planned`]) and sums them up in battle order. A panic
 /// in one battle is caught, counted and the run goes on.
+///
+/// The panic hook is process-wide: while the run lasts, a panic anywhere in the process is
+/// recorded for the soak report instead of printed (the command-line tool runs nothing else).
 pub fn soak(opts: &SoakOptions) -> SoakReport {
     let started = std::time::Instant::now();
     // A panic is caught and counted: its message and place go into the report, not stderr.
@@ -619,23 +725,39 @@ pub fn soak(opts: &SoakOptions) -> SoakReport {
         LAST_PANIC.with(|p| *p.borrow_mut() = Some(info.to_string()));
     }));
     let jobs = opts.jobs.max(1);
+    // Workers take the next battle as they free up: battles differ a hundredfold in length,
+    // so a fixed split would leave one thread idle while another finishes its share.
+    let next = std::sync::atomic::AtomicU64::new(0);
     let mut outcomes: Vec<(u64, Outcome)> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..jobs)
-            .map(|j| {
-                s.spawn(move || {
-                    (j as u64..opts.battles)
-                        .step_by(jobs)
-                        .map(|i| (i, soak_one(opts, i)))
-                        .collect::<Vec<_>>()
-                })
+            .map(|_| {
+                let next = &next;
+                // The main thread's stack size: deep rule evaluation must not fail only here.
+                std::thread::Builder::new()
+                    .stack_size(WORKER_STACK)
+                    .spawn_scoped(s, move || {
+                        let mut done = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            if i >= opts.battles {
+                                break done;
+                            }
+                            done.push((i, soak_one(opts, i)));
+                        }
+                    })
             })
             .collect();
         workers
             .into_iter()
             .flat_map(|w| {
-                w.join().unwrap_or_else(|_| {
-                    vec![(u64::MAX, Outcome::Panicked("a soak worker died".into()))]
-                })
+                w.map_err(|e| e.to_string())
+                    .and_then(|w| w.join().map_err(|_| "it panicked".to_string()))
+                    .unwrap_or_else(|e| {
+                        vec![(
+                            u64::MAX,
+                            Outcome::Panicked(format!("a soak worker died: {e}"), 0),
+                        )]
+                    })
             })
             .collect()
     });
@@ -663,8 +785,11 @@ pub fn soak(opts: &SoakOptions) -> SoakReport {
                 report.commands += w.commands;
                 report.attacks_previewed += w.previews;
                 match w.problem {
-                    None if w.decided => report.decided += 1,
-                    None => report.round_limit += 1,
+                    None => match w.ending {
+                        Ending::Won => report.decided += 1,
+                        Ending::Drawn => report.drawn += 1,
+                        Ending::CutOff => report.cut_off += 1,
+                    },
                     Some((kind, detail, command)) => {
                         if kind == "error" {
                             report.errors += 1;
@@ -675,9 +800,9 @@ pub fn soak(opts: &SoakOptions) -> SoakReport {
                     }
                 }
             }
-            Outcome::Panicked(detail) => {
+            Outcome::Panicked(detail, command) => {
                 report.panics += 1;
-                report.fail(fail("panic".into(), detail, 0));
+                report.fail(fail("panic".into(), detail, command));
             }
         }
     }
@@ -685,7 +810,12 @@ pub fn soak(opts: &SoakOptions) -> SoakReport {
     report
 }
 
+/// A soak worker's stack: 8 MiB, what the main thread gets on Linux and macOS.
+const WORKER_STACK: usize = 8 << 20;
+
 thread_local! {
     /// The last panic's message and place, as the soak's panic hook saw it.
     static LAST_PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    /// Commands the battle on this thread has played, so a panic report says when it came.
+    static COMMANDS_PLAYED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }

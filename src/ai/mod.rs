@@ -16,10 +16,10 @@ use rand::{Rng, SeedableRng};
 
 pub mod planner;
 
-use crate::battle::Battle;
 use crate::battle::command::Command;
 use crate::battle::components::CombatantId;
 use crate::battle::policy::{best_attack, candidate_attacks};
+use crate::battle::{Battle, MoveReach};
 use crate::grid::{Square, footprint_distance};
 use crate::ruleset::ConditionKind;
 
@@ -177,11 +177,18 @@ enum RandomOption {
 }
 
 /// Every option a random player might take for `who`: each legal attack, a move to each
-/// reachable square, standing up, ending a condition, curing poison, and ending the turn.
-fn random_options(battle: &mut Battle, who: CombatantId) -> Vec<RandomOption> {
+/// reachable square, standing up, ending a condition, curing poison, and ending the turn; with
+/// the move searches the moves' paths come from.
+fn random_options(
+    battle: &mut Battle,
+    who: CombatantId,
+) -> (Vec<RandomOption>, Vec<(bool, MoveReach)>) {
     let fighters = battle.fighters();
     let Some(me) = fighters.iter().find(|f| f.id == who).cloned() else {
-        return vec![RandomOption::Ready(Command::EndTurn { who })];
+        return (
+            vec![RandomOption::Ready(Command::EndTurn { who })],
+            Vec::new(),
+        );
     };
     let rules = battle.rules().clone();
     let mut extra: Vec<Command> = candidate_attacks(&rules, &fighters, &me)
@@ -196,30 +203,44 @@ fn random_options(battle: &mut Battle, who: CombatantId) -> Vec<RandomOption> {
             condition: c.kind,
         });
     }
+    let legal = battle.check_each(&extra);
     let mut out: Vec<RandomOption> = extra
         .into_iter()
-        .filter(|cmd| battle.check(cmd).is_ok())
-        .map(RandomOption::Ready)
+        .zip(legal)
+        .filter(|(_, ok)| ok.is_ok())
+        .map(|(cmd, _)| RandomOption::Ready(cmd))
         .collect();
+    let mut moves = Vec::new();
     for boosted in [false, true] {
-        let squares = battle.move_options(who, boosted).into_keys();
-        out.extend(squares.map(|to| RandomOption::MoveTo { to, boosted }));
+        if let Some(reach) = battle.move_reach(who, boosted) {
+            out.extend(
+                reach
+                    .ends
+                    .iter()
+                    .map(|to| RandomOption::MoveTo { to: *to, boosted }),
+            );
+            moves.push((boosted, reach));
+        }
     }
     out.push(RandomOption::Ready(Command::EndTurn { who }));
-    out
+    (out, moves)
 }
 
 /// The random policy's command for `who`: any legal command, uniformly. A drawn move whose
 /// path the battle refuses is struck off and another option drawn, so the choice stays uniform
 /// over the legal commands; ending the turn is always legal, so the draw ends.
 pub fn random_command(battle: &mut Battle, who: CombatantId, rng: &mut ChaCha8Rng) -> Command {
-    let mut options = random_options(battle, who);
+    let (mut options, moves) = random_options(battle, who);
     while !options.is_empty() {
         let i = (rng.next_u32() as usize) % options.len();
         match options.swap_remove(i) {
             RandomOption::Ready(cmd) => return cmd,
             RandomOption::MoveTo { to, boosted } => {
-                if let Some(path) = battle.path_to(who, to, boosted) {
+                let path = moves
+                    .iter()
+                    .find(|(b, _)| *b == boosted)
+                    .and_then(|(_, reach)| reach.path_to(to));
+                if let Some(path) = path {
                     let cmd = Command::Move { who, path, boosted };
                     if battle.check(&cmd).is_ok() {
                         return cmd;

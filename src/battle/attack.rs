@@ -217,7 +217,7 @@ pub fn attack_targets(
                     f.position.is_some_and(|p| {
                         footprint(p, f.size.squares)
                             .iter()
-                            .any(|s| squares.binary_search(s).is_ok())
+                            .any(|s| squares.binary_search(&s).is_ok())
                     })
                 })
                 .map(|f| f.id)
@@ -1198,7 +1198,7 @@ pub fn roll_damage(
                         let to = push_destination(at, from, steps, |s| {
                             footprint(s, size)
                                 .iter()
-                                .any(|sq| field.cost(*sq).is_none() || occupied(&others, *sq))
+                                .any(|sq| field.cost(sq).is_none() || occupied(&others, sq))
                         });
                         if to != at {
                             pushes.push((t.id, at, to));

@@ -578,7 +578,7 @@ pub fn cover_feature<'f>(
                 let Some(w) = worth(c, ter) else {
                     continue;
                 };
-                if !crosses(from, *to, c) || best.as_ref().is_some_and(|b| b.2 >= w) {
+                if !crosses(from, to, c) || best.as_ref().is_some_and(|b| b.2 >= w) {
                     continue;
                 }
                 best = Some((c, ter, w));

@@ -442,14 +442,10 @@ impl Battle {
         who: CombatantId,
         boosted: bool,
     ) -> std::collections::BTreeMap<crate::grid::Square, crate::grid::path::Reach> {
-        let fighters = self.fighters();
-        let Some(me) = fighters.iter().find(|f| f.id == who) else {
+        let Some(MoveReach { mut all, ends, .. }) = self.move_reach(who, boosted) else {
             return Default::default();
         };
-        let rules = self.rules.clone();
-        let field = self.field();
-        let mut all = movement::reachable_squares(&rules, &field, &fighters, me, boosted);
-        all.retain(|s, _| Some(*s) != me.position && movement::can_end_on(&fighters, me, *s));
+        all.retain(|s, _| ends.contains(s));
         all
     }
 
@@ -460,16 +456,25 @@ impl Battle {
         to: crate::grid::Square,
         boosted: bool,
     ) -> Option<Vec<crate::grid::Square>> {
+        self.move_reach(who, boosted)?.path_to(to)
+    }
+
+    /// The one search behind [`Battle::move_options`] and [`Battle::path_to`], for a caller
+    /// that wants many paths of one move (the random player) without searching again for each.
+    /// `None` when `who` is not on the map.
+    pub fn move_reach(&mut self, who: CombatantId, boosted: bool) -> Option<MoveReach> {
         let fighters = self.fighters();
         let me = fighters.iter().find(|f| f.id == who)?;
         let start = me.position?;
         let rules = self.rules.clone();
         let field = self.field();
-        let reach = movement::reachable_squares(&rules, &field, &fighters, me, boosted);
-        if !movement::can_end_on(&fighters, me, to) {
-            return None;
-        }
-        crate::grid::path::path_to(&reach, start, to)
+        let all = movement::reachable_squares(&rules, &field, &fighters, me, boosted);
+        let ends = all
+            .keys()
+            .filter(|s| **s != start && movement::can_end_on(&fighters, me, **s))
+            .copied()
+            .collect();
+        Some(MoveReach { start, all, ends })
     }
 
     /// Per-combatant statistics of the battle so far, from its event log.
@@ -652,6 +657,22 @@ impl Battle {
 
     /// Every rule that could refuse `cmd` now, checked without changing anything.
     pub fn check(&mut self, cmd: &Command) -> Result<(), RuleError> {
+        let fighters = self.fighters();
+        self.check_among(&fighters, cmd)
+    }
+
+    /// [`Battle::check`] for each of `cmds`, snapshotting the combatants once: a player
+    /// listing every legal command checks dozens at a time.
+    pub fn check_each(&mut self, cmds: &[Command]) -> Vec<Result<(), RuleError>> {
+        let fighters = self.fighters();
+        cmds.iter()
+            .map(|cmd| self.check_among(&fighters, cmd))
+            .collect()
+    }
+
+    /// [`Battle::check`] against `fighters`, this battle's snapshot taken since its last
+    /// change.
+    fn check_among(&mut self, fighters: &[Fighter], cmd: &Command) -> Result<(), RuleError> {
         let turn = self.turn().clone();
         if turn.phase == TurnPhase::Over {
             return Err(RuleError::BattleOver);
@@ -660,7 +681,6 @@ impl Battle {
         if let Some(s) = cmd.squares().into_iter().find(|s| !bounds.contains(*s)) {
             return Err(RuleError::OffMap(s));
         }
-        let fighters = self.fighters();
         let who = cmd.actor();
         let me = fighters
             .iter()
@@ -752,7 +772,7 @@ impl Battle {
                 if let Some(order) = order {
                     let rules = self.rules.clone();
                     let field = self.field();
-                    movement::check_exploit(&rules, &field, &fighters, me, order, *mover)?;
+                    movement::check_exploit(&rules, &field, fighters, me, order, *mover)?;
                 }
                 return Ok(());
             }
@@ -823,10 +843,10 @@ impl Battle {
         let field = self.field();
         match cmd {
             Command::Attack(order) => {
-                attack::check_attack(&rules, &field, &fighters, me, order, None).map(|_| ())
+                attack::check_attack(&rules, &field, fighters, me, order, None).map(|_| ())
             }
             Command::Move { path, boosted, .. } => {
-                movement::check_move(&rules, &field, &fighters, me, path, *boosted).map(|_| ())
+                movement::check_move(&rules, &field, fighters, me, path, *boosted).map(|_| ())
             }
             Command::PowerUp { .. } => recovery::check_power_up(&rules, me),
             Command::Recover { actions, .. } => recovery::check_recovery(&rules, me, *actions),
@@ -908,5 +928,26 @@ impl Battle {
         let targets = attack::attack_targets(&self.rules, &field, &fighters, attacker, order)?;
         let decl = attack::declaration(&self.rules, attacker, order, targets.len())?;
         Ok(f(&self.rules, &field, attacker, &decl))
+    }
+}
+
+/// Where one combatant's move could go, as the battle stands: every square its search reached
+/// (with costs and parents) and those it may end on.
+#[derive(Debug, Clone)]
+pub struct MoveReach {
+    pub start: crate::grid::Square,
+    pub all: std::collections::BTreeMap<crate::grid::Square, crate::grid::path::Reach>,
+    /// The squares the move may end on: reached, not the start, and free to stand on.
+    pub ends: std::collections::BTreeSet<crate::grid::Square>,
+}
+
+impl MoveReach {
+    /// The cheapest path to end the move on `to`, if it may end there.
+    pub fn path_to(&self, to: crate::grid::Square) -> Option<Vec<crate::grid::Square>> {
+        // The start is no place to end a move, but asking for it gets the empty path.
+        if to != self.start && !self.ends.contains(&to) {
+            return None;
+        }
+        crate::grid::path::path_to(&self.all, self.start, to)
     }
 }

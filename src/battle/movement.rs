@@ -76,7 +76,7 @@ pub fn reachable_squares(
 pub fn can_end_on(fighters: &[Fighter], me: &Fighter, s: Square) -> bool {
     footprint(s, me.size.squares)
         .iter()
-        .all(|q| !someone_at(fighters, me, *q))
+        .all(|q| !someone_at(fighters, me, q))
 }
 
 /// Checks a Movement maneuver along `path` and returns what it costs in Speed.
@@ -142,7 +142,7 @@ pub fn check_move(
         }
         if footprint(next, me.size.squares)
             .iter()
-            .any(|s| opponent_at(fighters, me, *s))
+            .any(|s| opponent_at(fighters, me, s))
         {
             return Err(RuleError::PathBlocked {
                 at: next,

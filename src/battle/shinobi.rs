@@ -736,7 +736,7 @@ pub fn knockback(
         |s| {
             footprint(s, size)
                 .iter()
-                .any(|q| field.cost(*q).is_none() || occupied(*q))
+                .any(|q| field.cost(q).is_none() || occupied(q))
         },
         |s| field.terrain(s).is_some_and(|t| t.drop.is_some()),
     );

@@ -97,7 +97,9 @@ impl Dist {
         }
     }
 
-    /// Adds `weight` times `other` into this (unnormalised) mixture.
+    /// Adds `weight` times `other` into this (unnormalised) mixture. In place: the AI mixes
+    /// thousands of small distributions per decision, so the vector only grows when `other`
+    /// reaches outside it.
     pub fn mix(&mut self, other: &Dist, weight: f64) {
         if other.p.is_empty() || weight == 0.0 {
             return;
@@ -105,17 +107,36 @@ impl Dist {
         if self.p.is_empty() {
             self.offset = other.offset;
         }
-        let lo = self.offset.min(other.offset);
-        let hi = (self.offset + self.p.len() as i64).max(other.offset + other.p.len() as i64);
-        let mut p = vec![0.0; (hi - lo) as usize];
-        for (i, a) in self.p.iter().enumerate() {
-            p[(self.offset - lo) as usize + i] += a;
+        self.cover(other.offset, other.offset + other.p.len() as i64);
+        let start = (other.offset - self.offset) as usize;
+        for (slot, a) in self.p[start..].iter_mut().zip(&other.p) {
+            *slot += a * weight;
         }
-        for (i, a) in other.p.iter().enumerate() {
-            p[(other.offset - lo) as usize + i] += a * weight;
+    }
+
+    /// Adds `weight` to the chance of `v` (the same as mixing in `Dist::point(v)`).
+    fn add_at(&mut self, v: i64, weight: f64) {
+        if weight == 0.0 {
+            return;
         }
-        self.offset = lo;
-        self.p = p;
+        if self.p.is_empty() {
+            self.offset = v;
+        }
+        self.cover(v, v + 1);
+        self.p[(v - self.offset) as usize] += weight;
+    }
+
+    /// Grows the vector with zeros so it holds every value in `lo..hi`.
+    fn cover(&mut self, lo: i64, hi: i64) {
+        let end = self.offset + self.p.len() as i64;
+        if hi > end {
+            self.p.resize((hi - self.offset) as usize, 0.0);
+        }
+        if lo < self.offset {
+            let grow = (self.offset - lo) as usize;
+            self.p.splice(0..0, std::iter::repeat_n(0.0, grow));
+            self.offset = lo;
+        }
     }
 
     /// `max(X, floor)`: everything below `floor` is moved onto it.
@@ -126,17 +147,15 @@ impl Dist {
         let mut out = Dist::point(floor);
         out.p[0] = 0.0;
         let mut below = 0.0;
-        let mut rest = Dist::empty();
         for (i, a) in self.p.iter().enumerate() {
             let v = self.offset + i as i64;
             if v <= floor {
                 below += a;
             } else {
-                rest.mix(&Dist::point(v), *a);
+                out.add_at(v, *a);
             }
         }
         out.p[0] = below;
-        out.mix(&rest, 1.0);
         out
     }
 
@@ -193,7 +212,7 @@ impl Dist {
         let mut out = Dist::empty();
         for (i, a) in self.p.iter().enumerate() {
             if *a > 0.0 {
-                out.mix(&Dist::point(f(self.offset + i as i64)), *a);
+                out.add_at(f(self.offset + i as i64), *a);
             }
         }
         out
@@ -241,11 +260,10 @@ pub fn distribution_split(spec: &RollSpec) -> (Dist, Dist) {
                 let botch = !crit && n <= base.botch_range;
                 let value = i64::from(n) - if botch { base.botch_penalty } else { 0 };
                 for (s, sc, ps) in &sup {
-                    let d = Dist::point(value + s);
                     if crit || *sc {
-                        crit_part.mix(&d, pn * ps);
+                        crit_part.add_at(value + s, pn * ps);
                     } else {
-                        plain_part.mix(&d, pn * ps);
+                        plain_part.add_at(value + s, pn * ps);
                     }
                 }
             }
@@ -253,9 +271,9 @@ pub fn distribution_split(spec: &RollSpec) -> (Dist, Dist) {
         None => {
             for (s, sc, ps) in &sup {
                 if *sc {
-                    crit_part.mix(&Dist::point(*s), *ps);
+                    crit_part.add_at(*s, *ps);
                 } else {
-                    plain_part.mix(&Dist::point(*s), *ps);
+                    plain_part.add_at(*s, *ps);
                 }
             }
         }

@@ -64,7 +64,7 @@ pub fn covered(
                 if inside
                     && bounds.contains(s)
                     && !field.blocks_sight(s)
-                    && own.iter().any(|p| clear_line(field, *p, s))
+                    && own.iter().any(|p| clear_line(field, p, s))
                 {
                     out.push(s);
                 }

@@ -140,7 +140,7 @@ pub fn clear_between(field: &Field, a: Square, a_size: u32, b: Square, b_size: u
     let fb = footprint(b, b_size);
     footprint(a, a_size)
         .iter()
-        .any(|p| fb.iter().any(|q| clear_line(field, *p, *q)))
+        .any(|p| fb.iter().any(|q| clear_line(field, p, q)))
 }
 
 #[cfg(test)]

@@ -107,16 +107,85 @@ pub fn chebyshev(a: Square, b: Square) -> u32 {
 }
 
 /// The squares of a `size`×`size` footprint whose top-left square is `at`.
-pub fn footprint(at: Square, size: u32) -> Vec<Square> {
-    let n = size.max(1) as i32;
-    let mut out = Vec::with_capacity((n * n) as usize);
-    for dy in 0..n {
-        for dx in 0..n {
-            out.push(Square::new(at.x + dx, at.y + dy));
+pub fn footprint(at: Square, size: u32) -> Footprint {
+    Footprint {
+        at,
+        side: size.max(1) as i32,
+    }
+}
+
+/// The squares a combatant covers: a square block named by its top-left square. A value, not a
+/// list, because movement and targeting ask "is this square covered?" thousands of times per
+/// decision and must not allocate to answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Footprint {
+    pub at: Square,
+    /// Squares per side (at least 1).
+    pub side: i32,
+}
+
+impl Footprint {
+    /// True when `s` is one of the footprint's squares.
+    pub fn contains(&self, s: &Square) -> bool {
+        (self.at.x..self.at.x + self.side).contains(&s.x)
+            && (self.at.y..self.at.y + self.side).contains(&s.y)
+    }
+
+    /// The squares row by row, top to bottom and left to right (the order every caller relied
+    /// on when this was a list, so results stay deterministic).
+    pub fn iter(&self) -> FootprintIter {
+        FootprintIter {
+            footprint: *self,
+            next: 0,
         }
     }
-    out
 }
+
+impl IntoIterator for Footprint {
+    type Item = Square;
+    type IntoIter = FootprintIter;
+    fn into_iter(self) -> FootprintIter {
+        self.iter()
+    }
+}
+
+impl IntoIterator for &Footprint {
+    type Item = Square;
+    type IntoIter = FootprintIter;
+    fn into_iter(self) -> FootprintIter {
+        self.iter()
+    }
+}
+
+/// Walks a [`Footprint`]'s squares row by row.
+#[derive(Debug, Clone)]
+pub struct FootprintIter {
+    footprint: Footprint,
+    next: i32,
+}
+
+impl Iterator for FootprintIter {
+    type Item = Square;
+    fn next(&mut self) -> Option<Square> {
+        let n = self.footprint.side;
+        if self.next >= n * n {
+            return None;
+        }
+        let (dx, dy) = (self.next % n, self.next / n);
+        self.next += 1;
+        Some(Square::new(
+            self.footprint.at.x + dx,
+            self.footprint.at.y + dy,
+        ))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = (self.footprint.side * self.footprint.side - self.next).max(0) as usize;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for FootprintIter {}
 
 /// Chebyshev distance between the nearest squares of two square footprints.
 pub fn footprint_distance(a: Square, a_size: u32, b: Square, b_size: u32) -> u32 {

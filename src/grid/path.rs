@@ -40,22 +40,23 @@ pub fn reachable(
     budget: u32,
     blocked: impl Fn(Square) -> bool,
 ) -> BTreeMap<Square, Reach> {
-    let successors = |s: &Square| -> Vec<(Square, u64)> {
-        Dir8::ALL
-            .iter()
-            .filter_map(|d| {
-                let n = s.step(*d);
-                let (dx, dy) = d.step();
-                if dx != 0 && dy != 0 && size == 1 && !diagonal_open(field, *s, n) {
-                    return None;
-                }
-                if footprint(n, size).iter().any(|q| blocked(*q)) {
-                    return None;
-                }
-                let straightness = if dx != 0 && dy != 0 { 14 } else { 10 };
-                step_cost(field, n, size).map(|c| (n, u64::from(c) * SQUARE + straightness))
-            })
-            .collect()
+    // An iterator, not a collected list: the search asks for every square's neighbours and
+    // the AI runs it many times per decision.
+    let blocked = &blocked;
+    let successors = move |s: &Square| {
+        let s = *s;
+        Dir8::ALL.iter().filter_map(move |d| {
+            let n = s.step(*d);
+            let (dx, dy) = d.step();
+            if dx != 0 && dy != 0 && size == 1 && !diagonal_open(field, s, n) {
+                return None;
+            }
+            if footprint(n, size).iter().any(blocked) {
+                return None;
+            }
+            let straightness = if dx != 0 && dy != 0 { 14 } else { 10 };
+            step_cost(field, n, size).map(|c| (n, u64::from(c) * SQUARE + straightness))
+        })
     };
     let mut out = BTreeMap::new();
     for item in dijkstra_reach(&start, successors) {

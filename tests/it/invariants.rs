@@ -10,6 +10,7 @@ use std::sync::{Mutex, OnceLock};
 use gridclash::ai::Policy;
 use gridclash::battle::command::{AttackOrder, AttackTarget, Command};
 use gridclash::battle::components::CombatantId;
+use gridclash::battle::state::LimitOutcome;
 use gridclash::dice::{
     BaseDie, DiceGroup, DiceSource, DiceTerm, RollKind, RollSpec, distribution, roll,
 };
@@ -17,6 +18,7 @@ use gridclash::grid::{Dir8, Field, Map, Square, chebyshev};
 use gridclash::harness::{Invariant, Violation, Watch, check_odds};
 use gridclash::ruleset::AreaShape;
 use gridclash::save::{Restore, SaveFile, SaveKind};
+use gridclash::scenario::RoundLimitDef;
 use gridclash::scenario::{self, Loaded};
 use gridclash::sim::AiMatch;
 use proptest::prelude::*;
@@ -310,22 +312,34 @@ proptest! {
 proptest! {
     #![proptest_config(config(6))]
 
+    /// The rules, not the harness, end a battle at its round limit: with the limit cut to a
+    /// few rounds and two random players (who rarely win that fast), every battle has an
+    /// outcome once it stops, and no round past the limit ever began.
     #[test]
     fn battles_end_within_their_round_limit(
         scenario in prop::sample::select(scenarios("")),
         seed in any::<u64>(),
         limit in 2u32..6,
+        side_wins in any::<bool>(),
     ) {
-        let loaded = &shipped()[scenario];
-        let mut game = AiMatch::new(loaded, seed, &[Policy::Random, Policy::Random], limit).expect("sets up");
-        let most = game.limit;
+        let mut loaded = shipped()[scenario].clone();
+        let outcome = if side_wins { LimitOutcome::SideWins(1) } else { LimitOutcome::Draw };
+        loaded.scenario.victory.round_limit = Some(RoundLimitDef { rounds: limit, outcome });
+        let mut game = AiMatch::new(&loaded, seed, &[Policy::Random, Policy::Random], limit).expect("sets up");
+        prop_assert_eq!(game.limit, limit);
         let mut commands = 0;
         while !game.finished() {
             game.step().expect("legal");
             commands += 1;
             prop_assert!(commands < 20_000, "no end in sight");
+            prop_assert!(game.battle.turn().round <= limit, "round {} began", game.battle.turn().round);
         }
-        prop_assert!(game.battle.outcome().is_some() || game.battle.turn().round <= most + 1);
+        let ended = game.battle.outcome();
+        prop_assert!(ended.is_some(), "stopped in round {} with no outcome", game.battle.turn().round);
+        if game.battle.turn().round == limit && side_wins {
+            // Unless someone won outright first, the limit names side 1 the winner.
+            prop_assert!(ended.and_then(|o| o.winner).is_some());
+        }
     }
 }
 
