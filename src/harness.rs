@@ -431,6 +431,45 @@ pub fn check_odds(preview: &AttackPreview) -> Vec<Violation> {
     out
 }
 
+/// Every shipped rules file as (ruleset id, file name), sorted: what the `rules_file` fuzz
+/// target and its regression test choose from.
+pub fn rules_files() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let Ok(dirs) = std::fs::read_dir(crate::ruleset::rules_root()) else {
+        return out;
+    };
+    for dir in dirs.flatten() {
+        let id = dir.file_name().to_string_lossy().into_owned();
+        let Ok(files) = std::fs::read_dir(dir.path()) else {
+            continue;
+        };
+        for f in files.flatten() {
+            let name = f.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".ron") {
+                out.push((id.clone(), name));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Which shipped rules file a `rules_file` fuzz input replaces: the one its first line names
+/// (`// file: RULESET/FILE.ron`, a RON comment, so seeds stay valid RON), else one chosen by
+/// the input's length. Shared by the fuzz target and the test that replays its crashes, so a
+/// saved crash replaces the same file it did when found. `None` when nothing is shipped.
+pub fn rules_file_for(data: &[u8], files: &[(String, String)]) -> Option<(String, String)> {
+    let named = std::str::from_utf8(data)
+        .ok()
+        .and_then(|t| t.lines().next())
+        .and_then(|l| l.strip_prefix("// file: "))
+        .and_then(|f| f.split_once('/'));
+    named
+        .and_then(|(i, f)| files.iter().find(|(a, b)| a == i && b == f))
+        .or_else(|| files.get(data.len() % files.len().max(1)))
+        .cloned()
+}
+
 /// How a soak run is set up.
 #[derive(Debug, Clone)]
 pub struct SoakOptions {

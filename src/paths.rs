@@ -29,7 +29,7 @@ pub fn data_dir(env: &str, name: &str) -> PathBuf {
 /// macOS app bundle (the executable is in `Contents/MacOS`). A symlinked executable is followed
 /// to where it really is, so a link in `~/.local/bin` still finds its data.
 pub fn packaged_places(exe: &Path, name: &str) -> Vec<PathBuf> {
-    let exe = std::fs::canonicalize(exe).unwrap_or_else(|_| exe.to_path_buf());
+    let exe = dunce::canonicalize(exe).unwrap_or_else(|_| exe.to_path_buf());
     let Some(dir) = exe.parent() else {
         return Vec::new();
     };

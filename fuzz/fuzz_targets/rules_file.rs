@@ -10,15 +10,9 @@ use libfuzzer_sys::fuzz_target;
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    let files = common::rules_files();
-    let named = std::str::from_utf8(data)
-        .ok()
-        .and_then(|t| t.lines().next())
-        .and_then(|l| l.strip_prefix("// file: "))
-        .and_then(|f| f.split_once('/'));
-    let (id, file) = match named.and_then(|(i, f)| files.iter().find(|(a, b)| a == i && b == f)) {
-        Some(p) => p.clone(),
-        None => files[data.len() % files.len()].clone(),
+    let files = gridclash::harness::rules_files();
+    let Some((id, file)) = gridclash::harness::rules_file_for(data, &files) else {
+        return;
     };
     let shipped = gridclash::ruleset::rules_root().join(&id);
     let dir = common::scratch().join(&id);

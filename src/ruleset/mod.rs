@@ -135,13 +135,30 @@ fn read(file: &Path) -> Result<String, RulesError> {
     read_text(file)
 }
 
+/// The largest rules or scenario file read: the shipped ones are a few kilobytes, so anything
+/// this big is a wrong file, and refusing it keeps a mistake from filling memory.
+pub const MAX_DATA_FILE_BYTES: u64 = 4 << 20;
+
 /// Reads a data file as text. Bytes that are not UTF-8 are reported at their line and column,
 /// like any other mistake in the file, rather than as an unreadable file.
 pub fn read_text(file: &Path) -> Result<String, RulesError> {
-    let bytes = std::fs::read(file).map_err(|e| RulesError::Unreadable {
+    let unreadable = |e: std::io::Error| RulesError::Unreadable {
         file: file.to_path_buf(),
         message: e.to_string(),
-    })?;
+    };
+    let size = std::fs::metadata(file).map_err(unreadable)?.len();
+    if size > MAX_DATA_FILE_BYTES {
+        return Err(RulesError::Invalid {
+            file: file.to_path_buf(),
+            line: 1,
+            col: 1,
+            field: "(file)".into(),
+            message: format!(
+                "the file is {size} bytes; a rules or scenario file may be at most {MAX_DATA_FILE_BYTES}"
+            ),
+        });
+    }
+    let bytes = std::fs::read(file).map_err(unreadable)?;
     String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         let before = &e.as_bytes()[..offset];

@@ -185,10 +185,8 @@ pub fn load_with(
     }
     let rules = rules_for(&scenario.ruleset).map_err(|e| {
         // A ruleset that is not there at all: one located error that lists those that are.
-        if e.0
-            .iter()
-            .all(|x| matches!(x, RulesError::Unreadable { .. }))
-        {
+        // (A ruleset directory missing some of its files gets those files' own errors.)
+        if !rules_root().join(&scenario.ruleset).is_dir() {
             return RulesErrors(vec![RulesError::at(
                 path,
                 &src,

@@ -409,6 +409,7 @@ fn fuzz_regressions_are_refused_without_panic() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions");
     let tmp = tempfile::tempdir().expect("temp dir");
     let mut checked = 0;
+    let files = gridclash::harness::rules_files();
     for target in ["rules_file", "scenario", "save"] {
         let mut inputs: Vec<PathBuf> = std::fs::read_dir(root.join(target))
             .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
@@ -419,14 +420,9 @@ fn fuzz_regressions_are_refused_without_panic() {
             let bytes = std::fs::read(&input).expect("regression input");
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match target {
                 "rules_file" => {
-                    let text = String::from_utf8_lossy(&bytes);
-                    let (id, file) = text
-                        .lines()
-                        .next()
-                        .and_then(|l| l.strip_prefix("// file: "))
-                        .and_then(|f| f.split_once('/'))
-                        .map(|(a, b)| (a.to_string(), b.to_string()))
-                        .expect("a rules_file regression names its file on its first line");
+                    // The file the fuzz target replaced when it found the crash.
+                    let (id, file) = gridclash::harness::rules_file_for(&bytes, &files)
+                        .expect("shipped rules files");
                     let dir = tmp.path().join(&id);
                     copy_dir(&rules_root().join(&id), &dir);
                     std::fs::write(dir.join(file), &bytes).expect("written");

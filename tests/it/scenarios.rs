@@ -377,3 +377,57 @@ fn validate_command_prints_problems_and_fails() {
     );
     assert!(text.starts_with(&path.display().to_string()));
 }
+
+/// A scenario's ruleset that is there but lacks one file is reported by that file, and one
+/// that is not there at all by the ruleset ids that are (not the other way round).
+#[test]
+fn scenario_names_a_missing_ruleset_file_or_the_known_rulesets() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("rules");
+    for id in ["dbu", "shinobi"] {
+        std::fs::create_dir_all(rules.join(id)).unwrap();
+        for f in std::fs::read_dir(root.join("rules").join(id)).unwrap() {
+            let f = f.unwrap().path();
+            std::fs::copy(&f, rules.join(id).join(f.file_name().unwrap())).unwrap();
+        }
+    }
+    std::fs::remove_file(rules.join("dbu/conditions.ron")).unwrap();
+    let validate = |name: &str| {
+        let out = gridclash()
+            .env("GRIDCLASH_RULES", &rules)
+            .arg("validate")
+            .arg(scenario::find(name))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{name} is refused");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let duel = validate("duel");
+    assert!(duel.contains("conditions.ron"), "{duel}");
+    assert!(!duel.contains("there is no ruleset"), "{duel}");
+    let stages = validate("stages-duel");
+    assert!(
+        stages.contains("there is no ruleset `power-stages`") && stages.contains("dbu, shinobi"),
+        "{stages}"
+    );
+}
+
+/// A data file far larger than any real one is refused by its size, at its first line,
+/// before it is read into memory.
+#[test]
+fn scenario_far_too_large_is_refused_by_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, text) = broken_duel(dir.path(), |s| {
+        let pad = "// padding\n"
+            .repeat((gridclash::ruleset::MAX_DATA_FILE_BYTES as usize) / "// padding\n".len() + 1);
+        format!("{pad}{s}")
+    });
+    assert!(text.len() as u64 > gridclash::ruleset::MAX_DATA_FILE_BYTES);
+    let got = problems(&path);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(
+        got[0].starts_with(&format!("{}:1:1:", path.display())) && got[0].contains("at most"),
+        "{got:?}"
+    );
+}
