@@ -85,8 +85,12 @@ struct Skimmer<'a> {
     b: &'a [u8],
 }
 
+// Every position the skimmer hands on is clamped to the text's length: an unclosed string or
+// bracket at the very end of a damaged file would otherwise step one past it (found by the
+// `scenario` fuzz target: a raw string opened on the last line).
 impl Skimmer<'_> {
-    fn ws(&self, mut i: usize) -> usize {
+    fn ws(&self, i: usize) -> usize {
+        let mut i = i.min(self.b.len());
         loop {
             while i < self.b.len() && self.b[i].is_ascii_whitespace() {
                 i += 1;
@@ -126,6 +130,12 @@ impl Skimmer<'_> {
         i
     }
 
+    /// True when a raw string (`r"…"`, `r#"…"#`) starts at `i`, not a raw identifier (`r#side`).
+    fn raw_string_at(&self, i: usize) -> bool {
+        let hashes = self.b[i + 1..].iter().take_while(|c| **c == b'#').count();
+        self.b.get(i + 1 + hashes) == Some(&b'"')
+    }
+
     /// Skips a string, raw string or char literal starting at `i`.
     fn literal_end(&self, mut i: usize) -> usize {
         if self.b[i] == b'r' {
@@ -142,7 +152,7 @@ impl Skimmer<'_> {
                 }
                 i += 1;
             }
-            return i;
+            return i.min(self.b.len());
         }
         let quote = self.b[i];
         i += 1;
@@ -152,7 +162,7 @@ impl Skimmer<'_> {
             }
             i += 1;
         }
-        i + 1
+        (i + 1).min(self.b.len())
     }
 
     /// The end of the value starting at `i`.
@@ -163,7 +173,7 @@ impl Skimmer<'_> {
         }
         match self.b[i] {
             b'"' | b'\'' => self.literal_end(i),
-            b'r' if matches!(self.b.get(i + 1), Some(b'"' | b'#')) => self.literal_end(i),
+            b'r' if self.raw_string_at(i) => self.literal_end(i),
             b'(' | b'[' | b'{' => self.group_end(i),
             c if c.is_ascii_alphabetic() || c == b'_' => {
                 let e = self.ident_end(i);
@@ -204,7 +214,7 @@ impl Skimmer<'_> {
                 j += 1; // not well-formed; keep moving
             }
         }
-        j + 1
+        (j + 1).min(self.b.len())
     }
 
     /// Moves from a value's start to the start of the child that `seg` names.
@@ -249,6 +259,7 @@ impl Skimmer<'_> {
                     let raw = &self.b[j..key_end];
                     let raw = raw.strip_prefix(b"\"").unwrap_or(raw);
                     let raw = raw.strip_suffix(b"\"").unwrap_or(raw);
+                    let raw = raw.strip_prefix(b"r#").unwrap_or(raw);
                     (Some(raw), self.ws(after_key + 1))
                 } else {
                     (None, j)
@@ -298,6 +309,22 @@ Roster(
         let at = locate(SRC, &p).unwrap();
         assert!(SRC[at..].starts_with("\"oops\""));
         assert_eq!(line_col(SRC, at), (9, 34));
+    }
+
+    #[test]
+    fn reads_raw_identifiers_and_survives_unclosed_literals() {
+        let src = "(units: [(r#side: 1, at: (6, 11))])";
+        let p = FieldPath::root().field("units").index(0).field("at");
+        assert!(src[locate(src, &p).unwrap()..].starts_with("(6, 11)"));
+        let p = FieldPath::root().field("units").index(0).field("side");
+        assert!(src[locate(src, &p).unwrap()..].starts_with('1'));
+        // Damaged files: every cut of a text with literals ending it is skimmed without panic.
+        let src = "(a: r#\"x\"#, b: \"y\\\", c: [r##\"z";
+        for end in 0..=src.len() {
+            for field in ["a", "b", "c", "d"] {
+                let _ = locate(&src[..end], &FieldPath::root().field(field).index(0));
+            }
+        }
     }
 
     #[test]
