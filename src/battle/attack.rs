@@ -1605,16 +1605,16 @@ fn stop_at_entry(
     let visited: Vec<Square> = std::iter::once(m.start)
         .chain(m.path[..m.next].iter().copied())
         .collect();
-    let Some(entry) = super::shinobi::entered_reach(&visited, mover.size.squares, opponent) else {
-        return;
-    };
-    let Some(first) = visited.iter().position(|s| *s == entry) else {
-        return;
-    };
-    // Allies may be passed through but not stood on: the first free square from the entry on.
-    let Some(k) =
-        (first..visited.len()).find(|k| super::movement::can_end_on(&all, mover, visited[*k]))
-    else {
+    // Allies may be passed through but not stood on: the first free square from the entry on;
+    // when every one from there is an ally's (the mover is stopped on one), the last free
+    // square before it, as a DBU move stopped on an ally's square does.
+    let free_from_entry = super::shinobi::entered_reach(&visited, mover.size.squares, opponent)
+        .and_then(|entry| visited.iter().position(|s| *s == entry))
+        .and_then(|first| {
+            (first..visited.len()).find(|k| super::movement::can_end_on(&all, mover, visited[*k]))
+        });
+    let Some(k) = free_from_entry else {
+        stop_where_it_may_stand(m, items, log);
         return;
     };
     let at = visited[k];

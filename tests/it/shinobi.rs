@@ -483,6 +483,53 @@ fn shinobi_opportunity_attack_stops_the_move_where_it_entered_reach() {
 }
 
 #[test]
+fn shinobi_opportunity_attack_stop_never_leaves_the_mover_on_an_ally() {
+    // The Brawler runs through three allies standing in the Blade Dancer's reach; hit as it
+    // leaves, it would stop where it entered (4,3), but every square from there is an ally's:
+    // it goes back to (3,3), the last square of its path where it may stand (found by the
+    // soak: the mover used to stay on the ally's square).
+    let mut stopped = 0;
+    for seed in 0..40 {
+        let mut guard = unit("blade", 1, (5, 2), DefensePolicy::AlwaysDodge);
+        guard.controller.exploits = ExploitPolicy::Always;
+        let mut b = battle(
+            vec![
+                unit("brawler", 0, (1, 3), DefensePolicy::AlwaysDodge),
+                guard,
+                unit("scout", 0, (4, 3), DefensePolicy::AlwaysDodge),
+                unit("scout", 0, (5, 3), DefensePolicy::AlwaysDodge),
+                unit("scout", 0, (6, 3), DefensePolicy::AlwaysDodge),
+            ],
+            seed,
+        );
+        let path: Vec<Square> = (2..=7).map(|x| Square::new(x, 3)).collect();
+        let n = b.events().len();
+        b.submit(Command::Move {
+            who: CombatantId(0),
+            path,
+            boosted: false,
+        })
+        .expect("move");
+        let hit = b.events()[n..]
+            .iter()
+            .any(|e| matches!(e, BattleEvent::Clash { hit: true, .. }));
+        let pos = b.fighter(CombatantId(0)).expect("me").position;
+        if hit {
+            stopped += 1;
+            assert_eq!(pos, Some(Square::new(3, 3)), "seed {seed}");
+        } else {
+            assert_eq!(pos, Some(Square::new(7, 3)), "seed {seed}");
+        }
+        assert!(
+            gridclash::harness::check_state(&mut b).is_empty(),
+            "seed {seed}: {:?}",
+            gridclash::harness::check_state(&mut b)
+        );
+    }
+    assert!(stopped > 0);
+}
+
+#[test]
 fn shinobi_slam_damage_when_a_push_is_stopped() {
     // Wind Palm throws the target 3 squares back; a wall 1 square behind stops it: slam damage
     // equal to the Fire Adept's Spirit (4), the first stat it hits with.
