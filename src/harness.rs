@@ -107,6 +107,14 @@ impl Watch {
         out.extend(self.check_new_events(battle));
         let fighters = battle.fighters();
         self.positions = positions(&fighters);
+        // A move waiting on an answer (an Exploit or defense a player is asked about) is
+        // logged whole when it ends: its first step is from where it started.
+        if let Some(m) = battle.moving() {
+            self.positions.insert(m.who, m.start);
+        }
+        // Defeats the log does not announce (none should exist) still count.
+        self.defeated
+            .extend(fighters.iter().filter(|f| f.defeated()).map(|f| f.id));
         for f in fighters {
             if let (Some(c), Some(before)) = (&f.cards, self.cards.get(&f.id))
                 && card_count(c) != *before

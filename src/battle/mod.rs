@@ -944,7 +944,7 @@ pub struct MoveReach {
 impl MoveReach {
     /// The cheapest path to end the move on `to`, if it may end there.
     pub fn path_to(&self, to: crate::grid::Square) -> Option<Vec<crate::grid::Square>> {
-        // The start is no place to end a move, but asking for it gets the empty path.
+        // The start is not among the ends, but is passed to the search as the old path_to did.
         if to != self.start && !self.ends.contains(&to) {
             return None;
         }

@@ -110,7 +110,8 @@ pub fn chebyshev(a: Square, b: Square) -> u32 {
 pub fn footprint(at: Square, size: u32) -> Footprint {
     Footprint {
         at,
-        side: size.max(1) as i32,
+        // Clamped so a huge size from a damaged file cannot overflow `side * side`.
+        side: size.clamp(1, 1 << 15) as i32,
     }
 }
 

@@ -158,7 +158,27 @@ pub fn read_text(file: &Path) -> Result<String, RulesError> {
             ),
         });
     }
-    let bytes = std::fs::read(file).map_err(unreadable)?;
+    // Read through `take` as well: a FIFO or device reports no size but may never end.
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(
+            std::fs::File::open(file).map_err(unreadable)?,
+            MAX_DATA_FILE_BYTES + 1,
+        ),
+        &mut bytes,
+    )
+    .map_err(unreadable)?;
+    if bytes.len() as u64 > MAX_DATA_FILE_BYTES {
+        return Err(RulesError::Invalid {
+            file: file.to_path_buf(),
+            line: 1,
+            col: 1,
+            field: "(file)".into(),
+            message: format!(
+                "the file is over {MAX_DATA_FILE_BYTES} bytes, the most a rules or scenario file may have"
+            ),
+        });
+    }
     String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         let before = &e.as_bytes()[..offset];
