@@ -352,9 +352,11 @@ fn bad_input_corpus_is_refused_with_located_errors_and_never_panics() {
             if took > slowest.0 {
                 slowest = (took, what.clone());
             }
-            // A player's (release) build loads each in under a second; a debug build replays a
-            // long save a few times slower.
-            let limit = if cfg!(debug_assertions) { 4 } else { 1 };
+            // A player's (release) build loads each in under a second (the 625-command war save,
+            // the slowest, in 0.45 s). A debug build replays it several times slower, and wall
+            // time on a busy 2-core machine with the other tests running beside this one
+            // reached 8 s: its limit only catches hangs and runaway work.
+            let limit = if cfg!(debug_assertions) { 20 } else { 1 };
             if took > Duration::from_secs(limit) {
                 failures.push(format!("{what}: took {took:?}"));
             }
