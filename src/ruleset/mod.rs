@@ -146,19 +146,8 @@ pub fn read_text(file: &Path) -> Result<String, RulesError> {
         file: file.to_path_buf(),
         message: e.to_string(),
     };
-    let size = std::fs::metadata(file).map_err(unreadable)?.len();
-    if size > MAX_DATA_FILE_BYTES {
-        return Err(RulesError::Invalid {
-            file: file.to_path_buf(),
-            line: 1,
-            col: 1,
-            field: "(file)".into(),
-            message: format!(
-                "the file is {size} bytes; a rules or scenario file may be at most {MAX_DATA_FILE_BYTES}"
-            ),
-        });
-    }
-    // Read through `take` as well: a FIFO or device reports no size but may never end.
+    // Read through `take`, not by the file's size: a FIFO or device reports none but may
+    // never end. One byte past the limit tells an oversized file from one exactly at it.
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(
         &mut std::io::Read::take(
@@ -175,7 +164,7 @@ pub fn read_text(file: &Path) -> Result<String, RulesError> {
             col: 1,
             field: "(file)".into(),
             message: format!(
-                "the file is over {MAX_DATA_FILE_BYTES} bytes, the most a rules or scenario file may have"
+                "the file is over {MAX_DATA_FILE_BYTES} bytes; a rules or scenario file may be at most {MAX_DATA_FILE_BYTES}"
             ),
         });
     }
