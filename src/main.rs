@@ -1113,7 +1113,27 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     }
     let pct = |p: f64| format!("{:.1}%", p * 100.0);
-    if rules.shinobi.is_some() {
+    let d20 = rules.shinobi.as_ref().is_some_and(|s| s.d20.is_some());
+    let undefended = d20
+        && preview
+            .context
+            .targets
+            .iter()
+            .find(|t| t.id == target)
+            .is_some_and(|t| t.defenses.is_empty());
+    if d20 {
+        out!(
+            "{} -> {}: {} ({})",
+            names.get(&attacker).cloned().unwrap_or_default(),
+            names.get(&target).cloned().unwrap_or_default(),
+            preview.odds.maneuver,
+            if undefended {
+                "no defense possible: a shot beyond melee range"
+            } else {
+                defense.name()
+            },
+        );
+    } else if rules.shinobi.is_some() {
         out!(
             "{} -> {}: {} ({}), chakra cost {}",
             names.get(&attacker).cloned().unwrap_or_default(),
@@ -1133,12 +1153,30 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             preview.odds.wager
         );
     }
-    for (title, r) in [
-        ("Strike", &chosen.strike),
-        (defense.name(), &chosen.defense_roll),
-        ("Wound", &preview.odds.wound),
-    ] {
-        if rules.shinobi.is_some() {
+    let mut rolls = vec![("Strike", &chosen.strike)];
+    if let Some(dc) = &chosen.difficulty {
+        rolls.push(("Difficulty", dc));
+    }
+    if !undefended {
+        rolls.push((defense.name(), &chosen.defense_roll));
+    }
+    rolls.push((
+        if d20 {
+            "Effect Points before the Success Value"
+        } else {
+            "Wound"
+        },
+        &preview.odds.wound,
+    ));
+    for (title, r) in rolls {
+        if d20 && title == "Strike" {
+            out!(
+                "  {title}: mean {:.2}, {}..{}; a natural 1 always fails, a natural 20 adds another d20",
+                r.mean,
+                r.min,
+                r.max
+            );
+        } else if rules.shinobi.is_some() {
             // No criticals or botches in this chapter.
             out!("  {title}: mean {:.2}, {}..{}", r.mean, r.min, r.max);
         } else {
@@ -1213,6 +1251,9 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             }
             notes.push(what);
         }
+        if d20 {
+            notes.push(format!("critical {}", pct(chosen.critical_hit_chance)));
+        }
         out!(
             "  Hit {}; expected damage {:.2} ({})",
             pct(chosen.hit_chance),
@@ -1242,11 +1283,28 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         }
     }
     out!("  Defeats: {}", pct(chosen.defeat_chance));
-    let cells: Vec<String> = chosen
+    // d20 hits explode into a long tail of rare totals: list what shows at two decimals and
+    // sum up the rest.
+    let shown = |p: f64| !d20 || p >= 0.00005;
+    let mut cells: Vec<String> = chosen
         .damage_distribution
         .iter()
+        .filter(|(_, p)| shown(**p))
         .map(|(d, p)| format!("{d}:{:.2}%", p * 100.0))
         .collect();
+    let rare: Vec<(&i64, &f64)> = chosen
+        .damage_distribution
+        .iter()
+        .filter(|(_, p)| !shown(**p))
+        .collect();
+    if let Some((top, _)) = rare.last() {
+        let mass: f64 = rare.iter().map(|(_, p)| **p).sum();
+        cells.push(format!(
+            "(and {} rarer totals up to {top}: {:.4}% in all)",
+            rare.len(),
+            mass * 100.0
+        ));
+    }
     out!("  Damage distribution: {}", cells.join(" "));
     Ok(ExitCode::SUCCESS)
 }

@@ -160,7 +160,10 @@ impl Situation<'_> {
                     .is_some(),
                 None => t.actions.counter > 0,
             };
-            let choice = if self.rules.shinobi.is_some() {
+            let choice = if self.rules.shinobi.is_some() && tc.defenses.is_empty() {
+                // d20: a shot beyond melee range cannot be dodged.
+                target_odds(self.rules, &ctx, tc, &decl, t, DefenseChoice::Dodge)
+            } else if self.rules.shinobi.is_some() {
                 // A ninja's defenses cost nothing: assume it picks the one that hurts it least.
                 tc.defenses
                     .iter()
@@ -514,8 +517,12 @@ pub fn decide(
                 let mut exploit = 0.0;
                 let mut at = here;
                 let mut visited = vec![here];
+                let d20 = rules.shinobi.as_ref().is_some_and(|d| d.d20.is_some());
                 for step in &path {
-                    for o in provoked_by(&fighters, &me, at, *step) {
+                    for o in provoked_by(&fighters, &me, at, *step)
+                        .into_iter()
+                        .filter(|_| !d20)
+                    {
                         let answers = fighters.iter().find(|f| f.id == o).is_some_and(|f| {
                             if rules.shinobi.is_some() {
                                 f.actions.usable() > 0

@@ -353,7 +353,10 @@ pub fn check_attack(
         return Err(RuleError::Absorbed(attacker.id));
     }
     match exploit {
-        None if attacker.actions.usable() == 0 => {
+        // A d20 full-round attack's later swings are already paid for.
+        None if attacker.actions.usable() == 0
+            && super::d20::follow_up(&attacker.round, &order.profile).is_none() =>
+        {
             return Err(RuleError::NoActions {
                 who: attacker.id,
                 what: "Standard Action",
@@ -386,7 +389,12 @@ pub fn check_attack(
         super::stages::check_attack(data, attacker, &order.profile)?;
     }
     if let Some(data) = &rules.shinobi {
-        super::shinobi::check_attack(data, attacker, &order.profile, exploit.is_some())?;
+        match super::d20::of(data) {
+            Some(d) => super::d20::check_attack(d, attacker, &order.profile, exploit.is_some())?,
+            None => {
+                super::shinobi::check_attack(data, attacker, &order.profile, exploit.is_some())?
+            }
+        }
     }
     let targets = attack_targets(rules, field, fighters, attacker, order)?;
     if let Some(mover) = exploit
@@ -454,7 +462,9 @@ pub fn begin_attack(
     let technique = decl.technique.map(|t| t.name.clone());
     let element = decl.element.map(|e| e.name.clone());
     let mut f = q.iter_mut().find(|f| *f.id == order.attacker)?;
-    if let Some(data) = &rules.shinobi {
+    if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s)) {
+        super::d20::pay_attack(d, &mut f, &profile_id, exploit.is_some(), log);
+    } else if let Some(data) = &rules.shinobi {
         // Action points: an opportunity attack costs its AP, any other attack its own.
         let (ap, what) = if exploit.is_some() {
             (
@@ -551,6 +561,7 @@ pub fn begin_attack(
                 hit: None,
                 damage: 0,
                 counter: None,
+                success: None,
             })
             .collect(),
         strike: None,
@@ -589,6 +600,40 @@ pub fn declare_attack(
         _ => None,
     };
     let Some((data, target)) = sneak else {
+        if let Some(enemy) = d20_provoked(rules, &field, &q, &order) {
+            // d20: "Adam's next ranged attack provokes an attack of opportunity from Betty
+            // because she threatens his space"; the shot waits for it.
+            let all = snapshots(&q);
+            let (Some(me), Some(them)) = (
+                all.iter().find(|f| f.id == order.attacker),
+                all.iter().find(|f| f.id == enemy),
+            ) else {
+                return;
+            };
+            let at = me.position.unwrap_or_default();
+            queued.0 = Some(order);
+            let asked = super::movement::offer_exploit(
+                rules,
+                &field,
+                &all,
+                them,
+                super::movement::Provocation {
+                    mover: me.id,
+                    at,
+                    recovering: false,
+                    sneak: false,
+                    shooting: true,
+                },
+                &mut q,
+                &mut log,
+                &mut awaiting,
+                &mut attack,
+            );
+            if !asked && let Some(order) = queued.0.take() {
+                attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
+            }
+            return;
+        }
         attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
         return;
     };
@@ -623,6 +668,7 @@ pub fn declare_attack(
                 at,
                 recovering: false,
                 sneak: true,
+                shooting: false,
             },
             &mut q,
             &mut log,
@@ -632,6 +678,27 @@ pub fn declare_attack(
     if !asked && let Some(order) = queued.0.take() {
         attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
     }
+}
+
+/// d20: the enemy (lowest id first) whose attack of opportunity a legal shot in `order`
+/// provokes, if any.
+fn d20_provoked(
+    rules: &Rules,
+    field: &Field,
+    q: &Query<FighterQuery>,
+    order: &AttackOrder,
+) -> Option<CombatantId> {
+    let d = super::d20::of(rules.shinobi.as_ref()?)?;
+    let a = d.attack(&order.profile)?;
+    let all = snapshots(q);
+    let me = all.iter().find(|f| f.id == order.attacker)?;
+    check_attack(rules, field, &all, me, order, None).ok()?;
+    let mut enemies: Vec<&Fighter> = all
+        .iter()
+        .filter(|e| super::d20::provokes(d, me, a, e))
+        .collect();
+    enemies.sort_by_key(|e| e.id);
+    enemies.first().map(|e| e.id)
 }
 
 /// Run condition: a sneak attack waits and nothing else is going on.
@@ -923,6 +990,15 @@ pub fn collect_defenses(
             continue;
         };
         let field = ground.field(rules);
+        if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s))
+            && let Some(a) = d.attack(&state.order.profile)
+            && super::d20::offered(d, target, a, attacker.distance_to(target).unwrap_or(1))
+                .is_empty()
+        {
+            // "Normally ranged attacks cannot be dodged": nothing to declare.
+            state.targets[i].defense = Some(DefenseChoice::Dodge);
+            continue;
+        }
         match policy_defense(
             rules,
             &field,
@@ -1009,6 +1085,13 @@ pub fn roll_opposed_checks(
     decl.sneak_won = &won;
     let field = ground.field(rules);
     let ctx = assemble(rules, &field, attacker, &targets, &decl);
+    if rules.shinobi.as_ref().is_some_and(|s| s.d20.is_some()) {
+        let strike =
+            super::d20::roll_checks(&ctx, attacker.id, &mut state.targets, &mut dice.0, &mut log);
+        state.strike = Some(strike);
+        state.phase = AttackPhase::Damage;
+        return;
+    }
     let common = roll(&ctx.strike, &mut dice.0);
     if ctx.targets.len() == 1 {
         log.push(BattleEvent::StrikeRolled {
@@ -1179,7 +1262,54 @@ pub fn roll_damage(
     let mut wear = ground.0.wear.clone();
     let mut slams = Vec::new();
     let field = ground.field(rules);
-    if any_hit {
+    if any_hit && let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s)) {
+        let ctx = assemble(rules, &field, attacker, &targets, &decl);
+        for (i, t) in targets.iter().enumerate() {
+            let (Some(true), Some(success)) = (state.targets[i].hit, state.targets[i].success)
+            else {
+                continue;
+            };
+            let Some(hit) =
+                super::d20::roll_hit(d, &decl.profile.id, &ctx.wound, t, success, &mut dice.0)
+            else {
+                continue;
+            };
+            log.push(BattleEvent::WoundRolled {
+                attacker: attacker.id,
+                roll: hit.roll.clone(),
+            });
+            log.push(BattleEvent::Damage {
+                attacker: attacker.id,
+                target: t.id,
+                wound: hit.dealt,
+                category: crate::ruleset::Category::Lethal,
+                soak: 0,
+                soak_used: 0,
+                damage: hit.damage,
+                notes: super::d20::hit_notes(&hit),
+                flat: true,
+            });
+            state.targets[i].damage = hit.damage;
+            let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) else {
+                continue;
+            };
+            if hit.bypassed {
+                super::d20::wear_armour(d, &mut f, &mut log);
+            }
+            let to = f.life.current - hit.damage;
+            set_life(
+                rules,
+                &mut f,
+                to,
+                LifeCause::Damage {
+                    by: Some(attacker.id),
+                    attack: true,
+                },
+                &format!("{}'s {}", attacker.identity.name, decl.profile.name),
+                &mut log,
+            );
+        }
+    } else if any_hit {
         let ctx = assemble(rules, &field, attacker, &targets, &decl);
         // On hit: Kiai pushes a Guard Down target away before the damage.
         let mut pushes = Vec::new();
@@ -1552,6 +1682,12 @@ pub fn end_attack(
                 &mut log,
             );
         }
+    }
+    if state.exploit.is_none()
+        && rules.shinobi.as_ref().is_some_and(|s| s.d20.is_some())
+        && let Some(f) = items.iter_mut().find(|f| *f.id == attacker)
+    {
+        super::d20::count_swing(f, &state.order.profile);
     }
     log.push(BattleEvent::AttackEnded { attacker });
     // "If an Exploit caused by leaving melee deals damage, the movement stops at that point."

@@ -18,6 +18,7 @@ pub fn steadfast_spec(rules: &Rules) -> RollSpec {
         botch_range: 0,
         botch_penalty: 0,
         penalization: None,
+        exploding: false,
     });
     s
 }
@@ -57,6 +58,7 @@ pub fn save_spec(rules: &Rules, f: &Fighter, save: &str, bonus: i64) -> RollSpec
         botch_range: rules.dice.botch_range,
         botch_penalty: at_tier(&rules.dice.botch_penalty, t, bt),
         penalization: None,
+        exploding: false,
     });
     if let Ok(pool) = rules.tier(t).critical_dice.eval(&f.vars()) {
         for g in pool.dice {
@@ -96,6 +98,7 @@ pub fn skill_spec(rules: &Rules, f: &Fighter, skill: &str) -> Option<RollSpec> {
         botch_range: rules.dice.botch_range,
         botch_penalty: rules.dice.skill_botch_penalty,
         penalization: None,
+        exploding: false,
     });
     if let Ok(pool) = rules.dice.skill_critical_dice.eval(&f.vars()) {
         for g in pool.dice {
@@ -121,7 +124,15 @@ pub fn initiative_spec(rules: &Rules, f: &Fighter) -> RollSpec {
         botch_range: 0,
         botch_penalty: 0,
         penalization: None,
+        exploding: false,
     });
+    if rules.manifest.family == crate::ruleset::Family::D20
+        && let Some(b) = s.base.as_mut()
+    {
+        // "A natural roll of 20 adds an addition 1d20 to the check roll."
+        b.critical_target = Some(b.sides);
+        b.exploding = true;
+    }
     s.add(
         if rules.manifest.family != crate::ruleset::Family::Dbu {
             format!(
@@ -146,6 +157,7 @@ pub fn rolloff_spec(rules: &Rules) -> RollSpec {
         botch_range: 0,
         botch_penalty: 0,
         penalization: None,
+        exploding: false,
     });
     s
 }

@@ -176,6 +176,10 @@ pub enum RuleError {
         "an opportunity attack is a melee attack of at most {ap} AP with no knockback; {attack} is not"
     )]
     OpportunityNeedsMelee { attack: String, ap: u32 },
+    #[error("an attack of opportunity is one Standard-action melee attack (d20); {attack} is not")]
+    AttackOfOpportunityNeedsMelee { attack: String },
+    #[error("{who} has made the round's one attack of opportunity already")]
+    OpportunityUsed { who: CombatantId },
     #[error("{who} needs {need} AP for that and has {have} left this round")]
     NotEnoughAp {
         who: CombatantId,

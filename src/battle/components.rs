@@ -247,6 +247,19 @@ pub struct RoundLog {
     pub sweep_debuff: bool,
     /// Actions lost at the start of next round (Reduced Momentum).
     pub next_round_penalty: u32,
+    /// d20: the full-round attack under way this round: its attack id, the swings made and
+    /// those still to come.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_attack: Option<FullAttack>,
+}
+
+/// A d20 full-round attack: "A character devoting a full round action to attacks may make
+/// multiple attacks", each a separate order at its own penalty.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FullAttack {
+    pub attack: String,
+    pub made: u32,
+    pub left: u32,
 }
 
 /// What a combatant did this encounter, for once-per-encounter rules.
@@ -261,6 +274,14 @@ pub struct EncounterLog {
     /// Power Up stacks, and when they fade.
     pub power: u32,
     pub power_expires: Option<Expiry>,
+    /// d20: how much bypassing hits have worn this combatant's armour ("His armor also takes
+    /// damage from being bypassed"): every DR value is this much lower.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub armour_wear: i64,
+}
+
+fn is_zero(v: &i64) -> bool {
+    *v == 0
 }
 
 /// Health Threshold bookkeeping, by index into the ruleset's threshold list.

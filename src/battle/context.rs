@@ -149,6 +149,7 @@ fn combat_roll(
             botch_range: botch_range.unwrap_or(rules.dice.botch_range),
             botch_penalty: at_tier(&rules.dice.botch_penalty, t, bt),
             penalization: None,
+            exploding: false,
         });
         if let Ok(pool) = row.extra_dice.eval(&vars) {
             for g in pool.dice {
@@ -691,6 +692,9 @@ pub struct TargetContext {
     pub sneak: Option<(f64, Vec<(DefenseChoice, RollSpec)>)>,
     /// Shinobi: where a hit pushes this target and what that adds (slam, a fall).
     pub knockback: Option<super::shinobi::Knockback>,
+    /// d20: what the attack must meet besides any defense roll -- the range difficulty and the
+    /// highest cover or concealment bonus, each a labelled modifier.
+    pub difficulty: Option<RollSpec>,
 }
 
 impl TargetContext {
@@ -742,6 +746,9 @@ pub fn assemble(
         return super::stages::assemble(data, attacker, targets, decl);
     }
     if let Some(data) = &rules.shinobi {
+        if let Some(d) = super::d20::of(data) {
+            return super::d20::assemble(d, field, attacker, targets, decl);
+        }
         return super::shinobi::assemble(data, field, attacker, targets, decl);
     }
     let single = (targets.len() == 1).then(|| targets[0]);
@@ -765,6 +772,7 @@ pub fn assemble(
                 absorb: None,
                 sneak: None,
                 knockback: None,
+                difficulty: None,
             })
             .collect(),
         wound: wound_spec(rules, field, attacker, decl, single),

@@ -278,6 +278,9 @@ pub enum BattleEvent {
         /// Shinobi: an opportunity attack rather than a DBU Exploit.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         opportunity: bool,
+        /// d20: provoked by a shot fired in a threatened square.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        shooting: bool,
     },
     AttackDeclared {
         attacker: CombatantId,
@@ -324,6 +327,27 @@ pub enum BattleEvent {
         /// The ruleset gives ties to the attacker (shinobi).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         attacker_wins_ties: bool,
+    },
+    /// d20: an attack roll against one target's difficulty and defense roll.
+    D20Check {
+        attacker: CombatantId,
+        defender: CombatantId,
+        strike: i64,
+        difficulty: i64,
+        difficulty_why: String,
+        /// The defense roll's total (`None`: the target could not defend).
+        defense: Option<i64>,
+        attack_natural_one: bool,
+        defense_natural_one: bool,
+        hit: bool,
+        /// By how much the attack beat what it had to meet.
+        success: Option<i64>,
+    },
+    /// d20: armour bypassed by a hit loses 1 from every DR value.
+    ArmourWorn {
+        who: CombatantId,
+        armour: String,
+        wear: i64,
     },
     WoundRolled {
         attacker: CombatantId,
@@ -765,8 +789,15 @@ impl BattleEvent {
                 recovering,
                 sneak,
                 opportunity,
+                shooting,
             } => {
-                if *sneak {
+                if *shooting {
+                    format!(
+                        "{} shoots at {at} within {}'s reach: attack of opportunity first!",
+                        n(names, *mover),
+                        n(names, *attacker)
+                    )
+                } else if *sneak {
                     format!(
                         "{} was spotted sneaking at {at}: {} may make an opportunity attack first!",
                         n(names, *mover),
@@ -901,6 +932,45 @@ impl BattleEvent {
                     n(names, *defender)
                 ),
             },
+            E::D20Check {
+                attacker,
+                defender,
+                strike,
+                difficulty,
+                difficulty_why,
+                defense,
+                attack_natural_one,
+                defense_natural_one,
+                hit,
+                success,
+            } => {
+                let against = match defense {
+                    Some(d) if *defense_natural_one => {
+                        format!(
+                            "DC {difficulty} ({difficulty_why}); the defense {d} rolled a natural 1 and fails"
+                        )
+                    }
+                    Some(d) => format!("DC {difficulty} ({difficulty_why}) and the defense {d}"),
+                    None => format!("DC {difficulty} ({difficulty_why}), no defense possible"),
+                };
+                let (a, t) = (n(names, *attacker), n(names, *defender));
+                if *attack_natural_one {
+                    format!(
+                        "Attack {strike} against {against}: a natural 1 always fails, {a} misses {t}."
+                    )
+                } else if *hit {
+                    format!(
+                        "Attack {strike} against {against}: {a} hits {t} by {} (ties go to the attacker).",
+                        success.unwrap_or(0)
+                    )
+                } else {
+                    format!("Attack {strike} against {against}: {a} misses {t}.")
+                }
+            }
+            E::ArmourWorn { who, armour, wear } => format!(
+                "{}'s {armour} is bypassed and wears: every DR value is now {wear} lower.",
+                n(names, *who)
+            ),
             E::WoundRolled { attacker, roll } => format!("{}: {roll}", n(names, *attacker)),
             E::Damage {
                 target,

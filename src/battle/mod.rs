@@ -10,6 +10,7 @@ pub mod checks;
 pub mod command;
 pub mod components;
 pub mod context;
+pub mod d20;
 pub mod effects;
 pub mod event;
 pub mod fighter;

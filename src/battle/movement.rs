@@ -300,8 +300,12 @@ pub fn advance_move(
         let visited: Vec<Square> = std::iter::once(m.start)
             .chain(m.path[..m.next].iter().copied())
             .collect();
+        // d20: moving provokes nothing (the text's attacks of opportunity come from shooting
+        // or reloading in a threatened square).
+        let d20 = rules.shinobi.as_ref().is_some_and(|d| d.d20.is_some());
         let pending: Vec<CombatantId> = provoked_by(&all, mover, from, to)
             .into_iter()
+            .filter(|_| !d20)
             .filter(|id| !m.asked.contains(id))
             // Shinobi: only a reach entered during this move and now left provokes.
             .filter(|id| {
@@ -321,6 +325,7 @@ pub fn advance_move(
                 at: from,
                 recovering: false,
                 sneak: false,
+                shooting: false,
             };
             let stop = offer_exploit(
                 rules,
@@ -363,6 +368,8 @@ pub struct Provocation {
     pub recovering: bool,
     /// Shinobi: a spotted sneak attack provoked it.
     pub sneak: bool,
+    /// d20: a shot fired in a threatened square provoked it.
+    pub shooting: bool,
 }
 
 /// Offers `provoker` its Exploit: a player is asked (and the battle waits for the answer), a
@@ -392,6 +399,7 @@ pub fn offer_exploit(
         recovering: by.recovering,
         sneak: by.sneak,
         opportunity: rules.shinobi.is_some(),
+        shooting: by.shooting,
     };
     match provoker.controller.exploits {
         ExploitPolicy::Never => false,

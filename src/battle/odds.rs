@@ -143,6 +143,9 @@ pub struct TargetOdds {
     pub stage_loss: Option<i64>,
     pub strike: RollSummary,
     pub defense_roll: RollSummary,
+    /// d20: what the attack must meet besides the defense (range difficulty, cover).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<RollSummary>,
 }
 
 impl TargetOdds {
@@ -182,6 +185,9 @@ pub fn target_odds(
         return super::stages::target_odds(data, ctx, t, decl, target, choice);
     }
     if let Some(data) = &rules.shinobi {
+        if let Some(d) = super::d20::of(data) {
+            return super::d20::target_odds(d, ctx, t, &decl.profile.id, target, choice);
+        }
         return super::shinobi::target_odds(data, ctx, t, target, choice);
     }
     let defense_spec = t.defense(choice);
@@ -249,6 +255,7 @@ pub fn target_odds(
         stage_loss: None,
         strike: RollSummary::of(&t.strike),
         defense_roll: RollSummary::of(defense_spec),
+        difficulty: None,
     }
 }
 
@@ -287,6 +294,11 @@ pub fn attack_odds(
             .iter()
             .zip(targets)
             .map(|(tc, t)| {
+                if tc.defenses.is_empty() {
+                    // d20: a target that cannot defend (a shot beyond melee range) has one
+                    // outcome, listed under the default answer.
+                    return vec![target_odds(rules, ctx, tc, decl, t, DefenseChoice::Dodge)];
+                }
                 tc.defenses
                     .iter()
                     .map(|(c, _)| target_odds(rules, ctx, tc, decl, t, *c))

@@ -102,7 +102,7 @@ pub fn candidate_attacks(rules: &Rules, fighters: &[Fighter], me: &Fighter) -> V
                 out.push(base.clone());
                 // Shinobi: the same attack as a sneak attack, where a lost contest cannot be
                 // answered (the target has no melee reach on the attacker).
-                if rules.shinobi.is_some()
+                if rules.shinobi.as_ref().is_some_and(|d| d.d20.is_none())
                     && let AttackTarget::Combatant(id) = target
                     && fighters
                         .iter()

@@ -253,6 +253,7 @@ pub fn advance_recovery(
             at,
             recovering: true,
             sneak: false,
+            shooting: false,
         };
         let stop = offer_exploit(
             rules,

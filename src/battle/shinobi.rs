@@ -139,6 +139,7 @@ fn base(data: &ShinobiData, kind: RollKind) -> RollSpec {
         botch_range: 0,
         botch_penalty: 0,
         penalization: None,
+        exploding: false,
     });
     s
 }
@@ -374,6 +375,7 @@ pub fn assemble(
                     .sneak
                     .then(|| (sneak_chance(data, attacker, t), defenses(t, true))),
                 knockback: knockback(data, field, attacker, t, targets, decl.bystanders, a),
+                difficulty: None,
             })
             .collect(),
         wound: wound_spec(data, attacker, a),
@@ -482,6 +484,7 @@ pub fn target_odds(
         stage_loss: None,
         strike: RollSummary::of(&t.strike),
         defense_roll: RollSummary::of(defense),
+        difficulty: None,
     }
 }
 
@@ -519,6 +522,7 @@ pub fn roll_percent(dice: &mut DiceSource, what: &str) -> i64 {
         botch_range: 0,
         botch_penalty: 0,
         penalization: None,
+        exploding: false,
     });
     roll(&s, dice).total
 }

@@ -218,6 +218,7 @@ pub fn assemble(
                 absorb: None,
                 sneak: None,
                 knockback: None,
+                difficulty: None,
             })
             .collect(),
         wound: wound_spec(data, attacker, decl, single),
@@ -281,6 +282,7 @@ pub fn target_odds(
         stage_loss: Some(stages),
         strike: RollSummary::of(&t.strike),
         defense_roll: RollSummary::of(t.defense(DefenseChoice::Dodge)),
+        difficulty: None,
     }
 }
 

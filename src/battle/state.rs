@@ -130,6 +130,9 @@ pub struct TargetState {
     /// Shinobi: the counter jutsu cast with the defense.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counter: Option<String>,
+    /// d20: the Success Value of a hit (how far the attack beat what it had to).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub success: Option<i64>,
 }
 
 /// The Attacking Maneuver being resolved.

@@ -108,7 +108,8 @@ impl BattleStats {
                         c.ki_spent += ki_cost;
                     }
                 }
-                BattleEvent::Clash { attacker, hit, .. } => {
+                BattleEvent::Clash { attacker, hit, .. }
+                | BattleEvent::D20Check { attacker, hit, .. } => {
                     let c = s.of(*attacker);
                     if *hit {
                         c.hits += 1;

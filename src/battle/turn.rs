@@ -483,7 +483,7 @@ pub fn end_turn_without_actions(
     };
     // Out of actions, or defeated on its own turn (by an Exploit or its own Backlash).
     if let Some(f) = q.iter().find(|f| *f.id == active)
-        && (f.actions.usable() == 0 || f.life.current <= 0)
+        && ((f.actions.usable() == 0 && !swings_left(f.round)) || f.life.current <= 0)
     {
         order.phase = TurnPhase::TurnEnd;
         progress.0 = true;
@@ -594,4 +594,9 @@ fn finish(
         reason,
     });
     order.phase = TurnPhase::Over;
+}
+
+/// True while a d20 full-round attack has swings to come (they need no actions).
+fn swings_left(round: &RoundLog) -> bool {
+    round.full_attack.as_ref().is_some_and(|fa| fa.left > 0)
 }

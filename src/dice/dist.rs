@@ -232,6 +232,32 @@ fn natural_dist(sides: u32, rolls: u32) -> Vec<f64> {
         .collect()
 }
 
+/// What an exploding die adds after a natural maximum: another roll, and again while maxima
+/// come. The chain is followed until the chance of rolling yet another die is below 1e-16 (a
+/// d20: 13 dice); that last sliver is put on its smallest total, so the masses still add to 1
+/// and no probability is off by more than 1e-16. [`super::roll::MAX_EXPLOSIONS`] caps both.
+pub fn explosion(sides: u32) -> Dist {
+    let s = i64::from(sides.max(2));
+    let p = 1.0 / s as f64;
+    let mut out = Dist::empty();
+    let mut reach = 1.0; // chance that the k-th extra die is rolled
+    for k in 0..super::roll::MAX_EXPLOSIONS {
+        let last = k + 1 == super::roll::MAX_EXPLOSIONS;
+        for face in 1..=s {
+            if face == s && !last {
+                continue;
+            }
+            out.add_at(i64::from(k) * s + face, reach * p);
+        }
+        reach *= p;
+        if reach < 1e-16 && !last {
+            out.add_at(i64::from(k + 1) * s + 1, reach);
+            break;
+        }
+    }
+    out
+}
+
 /// The exact distribution of the total of a roll described by `spec`, including Critical and
 /// Botch Results, Penalization, Superiority, the per-hit multiplier and the floor at 0.
 pub fn distribution(spec: &RollSpec) -> Dist {
@@ -260,7 +286,9 @@ pub fn distribution_split(spec: &RollSpec) -> (Dist, Dist) {
                 let botch = !crit && n <= base.botch_range;
                 let value = i64::from(n) - if botch { base.botch_penalty } else { 0 };
                 for (s, sc, ps) in &sup {
-                    if crit || *sc {
+                    if crit && base.exploding {
+                        crit_part.mix(&explosion(base.sides).shift(value + s), pn * ps);
+                    } else if crit || *sc {
                         crit_part.add_at(value + s, pn * ps);
                     } else {
                         plain_part.add_at(value + s, pn * ps);
@@ -309,6 +337,7 @@ mod tests {
             botch_range: 1,
             botch_penalty: 2,
             penalization: None,
+            exploding: false,
         });
         s
     }

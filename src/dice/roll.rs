@@ -87,7 +87,15 @@ pub struct BaseDie {
     pub botch_penalty: i64,
     /// Why the roll penalizes (shown when `rolls` is 2).
     pub penalization: Option<String>,
+    /// A natural maximum adds another roll of the die, and again while maxima come (the d20
+    /// system's "keep rolling and adding").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exploding: bool,
 }
+
+/// The most extra dice one exploding roll adds (a guard against a scripted die that always
+/// shows its maximum; the chance of reaching it with a fair d20 is 20^-64).
+pub const MAX_EXPLOSIONS: u32 = 64;
 
 /// Everything needed to make a roll or compute its exact odds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -283,6 +291,22 @@ pub fn roll(spec: &RollSpec, dice: &mut DiceSource) -> RollBreakdown {
                 critical: kept && critical,
                 botch: kept && botch,
             });
+        }
+        if critical && base.exploding {
+            let mut face = base.sides;
+            let mut extra = 0;
+            while face == base.sides && extra < MAX_EXPLOSIONS {
+                face = dice.roll(base.sides);
+                extra += 1;
+                out.push(DieResult {
+                    label: format!("Natural {}: another d{}", base.sides, base.sides),
+                    sides: base.sides,
+                    face,
+                    kept: true,
+                    critical: false,
+                    botch: false,
+                });
+            }
         }
         if botch {
             modifiers.push(Modifier::new(

@@ -131,9 +131,13 @@ fn terrain_pixels(t: &TerrainDef, salt: u32) -> Vec<u8> {
         "mist" => ([176, 182, 190], Pattern::Speckle),
         "dusk" => ([56, 70, 58], Pattern::Grass),
         "ledge" => ([132, 96, 64], Pattern::Speckle),
+        "foliage" => ([58, 112, 48], Pattern::Speckle),
+        "smoke" => ([150, 150, 156], Pattern::Speckle),
         _ if t.blocks_sight => ([70, 66, 72], Pattern::Bricks),
         _ if t.move_cost.is_none() => ([52, 96, 150], Pattern::Waves),
-        _ if t.cover_rank.is_some() || t.absorb.is_some() => ([92, 122, 72], Pattern::Crate),
+        _ if t.cover_rank.is_some() || t.absorb.is_some() || t.cover_bonus.is_some() => {
+            ([92, 122, 72], Pattern::Crate)
+        }
         _ if t.move_cost.unwrap_or(1) > 1 => ([128, 116, 98], Pattern::Speckle),
         _ => ([92, 122, 72], Pattern::Grass),
     };

@@ -460,7 +460,13 @@ fn draw_overlay(
                 if let Some(c) = cursor.0
                     && let Some(path) = session.battle.path_to(who, c, boosted)
                 {
-                    if session.battle.rules().shinobi.is_some() {
+                    if session
+                        .battle
+                        .rules()
+                        .shinobi
+                        .as_ref()
+                        .is_some_and(|s| s.d20.is_none())
+                    {
                         // Shinobi: a step that leaves a reach the path entered provokes.
                         let danger = shinobi_danger(&mut session, who, &path);
                         for (s, d) in path.iter().zip(danger) {

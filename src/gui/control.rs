@@ -364,7 +364,13 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
     let cmd = match decision {
         Decision::Defense { defender, .. } => {
             let shinobi = session.battle.rules().shinobi.is_some();
-            if shinobi && pressed(GameAction::Counter) {
+            let ninja = session
+                .battle
+                .rules()
+                .shinobi
+                .as_ref()
+                .is_some_and(|s| s.d20.is_none());
+            if ninja && pressed(GameAction::Counter) {
                 session.counter = !session.counter;
             }
             let choice = if pressed(GameAction::Dodge) {
@@ -375,7 +381,7 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
                 } else {
                     DefenseChoice::Parry
                 })
-            } else if pressed(GameAction::Deflect) && shinobi {
+            } else if pressed(GameAction::Deflect) && ninja {
                 Some(DefenseChoice::Deflect)
             } else {
                 None
@@ -458,7 +464,14 @@ fn command_active_unit(
     }
     // Only DBU has Boosted moves, Power Up and Combat Recovery: elsewhere their keys do nothing.
     let dbu_only = session.battle.rules().manifest.family == crate::ruleset::Family::Dbu;
-    if pressed(GameAction::Sneak) && session.battle.rules().shinobi.is_some() {
+    if pressed(GameAction::Sneak)
+        && session
+            .battle
+            .rules()
+            .shinobi
+            .as_ref()
+            .is_some_and(|s| s.d20.is_none())
+    {
         session.sneak = !session.sneak;
     }
     if dbu_only && pressed(GameAction::BoostedMove) {

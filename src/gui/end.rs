@@ -128,7 +128,7 @@ pub fn summary(session: &mut Session) -> String {
                 crits += usize::from(roll.critical);
                 botches += usize::from(roll.botch);
             }
-            BattleEvent::Clash { hit, .. } => {
+            BattleEvent::Clash { hit, .. } | BattleEvent::D20Check { hit, .. } => {
                 if *hit {
                     hits += 1
                 } else {

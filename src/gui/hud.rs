@@ -385,7 +385,7 @@ fn draw_texts(
     let keys = Keys::from(&settings);
     let round = round_text(&mut session);
     let unit = unit_text(&mut session, cursor.0);
-    let odds = odds_text(&session, &view, &keys);
+    let odds = odds_text(&mut session, &view, &keys);
     let (actions, unavailable) = action_bar_text(&mut session, &view, &keys);
     let log = log_text(&mut session, ui.log_expanded, ui.log_back, &keys);
     let prompt = prompt_text(&mut session, &view, &keys);
@@ -547,6 +547,9 @@ fn unit_text(session: &mut Session, cursor: Option<crate::grid::Square>) -> Stri
     let rules = session.battle.rules().clone();
     if let Some(data) = &rules.stages {
         return stage_unit_text(session, &f, data);
+    }
+    if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.d20.as_deref()) {
+        return d20_unit_text(session, &f, d);
     }
     if let Some(data) = &rules.shinobi {
         return shinobi_unit_text(session, &f, data);
@@ -746,10 +749,128 @@ fn shinobi_unit_text(
     out
 }
 
+/// The unit panel of a d20 character: HP, actions left this round and whether its attack of
+/// opportunity is spent, weapon with damage type and critical, armour with its DR by type
+/// after wear, feats, abilities and skills, move, and its attacks with their cost now.
+fn d20_unit_text(
+    session: &Session,
+    f: &crate::battle::fighter::Fighter,
+    d: &crate::ruleset::d20::D20Data,
+) -> String {
+    use crate::ruleset::shinobi::StatKind;
+    let stats = |kind: StatKind| {
+        d.combat
+            .stats
+            .iter()
+            .filter(|s| s.kind == kind)
+            .map(|s| format!("{} {}", s.id, f.attributes.get(&s.id)))
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    let c = d.character(&f.identity.archetype);
+    let weapon = c
+        .and_then(|c| d.weapon(&c.weapon))
+        .map_or("none".into(), |w| {
+            let crit = w.critical.unwrap_or(d.combat.critical);
+            format!(
+                "{} ({} effect {}, {}/x{}{})",
+                w.name,
+                d.damage_type_name(&w.damage_type),
+                w.effect,
+                crit.threat,
+                crit.multiplier,
+                w.range_increment
+                    .map_or(String::new(), |i| format!(", {i}-square increments"))
+            )
+        });
+    let armour = c
+        .and_then(|c| c.armour.as_deref())
+        .and_then(|id| d.armour(id))
+        .map_or("none".into(), |a| {
+            let cols: Vec<String> = d
+                .combat
+                .damage_types
+                .iter()
+                .filter(|t| a.by_type.contains_key(&t.id))
+                .map(|t| {
+                    let dr = crate::battle::d20::armour_dr(d, f, &t.id).map_or(0, |x| x.0);
+                    format!("{} {dr}", t.id)
+                })
+                .collect();
+            let worn = if f.encounter.armour_wear > 0 {
+                format!(", worn -{}", f.encounter.armour_wear)
+            } else {
+                String::new()
+            };
+            format!("{} (DR {}{worn})", a.name, cols.join(" / "))
+        });
+    let feats = c.map_or(String::new(), |c| {
+        c.feats
+            .iter()
+            .map(|x| format!("{x:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    });
+    let attacks: Vec<String> = c
+        .map(|c| c.attacks.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|id| d.attack(id))
+        .map(|a| {
+            let cost = crate::battle::d20::cost_now(d, f, &a.id);
+            if cost == 0 {
+                format!("{} (next swing, free)", a.name)
+            } else {
+                format!(
+                    "{} ({cost} action{})",
+                    a.name,
+                    if cost == 1 { "" } else { "s" }
+                )
+            }
+        })
+        .collect();
+    let mut out = format!(
+        "{} {}  |  {}\n{} ({})\n{} {}/{}\nActions {} of {} left  |  attack of opportunity {}  |  move {} squares\nWeapon: {weapon}\nArmour: {armour}\nFeats: {}\n{}\n{}\nAttacks: {}",
+        palette::side_mark(usize::from(f.side.0)),
+        f.identity.name,
+        c.map_or(f.identity.archetype.as_str(), |c| c.name.as_str()),
+        side_name(session, f.side.0),
+        session
+            .controls
+            .get(usize::from(f.side.0))
+            .map_or(String::new(), |c| c.to_string()),
+        d.combat.pool_name,
+        f.life.current,
+        f.life.max,
+        f.actions.usable(),
+        d.combat.actions_per_round,
+        if f.actions.counter > 0 {
+            "ready"
+        } else {
+            "spent"
+        },
+        f.derived(session.battle.rules()).normal_speed,
+        if feats.is_empty() {
+            "none".to_string()
+        } else {
+            feats
+        },
+        stats(StatKind::Ability),
+        stats(StatKind::Skill),
+        attacks.join(", "),
+    );
+    if f.defeated() {
+        out.push_str("\nDEFEATED (0 HP)");
+    }
+    out
+}
+
 /// The two answers to an attack, as this ruleset names them.
 fn defense_names(rules: &crate::ruleset::Rules) -> (&'static str, &'static str) {
     if rules.stages.is_some() {
         ("Take it", "Block (plays a defense card)")
+    } else if rules.shinobi.as_ref().is_some_and(|s| s.d20.is_some()) {
+        ("Dodge", "Parry (with a parry feat)")
     } else if rules.shinobi.is_some() {
         ("Dodge", "Block (with a weapon)")
     } else {
@@ -889,7 +1010,7 @@ fn compact_target_line(name: &str, answers: &[TargetOdds]) -> String {
     )
 }
 
-fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
+fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
     let wager_keys = format!(
         "{}/{}",
         keys.of(GameAction::WagerDown),
@@ -899,6 +1020,16 @@ fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
         return match session.intent {
             Intent::Move { .. } if session.battle.rules().stages.is_some() => {
                 "Moving: click a lit square.".to_string()
+            }
+            Intent::Move { .. }
+                if session
+                    .battle
+                    .rules()
+                    .shinobi
+                    .as_ref()
+                    .is_some_and(|s| s.d20.is_some()) =>
+            {
+                "Moving (1 action): click a lit square.\nMoving provokes nothing; shooting with an enemy blade beside you provokes its attack of opportunity.".to_string()
             }
             Intent::Move { .. } if session.battle.rules().shinobi.is_some() => format!(
                 "Moving ({} AP): click a lit square.\nRed path squares leave a reach the path entered: an opportunity attack (a hit stops you where you entered).\nStepping onto a drop from above is a fall (see the terrain's description).",
@@ -930,6 +1061,15 @@ fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
     let stages = session.battle.rules().stages.is_some();
     let Some(aim) = &view.aim else {
         if stages {
+            return format!("{name}: point at a target.");
+        }
+        if session
+            .battle
+            .rules()
+            .shinobi
+            .as_ref()
+            .is_some_and(|s| s.d20.is_some())
+        {
             return format!("{name}: point at a target.");
         }
         if session.battle.rules().shinobi.is_some() {
@@ -972,7 +1112,39 @@ fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
             out
         }
         Ok(p) => {
-            let mut out = if let Some(data) = &session.battle.rules().shinobi {
+            let rules = session.battle.rules().clone();
+            let d20 = rules
+                .shinobi
+                .as_ref()
+                .and_then(|s| s.d20.as_deref().map(|d| (s, d)));
+            let mut out = if let Some((_, d)) = d20 {
+                let cost = session.battle.fighter(aim.order.attacker).map_or(1, |f| {
+                    crate::battle::d20::cost_now(d, &f, &aim.order.profile)
+                });
+                let mut head = if cost == 0 {
+                    format!("{}: next swing of the full round (free)\n", p.odds.maneuver)
+                } else {
+                    format!("{}: {cost} action(s)\n", p.odds.maneuver)
+                };
+                for t in &p.context.targets {
+                    let tname = session.names.get(&t.id).cloned().unwrap_or_default();
+                    if let Some(dc) = &t.difficulty {
+                        let why: Vec<String> =
+                            dc.modifiers.iter().map(|m| m.label.clone()).collect();
+                        head.push_str(&format!(
+                            "{tname}: must meet DC {} ({}){}\n",
+                            dc.flat_total(),
+                            why.join("; "),
+                            if t.defenses.is_empty() {
+                                ", no defense possible"
+                            } else {
+                                " and its defense roll"
+                            }
+                        ));
+                    }
+                }
+                head
+            } else if let Some(data) = &session.battle.rules().shinobi {
                 let ap = crate::battle::shinobi::ap_cost(data, &aim.order.profile);
                 let mut head = format!(
                     "{}: {ap} AP, {} chakra  |  sneak attack {} ({})\n",
@@ -1034,7 +1206,13 @@ fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
                     let lines: Vec<String> = answers
                         .iter()
                         .map(|o| {
+                            let undefended = d20.is_some()
+                                && p.context
+                                    .targets
+                                    .iter()
+                                    .any(|t| t.id == o.target && t.defenses.is_empty());
                             let how = match o.defense {
+                                _ if undefended => "cannot defend",
                                 DefenseChoice::Dodge => "dodges",
                                 DefenseChoice::Parry => "parries",
                                 DefenseChoice::Block => "blocks",
@@ -1048,11 +1226,29 @@ fn odds_text(session: &Session, view: &BattleView, keys: &Keys) -> String {
                 out.push('\n');
             }
             if let Some(first) = p.odds.targets.first().and_then(|v| v.first()) {
-                out.push_str(&format!(
-                    "{}\n{}\n",
-                    terms(&first.strike),
-                    terms(&first.defense_roll)
-                ));
+                if d20.is_some() {
+                    out.push_str(&format!(
+                        "{}  (natural 1 fails; natural 20 adds a d20)\n",
+                        terms(&first.strike)
+                    ));
+                    for o in p.odds.targets.first().into_iter().flatten() {
+                        let undefended = p
+                            .context
+                            .targets
+                            .first()
+                            .is_some_and(|t| t.defenses.is_empty());
+                        if !undefended {
+                            out.push_str(&format!("{}\n", terms(&o.defense_roll)));
+                        }
+                    }
+                    out.push_str("Effect Points = Success Value + ");
+                } else {
+                    out.push_str(&format!(
+                        "{}\n{}\n",
+                        terms(&first.strike),
+                        terms(&first.defense_roll)
+                    ));
+                }
             }
             out.push_str(&terms(&p.odds.wound));
             out
@@ -1178,6 +1374,17 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
             .get(i)
             .map_or("-".to_string(), |a| keys.of(*a).to_string());
         let label = match (&hand, &rules.stages) {
+            _ if rules.shinobi.as_ref().is_some_and(|d| d.d20.is_some()) => {
+                let cost = match (rules.shinobi.as_ref().and_then(|d| d.d20.as_deref()), &me) {
+                    (Some(d), Some(f)) => crate::battle::d20::cost_now(d, f, &s.profile),
+                    _ => 1,
+                };
+                if cost == 0 {
+                    format!("{key} {} next swing", s.name)
+                } else {
+                    format!("{key} {} {cost}AP", s.name)
+                }
+            }
             _ if rules.shinobi.is_some() => {
                 let ap = rules
                     .shinobi
@@ -1219,7 +1426,7 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
             format!("{} Recover", keys.of(GameAction::Recover)),
         ]);
     }
-    if rules.shinobi.is_some() {
+    if rules.shinobi.as_ref().is_some_and(|s| s.d20.is_none()) {
         items.push(mark(
             session.sneak,
             format!("{} Sneak", keys.of(GameAction::Sneak)),
@@ -1352,6 +1559,21 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
                 }
             }
             Some(s)
+        }
+        Decision::Exploit { mover, .. }
+            if session
+                .battle
+                .rules()
+                .shinobi
+                .as_ref()
+                .is_some_and(|s| s.d20.is_some()) =>
+        {
+            let mn = session.names.get(&mover).cloned().unwrap_or_default();
+            Some(format!(
+                "{mn} shoots within your reach: {name} may make the round's one attack of opportunity first.\n{}: strike (best melee attack)  |  {}: let it go",
+                keys.of(GameAction::Confirm),
+                keys.of(GameAction::Cancel)
+            ))
         }
         Decision::Exploit { mover, .. } if session.battle.rules().shinobi.is_some() => {
             let mn = session.names.get(&mover).cloned().unwrap_or_default();

@@ -741,7 +741,7 @@ impl Session {
             element: slot.element.clone(),
             push: None,
             sneak: self.sneak
-                && rules.shinobi.is_some()
+                && rules.shinobi.as_ref().is_some_and(|s| s.d20.is_none())
                 && matches!(target, AttackTarget::Combatant(_)),
         })
     }

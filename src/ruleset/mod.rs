@@ -3,6 +3,7 @@
 //! A broken file never panics the program: parsing and validation collect every problem as a
 //! [`RulesError`] naming file, line, column and field, and [`Rules::load`] returns them all.
 
+pub mod d20;
 pub mod error;
 pub mod locate;
 pub mod neutral;
@@ -224,6 +225,7 @@ impl Rules {
             Family::Dbu => Self::load_dbu(dir),
             Family::PowerStages => Self::load_stages(dir),
             Family::Shinobi => Self::load_shinobi(dir),
+            Family::D20 => Self::load_d20(dir),
         }
     }
 
@@ -297,6 +299,7 @@ impl Rules {
         let terrain_check = |t: &TerrainRules, src: &(PathBuf, String)| {
             let mut e = stages::terrain_errors(t, src);
             e.extend(shinobi::foreign_terrain_errors(t, src));
+            e.extend(d20::foreign_terrain_errors(t, src));
             e
         };
         let (mut rules, combat, roster) = Self::load_lowered(
@@ -316,10 +319,37 @@ impl Rules {
             dir,
             &shinobi::SHINOBI_FILES,
             shinobi::validate,
-            shinobi::terrain_errors,
+            |t: &TerrainRules, src: &(PathBuf, String)| {
+                let mut e = shinobi::terrain_errors(t, src);
+                e.extend(d20::foreign_terrain_errors(t, src));
+                e
+            },
             shinobi::lower,
         )?;
-        rules.shinobi = Some(shinobi::ShinobiData { combat, roster });
+        rules.shinobi = Some(shinobi::ShinobiData {
+            combat,
+            roster,
+            d20: None,
+        });
+        Ok(rules)
+    }
+
+    /// Loads a d20 ruleset: its own four files, lowered onto the ninja chapter's d20 path with
+    /// the d20 rules kept beside it.
+    fn load_d20(dir: &Path) -> Result<Self, RulesErrors> {
+        let (mut rules, combat, roster) = Self::load_lowered(
+            dir,
+            &d20::D20_FILES,
+            d20::validate,
+            d20::terrain_errors,
+            d20::lower,
+        )?;
+        let (s, r) = d20::as_shinobi(&combat, &roster);
+        rules.shinobi = Some(shinobi::ShinobiData {
+            combat: s,
+            roster: r,
+            d20: Some(Box::new(d20::D20Data { combat, roster })),
+        });
         Ok(rules)
     }
 
@@ -380,6 +410,7 @@ impl Rules {
         };
         let mut problems = validate::validate(&rules, &sources);
         problems.extend(shinobi::foreign_terrain_errors(&rules.terrain, &sources[8]));
+        problems.extend(d20::foreign_terrain_errors(&rules.terrain, &sources[8]));
         if problems.is_empty() {
             Ok(rules)
         } else {

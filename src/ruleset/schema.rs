@@ -36,6 +36,10 @@ pub enum Family {
     /// Deflect with the attacker winning ties, cover that absorbs damage until broken and
     /// concealment miss chances (`shinobi.ron`; see [`crate::ruleset::shinobi`]).
     Shinobi,
+    /// The generic d20 skill system: exploding d20 checks against range difficulties and a
+    /// Dodge or parry, Success Value and Effect Points, criticals by margin, armour DR by damage
+    /// type (`d20.ron`; see [`crate::ruleset::d20`]).
+    D20,
 }
 
 /// `terrain.ron`: the terrain types a scenario map is drawn with, and line-of-sight and cover
@@ -93,6 +97,14 @@ pub struct TerrainDef {
     /// (a ledge or a pit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drop: Option<u32>,
+    /// d20 cover: a feature of this kind beside a target, crossed by the line of attack, adds
+    /// this to what the attack must beat (Poor +2, Standard +4, Good +8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cover_bonus: Option<i64>,
+    /// d20 concealment: a target standing here adds this to what the attack must beat (Poor
+    /// +1, Standard +2, Good +4, Total +8); only the highest cover or concealment counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concealment_bonus: Option<i64>,
     pub description: String,
 }
 

@@ -832,6 +832,8 @@ pub struct ShinobiData {
     pub combat: ShinobiRules,
     /// `roster.ron`, for weapons.
     pub roster: ShinobiRoster,
+    /// A d20-family ruleset's own rules, played on this path (`None` for the ninja chapter).
+    pub d20: Option<Box<super::d20::D20Data>>,
 }
 
 impl ShinobiData {

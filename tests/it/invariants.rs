@@ -435,6 +435,7 @@ fn spec() -> impl Strategy<Value = RollSpec> {
                 botch_range: botch.min(sides - 1),
                 botch_penalty: 3,
                 penalization: None,
+                exploding: false,
             });
             s.dice = dice
                 .into_iter()

@@ -6,6 +6,7 @@ mod common;
 mod ai;
 mod conditions;
 mod corpus;
+mod d20;
 mod damage;
 mod defense;
 mod determinism;

@@ -1,0 +1,956 @@
+//! The d20 family's combat (the generic "Skill and Combat System"): exploding d20 attacks that
+//! must meet a range difficulty and beat any Dodge or parry, natural 1s that always fail,
+//! Success Value turned into Effect Points and dice, criticals by margin, armour that stops
+//! damage by type and wears when bypassed, full-round multiple attacks, Rapid Shot and Power
+//! Attack.
+//!
+//! The family plays on the ninja chapter's engine path (action points, a chosen defense,
+//! opportunity attacks); [`assemble`] builds the attack context once, and both the preview
+//! ([`target_odds`]) and the resolution ([`roll_checks`], [`roll_hit`]) read it, so the odds
+//! shown are the odds rolled.
+
+use std::collections::BTreeMap;
+
+use super::command::RuleError;
+use super::components::{FullAttack, RoundLog};
+use super::context::{AttackContext, Declaration, DefenseChoice, TargetContext, cover_feature};
+use super::event::{ActionKind, BattleEvent, EventLog};
+use super::fighter::{Fighter, FighterQueryItem};
+use super::odds::{RollSummary, TargetOdds};
+use super::state::TargetState;
+use crate::dice::{BaseDie, DiceGroup, DiceSource, Dist, RollBreakdown, RollKind, RollSpec};
+use crate::dice::{distribution, roll};
+use crate::grid::{Field, footprint};
+use crate::ruleset::Category;
+use crate::ruleset::d20::{
+    CriticalRule, D20AttackDef, D20Data, D20Rules, EffectTable, Feat, WeaponClass, WeaponDef,
+};
+use crate::ruleset::shinobi::{DefenseKind, ShinobiData};
+
+/// The d20 rules of a ruleset on the d20 path, if it is a d20 ruleset.
+pub fn of(data: &ShinobiData) -> Option<&D20Data> {
+    data.d20.as_deref()
+}
+
+/// Dice and flat bonus for `points` Effect Points: one die per `per_die` points, plus the
+/// bonus of the highest remainder row at or below what is left ("27 … maps to 2d6+2").
+pub fn effect_dice(t: &EffectTable, points: i64) -> (u32, i64) {
+    let points = points.max(0);
+    let per = t.per_die.max(1);
+    let dice = u32::try_from(points / per).unwrap_or(u32::MAX);
+    let left = points % per;
+    let bonus = t
+        .remainder
+        .iter()
+        .filter(|(from, _)| *from <= left)
+        .map(|(_, b)| *b)
+        .next_back()
+        .unwrap_or(0);
+    (dice, bonus)
+}
+
+/// The damage multiplier of a hit by `success`: 1 below the threat, the critical's multiplier
+/// at it, and one more for every further `step` ("25/x3 … x4 … if the attack exceeds the
+/// defense by 45").
+pub fn critical_multiplier(c: &CriticalRule, success: i64) -> i64 {
+    if success < c.threat {
+        1
+    } else {
+        c.multiplier + (success - c.threat) / c.step.max(1)
+    }
+}
+
+/// Attacks a full round gives at `ranks` in the weapon skill, plus one for Rapid Shot.
+pub fn full_round_attacks(rules: &D20Rules, ranks: i64, rapid_shot: bool) -> u32 {
+    let row = usize::try_from(ranks.max(0)).unwrap_or(0);
+    let base = rules
+        .attacks_by_rank
+        .get(row)
+        .or(rules.attacks_by_rank.last())
+        .copied()
+        .unwrap_or(1);
+    base + u32::from(rapid_shot)
+}
+
+/// The range difficulty of an attack with `w` at `distance` squares: melee range (adjacent) is
+/// the melee DC; beyond it, the first row of the table whose increments reach the distance.
+pub fn range_dc(rules: &D20Rules, w: &WeaponDef, distance: u32) -> (i64, String) {
+    if distance <= 1 {
+        return (rules.melee_dc, format!("Melee range DC {}", rules.melee_dc));
+    }
+    let inc = w.range_increment.unwrap_or(1).max(1);
+    let needed = distance.div_ceil(inc);
+    let row = rules
+        .range_dcs
+        .iter()
+        .find(|(n, _)| *n >= needed)
+        .or(rules.range_dcs.last());
+    match row {
+        Some((n, dc)) => (
+            *dc,
+            format!("{distance} squares, within {n}x range ({inc}-square increments): DC {dc}"),
+        ),
+        None => (rules.melee_dc, format!("DC {}", rules.melee_dc)),
+    }
+}
+
+/// The character sheet and weapon of a combatant.
+fn gear<'d>(
+    d: &'d D20Data,
+    f: &Fighter,
+) -> Option<(&'d crate::ruleset::d20::CharacterDef, &'d WeaponDef)> {
+    let c = d.character(&f.identity.archetype)?;
+    Some((c, d.weapon(&c.weapon)?))
+}
+
+/// The swing of a full-round attack that `attack` would be now: 0 for a first or single
+/// attack, 1 for the second…
+pub fn swing(f: &Fighter, attack: &str) -> u32 {
+    follow_up(&f.round, attack).map_or(0, |fa| fa.made)
+}
+
+/// The full-round attack under way that `attack` continues, if any.
+pub fn follow_up<'r>(round: &'r RoundLog, attack: &str) -> Option<&'r FullAttack> {
+    round
+        .full_attack
+        .as_ref()
+        .filter(|fa| fa.attack == attack && fa.left > 0)
+}
+
+/// A d20 check's die: a natural 20 adds another d20 (and again), a natural 1 is marked (it
+/// always fails; it subtracts nothing).
+fn d20_base(d: &D20Data, kind: RollKind) -> RollSpec {
+    let mut s = RollSpec::new(kind);
+    let sides = d.combat.die;
+    s.base = Some(BaseDie {
+        sides,
+        rolls: 1,
+        critical_target: Some(sides),
+        botch_range: 1,
+        botch_penalty: 0,
+        penalization: None,
+        exploding: true,
+    });
+    s
+}
+
+fn stat_name<'a>(d: &'a D20Data, id: &'a str) -> &'a str {
+    d.combat
+        .stats
+        .iter()
+        .find(|s| s.id == id)
+        .map_or(id, |s| s.name.as_str())
+}
+
+fn add_stat(d: &D20Data, f: &Fighter, id: &str, s: &mut RollSpec) {
+    s.add(format!("{} ({id})", stat_name(d, id)), f.attributes.get(id));
+}
+
+/// The attack roll: 1d20 + the weapon's ability and skill, −1 per point of strength below the
+/// weapon's minimum, Rapid Shot, Power Attack, and −5 for each earlier swing of a full round.
+pub fn strike_spec(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, swing: u32) -> RollSpec {
+    let mut s = d20_base(d, RollKind::Strike);
+    let Some(w) = d.weapon(&a.weapon) else {
+        return s;
+    };
+    add_stat(d, attacker, &w.ability, &mut s);
+    add_stat(d, attacker, &w.skill, &mut s);
+    let r = &d.combat;
+    let min = w.minimum_strength.unwrap_or(r.strength.minimum);
+    let strength = attacker.attributes.get(&r.strength.stat);
+    if strength < min {
+        s.add(
+            format!(
+                "{} {strength} below the weapon's minimum {min}",
+                stat_name(d, &r.strength.stat)
+            ),
+            strength - min,
+        );
+    }
+    if a.rapid_shot {
+        s.add("Rapid Shot", -r.rapid_shot_penalty);
+    }
+    if a.power_attack > 0 {
+        s.add(format!("Power Attack {}", a.power_attack), -a.power_attack);
+    }
+    // The ranks' later attacks step down; Rapid Shot's extra one comes at the first attack's
+    // bonus (the sample's extra arrow: "DEX=10 + WU: Archery=5 - Rapid Shot=2 + 1d20").
+    let by_rank = full_round_attacks(r, attacker.attributes.get(&w.skill), false);
+    if swing > 0 && swing < by_rank {
+        s.add(
+            format!("attack {} of the full round", swing + 1),
+            -(i64::from(swing) * r.extra_attack_penalty),
+        );
+    }
+    s
+}
+
+/// The defenses `target` may answer `a` with from `distance`: none against a missile beyond
+/// melee range ("Normally ranged attacks cannot be dodged"); otherwise Dodge, and a parry
+/// (Block) with a parry feat.
+pub fn offered(d: &D20Data, target: &Fighter, a: &D20AttackDef, distance: u32) -> Vec<DefenseKind> {
+    let missile = d
+        .weapon(&a.weapon)
+        .is_some_and(|w| w.class == WeaponClass::Missile);
+    if missile && distance > 1 {
+        return Vec::new();
+    }
+    let mut v = vec![DefenseKind::Dodge];
+    if parry_feat(d, target).is_some() {
+        v.push(DefenseKind::Block);
+    }
+    v
+}
+
+/// The parry feat `f` has, if any (Blocking Parry before Deflecting Parry).
+fn parry_feat(d: &D20Data, f: &Fighter) -> Option<Feat> {
+    let c = d.character(&f.identity.archetype)?;
+    [Feat::BlockingParry, Feat::DeflectingParry]
+        .into_iter()
+        .find(|p| c.feats.contains(p))
+}
+
+/// A defense roll: Dodge is 1d20 + its stats; a parry 1d20 + STR (Blocking) or DEX
+/// (Deflecting) + the better of the parry skill and the weapon's skill, with the parry
+/// modifier of the weapon parried with against the weapon parried. `bonus` is the target's
+/// cover or concealment, which counts against a defense roll as against the DC.
+pub fn defense_spec(
+    d: &D20Data,
+    target: &Fighter,
+    attack_weapon: Option<&WeaponDef>,
+    kind: DefenseKind,
+    bonus: &[crate::dice::Modifier],
+) -> RollSpec {
+    let r = &d.combat;
+    let mut s = match kind {
+        DefenseKind::Block => d20_base(d, RollKind::Parry),
+        _ => d20_base(d, RollKind::Dodge),
+    };
+    match kind {
+        DefenseKind::Block => {
+            let ability = match parry_feat(d, target) {
+                Some(Feat::DeflectingParry) => "DEX",
+                _ => r
+                    .defenses
+                    .iter()
+                    .find(|x| x.kind == DefenseKind::Block)
+                    .and_then(|x| x.terms.first())
+                    .map_or("STR", String::as_str),
+            };
+            add_stat(d, target, ability, &mut s);
+            let own = gear(d, target).map(|(_, w)| w);
+            let parry = target.attributes.get(&r.parry_skill);
+            match own {
+                Some(w) if target.attributes.get(&w.skill) > parry => {
+                    add_stat(d, target, &w.skill, &mut s)
+                }
+                _ => add_stat(d, target, &r.parry_skill, &mut s),
+            }
+            if let Some(w) = own {
+                let against_weapon = attack_weapon.is_some_and(|a| a.class != WeaponClass::Unarmed);
+                match w.class {
+                    WeaponClass::Parrying => s.add(
+                        format!("parrying weapon ({})", w.name),
+                        r.parry.parrying_weapon,
+                    ),
+                    WeaponClass::Missile => s.add(
+                        format!("parrying with a missile weapon ({})", w.name),
+                        r.parry.missile_weapon,
+                    ),
+                    WeaponClass::Unarmed if against_weapon => {
+                        s.add("unarmed against a weapon", r.parry.unarmed_vs_weapon)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        _ => {
+            if let Some(def) = r.defenses.iter().find(|x| x.kind == DefenseKind::Dodge) {
+                for t in &def.terms {
+                    add_stat(d, target, t, &mut s);
+                }
+            }
+        }
+    }
+    for m in bonus {
+        s.add(m.label.clone(), m.value);
+    }
+    s
+}
+
+/// What an attack on `target` must meet besides a defense roll: the range difficulty, and the
+/// highest cover (a feature beside the target the line crosses) or concealment (where the
+/// target stands) bonus -- "only the highest … is applied".
+pub fn difficulty_spec(
+    d: &D20Data,
+    field: &Field,
+    attacker: &Fighter,
+    target: &Fighter,
+    w: &WeaponDef,
+) -> RollSpec {
+    let mut s = RollSpec::new(RollKind::Amount("Difficulty".into()));
+    let distance = attacker.distance_to(target).unwrap_or(1);
+    let (dc, why) = range_dc(&d.combat, w, distance);
+    s.add(why, dc);
+    if let Some((label, bonus)) = cover_or_concealment(field, attacker, target) {
+        s.add(label, bonus);
+    }
+    s
+}
+
+/// The highest cover or concealment bonus protecting `target` from `attacker`.
+fn cover_or_concealment(
+    field: &Field,
+    attacker: &Fighter,
+    target: &Fighter,
+) -> Option<(String, i64)> {
+    let cover = cover_feature(field, attacker, target, |_, t| t.cover_bonus)
+        .map(|(_, t, b)| (format!("cover: {} +{b}", t.name), b));
+    let concealment = target.position.and_then(|at| {
+        footprint(at, target.size.squares)
+            .into_iter()
+            .filter_map(|sq| {
+                let t = field.terrain(sq)?;
+                t.concealment_bonus
+                    .map(|b| (format!("concealment: {} +{b}", t.name), b))
+            })
+            .max_by_key(|(_, b)| *b)
+    });
+    match (cover, concealment) {
+        (Some(c), Some(k)) => Some(if k.1 > c.1 { k } else { c }),
+        (c, k) => c.or(k),
+    }
+}
+
+/// The Effect Points a hit starts from before its Success Value: the weapon's base effect,
+/// the strength bonus of a melee weapon (+1 two-handed, halved for a full round's later
+/// swings) and Power Attack's (x1.5 two-handed).
+pub fn effect_spec(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, swing: u32) -> RollSpec {
+    let mut s = RollSpec::new(RollKind::Amount("Effect Points".into()));
+    let Some(w) = d.weapon(&a.weapon) else {
+        return s;
+    };
+    let r = &d.combat;
+    s.add(format!("{} base effect", w.name), w.effect);
+    if w.class != WeaponClass::Missile {
+        let min = w.minimum_strength.unwrap_or(r.strength.minimum);
+        let over = (attacker.attributes.get(&r.strength.stat) - min).max(0) * r.strength.per_point;
+        let mut bonus = over
+            + if w.two_handed {
+                r.strength.two_handed
+            } else {
+                0
+            };
+        let mut label = format!("strength {over} over the minimum {min}");
+        if w.two_handed {
+            label.push_str(&format!(", +{} two-handed", r.strength.two_handed));
+        }
+        if swing > 0 {
+            bonus /= 2;
+            label.push_str(", halved for a secondary attack");
+        }
+        s.add(label, bonus);
+    }
+    if a.power_attack > 0 {
+        let pa = if w.two_handed {
+            r.power_attack_two_handed.of(a.power_attack)
+        } else {
+            a.power_attack
+        };
+        s.add(format!("Power Attack {}", a.power_attack), pa);
+    }
+    s
+}
+
+/// The damage roll of a hit by `success` starting from `effect`: the Effect Points (the
+/// Success Value, divided as the table says, added) as dice and a flat bonus.
+pub fn wound_spec(d: &D20Data, effect: &RollSpec, success: i64) -> RollSpec {
+    let t = &d.combat.effect_table;
+    let points = points_of(d, effect, success);
+    let (dice, bonus) = effect_dice(t, points);
+    let mut s = RollSpec::new(RollKind::Wound);
+    s.add_dice(
+        format!("{points} EP"),
+        DiceGroup {
+            count: dice,
+            sides: t.die,
+        },
+    );
+    s.add(format!("{points} EP"), bonus);
+    s
+}
+
+/// The Effect Points of a hit by `success`: the effect's points plus the Success Value's share.
+pub fn points_of(d: &D20Data, effect: &RollSpec, success: i64) -> i64 {
+    let from_success = success.max(0) / d.combat.effect_table.success_divisor.max(1);
+    (effect.flat_total() + from_success).max(0)
+}
+
+/// The Effect Points of a hit by `success` and how they add up ("Weapon=4 + Hit Overage=1").
+pub fn effect_points(d: &D20Data, effect: &RollSpec, success: i64) -> (i64, String) {
+    let t = &d.combat.effect_table;
+    let from_success = success.max(0) / t.success_divisor.max(1);
+    let points = points_of(d, effect, success);
+    let mut why: Vec<String> = effect
+        .modifiers
+        .iter()
+        .map(|m| format!("{} {}", m.label, m.value))
+        .collect();
+    why.push(if t.success_divisor > 1 {
+        format!(
+            "Success Value {success} / {} = {from_success}",
+            t.success_divisor
+        )
+    } else {
+        format!("Success Value {success}")
+    });
+    (
+        points,
+        format!("Effect Points {points} = {}", why.join(" + ")),
+    )
+}
+
+/// The armour DR of `target` against `damage_type`, after wear, and the armour's name.
+pub fn armour_dr(d: &D20Data, target: &Fighter, damage_type: &str) -> Option<(i64, String)> {
+    let c = d.character(&target.identity.archetype)?;
+    let a = d.armour(c.armour.as_deref()?)?;
+    let dr = a.by_type.get(damage_type).copied().unwrap_or(a.base);
+    Some(((dr - target.encounter.armour_wear).max(0), a.name.clone()))
+}
+
+/// Assembles a d20 attack: the attack roll at this swing, each target's difficulty (range,
+/// cover or concealment), the defenses it may answer with, and the Effect Points before the
+/// Success Value (the context's `wound`).
+pub fn assemble(
+    d: &D20Data,
+    field: &Field,
+    attacker: &Fighter,
+    targets: &[&Fighter],
+    decl: &Declaration,
+) -> AttackContext {
+    let (Some(a), Some(w)) = (
+        d.attack(&decl.profile.id),
+        d.attack(&decl.profile.id).and_then(|a| d.weapon(&a.weapon)),
+    ) else {
+        return AttackContext {
+            ki_cost: 0,
+            wager: 0,
+            strike: RollSpec::new(RollKind::Strike),
+            targets: Vec::new(),
+            wound: RollSpec::new(RollKind::Wound),
+        };
+    };
+    let at = swing(attacker, &a.id);
+    let strike = strike_spec(d, attacker, a, at);
+    AttackContext {
+        ki_cost: 0,
+        wager: 0,
+        strike: strike.clone(),
+        targets: targets
+            .iter()
+            .map(|t| {
+                let distance = attacker.distance_to(t).unwrap_or(1);
+                let difficulty = difficulty_spec(d, field, attacker, t, w);
+                let bonus: Vec<_> = difficulty.modifiers.iter().skip(1).cloned().collect();
+                TargetContext {
+                    id: t.id,
+                    distance: attacker.distance_to(t),
+                    strike: strike.clone(),
+                    defenses: offered(d, t, a, distance)
+                        .into_iter()
+                        .map(|k| {
+                            (
+                                super::shinobi::choice_of(k),
+                                defense_spec(d, t, Some(w), k, &bonus),
+                            )
+                        })
+                        .collect(),
+                    automatic_hit: None,
+                    cover: None,
+                    miss_chance: None,
+                    absorb: None,
+                    sneak: None,
+                    knockback: None,
+                    difficulty: Some(difficulty),
+                }
+            })
+            .collect(),
+        wound: effect_spec(d, attacker, a, at),
+    }
+}
+
+/// The distribution of a d20 roll's total when its natural die is not a 1, and the chance
+/// that it is (a natural 1 always fails, whatever the total).
+fn without_natural_one(spec: &RollSpec) -> (Dist, f64) {
+    let mut dist = distribution(spec);
+    let Some(base) = &spec.base else {
+        return (dist, 0.0);
+    };
+    let p1 = 1.0 / f64::from(base.sides.max(1));
+    let at = (1 + spec.flat_total()).max(0);
+    if dist.prob(at) >= p1 {
+        let i = (at - dist.offset) as usize;
+        dist.p[i] -= p1;
+    }
+    (dist, p1)
+}
+
+/// The chance of each Success Value of a hit (misses left out, so the masses add up to the
+/// hit chance): the roll must not be a natural 1 and must meet both the difficulty and, if the
+/// target defends, its defense roll (a natural 1 there fails the defense). Ties go to the
+/// attacker ("must meet or exceed").
+pub fn success_chances(
+    strike: &RollSpec,
+    dc: i64,
+    defense: Option<&RollSpec>,
+) -> BTreeMap<i64, f64> {
+    // A d20 check is its die and flat modifiers: the chances depend on nothing else, and the
+    // computer player asks for the same few again and again, so they are kept (per thread).
+    let key = |s: &RollSpec| {
+        s.dice.is_empty().then(|| {
+            (
+                s.base.as_ref().map(|b| (b.sides, b.exploding)),
+                s.flat_total(),
+            )
+        })
+    };
+    let cache_key = match defense {
+        None => key(strike).map(|k| (k, dc, None)),
+        Some(d) => key(strike).zip(key(d)).map(|(k, kd)| (k, dc, Some(kd))),
+    };
+    type Key = (
+        (Option<(u32, bool)>, i64),
+        i64,
+        Option<(Option<(u32, bool)>, i64)>,
+    );
+    thread_local! {
+        static CACHE: std::cell::RefCell<std::collections::HashMap<Key, BTreeMap<i64, f64>>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    if let Some(k) = cache_key
+        && let Some(hit) = CACHE.with(|c| c.borrow().get(&k).cloned())
+    {
+        return hit;
+    }
+    let out = compute_success_chances(strike, dc, defense);
+    if let Some(k) = cache_key {
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() > 4096 {
+                c.clear();
+            }
+            c.insert(k, out.clone());
+        });
+    }
+    out
+}
+
+fn compute_success_chances(
+    strike: &RollSpec,
+    dc: i64,
+    defense: Option<&RollSpec>,
+) -> BTreeMap<i64, f64> {
+    let (a, _) = without_natural_one(strike);
+    // The distribution of what the roll must meet.
+    let mut need = Dist::empty();
+    match defense {
+        None => need = Dist::point(dc),
+        Some(spec) => {
+            let (dd, q1) = without_natural_one(spec);
+            need.mix(&dd.map(|v| v.max(dc)), 1.0);
+            need.mix(&Dist::point(dc), q1);
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (i, pa) in a.p.iter().enumerate() {
+        if *pa == 0.0 {
+            continue;
+        }
+        let av = a.offset + i as i64;
+        for (j, pn) in need.p.iter().enumerate() {
+            let nv = need.offset + j as i64;
+            if av >= nv && *pn > 0.0 {
+                *out.entry(av - nv).or_insert(0.0) += pa * pn;
+            }
+        }
+    }
+    out
+}
+
+/// The damage a hit by `success` deals `target` after its multiplier and the armour's DR.
+fn hit_damage(
+    d: &D20Data,
+    w: &WeaponDef,
+    effect: &RollSpec,
+    target: &Fighter,
+    success: i64,
+) -> Dist {
+    let crit = w.critical.unwrap_or(d.combat.critical);
+    let mult = critical_multiplier(&crit, success);
+    let dr = armour_dr(d, target, &w.damage_type).map_or(0, |x| x.0);
+    let t = &d.combat.effect_table;
+    let (dice, bonus) = effect_dice(t, points_of(d, effect, success));
+    // The same few rolls come up again and again in the computer player's search.
+    type Key = (u32, u32, i64, i64, i64);
+    thread_local! {
+        static CACHE: std::cell::RefCell<std::collections::HashMap<Key, Dist>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    let key = (dice, t.die, bonus, mult, dr);
+    if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+        return hit;
+    }
+    let out = Dist::dice(DiceGroup {
+        count: dice,
+        sides: t.die,
+    })
+    .shift(bonus)
+    .clamp_min(0)
+    .scale(mult)
+    .map(|v| (v - dr).max(0));
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() > 4096 {
+            c.clear();
+        }
+        c.insert(key, out.clone());
+    });
+    out
+}
+
+/// The exact outcome of one d20 attack on one target answering `choice`: hit (natural 1s,
+/// the difficulty, the defense), the Success Value's dice, criticals, the armour's DR, defeat.
+pub fn target_odds(
+    d: &D20Data,
+    ctx: &AttackContext,
+    t: &TargetContext,
+    attacker_profile: &str,
+    target: &Fighter,
+    choice: DefenseChoice,
+) -> TargetOdds {
+    let weapon = d.attack(attacker_profile).and_then(|a| d.weapon(&a.weapon));
+    let dc = t.difficulty.as_ref().map_or(0, RollSpec::flat_total);
+    let defense = (!t.defenses.is_empty()).then(|| t.defense(choice));
+    let successes = success_chances(&t.strike, dc, defense);
+    let hit: f64 = successes.values().sum();
+    let mut dist = Dist::point(0);
+    dist.p[0] = (1.0 - hit).max(0.0);
+    let mut critical = 0.0;
+    if let Some(w) = weapon {
+        let crit = w.critical.unwrap_or(d.combat.critical);
+        // Success Values with the same dice and multiplier deal the same damage.
+        let mut groups: BTreeMap<((u32, i64), i64), (i64, f64)> = BTreeMap::new();
+        for (sv, p) in &successes {
+            let points = points_of(d, &ctx.wound, *sv);
+            let key = (
+                effect_dice(&d.combat.effect_table, points),
+                critical_multiplier(&crit, *sv),
+            );
+            groups.entry(key).or_insert((*sv, 0.0)).1 += p;
+            if *sv >= crit.threat {
+                critical += p;
+            }
+        }
+        for (sv, p) in groups.values() {
+            dist.mix(&hit_damage(d, w, &ctx.wound, target, *sv), *p);
+        }
+    }
+    let damage_distribution = super::odds::nonzero(&dist);
+    let defeat_chance = damage_distribution
+        .range(target.life.current.max(1)..)
+        .fold(0.0, |acc, (_, p)| acc + p)
+        .min(1.0);
+    TargetOdds {
+        target: t.id,
+        defense: choice,
+        automatic_hit: None,
+        hit_chance: hit,
+        critical_hit_chance: critical,
+        expected_damage: dist.mean(),
+        damage_distribution,
+        threshold_chances: Vec::new(),
+        defeat_chance,
+        category: Category::Lethal,
+        critical_category: Category::Lethal,
+        soak_used: 0,
+        cover: 0,
+        stage_loss: None,
+        strike: RollSummary::of(&t.strike),
+        defense_roll: defense.map_or_else(
+            || RollSummary::of(&RollSpec::new(RollKind::Dodge)),
+            RollSummary::of,
+        ),
+        difficulty: t.difficulty.as_ref().map(RollSummary::of),
+    }
+}
+
+/// Drops the zero "Botch" line a natural 1 leaves in a breakdown (the die itself is marked).
+fn tidy(mut b: RollBreakdown) -> RollBreakdown {
+    b.modifiers
+        .retain(|m| !(m.label.starts_with("Botch") && m.value == 0));
+    b
+}
+
+/// Rolls the attack and each target's defense, and records for each target whether it is hit
+/// and by how much (its Success Value).
+pub fn roll_checks(
+    ctx: &AttackContext,
+    attacker: super::components::CombatantId,
+    targets: &mut [TargetState],
+    dice: &mut DiceSource,
+    log: &mut EventLog,
+) -> RollBreakdown {
+    let strike = tidy(roll(&ctx.strike, dice));
+    log.push(BattleEvent::StrikeRolled {
+        attacker,
+        roll: strike.clone(),
+    });
+    let natural_one = strike.natural == Some(1);
+    for (i, tc) in ctx.targets.iter().enumerate() {
+        let Some(state) = targets.get_mut(i) else {
+            continue;
+        };
+        let dc = tc.difficulty.as_ref().map_or(0, RollSpec::flat_total);
+        let defense = if tc.defenses.is_empty() {
+            None
+        } else {
+            let spec = tc.defense(state.defense.unwrap_or(DefenseChoice::Dodge));
+            let r = tidy(roll(spec, dice));
+            log.push(BattleEvent::DefenseRolled {
+                defender: tc.id,
+                roll: r.clone(),
+            });
+            Some(r)
+        };
+        let defense_counts = defense.as_ref().filter(|r| r.natural != Some(1));
+        let need = defense_counts.map_or(dc, |r| r.total.max(dc));
+        let hit = !natural_one && strike.total >= need;
+        state.hit = Some(hit);
+        state.success = hit.then_some(strike.total - need);
+        log.push(BattleEvent::D20Check {
+            attacker,
+            defender: tc.id,
+            strike: strike.total,
+            difficulty: dc,
+            difficulty_why: tc
+                .difficulty
+                .as_ref()
+                .map(|s| {
+                    s.modifiers
+                        .iter()
+                        .map(|m| m.label.clone())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default(),
+            defense: defense.as_ref().map(|r| r.total),
+            attack_natural_one: natural_one,
+            defense_natural_one: defense.as_ref().is_some_and(|r| r.natural == Some(1)),
+            hit,
+            success: state.success,
+        });
+    }
+    strike
+}
+
+/// What one hit did: the damage roll, its multiplier, the armour's share and the damage taken.
+pub struct Hit {
+    pub roll: RollBreakdown,
+    pub multiplier: i64,
+    pub dealt: i64,
+    pub stopped: i64,
+    pub armour: Option<String>,
+    pub bypassed: bool,
+    pub damage: i64,
+    pub damage_type: String,
+    /// How the Effect Points add up.
+    pub points: String,
+}
+
+/// Rolls the damage of a hit by `success` on `target`: the Effect Points' dice, the critical
+/// multiplier, then the armour's DR by damage type ("BD that first goes against Betty's
+/// armor"); damage above the DR gets through and wears the armour.
+pub fn roll_hit(
+    d: &D20Data,
+    profile: &str,
+    effect: &RollSpec,
+    target: &Fighter,
+    success: i64,
+    dice: &mut DiceSource,
+) -> Option<Hit> {
+    let w = d.attack(profile).and_then(|a| d.weapon(&a.weapon))?;
+    let r = roll(&wound_spec(d, effect, success), dice);
+    let crit = w.critical.unwrap_or(d.combat.critical);
+    let multiplier = critical_multiplier(&crit, success);
+    let dealt = r.total * multiplier;
+    let (dr, armour) = match armour_dr(d, target, &w.damage_type) {
+        Some((dr, name)) => (dr, Some(name)),
+        None => (0, None),
+    };
+    let damage = (dealt - dr).max(0);
+    Some(Hit {
+        roll: r,
+        multiplier,
+        dealt,
+        stopped: dealt.min(dr),
+        bypassed: armour.is_some() && dealt > dr,
+        armour,
+        damage,
+        damage_type: d.damage_type_name(&w.damage_type).to_string(),
+        points: effect_points(d, effect, success).1,
+    })
+}
+
+/// The log notes of a hit, for the Damage line.
+pub fn hit_notes(h: &Hit) -> Vec<String> {
+    let mut notes = vec![h.points.clone()];
+    if h.multiplier > 1 {
+        notes.push(format!("critical hit x{}", h.multiplier));
+    }
+    if let Some(a) = &h.armour {
+        notes.push(format!("{a} stops {} {}", h.stopped, h.damage_type));
+    }
+    notes
+}
+
+/// Wears the armour of a combatant a hit bypassed: every DR value one lower.
+pub fn wear_armour(d: &D20Data, f: &mut FighterQueryItem, log: &mut EventLog) {
+    let snap = f.snapshot();
+    let Some(c) = d.character(&snap.identity.archetype) else {
+        return;
+    };
+    let Some(a) = c.armour.as_deref().and_then(|id| d.armour(id)) else {
+        return;
+    };
+    f.encounter.armour_wear += 1;
+    log.push(BattleEvent::ArmourWorn {
+        who: *f.id,
+        armour: a.name.clone(),
+        wear: f.encounter.armour_wear,
+    });
+}
+
+/// The d20 refusals of an attack order: an attack of opportunity is a Standard-action melee
+/// attack and needs the round's one attack of opportunity; a later swing of a full-round
+/// attack costs nothing; anything else needs its actions.
+pub fn check_attack(
+    d: &D20Data,
+    attacker: &Fighter,
+    profile: &str,
+    opportunity: bool,
+) -> Result<(), RuleError> {
+    let Some(a) = d.attack(profile) else {
+        return Ok(());
+    };
+    let melee = d
+        .weapon(&a.weapon)
+        .is_some_and(|w| w.class != WeaponClass::Missile);
+    if opportunity {
+        if !melee || a.full_round {
+            return Err(RuleError::AttackOfOpportunityNeedsMelee {
+                attack: a.name.clone(),
+            });
+        }
+        if attacker.actions.counter == 0 {
+            return Err(RuleError::OpportunityUsed { who: attacker.id });
+        }
+        return Ok(());
+    }
+    if follow_up(&attacker.round, profile).is_some() {
+        return Ok(());
+    }
+    let need = if a.full_round {
+        d.combat.actions_per_round
+    } else {
+        1
+    };
+    if attacker.actions.usable() < need {
+        return Err(RuleError::NotEnoughAp {
+            who: attacker.id,
+            need,
+            have: attacker.actions.usable(),
+        });
+    }
+    Ok(())
+}
+
+/// Actions `profile` costs `f` now: nothing for a later swing of its full-round attack, every
+/// action for a full-round attack, else one.
+pub fn cost_now(d: &D20Data, f: &Fighter, profile: &str) -> u32 {
+    match d.attack(profile) {
+        _ if follow_up(&f.round, profile).is_some() => 0,
+        Some(a) if a.full_round => d.combat.actions_per_round,
+        _ => 1,
+    }
+}
+
+/// Pays for a d20 attack: the round's attack of opportunity, nothing for a later swing of a
+/// full-round attack, else its actions (a full round starts its swings).
+pub fn pay_attack(
+    d: &D20Data,
+    f: &mut FighterQueryItem,
+    profile: &str,
+    opportunity: bool,
+    log: &mut EventLog,
+) {
+    let Some(a) = d.attack(profile) else {
+        return;
+    };
+    if opportunity {
+        f.actions.counter = f.actions.counter.saturating_sub(1);
+        log.push(BattleEvent::ActionSpent {
+            who: *f.id,
+            kind: ActionKind::Counter,
+            what: format!("the round's attack of opportunity ({})", a.name),
+        });
+        return;
+    }
+    if follow_up(&f.round, profile).is_some() {
+        return;
+    }
+    let ap = if a.full_round {
+        d.combat.actions_per_round
+    } else {
+        1
+    };
+    super::shinobi::spend_ap(f, ap, &format!("an attack ({})", a.name), log);
+    if a.full_round {
+        let snap = f.snapshot();
+        let ranks = d
+            .weapon(&a.weapon)
+            .map_or(0, |w| snap.attributes.get(&w.skill));
+        f.round.full_attack = Some(FullAttack {
+            attack: a.id.clone(),
+            made: 0,
+            left: full_round_attacks(&d.combat, ranks, a.rapid_shot),
+        });
+    }
+}
+
+/// Counts a swing of a full-round attack once its attack is over.
+pub fn count_swing(f: &mut FighterQueryItem, profile: &str) {
+    if let Some(fa) = f.round.full_attack.as_mut()
+        && fa.attack == profile
+        && fa.left > 0
+    {
+        fa.made += 1;
+        fa.left -= 1;
+    }
+}
+
+/// True when shooting `a` from where `attacker` stands provokes an attack of opportunity from
+/// `enemy`: a missile attack while the enemy, with a melee weapon and its attack of opportunity
+/// unused, threatens the shooter's square ("Adam's next ranged attack provokes an attack of
+/// opportunity from Betty because she threatens his space").
+pub fn provokes(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, enemy: &Fighter) -> bool {
+    let missile = d
+        .weapon(&a.weapon)
+        .is_some_and(|w| w.class == WeaponClass::Missile);
+    let threatens = gear(d, enemy).is_some_and(|(_, w)| w.class != WeaponClass::Missile);
+    missile
+        && threatens
+        && enemy.side != attacker.side
+        && !enemy.defeated()
+        && enemy.actions.counter > 0
+        && attacker.distance_to(enemy) == Some(1)
+}
