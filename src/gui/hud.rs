@@ -978,6 +978,25 @@ fn target_line(name: &str, how: &str, t: &TargetOdds) -> String {
         .next_back()
         .copied()
         .unwrap_or(0);
+    if t.difficulty.is_some() {
+        // d20: exploding 20s leave a long, thin tail; say where 99.9 % of hits end.
+        let mut acc = 0.0;
+        let typical = t
+            .damage_distribution
+            .iter()
+            .find(|(_, p)| {
+                acc += **p;
+                acc >= 0.999
+            })
+            .map_or(hi, |(d, _)| *d);
+        return format!(
+            "{name} {how}: hit {} (crit {})\n  damage {lo}-{typical} (99.9%; up to {hi}), mean {:.1}  |  defeat {}",
+            pct(t.hit_chance),
+            pct(t.critical_hit_chance),
+            t.expected_damage,
+            pct(t.defeat_chance)
+        );
+    }
     if t.critical_hit_chance == 0.0 && t.threshold_chances.is_empty() {
         // A ruleset without criticals or thresholds (shinobi): what is left to say.
         return format!(
@@ -1241,7 +1260,13 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
                             out.push_str(&format!("{}\n", terms(&o.defense_roll)));
                         }
                     }
-                    out.push_str("Effect Points = Success Value + ");
+                    out.push_str(&format!(
+                        "{}\n+ the Success Value, then 1d{} per {} Effect Points",
+                        terms(&p.odds.wound),
+                        rules.shinobi.as_ref().and_then(|s| s.d20.as_deref()).map_or(6, |d| d.combat.effect_table.die),
+                        rules.shinobi.as_ref().and_then(|s| s.d20.as_deref()).map_or(10, |d| d.combat.effect_table.per_die),
+                    ));
+                    return out;
                 } else {
                     out.push_str(&format!(
                         "{}\n{}\n",
