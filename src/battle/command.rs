@@ -178,6 +178,10 @@ pub enum RuleError {
     OpportunityNeedsMelee { attack: String, ap: u32 },
     #[error("an attack of opportunity is one Standard-action melee attack (d20); {attack} is not")]
     AttackOfOpportunityNeedsMelee { attack: String },
+    #[error(
+        "{who} has made its one Standard-action attack this round (d20: the other action is a move, or take a full-round attack)"
+    )]
+    OneStandardAttack { who: CombatantId },
     #[error("{who} has made the round's one attack of opportunity already")]
     OpportunityUsed { who: CombatantId },
     #[error("{who} needs {need} AP for that and has {have} left this round")]

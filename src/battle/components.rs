@@ -251,6 +251,10 @@ pub struct RoundLog {
     /// those still to come.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub full_attack: Option<FullAttack>,
+    /// d20: the round's one Standard action has gone on an attack ("Normally a character gets
+    /// one attack as a standard action").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub standard_attack: bool,
 }
 
 /// A d20 full-round attack: "A character devoting a full round action to attacks may make

@@ -158,7 +158,7 @@ pub fn strike_spec(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, swing: u32
     let r = &d.combat;
     let min = w.minimum_strength.unwrap_or(r.strength.minimum);
     let strength = attacker.attributes.get(&r.strength.stat);
-    if strength < min {
+    if strength < min && w.class != WeaponClass::Missile {
         s.add(
             format!(
                 "{} {strength} below the weapon's minimum {min}",
@@ -229,7 +229,7 @@ pub fn defense_spec(
     match kind {
         DefenseKind::Block => {
             let ability = match parry_feat(d, target) {
-                Some(Feat::DeflectingParry) => "DEX",
+                Some(Feat::DeflectingParry) => r.deflecting_parry_ability.as_str(),
                 _ => r
                     .defenses
                     .iter()
@@ -482,17 +482,35 @@ pub fn assemble(
 /// The distribution of a d20 roll's total when its natural die is not a 1, and the chance
 /// that it is (a natural 1 always fails, whatever the total).
 fn without_natural_one(spec: &RollSpec) -> (Dist, f64) {
-    let mut dist = distribution(spec);
-    let Some(base) = &spec.base else {
-        return (dist, 0.0);
+    let Some(base) = spec.base.as_ref().filter(|b| b.rolls == 1 && b.sides >= 2) else {
+        return (distribution(spec), 0.0);
     };
-    let p1 = 1.0 / f64::from(base.sides.max(1));
-    let at = (1 + spec.flat_total()).max(0);
-    if dist.prob(at) >= p1 {
-        let i = (at - dist.offset) as usize;
-        dist.p[i] -= p1;
+    // Faces 2 to the top, each 1/sides; the top one explodes when the die does. Built face by
+    // face, so the natural 1 is left out exactly.
+    let sides = base.sides;
+    let p = 1.0 / f64::from(sides);
+    let mut faces = Dist::empty();
+    for face in 2..=sides {
+        let crit = base.critical_target.is_some_and(|t| face >= t);
+        if crit && base.exploding {
+            faces.mix(
+                &crate::dice::dist::explosion(sides).shift(i64::from(face)),
+                p,
+            );
+        } else {
+            faces.mix(&Dist::point(i64::from(face)), p);
+        }
     }
-    (dist, p1)
+    let mut rest = Dist::point(0);
+    for t in spec.dice.iter().chain(&spec.critical_dice) {
+        rest = rest.convolve(&Dist::dice(t.group));
+    }
+    let dist = faces
+        .convolve(&rest)
+        .scale(spec.dice_multiplier)
+        .shift(spec.flat_total())
+        .clamp_min(0);
+    (dist, p)
 }
 
 /// The chance of each Success Value of a hit (misses left out, so the masses add up to the
@@ -506,23 +524,34 @@ pub fn success_chances(
 ) -> BTreeMap<i64, f64> {
     // A d20 check is its die and flat modifiers: the chances depend on nothing else, and the
     // computer player asks for the same few again and again, so they are kept (per thread).
+    // Only plain checks (one die, no other dice) are kept, keyed by everything about the die.
     let key = |s: &RollSpec| {
-        s.dice.is_empty().then(|| {
-            (
-                s.base.as_ref().map(|b| (b.sides, b.exploding)),
-                s.flat_total(),
-            )
-        })
+        (s.dice.is_empty()
+            && s.critical_dice.is_empty()
+            && s.superiority.is_none()
+            && s.dice_multiplier == 1)
+            .then(|| {
+                (
+                    s.base.as_ref().map(|b| {
+                        (
+                            b.sides,
+                            b.rolls,
+                            b.critical_target,
+                            b.botch_range,
+                            b.botch_penalty,
+                            b.exploding,
+                        )
+                    }),
+                    s.flat_total(),
+                )
+            })
     };
     let cache_key = match defense {
         None => key(strike).map(|k| (k, dc, None)),
         Some(d) => key(strike).zip(key(d)).map(|(k, kd)| (k, dc, Some(kd))),
     };
-    type Key = (
-        (Option<(u32, bool)>, i64),
-        i64,
-        Option<(Option<(u32, bool)>, i64)>,
-    );
+    type Die = Option<(u32, u32, Option<u32>, u32, i64, bool)>;
+    type Key = ((Die, i64), i64, Option<(Die, i64)>);
     thread_local! {
         static CACHE: std::cell::RefCell<std::collections::HashMap<Key, BTreeMap<i64, f64>>> =
             std::cell::RefCell::new(std::collections::HashMap::new());
@@ -864,6 +893,9 @@ pub fn check_attack(
     } else {
         1
     };
+    if !a.full_round && attacker.round.standard_attack {
+        return Err(RuleError::OneStandardAttack { who: attacker.id });
+    }
     if attacker.actions.usable() < need {
         return Err(RuleError::NotEnoughAp {
             who: attacker.id,
@@ -914,6 +946,9 @@ pub fn pay_attack(
         1
     };
     super::shinobi::spend_ap(f, ap, &format!("an attack ({})", a.name), log);
+    if !a.full_round {
+        f.round.standard_attack = true;
+    }
     if a.full_round {
         let snap = f.snapshot();
         let ranks = d

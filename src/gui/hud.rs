@@ -979,18 +979,19 @@ fn target_line(name: &str, how: &str, t: &TargetOdds) -> String {
         .copied()
         .unwrap_or(0);
     if t.difficulty.is_some() {
-        // d20: exploding 20s leave a long, thin tail; say where 99.9 % of hits end.
+        // d20: exploding 20s leave a long, thin tail; say where 99.9 % of damaging hits end.
+        let hurts: f64 = t.damage_distribution.range(1..).map(|(_, p)| p).sum();
         let mut acc = 0.0;
         let typical = t
             .damage_distribution
-            .iter()
+            .range(1..)
             .find(|(_, p)| {
                 acc += **p;
-                acc >= 0.999
+                acc >= 0.999 * hurts
             })
             .map_or(hi, |(d, _)| *d);
         return format!(
-            "{name} {how}: hit {} (crit {})\n  damage {lo}-{typical} (99.9%; up to {hi}), mean {:.1}  |  defeat {}",
+            "{name} {how}: hit {} (crit {})\n  damage {lo}-{typical} (99.9% of damaging hits; up to {hi}), mean {:.1}  |  defeat {}",
             pct(t.hit_chance),
             pct(t.critical_hit_chance),
             t.expected_damage,
@@ -1263,8 +1264,16 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
                     out.push_str(&format!(
                         "{}\n+ the Success Value, then 1d{} per {} Effect Points",
                         terms(&p.odds.wound),
-                        rules.shinobi.as_ref().and_then(|s| s.d20.as_deref()).map_or(6, |d| d.combat.effect_table.die),
-                        rules.shinobi.as_ref().and_then(|s| s.d20.as_deref()).map_or(10, |d| d.combat.effect_table.per_die),
+                        rules
+                            .shinobi
+                            .as_ref()
+                            .and_then(|s| s.d20.as_deref())
+                            .map_or(6, |d| d.combat.effect_table.die),
+                        rules
+                            .shinobi
+                            .as_ref()
+                            .and_then(|s| s.d20.as_deref())
+                            .map_or(10, |d| d.combat.effect_table.per_die),
                     ));
                     return out;
                 } else {

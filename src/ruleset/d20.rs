@@ -77,6 +77,8 @@ pub struct D20Rules {
     pub defenses: Vec<DefenseDef>,
     /// The parry skill's id.
     pub parry_skill: String,
+    /// The ability Deflecting Parry rolls instead of the Block defense's first term.
+    pub deflecting_parry_ability: String,
     /// The parry modifier table.
     pub parry: ParryModifiers,
     /// The damage types armour protects against by column.
@@ -480,6 +482,10 @@ pub fn validate(
         &rules.initiative_tie_stat,
     );
     need_stat(root.field("parry_skill"), &rules.parry_skill);
+    need_stat(
+        root.field("deflecting_parry_ability"),
+        &rules.deflecting_parry_ability,
+    );
     need_stat(root.field("strength").field("stat"), &rules.strength.stat);
     for (i, t) in rules.speed.terms.iter().enumerate() {
         need_stat(root.field("speed").field("terms").index(i), t);
@@ -498,13 +504,6 @@ pub fn validate(
     let mut at2 = |s: &(PathBuf, String), path: FieldPath, msg: String| {
         errors2.push(RulesError::at(&s.0, &s.1, &path, msg));
     };
-    if rules.speed.divisor <= 0 {
-        at2(
-            src,
-            root.field("speed").field("divisor"),
-            "the speed divisor must be at least 1".into(),
-        );
-    }
     if rules.yards_per_square == 0 {
         at2(
             src,
@@ -530,26 +529,79 @@ pub fn validate(
         );
     }
     let t = &rules.effect_table;
-    if !(1..=1000).contains(&t.per_die)
+    if !(3..=1000).contains(&t.per_die)
         || !(2..=100).contains(&t.die)
-        || t.success_divisor < 1
+        || !(1..=100).contains(&t.success_divisor)
         || t.remainder.first().map(|r| r.0) != Some(0)
         || t.remainder.windows(2).any(|w| w[0].0 >= w[1].0)
-        || t.remainder.iter().any(|r| r.0 >= t.per_die || r.1 < 0)
+        || t.remainder
+            .iter()
+            .any(|r| r.0 >= t.per_die || !(0..=1000).contains(&r.1))
     {
         at2(
             src,
             root.field("effect_table"),
-            "the table needs 1 to 1000 points per die of 2 to 100 sides, a success divisor of at least 1, and remainder rows from 0 up, each below `per_die`, with bonuses of 0 or more".into(),
+            "the table needs 3 to 1000 points per die of 2 to 100 sides, a success divisor of 1 to 100, and remainder rows from 0 up, each below `per_die`, with bonuses of 0 to 1000".into(),
         );
     }
-    let crit_ok = |c: &CriticalRule| c.threat >= 1 && c.multiplier >= 1 && c.step >= 1;
+    let crit_ok = |c: &CriticalRule| {
+        (1..=1000).contains(&c.threat)
+            && (1..=10).contains(&c.multiplier)
+            && (1..=1000).contains(&c.step)
+    };
+    const CRIT: &str =
+        "a critical needs a threat of 1 to 1000, a multiplier of 1 to 10 and a step of 1 to 1000";
     if !crit_ok(&rules.critical) {
-        at2(
-            src,
-            root.field("critical"),
-            "a critical needs a threat, multiplier and step of at least 1".into(),
-        );
+        at2(src, root.field("critical"), CRIT.into());
+    }
+    // Bounds that keep every roll and every exact preview small (a guard against absurd
+    // hand-edited numbers, not rules).
+    let bounded: [(&str, i64, std::ops::RangeInclusive<i64>); 11] = [
+        ("melee_dc", rules.melee_dc, 0..=1000),
+        ("strength.minimum", rules.strength.minimum, -100..=1000),
+        ("strength.per_point", rules.strength.per_point, 0..=100),
+        ("strength.two_handed", rules.strength.two_handed, 0..=100),
+        ("extra_attack_penalty", rules.extra_attack_penalty, 0..=100),
+        ("rapid_shot_penalty", rules.rapid_shot_penalty, 0..=100),
+        ("speed.base", rules.speed.base, -1000..=1000),
+        ("speed.divisor", rules.speed.divisor, 1..=100),
+        (
+            "parry.parrying_weapon",
+            rules.parry.parrying_weapon,
+            -100..=100,
+        ),
+        (
+            "parry.missile_weapon",
+            rules.parry.missile_weapon,
+            -100..=100,
+        ),
+        (
+            "parry.unarmed_vs_weapon",
+            rules.parry.unarmed_vs_weapon,
+            -100..=100,
+        ),
+    ];
+    for (name, v, range) in bounded {
+        if !range.contains(&v) {
+            let mut path = root.clone();
+            for part in name.split('.') {
+                path = path.field(part);
+            }
+            at2(
+                src,
+                path,
+                format!("{v} is out of bounds: {} to {}", range.start(), range.end()),
+            );
+        }
+    }
+    for (i, (_, dc)) in rules.range_dcs.iter().enumerate() {
+        if !(0..=1000).contains(dc) {
+            at2(
+                src,
+                root.field("range_dcs").index(i),
+                "a DC is 0 to 1000".into(),
+            );
+        }
     }
     if rules.attacks_by_rank.is_empty()
         || rules.attacks_by_rank.iter().any(|n| !(1..=10).contains(n))
@@ -587,7 +639,16 @@ pub fn validate(
             "the d20 system has Dodge and parry (Block) only".into(),
         );
     }
-    let types: BTreeSet<&str> = rules.damage_types.iter().map(|t| t.id.as_str()).collect();
+    let mut types: BTreeSet<&str> = BTreeSet::new();
+    for (i, t) in rules.damage_types.iter().enumerate() {
+        if !types.insert(t.id.as_str()) {
+            at2(
+                src,
+                root.field("damage_types").index(i).field("id"),
+                format!("damage type `{}` is defined twice", t.id),
+            );
+        }
+    }
     let mut weapon_ids = BTreeSet::new();
     for (i, w) in rules.weapons.iter().enumerate() {
         let p = root.field("weapons").index(i);
@@ -608,14 +669,30 @@ pub fn validate(
                 ),
             );
         }
-        if !(0..=shinobi::MAX_VALUE).contains(&w.effect) {
-            at2(src, p.field("effect"), "an effect is 0 or more".into());
-        }
-        if w.critical.as_ref().is_some_and(|c| !crit_ok(c)) {
+        if !(0..=1000).contains(&w.effect) {
             at2(
                 src,
-                p.field("critical"),
-                "a critical needs a threat, multiplier and step of at least 1".into(),
+                p.field("effect"),
+                "an effect is 0 to 1000 points".into(),
+            );
+        }
+        if w.critical.as_ref().is_some_and(|c| !crit_ok(c)) {
+            at2(src, p.field("critical"), CRIT.into());
+        }
+        if w.minimum_strength
+            .is_some_and(|m| !(-100..=1000).contains(&m))
+        {
+            at2(
+                src,
+                p.field("minimum_strength"),
+                "a minimum strength is -100 to 1000".into(),
+            );
+        }
+        if w.range_increment.is_some_and(|r| r > 10_000) {
+            at2(
+                src,
+                p.field("range_increment"),
+                "a range increment is at most 10,000 squares".into(),
             );
         }
         match (w.class, w.range_increment) {
@@ -632,10 +709,18 @@ pub fn validate(
             ),
         }
     }
+    let mut armour_ids = BTreeSet::new();
     for (i, a) in rules.armours.iter().enumerate() {
         let p = root.field("armours").index(i);
-        if a.base < 0 || a.by_type.values().any(|v| *v < 0) {
-            at2(src, p.clone(), "damage reduction is 0 or more".into());
+        if !armour_ids.insert(a.id.as_str()) {
+            at2(
+                src,
+                p.field("id"),
+                format!("armour `{}` is defined twice", a.id),
+            );
+        }
+        if !(0..=1000).contains(&a.base) || a.by_type.values().any(|v| !(0..=1000).contains(v)) {
+            at2(src, p.clone(), "damage reduction is 0 to 1000".into());
         }
         for t in a.by_type.keys() {
             if !types.contains(t.as_str()) {
@@ -680,8 +765,16 @@ pub fn validate(
             );
         }
     }
+    let mut character_ids = BTreeSet::new();
     for (i, c) in roster.characters.iter().enumerate() {
         let p = root.field("characters").index(i);
+        if !character_ids.insert(c.id.as_str()) {
+            at2(
+                roster_src,
+                p.field("id"),
+                format!("character `{}` is defined twice", c.id),
+            );
+        }
         for s in &stat_ids {
             if !c.stats.contains_key(s) {
                 at2(

@@ -382,6 +382,31 @@ fn d20_multiple_attacks_by_weapon_rank() {
 }
 
 #[test]
+fn d20_one_standard_attack_a_round() {
+    // "Normally a character gets one attack as a standard action": the round's other action
+    // is a move; a second Standard attack is refused.
+    let mut b = adam_and_betty(
+        rules(),
+        20,
+        DefensePolicy::AlwaysParry,
+        false,
+        &[10, 1, 1, 1, 1],
+    );
+    b.submit(shoot(0, "bow_shot", 1)).expect("one arrow");
+    let err = b.submit(shoot(0, "bow_shot", 1)).expect_err("not two");
+    assert!(
+        matches!(err, RuleError::OneStandardAttack { .. }),
+        "{err:?}"
+    );
+    b.submit(Command::Move {
+        who: CombatantId(0),
+        path: vec![Square::new(0, 4)],
+        boosted: false,
+    })
+    .expect("the other action is a move");
+}
+
+#[test]
 fn d20_full_round_attack_takes_every_action() {
     // A Full-round action is the whole round: after a move, only a Standard attack is left.
     let mut b = adam_and_betty(rules(), 3, DefensePolicy::AlwaysDodge, false, &[]);
@@ -545,7 +570,7 @@ fn d20_shooting_in_a_threatened_square_provokes_one_attack_of_opportunity_a_roun
         true,
         &[5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5],
     );
-    let l = run(&mut b, shoot(0, "bow_shot", 1));
+    let l = run(&mut b, shoot(0, "bow_rapid", 1));
     assert!(
         l.iter().any(|x| x.contains("attack of opportunity first")),
         "{l:#?}"
@@ -559,7 +584,8 @@ fn d20_shooting_in_a_threatened_square_provokes_one_attack_of_opportunity_a_roun
         .position(|x| x.starts_with("Adam attacks Betty"))
         .expect("shot");
     assert!(aoo < shot, "the attack of opportunity comes first");
-    let l = run(&mut b, shoot(0, "bow_shot", 1));
+    // Rapid Shot's second arrow: Betty's one attack of opportunity this round is spent.
+    let l = run(&mut b, shoot(0, "bow_rapid", 1));
     assert!(
         !l.iter().any(|x| x.contains("attack of opportunity")),
         "{l:#?}"
@@ -823,4 +849,32 @@ fn d20_ai_beats_random_play_ninety_percent_over_200_battles() {
         won * 10 >= played * 9,
         "normal AI won {won} of {played} against random play"
     );
+}
+
+#[test]
+fn d20_broken_files_name_file_line_and_field() {
+    // A typo in an attack id, an unknown damage type and another family's terrain field are
+    // each refused with where they are.
+    let dir = std::env::temp_dir().join(format!("gridclash-d20-broken-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let src = rules_root().join("d20");
+    for f in ["ruleset.ron", "d20.ron", "roster.ron", "terrain.ron"] {
+        let text = std::fs::read_to_string(src.join(f)).expect("shipped file");
+        let text = match f {
+            "roster.ron" => text.replace("\"bow_rapid\"]", "\"bow_rapd\"]"),
+            "d20.ron" => text.replace("damage_type: \"CD\",", "damage_type: \"XD\","),
+            "terrain.ron" => text.replace("concealment_bonus: 4,", "concealment: 40,"),
+            _ => text,
+        };
+        std::fs::write(dir.join(f), text).expect("written");
+    }
+    let err = Rules::load(&dir).expect_err("broken").to_string();
+    std::fs::remove_dir_all(&dir).ok();
+    for want in [
+        "d20.ron:106:38: weapons[3].damage_type: unknown damage type `XD`",
+        "roster.ron:21:35: characters[0].attacks[1]: unknown attack `bow_rapd`",
+        "terrain.ron:88:26: types[8].concealment: `concealment` is not a d20 rule",
+    ] {
+        assert!(err.contains(want), "{want}\n{err}");
+    }
 }

@@ -24,6 +24,8 @@ fn shipped_scenarios_are_valid_and_of_every_size() {
         ids,
         [
             "boss",
+            "d20-duel",
+            "d20-patrol",
             "duel",
             "shinobi-duel",
             "shinobi-squad",
