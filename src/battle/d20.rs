@@ -32,12 +32,19 @@ pub fn of(data: &ShinobiData) -> Option<&D20Data> {
     data.d20.as_deref()
 }
 
+/// The most dice one hit rolls, whatever its Effect Points.
+pub const MAX_EFFECT_DICE: u32 = 200;
+
 /// Dice and flat bonus for `points` Effect Points: one die per `per_die` points, plus the
 /// bonus of the highest remainder row at or below what is left ("27 … maps to 2d6+2").
 pub fn effect_dice(t: &EffectTable, points: i64) -> (u32, i64) {
     let points = points.max(0);
     let per = t.per_die.max(1);
-    let dice = u32::try_from(points / per).unwrap_or(u32::MAX);
+    // A guard against absurd data (a stat of 1000 on a 3-point table): no shipped or sample
+    // hit comes near it.
+    let dice = u32::try_from(points / per)
+        .unwrap_or(u32::MAX)
+        .min(MAX_EFFECT_DICE);
     let left = points % per;
     let bonus = t
         .remainder

@@ -1560,7 +1560,22 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
                     .iter()
                     .map(|o| {
                         let (key, what) = answer_key(&rules, o.defense, keys);
-                        let what = if rules.shinobi.is_some() {
+                        let d20 = rules.shinobi.as_ref().is_some_and(|s| s.d20.is_some());
+                        let what = if d20 {
+                            // This defender's own roll (a Deflecting Parry rolls DEX, a sai
+                            // adds 1…), from the same summary the odds come from.
+                            let terms: Vec<String> = o
+                                .defense_roll
+                                .terms
+                                .iter()
+                                .map(|t| match (&t.die, t.value) {
+                                    (Some(d), _) => d.clone(),
+                                    (None, Some(v)) => format!("{} {v:+}", t.label),
+                                    _ => t.label.clone(),
+                                })
+                                .collect();
+                            format!("{} ({})", what, terms.join(", "))
+                        } else if rules.shinobi.is_some() {
                             shinobi_answer(&rules, o.defense, what)
                         } else {
                             what

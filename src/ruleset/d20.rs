@@ -547,10 +547,10 @@ pub fn validate(
     let crit_ok = |c: &CriticalRule| {
         (1..=1000).contains(&c.threat)
             && (1..=10).contains(&c.multiplier)
-            && (1..=1000).contains(&c.step)
+            && (10..=1000).contains(&c.step)
     };
     const CRIT: &str =
-        "a critical needs a threat of 1 to 1000, a multiplier of 1 to 10 and a step of 1 to 1000";
+        "a critical needs a threat of 1 to 1000, a multiplier of 1 to 10 and a step of 10 to 1000";
     if !crit_ok(&rules.critical) {
         at2(src, root.field("critical"), CRIT.into());
     }
@@ -612,11 +612,13 @@ pub fn validate(
             "every row gives 1 to 10 attacks".into(),
         );
     }
-    if rules.power_attack_two_handed.denominator == 0 {
+    let pa = &rules.power_attack_two_handed;
+    if pa.denominator == 0 || pa.numerator > pa.denominator.saturating_mul(4) {
         at2(
             src,
-            root.field("power_attack_two_handed").field("denominator"),
-            "a fraction's denominator cannot be 0".into(),
+            root.field("power_attack_two_handed"),
+            "a fraction with a denominator of at least 1, at most 4 times over (x1.5 is 3/2)"
+                .into(),
         );
     }
     for kind in [DefenseKind::Dodge, DefenseKind::Block] {
