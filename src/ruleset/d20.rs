@@ -869,27 +869,22 @@ pub fn validate(
 /// What a d20 `terrain.ron` may not say: the other families' cover, concealment, drops and roll
 /// modifiers (d20 cover and concealment are `cover_bonus` and `concealment_bonus`).
 pub fn terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<RulesError> {
-    let mut errors = Vec::new();
+    let mut errors = neutral::refuse_terrain_fields(
+        terrain,
+        src,
+        |t| {
+            vec![
+                ("roll_modifier", t.roll_modifier.is_some()),
+                ("cover_rank", t.cover_rank.is_some()),
+                ("absorb", t.absorb.is_some()),
+                ("concealment", t.concealment.is_some()),
+                ("drop", t.drop.is_some()),
+            ]
+        },
+        |field| format!("`{field}` is not a d20 rule (write `cover_bonus` or `concealment_bonus`)"),
+    );
     for (i, t) in terrain.types.iter().enumerate() {
         let p = FieldPath::root().field("types").index(i);
-        for (field, set) in [
-            ("roll_modifier", t.roll_modifier.is_some()),
-            ("cover_rank", t.cover_rank.is_some()),
-            ("absorb", t.absorb.is_some()),
-            ("concealment", t.concealment.is_some()),
-            ("drop", t.drop.is_some()),
-        ] {
-            if set {
-                errors.push(RulesError::at(
-                    &src.0,
-                    &src.1,
-                    &p.field(field),
-                    format!(
-                        "`{field}` is not a d20 rule (write `cover_bonus` or `concealment_bonus`)"
-                    ),
-                ));
-            }
-        }
         for (field, v) in [
             ("cover_bonus", t.cover_bonus),
             ("concealment_bonus", t.concealment_bonus),
@@ -910,22 +905,15 @@ pub fn terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<Ru
 /// What a non-d20 `terrain.ron` may not say: d20 cover and concealment bonuses, which other
 /// families would silently ignore.
 pub fn foreign_terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<RulesError> {
-    let mut errors = Vec::new();
-    for (i, t) in terrain.types.iter().enumerate() {
-        let p = FieldPath::root().field("types").index(i);
-        for (field, set) in [
-            ("cover_bonus", t.cover_bonus.is_some()),
-            ("concealment_bonus", t.concealment_bonus.is_some()),
-        ] {
-            if set {
-                errors.push(RulesError::at(
-                    &src.0,
-                    &src.1,
-                    &p.field(field),
-                    format!("`{field}` is a d20 rule; this ruleset's family does not use it"),
-                ));
-            }
-        }
-    }
-    errors
+    neutral::refuse_terrain_fields(
+        terrain,
+        src,
+        |t| {
+            vec![
+                ("cover_bonus", t.cover_bonus.is_some()),
+                ("concealment_bonus", t.concealment_bonus.is_some()),
+            ]
+        },
+        |field| format!("`{field}` is a d20 rule; this ruleset's family does not use it"),
+    )
 }

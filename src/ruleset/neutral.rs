@@ -271,3 +271,28 @@ pub struct Lowered {
     /// The family's combatants as archetypes.
     pub roster: Roster,
 }
+
+/// Refuses terrain fields another family's rules give meaning to, so a ruleset never ignores
+/// them silently: `set` names the fields a terrain type sets, `why` says why each is refused.
+pub fn refuse_terrain_fields(
+    terrain: &TerrainRules,
+    src: &(std::path::PathBuf, String),
+    set: impl Fn(&TerrainDef) -> Vec<(&'static str, bool)>,
+    why: impl Fn(&str) -> String,
+) -> Vec<super::RulesError> {
+    let mut errors = Vec::new();
+    for (i, t) in terrain.types.iter().enumerate() {
+        let p = super::FieldPath::root().field("types").index(i);
+        for (field, on) in set(t) {
+            if on {
+                errors.push(super::RulesError::at(
+                    &src.0,
+                    &src.1,
+                    &p.field(field),
+                    why(field),
+                ));
+            }
+        }
+    }
+    errors
+}

@@ -804,25 +804,18 @@ pub fn terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<Ru
 /// What a non-shinobi `terrain.ron` may not say: absorbing cover and concealment are shinobi
 /// rules, which other families would silently ignore.
 pub fn foreign_terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<RulesError> {
-    let mut errors = Vec::new();
-    for (i, t) in terrain.types.iter().enumerate() {
-        let p = FieldPath::root().field("types").index(i);
-        for (field, set) in [
-            ("absorb", t.absorb.is_some()),
-            ("concealment", t.concealment.is_some()),
-            ("drop", t.drop.is_some()),
-        ] {
-            if set {
-                errors.push(RulesError::at(
-                    &src.0,
-                    &src.1,
-                    &p.field(field),
-                    format!("`{field}` is a shinobi rule; this ruleset's family does not use it"),
-                ));
-            }
-        }
-    }
-    errors
+    neutral::refuse_terrain_fields(
+        terrain,
+        src,
+        |t| {
+            vec![
+                ("absorb", t.absorb.is_some()),
+                ("concealment", t.concealment.is_some()),
+                ("drop", t.drop.is_some()),
+            ]
+        },
+        |field| format!("`{field}` is a shinobi rule; this ruleset's family does not use it"),
+    )
 }
 
 /// A shinobi ruleset's own data, kept beside the lowered tables.
