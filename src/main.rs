@@ -1133,6 +1133,18 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
                 defense.name()
             },
         );
+    } else if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some()) {
+        out!(
+            "{} -> {}: {} ({})",
+            names.get(&attacker).cloned().unwrap_or_default(),
+            names.get(&target).cloned().unwrap_or_default(),
+            preview.odds.maneuver,
+            if chosen.automatic_hit.is_some() {
+                "no Dodge: a helping effect"
+            } else {
+                defense.name()
+            },
+        );
     } else if rules.shinobi.is_some() {
         out!(
             "{} -> {}: {} ({}), chakra cost {}",
@@ -1153,6 +1165,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             preview.odds.wager
         );
     }
+    let digimon = rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some());
     let mut rolls = vec![("Strike", &chosen.strike)];
     if let Some(dc) = &chosen.difficulty {
         rolls.push(("Difficulty", dc));
@@ -1160,16 +1173,37 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
     if !undefended {
         rolls.push((defense.name(), &chosen.defense_roll));
     }
-    rolls.push((
-        if d20 {
-            "Effect Points before the Success Value"
-        } else {
-            "Wound"
-        },
-        &preview.odds.wound,
-    ));
+    if digimon && chosen.automatic_hit.is_some() {
+        rolls.clear();
+    }
+    if !(digimon && preview.odds.wound.max == 0) {
+        rolls.push((
+            if d20 {
+                "Effect Points before the Success Value"
+            } else if digimon {
+                "Damage before Armor"
+            } else {
+                "Wound"
+            },
+            &preview.odds.wound,
+        ));
+    }
     for (title, r) in rolls {
-        if d20 && title == "Strike" {
+        if digimon && title == "Strike" {
+            out!(
+                "  Accuracy: mean {:.2}, {}..{}; every 6 rolls another d6",
+                r.mean,
+                r.min,
+                r.max
+            );
+        } else if digimon {
+            out!(
+                "  {title}: mean {:.2}, {}..{}; every 6 rolls another d6",
+                r.mean,
+                r.min,
+                r.max
+            );
+        } else if d20 && title == "Strike" {
             out!(
                 "  {title}: mean {:.2}, {}..{}; a natural 1 always fails, a natural 20 adds another d20",
                 r.mean,
@@ -1254,6 +1288,9 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         if d20 {
             notes.push(format!("critical {}", pct(chosen.critical_hit_chance)));
         }
+        if digimon && preview.odds.wound.max > 0 {
+            notes.push("damage is the roll minus Armor, at least 1".into());
+        }
         out!(
             "  Hit {}; expected damage {:.2} ({})",
             pct(chosen.hit_chance),
@@ -1285,7 +1322,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
     out!("  Defeats: {}", pct(chosen.defeat_chance));
     // d20 hits explode into a long tail of rare totals: list what shows at two decimals and
     // sum up the rest.
-    let shown = |p: f64| !d20 || p >= 0.00005;
+    let shown = |p: f64| !(d20 || digimon) || p >= 0.00005;
     let mut cells: Vec<String> = chosen
         .damage_distribution
         .iter()

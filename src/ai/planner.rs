@@ -198,12 +198,36 @@ impl Situation<'_> {
             } else {
                 0.0
             };
+            let effect = match self
+                .rules
+                .shinobi
+                .as_ref()
+                .and_then(|s| s.digimon.as_deref())
+            {
+                Some(d) => {
+                    crate::battle::digimon::effect_worth(d, &decl.profile.id, me, t)
+                        * choice.hit_chance
+                }
+                None => 0.0,
+            };
             let v = choice.expected_damage
+                + effect
                 + card_taken
                 + STAGE_WORTH * choice.stage_loss.unwrap_or(0) as f64
                 + THRESHOLD_BONUS * thresholds
                 + worth * choice.defeat_chance;
-            value += if t.side == me.side { -2.0 * v } else { v };
+            let helping = self
+                .rules
+                .shinobi
+                .as_ref()
+                .and_then(|s| s.digimon.as_deref())
+                .and_then(|d| crate::battle::digimon::attack_of(d, &decl.profile.id))
+                .is_some_and(|(a, _)| crate::battle::digimon::helps(a));
+            value += if t.side == me.side && !helping {
+                -2.0 * v
+            } else {
+                v
+            };
         }
         let backlash = decl
             .technique
@@ -464,6 +488,17 @@ pub fn decide(
     };
     let rest_here = attacks_after * best_here;
     for (v, o) in attacks {
+        // Digimon: a Complex Action (a Bolstered or Complex attack) leaves nothing after it.
+        let rest_here = match rules.shinobi.as_ref().filter(|s| s.digimon.is_some()) {
+            Some(data) => {
+                f64::from(
+                    me.actions
+                        .usable()
+                        .saturating_sub(crate::battle::shinobi::ap_cost(data, &o.profile)),
+                ) * best_here
+            }
+            None => rest_here,
+        };
         options.push(Candidate {
             score: v + rest_here - settings.risk_weight * risk_here,
             command: Command::Attack(o),
@@ -517,7 +552,10 @@ pub fn decide(
                 let mut exploit = 0.0;
                 let mut at = here;
                 let mut visited = vec![here];
-                let d20 = rules.shinobi.as_ref().is_some_and(|d| d.d20.is_some());
+                let d20 = rules
+                    .shinobi
+                    .as_ref()
+                    .is_some_and(|d| !d.is_ninja_chapter());
                 for step in &path {
                     for o in provoked_by(&fighters, &me, at, *step)
                         .into_iter()

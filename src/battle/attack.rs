@@ -178,7 +178,13 @@ pub fn attack_targets(
             if t.conditions.has(ConditionKind::Hidden) {
                 return Err(RuleError::TargetHidden(id));
             }
-            if t.side == attacker.side {
+            let helping = rules
+                .shinobi
+                .as_ref()
+                .and_then(|s| super::digimon::of(s))
+                .and_then(|d| super::digimon::attack_of(d, &order.profile))
+                .is_some_and(|(a, _)| super::digimon::helps(a));
+            if t.side == attacker.side && !helping {
                 return Err(RuleError::NotAnOpponent(id));
             }
             if let (Some(r), Some(d)) = (reach_sq, attacker.distance_to(t))
@@ -397,6 +403,13 @@ pub fn check_attack(
         }
     }
     let targets = attack_targets(rules, field, fighters, attacker, order)?;
+    if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::digimon::of(s)) {
+        let ts: Vec<&Fighter> = fighters
+            .iter()
+            .filter(|f| targets.contains(&f.id))
+            .collect();
+        super::digimon::check_attack(d, attacker, &order.profile, &ts)?;
+    }
     if let Some(mover) = exploit
         && (order.technique.is_some() || !targets.contains(&mover))
     {
@@ -990,6 +1003,12 @@ pub fn collect_defenses(
             continue;
         };
         let field = ground.field(rules);
+        if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some()) {
+            // Digimon: the one defense is Dodge, rolled automatically (a helping effect's ally
+            // rolls none: the context marks it an automatic hit).
+            state.targets[i].defense = Some(DefenseChoice::Dodge);
+            continue;
+        }
         if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s))
             && let Some(a) = d.attack(&state.order.profile)
             && super::d20::offered(d, target, a, attacker.distance_to(target).unwrap_or(1))
@@ -1089,6 +1108,26 @@ pub fn roll_opposed_checks(
         let strike =
             super::d20::roll_checks(&ctx, attacker.id, &mut state.targets, &mut dice.0, &mut log);
         state.strike = Some(strike);
+        state.phase = AttackPhase::Damage;
+        return;
+    }
+    // Digimon: a helping effect on allies rolls nothing ("Allies do not have to roll Dodge at
+    // all for Positive Effects"), so no Accuracy roll is shown either.
+    if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some())
+        && ctx.targets.iter().all(|t| t.automatic_hit.is_some())
+    {
+        for (i, tc) in ctx.targets.iter().enumerate() {
+            state.targets[i].hit = Some(true);
+            log.push(BattleEvent::Clash {
+                attacker: attacker.id,
+                defender: tc.id,
+                strike: 0,
+                defense: 0,
+                hit: true,
+                automatic: tc.automatic_hit.map(str::to_string),
+                attacker_wins_ties: false,
+            });
+        }
         state.phase = AttackPhase::Damage;
         return;
     }
@@ -1309,6 +1348,23 @@ pub fn roll_damage(
                 &mut log,
             );
         }
+    } else if any_hit && let Some(d) = rules.shinobi.as_ref().and_then(|s| super::digimon::of(s)) {
+        let ctx = assemble(rules, &field, attacker, &targets, &decl);
+        super::digimon::resolve_hits(
+            rules,
+            d,
+            &field,
+            attacker,
+            &targets,
+            &all,
+            &ctx,
+            &decl.profile.id,
+            state,
+            order_res.round,
+            &mut dice.0,
+            &mut q,
+            &mut log,
+        );
     } else if any_hit {
         let ctx = assemble(rules, &field, attacker, &targets, &decl);
         // On hit: Kiai pushes a Guard Down target away before the damage.
@@ -1645,18 +1701,35 @@ pub fn end_attack(
     let mut items: Vec<_> = q.iter_mut().collect();
     items.sort_by_key(|f| *f.id);
     let mut minion_defeated = None;
+    let ids: Vec<CombatantId> = state.targets.iter().map(|t| t.id).collect();
+    let dodged = match rules.shinobi.as_ref().and_then(|s| super::digimon::of(s)) {
+        Some(d) => super::digimon::end_attack(d, &state.order.profile, attacker, &ids, &mut items),
+        None => ids,
+    };
     for f in items.iter_mut() {
-        let targeted = state.targets.iter().any(|t| t.id == *f.id);
+        let targeted = dodged.contains(&f.id);
         // Rulesets without Diminishing Defense (power stages: 0 per attack) log nothing.
         if targeted && f.life.current > 0 && rules.tier(f.power.base_tier).diminishing_defense != 0
         {
             let stacks = rules.tier(f.power.base_tier).diminishing_defense;
             f.defense.diminishing += stacks;
-            log.push(BattleEvent::DiminishingDefense {
-                who: *f.id,
-                added: stacks,
-                total: f.defense.diminishing,
-            });
+            if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some()) {
+                log.push(BattleEvent::DigiEffect {
+                    who: *f.id,
+                    by: *f.id,
+                    effect: "Dodge penalty".into(),
+                    text: format!(
+                        "grows to -{} for the rest of the round (-{stacks} for every attack past the first)",
+                        f.defense.diminishing
+                    ),
+                });
+            } else {
+                log.push(BattleEvent::DiminishingDefense {
+                    who: *f.id,
+                    added: stacks,
+                    total: f.defense.diminishing,
+                });
+            }
         }
         let is_attacker = *f.id == attacker;
         if !(targeted || is_attacker) {

@@ -65,6 +65,7 @@ pub fn save_spec(rules: &Rules, f: &Fighter, save: &str, bonus: i64) -> RollSpec
             s.critical_dice.push(DiceTerm {
                 label: format!("ToP {t} Critical Dice"),
                 group: g,
+                exploding: false,
             });
         }
     }
@@ -105,6 +106,7 @@ pub fn skill_spec(rules: &Rules, f: &Fighter, skill: &str) -> Option<RollSpec> {
             s.critical_dice.push(DiceTerm {
                 label: "Skill critical".into(),
                 group: g,
+                exploding: false,
             });
         }
     }
@@ -116,6 +118,9 @@ pub fn skill_spec(rules: &Rules, f: &Fighter, skill: &str) -> Option<RollSpec> {
 /// The Initiative Check: base die + the initiative bonus; it cannot crit and takes no other
 /// modifier (it is Urgent).
 pub fn initiative_spec(rules: &Rules, f: &Fighter) -> RollSpec {
+    if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref()) {
+        return super::digimon::initiative_spec(d, f);
+    }
     let mut s = RollSpec::new(RollKind::Initiative);
     s.base = Some(BaseDie {
         sides: rules.dice.base_die,

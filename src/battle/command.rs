@@ -330,6 +330,9 @@ pub enum RuleError {
     RecoveredThisRound,
     #[error("{what} is not a maneuver of the {ruleset} ruleset")]
     NotInRuleset { what: &'static str, ruleset: String },
+    /// A rule of the Digimon chapter forbids it (the message quotes or names the rule).
+    #[error("{0}")]
+    DigimonRule(String),
     #[error("no {card} card in hand")]
     CardNotHeld { card: String },
     #[error("an energy attack needs {need} power stages above 0; at stage {have}")]

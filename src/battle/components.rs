@@ -171,6 +171,42 @@ impl Conditions {
     }
 }
 
+/// A Digimon-family combatant's state beyond the shared components: its attack effects, its
+/// Temporary Hit Points, the stage it fell back to, and its Tamer or partner. Only Digimon
+/// rulesets' combatants have this component.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DigiState {
+    /// A Tamer (derived stats, death saves), not a Digimon.
+    pub tamer: bool,
+    /// The partner it shares its turn with: a Tamer's Digimon, a Digimon's Tamer.
+    pub partner: Option<CombatantId>,
+    /// The attack effects on it.
+    pub effects: Vec<ActiveEffect>,
+    /// Temporary Hit Points (Heal): lost before HP.
+    pub temp_hp: i64,
+    /// The roster id of the stage it fell back to at 0 HP (its stats and attacks from then on).
+    pub form: Option<String>,
+    /// A Directed bonus waiting for its next Dodge or Accuracy roll, and who gave it.
+    pub directed: Option<(i64, CombatantId)>,
+    /// Haste: one more Simple Action next round.
+    pub haste: bool,
+    /// The round in which it last activated Lifesteal ("may only activate the Effect once per
+    /// round"; Heal's once a round is the round's list of attacks used).
+    pub lifesteal_round: u32,
+    /// Why it is out of the fight (a Digitama, unconscious, killed), once it is.
+    pub down: Option<String>,
+}
+
+/// An attack effect on a combatant: its potency, the target's turns it has left, and who gave
+/// it (the stacking rule and Taunt and Fear need the user).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActiveEffect {
+    pub kind: crate::ruleset::digimon::EffectKind,
+    pub potency: i64,
+    pub turns: i64,
+    pub source: CombatantId,
+}
+
 /// A power-stages combatant's combat cards: held (its maneuvers), still in its deck, and
 /// discarded. Card id → copies. Only power-stages combatants have this component.
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

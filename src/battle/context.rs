@@ -161,6 +161,7 @@ fn combat_roll(
                 s.critical_dice.push(crate::dice::DiceTerm {
                     label: format!("ToP {t} Critical Dice"),
                     group: g,
+                    exploding: false,
                 });
             }
         }
@@ -748,6 +749,9 @@ pub fn assemble(
     if let Some(data) = &rules.shinobi {
         if let Some(d) = super::d20::of(data) {
             return super::d20::assemble(d, field, attacker, targets, decl);
+        }
+        if let Some(d) = super::digimon::of(data) {
+            return super::digimon::assemble(d, attacker, targets, decl);
         }
         return super::shinobi::assemble(data, field, attacker, targets, decl);
     }

@@ -349,6 +349,19 @@ pub enum BattleEvent {
         armour: String,
         wear: i64,
     },
+    /// Digimon: an attack effect given, renewed or ended ("Poison: potency 4, 3 turns left").
+    DigiEffect {
+        who: CombatantId,
+        by: CombatantId,
+        effect: String,
+        text: String,
+    },
+    /// Digimon: what 0 HP did (a fall to the Default Stage, a Digitama, a Tamer's Death
+    /// Saving Throw), told in full.
+    DigiFall {
+        who: CombatantId,
+        text: String,
+    },
     WoundRolled {
         attacker: CombatantId,
         roll: RollBreakdown,
@@ -971,6 +984,23 @@ impl BattleEvent {
                 "{}'s {armour} is bypassed and wears: every DR value is now {wear} lower.",
                 n(names, *who)
             ),
+            E::DigiEffect {
+                who,
+                by,
+                effect,
+                text,
+            } => {
+                if who == by {
+                    format!("{}'s {effect} {text}.", n(names, *who))
+                } else {
+                    format!(
+                        "{effect} from {} on {}: {text}.",
+                        n(names, *by),
+                        n(names, *who)
+                    )
+                }
+            }
+            E::DigiFall { text, .. } => text.clone(),
             E::WoundRolled { attacker, roll } => format!("{}: {roll}", n(names, *attacker)),
             E::Damage {
                 target,

@@ -34,6 +34,10 @@ pub struct Fighter {
     /// hash's bytes when absent, so other rulesets hash as before).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cards: Option<Cards>,
+    /// Effects, Temporary HP, stage and partner (Digimon combatants only; left out of the
+    /// state hash's bytes when absent).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub digi: Option<DigiState>,
 }
 
 /// The query over a combatant's components. Iterating it read-only gives snapshots; the
@@ -61,6 +65,7 @@ pub struct FighterQuery {
     pub loadout: &'static Loadout,
     pub controller: &'static Controller,
     pub cards: Option<&'static mut Cards>,
+    pub digi: Option<&'static mut DigiState>,
 }
 
 macro_rules! snapshot_impl {
@@ -88,6 +93,7 @@ macro_rules! snapshot_impl {
                     loadout: self.loadout.clone(),
                     controller: *self.controller,
                     cards: self.cards.as_ref().map(|c| (**c).clone()),
+                    digi: self.digi.as_ref().map(|c| (**c).clone()),
                 }
             }
         }

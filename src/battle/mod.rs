@@ -11,6 +11,7 @@ pub mod command;
 pub mod components;
 pub mod context;
 pub mod d20;
+pub mod digimon;
 pub mod effects;
 pub mod event;
 pub mod fighter;
@@ -213,6 +214,9 @@ impl Battle {
             let mut entity = app.world_mut().spawn(setup::components(f));
             if let Some(cards) = &f.cards {
                 entity.insert(cards.clone());
+            }
+            if let Some(digi) = &f.digi {
+                entity.insert(digi.clone());
             }
         }
         let world = std::mem::take(app.world_mut());

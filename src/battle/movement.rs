@@ -20,6 +20,9 @@ use crate::ruleset::{ConditionKind, Rules};
 
 /// The squares a move may cover: Normal or Boosted Speed, as conditions leave it.
 pub fn speed(rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
+    if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref()) {
+        return super::digimon::movement(d, f);
+    }
     let d = f.derived(rules);
     let v = if boosted {
         d.boosted_speed
@@ -27,6 +30,23 @@ pub fn speed(rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
         d.normal_speed
     };
     v.max(0) as u32
+}
+
+/// The action points a move along `path` costs: the ruleset's move cost, or for Digimon every
+/// Simple Action of the turn (a Complex Action) when it enters Difficult Terrain.
+pub fn move_ap(rules: &Rules, field: &Field, path: &[Square]) -> u32 {
+    let Some(data) = &rules.shinobi else {
+        return 1;
+    };
+    let difficult = data.digimon.is_some()
+        && path
+            .iter()
+            .any(|s| field.terrain(*s).is_some_and(|t| t.difficult == Some(true)));
+    if difficult {
+        data.combat.action_points
+    } else {
+        data.combat.move_cost
+    }
 }
 
 /// The Ki a Boosted move costs `f`.
@@ -94,11 +114,12 @@ pub fn check_move(
     let Some(mut at) = me.position else {
         return Err(RuleError::Absorbed(me.id));
     };
-    if let Some(data) = &rules.shinobi {
-        if me.actions.usable() < data.combat.move_cost {
+    if rules.shinobi.is_some() {
+        let need = move_ap(rules, field, path);
+        if me.actions.usable() < need {
             return Err(RuleError::NotEnoughAp {
                 who: me.id,
-                need: data.combat.move_cost,
+                need,
                 have: me.actions.usable(),
             });
         }
@@ -189,8 +210,10 @@ pub fn provoked_by(
 }
 
 /// `Move`: spend the Action (and the Ki for Boosted Speed) and start walking the path.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn declare_move(
     rules: Res<RulesRes>,
+    ground: Res<Battleground>,
     mut pending: ResMut<PendingCommand>,
     mut moving: ResMut<CurrentMove>,
     mut log: ResMut<EventLog>,
@@ -215,6 +238,14 @@ pub fn declare_move(
         "a move"
     };
     match &rules.shinobi {
+        Some(data) if move_ap(rules, &ground.field(rules), &path) > data.combat.move_cost => {
+            super::shinobi::spend_ap(
+                &mut f,
+                move_ap(rules, &ground.field(rules), &path),
+                "a move through Difficult Terrain (a Complex Action)",
+                &mut log,
+            )
+        }
         Some(data) => super::shinobi::spend_ap(&mut f, data.combat.move_cost, "a move", &mut log),
         None => spend_actions(&mut f, 1, what, &mut log),
     }
@@ -302,7 +333,10 @@ pub fn advance_move(
             .collect();
         // d20: moving provokes nothing (the text's attacks of opportunity come from shooting
         // or reloading in a threatened square).
-        let d20 = rules.shinobi.as_ref().is_some_and(|d| d.d20.is_some());
+        let d20 = rules
+            .shinobi
+            .as_ref()
+            .is_some_and(|d| !d.is_ninja_chapter());
         let pending: Vec<CombatantId> = provoked_by(&all, mover, from, to)
             .into_iter()
             .filter(|_| !d20)

@@ -188,6 +188,9 @@ pub fn target_odds(
         if let Some(d) = super::d20::of(data) {
             return super::d20::target_odds(d, ctx, t, &decl.profile.id, target, choice);
         }
+        if let Some(d) = super::digimon::of(data) {
+            return super::digimon::target_odds(d, ctx, t, &decl.profile.id, target, choice);
+        }
         return super::shinobi::target_odds(data, ctx, t, target, choice);
     }
     let defense_spec = t.defense(choice);

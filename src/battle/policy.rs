@@ -46,7 +46,19 @@ pub fn candidate_attacks(rules: &Rules, fighters: &[Fighter], me: &Fighter) -> V
         } else {
             vec![None]
         };
+        // Digimon: a helping effect goes to an ally (or oneself), not an opponent.
+        let helping = rules
+            .shinobi
+            .as_ref()
+            .and_then(|s| super::digimon::of(s))
+            .and_then(|d| super::digimon::attack_of(d, &profile_id))
+            .is_some_and(|(a, _)| super::digimon::helps(a));
         let targets: Vec<AttackTarget> = match profile.targeting {
+            Targeting::Single if helping => fighters
+                .iter()
+                .filter(|f| f.side == me.side && !f.defeated() && f.position.is_some())
+                .map(|f| AttackTarget::Combatant(f.id))
+                .collect(),
             Targeting::Single => opponents
                 .iter()
                 .map(|f| AttackTarget::Combatant(f.id))
@@ -102,7 +114,7 @@ pub fn candidate_attacks(rules: &Rules, fighters: &[Fighter], me: &Fighter) -> V
                 out.push(base.clone());
                 // Shinobi: the same attack as a sneak attack, where a lost contest cannot be
                 // answered (the target has no melee reach on the attacker).
-                if rules.shinobi.as_ref().is_some_and(|d| d.d20.is_none())
+                if rules.shinobi.as_ref().is_some_and(|d| d.is_ninja_chapter())
                     && let AttackTarget::Combatant(id) = target
                     && fighters
                         .iter()

@@ -47,7 +47,13 @@ pub fn roll_initiative(
     let fighters = snapshots(&q);
     let tie_attr = rules.actions.initiative_tie_attribute.clone();
     let mut rolled: Vec<(i64, i64, CombatantId)> = Vec::new();
+    // Digimon: a Tamer with a partner takes its turn with it, right after it.
+    let shares =
+        |f: &super::fighter::Fighter| f.digi.as_ref().filter(|s| s.tamer).and_then(|s| s.partner);
     for f in &fighters {
+        if shares(f).is_some() {
+            continue;
+        }
         let r = roll(&initiative_spec(rules, f), &mut dice.0);
         rolled.push((r.total, f.attributes.get(&tie_attr), f.id));
         log.push(BattleEvent::InitiativeRolled { who: f.id, roll: r });
@@ -80,7 +86,13 @@ pub fn roll_initiative(
             )
             .then(a.2.cmp(&b.2))
     });
-    order.order = rolled.iter().map(|r| r.2).collect();
+    order.order = Vec::new();
+    for r in &rolled {
+        order.order.push(r.2);
+        for f in fighters.iter().filter(|f| shares(f) == Some(r.2)) {
+            order.order.push(f.id);
+        }
+    }
     log.push(BattleEvent::TurnOrder {
         order: order.order.clone(),
     });
@@ -196,6 +208,9 @@ pub fn start_round(
             counter = 0;
         } else {
             f.actions.lost_to_pin = (0, 0);
+        }
+        if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref()) {
+            super::digimon::refresh_round(d, f, &mut standard, &mut notes, &mut log);
         }
         f.actions.standard = standard;
         f.actions.counter = counter;
@@ -334,6 +349,9 @@ pub fn start_turn(
     let Some(mut f) = q.iter_mut().find(|f| *f.id == active) else {
         return;
     };
+    if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref()) {
+        super::digimon::begin_turn(rules, d, &mut f, &mut dice.0, &mut log);
+    }
     let snap = f.snapshot();
     if let Some(ConditionRule::Poisoned { life_loss, .. }) = snap
         .active(rules, ConditionKind::Poisoned)
@@ -524,6 +542,11 @@ pub fn end_turn(
                 f.actions.steady = 0;
             }
             super::recovery::fade_power(rules, a, round, f, &mut log);
+            if *f.id == a
+                && let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref())
+            {
+                super::digimon::tick_effects(d, f, &mut log);
+            }
         }
     }
     order.index += 1;

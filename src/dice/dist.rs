@@ -50,6 +50,45 @@ impl Dist {
         d
     }
 
+    /// `count` dice that each add another roll on their maximum, and again while maxima come
+    /// (each die's chain as [`explosion`] follows it).
+    pub fn exploding_dice(group: DiceGroup) -> Self {
+        thread_local! {
+            // Every Digimon check rolls 3d6 and every hit a few more: the same few groups,
+            // each a few hundred values long, asked for thousands of times by previews and
+            // the AI.
+            static CACHE: std::cell::RefCell<std::collections::HashMap<(u32, u32), Dist>> =
+                std::cell::RefCell::new(std::collections::HashMap::new());
+        }
+        let key = (group.count, group.sides);
+        if let Some(d) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+            return d;
+        }
+        let d = Self::exploding_dice_uncached(group);
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() > 256 {
+                c.clear();
+            }
+            c.insert(key, d.clone());
+        });
+        d
+    }
+
+    fn exploding_dice_uncached(group: DiceGroup) -> Self {
+        let s = i64::from(group.sides.max(2));
+        let mut one = Self::empty();
+        for face in 1..s {
+            one.add_at(face, 1.0 / s as f64);
+        }
+        one.mix(&explosion(group.sides).shift(s), 1.0 / s as f64);
+        let mut d = Self::point(0);
+        for _ in 0..group.count {
+            d = d.convolve(&one);
+        }
+        d
+    }
+
     /// The total probability (1 for a proper distribution).
     pub fn mass(&self) -> f64 {
         self.p.iter().sum()
@@ -312,7 +351,11 @@ pub fn distribution_split(spec: &RollSpec) -> (Dist, Dist) {
     }
     let mut rest = Dist::point(0);
     for t in &spec.dice {
-        rest = rest.convolve(&Dist::dice(t.group));
+        rest = rest.convolve(&if t.exploding {
+            Dist::exploding_dice(t.group)
+        } else {
+            Dist::dice(t.group)
+        });
     }
     let finish = |d: Dist| {
         d.convolve(&rest)
@@ -348,6 +391,7 @@ mod tests {
         s.critical_dice.push(crate::dice::roll::DiceTerm {
             label: "Critical Dice".into(),
             group: DiceGroup { count: 1, sides: 6 },
+            exploding: false,
         });
         let d = distribution(&s);
         assert!((d.mass() - 1.0).abs() < 1e-12);

@@ -71,6 +71,11 @@ impl Modifier {
 pub struct DiceTerm {
     pub label: String,
     pub group: DiceGroup,
+    /// Every die of the group that shows its maximum adds another roll, and again while maxima
+    /// come (the Digimon chapter's "Critical Success Dice": "When you roll a 6 … you then get
+    /// to roll an additional 6").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exploding: bool,
 }
 
 /// The natural die of a roll (DBU's base d10), which decides Critical and Botch Results.
@@ -142,6 +147,18 @@ impl RollSpec {
             self.dice.push(DiceTerm {
                 label: label.into(),
                 group,
+                exploding: false,
+            });
+        }
+    }
+
+    /// Adds a labelled dice group whose every die explodes on its maximum.
+    pub fn add_exploding_dice(&mut self, label: impl Into<String>, group: DiceGroup) {
+        if group.count > 0 {
+            self.dice.push(DiceTerm {
+                label: label.into(),
+                group,
+                exploding: true,
             });
         }
     }
@@ -331,14 +348,29 @@ pub fn roll(spec: &RollSpec, dice: &mut DiceSource) -> RollBreakdown {
     let mut roll_terms = |terms: &[DiceTerm], out: &mut Vec<DieResult>| {
         for term in terms {
             for _ in 0..term.group.count {
+                let face = dice.roll(term.group.sides);
                 out.push(DieResult {
                     label: term.label.clone(),
                     sides: term.group.sides,
-                    face: dice.roll(term.group.sides),
+                    face,
                     kept: true,
                     critical: false,
                     botch: false,
                 });
+                let sides = term.group.sides;
+                let (mut last, mut extra) = (face, 0);
+                while term.exploding && sides > 1 && last == sides && extra < MAX_EXPLOSIONS {
+                    last = dice.roll(sides);
+                    extra += 1;
+                    out.push(DieResult {
+                        label: format!("{}: a {sides} rolls another d{sides}", term.label),
+                        sides,
+                        face: last,
+                        kept: true,
+                        critical: false,
+                        botch: false,
+                    });
+                }
             }
         }
     };

@@ -465,7 +465,7 @@ fn draw_overlay(
                         .rules()
                         .shinobi
                         .as_ref()
-                        .is_some_and(|s| s.d20.is_none())
+                        .is_some_and(|s| s.is_ninja_chapter())
                     {
                         // Shinobi: a step that leaves a reach the path entered provokes.
                         let danger = shinobi_danger(&mut session, who, &path);

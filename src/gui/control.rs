@@ -369,7 +369,7 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
                 .rules()
                 .shinobi
                 .as_ref()
-                .is_some_and(|s| s.d20.is_none());
+                .is_some_and(|s| s.is_ninja_chapter());
             if ninja && pressed(GameAction::Counter) {
                 session.counter = !session.counter;
             }
@@ -470,7 +470,7 @@ fn command_active_unit(
             .rules()
             .shinobi
             .as_ref()
-            .is_some_and(|s| s.d20.is_none())
+            .is_some_and(|s| s.is_ninja_chapter())
     {
         session.sneak = !session.sneak;
     }

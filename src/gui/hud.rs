@@ -1460,7 +1460,7 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
             format!("{} Recover", keys.of(GameAction::Recover)),
         ]);
     }
-    if rules.shinobi.as_ref().is_some_and(|s| s.d20.is_none()) {
+    if rules.shinobi.as_ref().is_some_and(|s| s.is_ninja_chapter()) {
         items.push(mark(
             session.sneak,
             format!("{} Sneak", keys.of(GameAction::Sneak)),

@@ -741,7 +741,7 @@ impl Session {
             element: slot.element.clone(),
             push: None,
             sneak: self.sneak
-                && rules.shinobi.as_ref().is_some_and(|s| s.d20.is_none())
+                && rules.shinobi.as_ref().is_some_and(|s| s.is_ninja_chapter())
                 && matches!(target, AttackTarget::Combatant(_)),
         })
     }

@@ -4,6 +4,7 @@
 //! [`RulesError`] naming file, line, column and field, and [`Rules::load`] returns them all.
 
 pub mod d20;
+pub mod digimon;
 pub mod error;
 pub mod locate;
 pub mod neutral;
@@ -226,6 +227,7 @@ impl Rules {
             Family::PowerStages => Self::load_stages(dir),
             Family::Shinobi => Self::load_shinobi(dir),
             Family::D20 => Self::load_d20(dir),
+            Family::Digimon => Self::load_digimon(dir),
         }
     }
 
@@ -300,6 +302,7 @@ impl Rules {
             let mut e = stages::terrain_errors(t, src);
             e.extend(shinobi::foreign_terrain_errors(t, src));
             e.extend(d20::foreign_terrain_errors(t, src));
+            e.extend(digimon::foreign_terrain_errors(t, src));
             e
         };
         let (mut rules, combat, roster) = Self::load_lowered(
@@ -322,6 +325,7 @@ impl Rules {
             |t: &TerrainRules, src: &(PathBuf, String)| {
                 let mut e = shinobi::terrain_errors(t, src);
                 e.extend(d20::foreign_terrain_errors(t, src));
+                e.extend(digimon::foreign_terrain_errors(t, src));
                 e
             },
             shinobi::lower,
@@ -330,6 +334,7 @@ impl Rules {
             combat,
             roster,
             d20: None,
+            digimon: None,
         });
         Ok(rules)
     }
@@ -341,7 +346,11 @@ impl Rules {
             dir,
             &d20::D20_FILES,
             d20::validate,
-            d20::terrain_errors,
+            |t: &TerrainRules, src: &(PathBuf, String)| {
+                let mut e = d20::terrain_errors(t, src);
+                e.extend(digimon::foreign_terrain_errors(t, src));
+                e
+            },
             d20::lower,
         )?;
         let (s, r) = d20::as_shinobi(&combat, &roster);
@@ -349,6 +358,27 @@ impl Rules {
             combat: s,
             roster: r,
             d20: Some(Box::new(d20::D20Data { combat, roster })),
+            digimon: None,
+        });
+        Ok(rules)
+    }
+
+    /// Loads a Digimon ruleset: its own four files, lowered onto the action-point path with
+    /// the Digimon rules kept beside it.
+    fn load_digimon(dir: &Path) -> Result<Self, RulesErrors> {
+        let (mut rules, combat, roster) = Self::load_lowered(
+            dir,
+            &digimon::DIGIMON_FILES,
+            digimon::validate,
+            digimon::terrain_errors,
+            digimon::lower,
+        )?;
+        let (s, r) = digimon::as_shinobi(&combat, &roster);
+        rules.shinobi = Some(shinobi::ShinobiData {
+            combat: s,
+            roster: r,
+            d20: None,
+            digimon: Some(Box::new(digimon::DigimonData { combat, roster })),
         });
         Ok(rules)
     }
@@ -411,6 +441,7 @@ impl Rules {
         let mut problems = validate::validate(&rules, &sources);
         problems.extend(shinobi::foreign_terrain_errors(&rules.terrain, &sources[8]));
         problems.extend(d20::foreign_terrain_errors(&rules.terrain, &sources[8]));
+        problems.extend(digimon::foreign_terrain_errors(&rules.terrain, &sources[8]));
         if problems.is_empty() {
             Ok(rules)
         } else {

@@ -40,6 +40,10 @@ pub enum Family {
     /// Dodge or parry, Success Value and Effect Points, criticals by margin, armour DR by damage
     /// type (`d20.ron`; see [`crate::ruleset::d20`]).
     D20,
+    /// The Digimon RPG: exploding 3d6 Accuracy against 3d6 Dodge with the attacker winning
+    /// ties, damage dice minus Armor, attack effects with durations, evolution stages and
+    /// Tamers (`digimon.ron`; see [`crate::ruleset::digimon`]).
+    Digimon,
 }
 
 /// `terrain.ron`: the terrain types a scenario map is drawn with, and line-of-sight and cover
@@ -105,6 +109,10 @@ pub struct TerrainDef {
     /// +1, Standard +2, Good +4, Total +8); only the highest cover or concealment counts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concealment_bonus: Option<i64>,
+    /// Digimon: Difficult Terrain ("it takes a Complex Action over a Simple Action to move
+    /// through"); each square still costs its `move_cost`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub difficult: Option<bool>,
     pub description: String,
 }
 

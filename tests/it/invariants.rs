@@ -442,6 +442,7 @@ fn spec() -> impl Strategy<Value = RollSpec> {
                 .map(|(count, sides)| DiceTerm {
                     label: "dice".into(),
                     group: DiceGroup { count, sides },
+                    exploding: false,
                 })
                 .collect();
             for (i, m) in mods.into_iter().enumerate() {
