@@ -10,6 +10,7 @@ mod d20;
 mod damage;
 mod defense;
 mod determinism;
+mod digimon;
 mod economy;
 mod grid;
 #[cfg(feature = "gui")]
