@@ -166,7 +166,14 @@ pub fn attack_targets(
                 .iter()
                 .find(|f| f.id == id)
                 .ok_or(RuleError::UnknownCombatant(id))?;
-            if id == attacker.id {
+            let helping = rules
+                .shinobi
+                .as_ref()
+                .and_then(|s| super::digimon::of(s))
+                .and_then(|d| super::digimon::attack_of(d, &order.profile))
+                .is_some_and(|(a, _)| super::digimon::helps(a));
+            // Digimon: a helping effect may be given to oneself (Direct is the partner's).
+            if id == attacker.id && !helping {
                 return Err(RuleError::SelfTarget(id));
             }
             if t.defeated() {
@@ -178,12 +185,6 @@ pub fn attack_targets(
             if t.conditions.has(ConditionKind::Hidden) {
                 return Err(RuleError::TargetHidden(id));
             }
-            let helping = rules
-                .shinobi
-                .as_ref()
-                .and_then(|s| super::digimon::of(s))
-                .and_then(|d| super::digimon::attack_of(d, &order.profile))
-                .is_some_and(|(a, _)| super::digimon::helps(a));
             if t.side == attacker.side && !helping {
                 return Err(RuleError::NotAnOpponent(id));
             }

@@ -333,6 +333,9 @@ pub enum RuleError {
     /// A rule of the Digimon chapter forbids it (the message quotes or names the rule).
     #[error("{0}")]
     DigimonRule(String),
+    /// A rule of the Digimon chapter forbids this target (aim elsewhere).
+    #[error("{0}")]
+    DigimonTarget(String),
     #[error("no {card} card in hand")]
     CardNotHeld { card: String },
     #[error("an energy attack needs {need} power stages above 0; at stage {have}")]

@@ -136,9 +136,9 @@ fn check(d: &DigimonData, kind: RollKind) -> RollSpec {
         sides: c.die,
     };
     let label = if c.exploding {
-        format!("{}d{}, {}s explode", c.check_dice, c.die, c.die)
+        format!("{}s explode", c.die)
     } else {
-        format!("{}d{}", c.check_dice, c.die)
+        "the check".to_string()
     };
     if c.exploding {
         s.add_exploding_dice(label, g);
@@ -465,20 +465,20 @@ pub fn check_attack(
     for t in targets {
         if helps(a) {
             if t.side != attacker.side {
-                return Err(RuleError::DigimonRule(format!(
+                return Err(RuleError::DigimonTarget(format!(
                     "{} helps an ally, not {}",
                     a.name, t.identity.name
                 )));
             }
             if a.effect == Some(EffectKind::Direct) && state.partner != Some(t.id) {
-                return Err(RuleError::DigimonRule(format!(
+                return Err(RuleError::DigimonTarget(format!(
                     "a Tamer directs its own partner, not {}",
                     t.identity.name
                 )));
             }
         }
         if a.tag == Tag::Melee && attacker.distance_to(t).is_none_or(|x| x > 1) {
-            return Err(RuleError::DigimonRule(format!(
+            return Err(RuleError::DigimonTarget(format!(
                 "a [Melee] attack is used on an adjacent target; {} is not",
                 t.identity.name
             )));

@@ -551,6 +551,9 @@ fn unit_text(session: &mut Session, cursor: Option<crate::grid::Square>) -> Stri
     if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.d20.as_deref()) {
         return d20_unit_text(session, &f, d);
     }
+    if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref()) {
+        return digimon_unit_text(session, &f, d);
+    }
     if let Some(data) = &rules.shinobi {
         return shinobi_unit_text(session, &f, data);
     }
@@ -865,6 +868,140 @@ fn d20_unit_text(
     out
 }
 
+/// The unit panel of a Digimon or Tamer: stage (and the Default Stage it fell back to), HP
+/// with Temporary HP, actions left, its partner, its stats with what effects do to them, the
+/// effects on it with potency and turns left, a waiting Direct, and its attacks with their
+/// action cost.
+fn digimon_unit_text(
+    session: &mut Session,
+    f: &crate::battle::fighter::Fighter,
+    d: &crate::ruleset::digimon::DigimonData,
+) -> String {
+    use crate::battle::digimon as dg;
+    let state = f.digi.clone().unwrap_or_default();
+    let kind = if state.tamer {
+        "Tamer".to_string()
+    } else {
+        match state.form.as_deref().and_then(|id| d.digimon(id)) {
+            Some(form) => format!(
+                "{} ({}, fell back to its Default Stage)",
+                form.name, form.stage
+            ),
+            None => dg::stage(d, f).unwrap_or("?").to_string(),
+        }
+    };
+    let names = session.battle.names();
+    let partner = state
+        .partner
+        .and_then(|p| names.get(&p).cloned())
+        .map_or(String::new(), |n| format!("  |  partner {n}"));
+    let stat = |id: &str, label: &str| {
+        let base = dg::base_stat(d, f, id);
+        let now = dg::stat(d, f, id);
+        if now == base {
+            format!("{label} {now}")
+        } else {
+            format!("{label} {now} ({base}{:+})", now - base)
+        }
+    };
+    let stats = [
+        stat("ACC", "Accuracy"),
+        stat("DMG", "Damage"),
+        stat("DODGE", "Dodge"),
+        stat("ARM", "Armor"),
+    ]
+    .join("  ");
+    let specs = if state.tamer {
+        format!("Charisma mod {}", f.attributes.get("CHA"))
+    } else {
+        format!(
+            "Body {}  Agility {}  BIT {}  CPU {}  RAM {}",
+            dg::base_stat(d, f, "BODY"),
+            dg::base_stat(d, f, "AGI"),
+            dg::base_stat(d, f, "BIT"),
+            dg::base_stat(d, f, "CPU"),
+            dg::base_stat(d, f, "RAM"),
+        )
+    };
+    let effects: Vec<String> = state
+        .effects
+        .iter()
+        .map(|e| {
+            let name = d.effect(e.kind).map_or("?", |x| x.name.as_str());
+            let by = names.get(&e.source).cloned().unwrap_or_default();
+            format!("{name} {} ({} turn(s), from {by})", e.potency, e.turns)
+        })
+        .collect();
+    let mut extras = Vec::new();
+    if state.temp_hp > 0 {
+        extras.push(format!("Temporary HP {}", state.temp_hp));
+    }
+    if let Some((bonus, _)) = state.directed {
+        extras.push(format!(
+            "Directed: +{bonus} to its next Dodge or Accuracy roll"
+        ));
+    }
+    if state.haste {
+        extras.push("Haste: +1 Simple Action next round".into());
+    }
+    if f.defense.diminishing > 0 {
+        extras.push(format!(
+            "Dodge penalty -{} this round",
+            f.defense.diminishing
+        ));
+    }
+    let attacks: Vec<String> = dg::attacks_now(d, f)
+        .iter()
+        .filter_map(|id| d.attack(id))
+        .map(|a| {
+            let tag = match a.tag {
+                crate::ruleset::digimon::Tag::Melee => "Melee",
+                crate::ruleset::digimon::Tag::Ranged => "Ranged",
+                crate::ruleset::digimon::Tag::Area => "Area",
+            };
+            let effect = a
+                .effect
+                .and_then(|k| d.effect(k))
+                .map_or(String::new(), |e| format!(", {}", e.name));
+            let cost = if a.complex { "Complex" } else { "Simple" };
+            format!("{} [{tag}{effect}] ({cost})", a.name)
+        })
+        .collect();
+    let mut out = format!(
+        "{} {}  |  {kind}\n{} ({}){partner}\n{} {}/{}  |  actions {} of {} left  |  Movement {}\n{stats}\n{specs}\nEffects: {}{}\nAttacks: {}",
+        palette::side_mark(usize::from(f.side.0)),
+        f.identity.name,
+        side_name(session, f.side.0),
+        session
+            .controls
+            .get(usize::from(f.side.0))
+            .map_or(String::new(), |c| c.to_string()),
+        d.combat.pool_name,
+        f.life.current,
+        f.life.max,
+        f.actions.usable(),
+        d.combat.simple_actions,
+        dg::movement(d, f),
+        if effects.is_empty() {
+            "none".to_string()
+        } else {
+            effects.join(", ")
+        },
+        if extras.is_empty() {
+            String::new()
+        } else {
+            format!("\n{}", extras.join("  |  "))
+        },
+        attacks.join(", "),
+    );
+    if let Some(why) = &state.down {
+        out.push_str(&format!("\nOUT OF THE FIGHT: {why}"));
+    } else if f.defeated() {
+        out.push_str("\nDEFEATED (0 HP)");
+    }
+    out
+}
+
 /// The two answers to an attack, as this ruleset names them.
 fn defense_names(rules: &crate::ruleset::Rules) -> (&'static str, &'static str) {
     if rules.stages.is_some() {
@@ -966,7 +1103,7 @@ fn threshold_text(t: &TargetOdds) -> String {
     }
 }
 
-fn target_line(name: &str, how: &str, t: &TargetOdds) -> String {
+fn target_line(name: &str, how: &str, t: &TargetOdds, exploding: bool) -> String {
     let lo = t
         .damage_distribution
         .iter()
@@ -978,8 +1115,9 @@ fn target_line(name: &str, how: &str, t: &TargetOdds) -> String {
         .next_back()
         .copied()
         .unwrap_or(0);
-    if t.difficulty.is_some() {
-        // d20: exploding 20s leave a long, thin tail; say where 99.9 % of damaging hits end.
+    if exploding {
+        // d20 and Digimon: exploding dice leave a long, thin tail; say where 99.9 % of damaging
+        // hits end.
         let hurts: f64 = t.damage_distribution.range(1..).map(|(_, p)| p).sum();
         let mut acc = 0.0;
         let typical = t
@@ -990,10 +1128,20 @@ fn target_line(name: &str, how: &str, t: &TargetOdds) -> String {
                 acc >= 0.999 * hurts
             })
             .map_or(hi, |(d, _)| *d);
+        let crit = if t.critical_hit_chance > 0.0 || t.difficulty.is_some() {
+            format!(" (crit {})", pct(t.critical_hit_chance))
+        } else {
+            String::new()
+        };
+        if hi == 0 {
+            return format!(
+                "{name} {how}: hit {}{crit}  |  no damage",
+                pct(t.hit_chance)
+            );
+        }
         return format!(
-            "{name} {how}: hit {} (crit {})\n  damage {lo}-{typical} (99.9% of damaging hits; up to {hi}), mean {:.1}  |  defeat {}",
+            "{name} {how}: hit {}{crit}\n  damage {lo}-{typical} (99.9% of damaging hits; up to {hi}), mean {:.1}  |  defeat {}",
             pct(t.hit_chance),
-            pct(t.critical_hit_chance),
             t.expected_damage,
             pct(t.defeat_chance)
         );
@@ -1028,6 +1176,65 @@ fn compact_target_line(name: &str, answers: &[TargetOdds]) -> String {
         join(&|o| format!("{:.1}", o.expected_damage)),
         join(&|o| pct(o.defeat_chance)),
     )
+}
+
+/// The head of a Digimon attack's preview: its action type, the tie rule, and for each target
+/// the effect a hit gives it (potency and turns, as the rules would set them now).
+fn digimon_aim_head(
+    session: &mut Session,
+    data: &crate::ruleset::shinobi::ShinobiData,
+    d: &crate::ruleset::digimon::DigimonData,
+    order: &crate::battle::command::AttackOrder,
+    p: &crate::battle::AttackPreview,
+) -> String {
+    use crate::battle::digimon as dg;
+    let ap = crate::battle::shinobi::ap_cost(data, &order.profile);
+    let action = if ap >= data.combat.action_points {
+        "a Complex Action"
+    } else {
+        "a Simple Action"
+    };
+    let mut head = format!(
+        "{}: {action} ({ap} AP)  |  the attacker wins ties\n",
+        p.odds.maneuver
+    );
+    let Some((a, bolstered)) = dg::attack_of(d, &order.profile) else {
+        return head;
+    };
+    let Some(kind) = a.effect else {
+        return head;
+    };
+    let Some(me) = session.battle.fighter(order.attacker) else {
+        return head;
+    };
+    let name = d.effect(kind).map_or("effect", |e| e.name.as_str());
+    for t in &p.context.targets {
+        let Some(target) = session.battle.fighter(t.id) else {
+            continue;
+        };
+        let tname = session.names.get(&t.id).cloned().unwrap_or_default();
+        let potency = dg::potency(d, kind, &me, &target, a.complex || bolstered, bolstered);
+        let turns = dg::duration(d, kind, &me);
+        let what = match kind {
+            crate::ruleset::digimon::EffectKind::Knockback => {
+                format!(
+                    "knocked back {} squares",
+                    dg::knockback_squares(d, &me, &target, bolstered)
+                )
+            }
+            crate::ruleset::digimon::EffectKind::Lifesteal => {
+                format!(
+                    "{} heals up to {potency} HP (once a round)",
+                    me.identity.name
+                )
+            }
+            crate::ruleset::digimon::EffectKind::Haste => "+1 Simple Action next round".into(),
+            _ if turns > 0 => format!("{name} {potency} for {turns} turn(s)"),
+            _ => format!("{name} {potency}"),
+        };
+        head.push_str(&format!("On a hit, {tname}: {what}\n"));
+    }
+    head
 }
 
 fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
@@ -1088,7 +1295,7 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
             .rules()
             .shinobi
             .as_ref()
-            .is_some_and(|s| s.d20.is_some())
+            .is_some_and(|s| !s.is_ninja_chapter())
         {
             return format!("{name}: point at a target.");
         }
@@ -1164,6 +1371,12 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
                     }
                 }
                 head
+            } else if let Some((data, d)) = rules
+                .shinobi
+                .as_ref()
+                .and_then(|s| s.digimon.as_deref().map(|d| (s, d)))
+            {
+                digimon_aim_head(session, data, d, &aim.order, &p)
             } else if let Some(data) = &session.battle.rules().shinobi {
                 let ap = crate::battle::shinobi::ap_cost(data, &aim.order.profile);
                 let mut head = format!(
@@ -1210,6 +1423,8 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
                     p.odds.maneuver, p.ki_cost, p.odds.wager
                 )
             };
+            let exploding =
+                d20.is_some() || rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some());
             let several = p.odds.targets.len() > 1;
             for answers in &p.odds.targets {
                 let Some(first) = answers.first() else {
@@ -1233,12 +1448,15 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
                                     .any(|t| t.id == o.target && t.defenses.is_empty());
                             let how = match o.defense {
                                 _ if undefended => "cannot defend",
+                                _ if o.automatic_hit.is_some() => {
+                                    "rolls no Dodge (a helping effect)"
+                                }
                                 DefenseChoice::Dodge => "dodges",
                                 DefenseChoice::Parry => "parries",
                                 DefenseChoice::Block => "blocks",
                                 DefenseChoice::Deflect => "deflects",
                             };
-                            target_line(&tname, how, o)
+                            target_line(&tname, how, o, exploding)
                         })
                         .collect();
                     out.push_str(&lines.join("\n"));
@@ -1275,6 +1493,9 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
                             .and_then(|s| s.d20.as_deref())
                             .map_or(10, |d| d.combat.effect_table.per_die),
                     ));
+                    return out;
+                } else if first.automatic_hit.is_some() && first.expected_damage == 0.0 {
+                    // Digimon: a helping effect rolls nothing.
                     return out;
                 } else {
                     out.push_str(&format!(

@@ -924,7 +924,20 @@ fn probe_target(
         Some(Targeting::Area { .. }) => {
             AttackTarget::Square(foe.map_or(Square::new(0, 0), |f| f.1))
         }
-        _ => AttackTarget::Combatant(foe.map_or(me.id, |f| f.0)),
+        _ => {
+            // Digimon: a helping effect is given to an ally (Direct to the partner).
+            let helping = rules
+                .shinobi
+                .as_ref()
+                .and_then(|s| s.digimon.as_deref())
+                .and_then(|d| crate::battle::digimon::attack_of(d, profile))
+                .is_some_and(|(a, _)| crate::battle::digimon::helps(a));
+            if helping {
+                let partner = me.digi.as_ref().and_then(|s| s.partner);
+                return AttackTarget::Combatant(partner.unwrap_or(me.id));
+            }
+            AttackTarget::Combatant(foe.map_or(me.id, |f| f.0))
+        }
     }
 }
 
@@ -939,6 +952,7 @@ fn is_aiming_error(e: &RuleError) -> bool {
             | RuleError::OffMap(_)
             | RuleError::SelfTarget(_)
             | RuleError::NotAnOpponent(_)
+            | RuleError::DigimonTarget(_)
             | RuleError::TargetHidden(_)
             | RuleError::TargetDefeated(_)
             | RuleError::TargetAbsent(_)
