@@ -591,6 +591,7 @@ fn gui_title_offers_each_rulesets_own_scenarios() {
         vec![
             "DBU RPG".to_string(),
             "d20 (Skill and Combat System)".to_string(),
+            "Digimon (Digital Monsters RPG)".to_string(),
             "Shinobi (ninja d20)".to_string(),
             "Power Stages (card game)".to_string()
         ]

@@ -26,6 +26,8 @@ fn shipped_scenarios_are_valid_and_of_every_size() {
             "boss",
             "d20-duel",
             "d20-patrol",
+            "digimon-ambush",
+            "digimon-rivals",
             "duel",
             "shinobi-duel",
             "shinobi-squad",
