@@ -264,6 +264,15 @@ impl Situation<'_> {
             // Power stages: one attack a turn, whatever the actions; DBU: up to 3 a round.
             let most = match &self.rules.stages {
                 Some(data) => data.combat.turn.attacks,
+                // Digimon: two Simple Actions a round (three elsewhere).
+                None if self
+                    .rules
+                    .shinobi
+                    .as_ref()
+                    .is_some_and(|s| s.digimon.is_some()) =>
+                {
+                    o.actions.standard.max(2)
+                }
                 None => o.actions.standard.max(3),
             };
             let attacks = |moves: u32| {

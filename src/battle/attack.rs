@@ -1708,7 +1708,7 @@ pub fn end_attack(
         None => ids,
     };
     for f in items.iter_mut() {
-        let targeted = dodged.contains(&f.id);
+        let targeted = dodged.contains(f.id);
         // Rulesets without Diminishing Defense (power stages: 0 per attack) log nothing.
         if targeted && f.life.current > 0 && rules.tier(f.power.base_tier).diminishing_defense != 0
         {

@@ -190,6 +190,9 @@ pub struct DigiState {
     pub directed: Option<(i64, CombatantId)>,
     /// Haste: one more Simple Action next round.
     pub haste: bool,
+    /// This round's actions include Haste's extra one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hasted_now: bool,
     /// The round in which it last activated Lifesteal ("may only activate the Effect once per
     /// round"; Heal's once a round is the round's list of attacks used).
     pub lifesteal_round: u32,

@@ -753,6 +753,9 @@ pub fn fall(
     state.temp_hp = 0;
     f.life.max = form.hp;
     f.life.current = 1;
+    // From now on it attacks with its Default Stage's attacks (the action bar and the AI read
+    // the loadout).
+    f.loadout.profiles = crate::ruleset::digimon::with_bolstered(&d.combat, &form.attacks);
     log.push(BattleEvent::DigiFall {
         who,
         text: format!(
@@ -851,6 +854,7 @@ pub fn refresh_round(
     let Some(state) = f.digi.as_mut() else {
         return;
     };
+    state.hasted_now = state.haste;
     if state.haste {
         state.haste = false;
         *actions += 1;
@@ -1064,7 +1068,7 @@ pub fn end_attack(
 ) -> Vec<CombatantId> {
     let helping = attack_of(d, profile).is_some_and(|(a, _)| helps(a));
     for f in items.iter_mut() {
-        if *f.id == attacker || (!helping && targets.contains(&f.id)) {
+        if *f.id == attacker || (!helping && targets.contains(f.id)) {
             spend_direct(f);
         }
     }

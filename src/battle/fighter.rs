@@ -62,7 +62,8 @@ pub struct FighterQuery {
     pub actions: &'static mut Actions,
     pub round: &'static mut RoundLog,
     pub encounter: &'static mut EncounterLog,
-    pub loadout: &'static Loadout,
+    /// Mutable for a Digimon that falls back to its Default Stage (that stage's attacks).
+    pub loadout: &'static mut Loadout,
     pub controller: &'static Controller,
     pub cards: Option<&'static mut Cards>,
     pub digi: Option<&'static mut DigiState>,
@@ -90,7 +91,7 @@ macro_rules! snapshot_impl {
                     actions: (*self.actions).clone(),
                     round: (*self.round).clone(),
                     encounter: (*self.encounter).clone(),
-                    loadout: self.loadout.clone(),
+                    loadout: (*self.loadout).clone(),
                     controller: *self.controller,
                     cards: self.cards.as_ref().map(|c| (**c).clone()),
                     digi: self.digi.as_ref().map(|c| (**c).clone()),

@@ -1376,7 +1376,7 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
                 .as_ref()
                 .and_then(|s| s.digimon.as_deref().map(|d| (s, d)))
             {
-                digimon_aim_head(session, data, d, &aim.order, &p)
+                digimon_aim_head(session, data, d, &aim.order, p)
             } else if let Some(data) = &session.battle.rules().shinobi {
                 let ap = crate::battle::shinobi::ap_cost(data, &aim.order.profile);
                 let mut head = format!(

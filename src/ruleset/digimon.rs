@@ -410,7 +410,7 @@ pub fn can_bolster(rules: &DigimonRules, a: &DigiAttackDef) -> bool {
 }
 
 /// The attacks a combatant with `attacks` can choose from: each, and its Bolstered use.
-fn with_bolstered(rules: &DigimonRules, attacks: &[String]) -> Vec<String> {
+pub fn with_bolstered(rules: &DigimonRules, attacks: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for id in attacks {
         out.push(id.clone());
