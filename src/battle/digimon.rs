@@ -17,7 +17,6 @@ use super::fighter::{Fighter, FighterQueryItem};
 use super::odds::{RollSummary, TargetOdds};
 use crate::dice::{DiceGroup, DiceSource, Dist, RollKind, RollSpec, distribution, roll};
 use crate::ruleset::Category;
-use crate::ruleset::Targeting;
 use crate::ruleset::digimon::{
     ACC, ARM, BIT, CPU, DMG, DODGE, DigiAttackDef, DigimonData, EffectKind, INIT, Lasting, MOVE,
     RAM, Tag,
@@ -790,14 +789,15 @@ pub fn tick_effects(d: &DigimonData, f: &mut FighterQueryItem, log: &mut EventLo
     }
 }
 
-/// The start of `f`'s turn: Poison's unalterable damage. Returns the damage dealt.
+/// The Poison on `f`, if any: the HP it takes at the start of each of `f`'s turns, and who
+/// gave it.
 pub fn poison_damage(f: &Fighter) -> Option<(i64, CombatantId)> {
     f.digi.as_ref()?.effects.iter().find_map(|e| {
         (e.kind == EffectKind::Poison && e.potency > 0).then_some((e.potency, e.source))
     })
 }
 
-/// The start of a round: Regenerate's healing. Returns the HP regained.
+/// What Regenerate gives `f` back at the start of a round.
 pub fn regeneration(f: &Fighter) -> i64 {
     f.digi.as_ref().map_or(0, |s| {
         s.effects
@@ -808,22 +808,11 @@ pub fn regeneration(f: &Fighter) -> i64 {
     })
 }
 
-/// True when a helping effect's attack or the Direct used its target's waiting bonus: the
-/// bonus is spent by the next Dodge or Accuracy roll.
+/// Spends a waiting Direct: the next Dodge or Accuracy roll has used it.
 pub fn spend_direct(f: &mut FighterQueryItem) {
     if let Some(state) = f.digi.as_mut() {
         state.directed = None;
     }
-}
-
-/// True when `f` is out of the fight though its HP may show otherwise (a Digitama).
-pub fn is_down(f: &Fighter) -> bool {
-    f.digi.as_ref().is_some_and(|s| s.down.is_some())
-}
-
-/// True for an [Area] attack's profile.
-pub fn is_area(a: &DigiAttackDef) -> bool {
-    !matches!(a.targeting, Targeting::Single)
 }
 
 /// A new round for `f`: Regenerate heals, Haste adds its Simple Action, Stun leaves none.
@@ -1057,8 +1046,8 @@ pub fn resolve_hits(
 }
 
 /// The end of a Digimon attack: the Accuracy roll used the attacker's Direct, each Dodge roll
-/// its target's; an ally given a helping effect did not dodge, so it neither uses its Direct nor
-/// counts toward its Dodge penalty (returned: ids whose Dodge penalty grows).
+/// its target's; a helping effect rolls neither, so no Direct is used and no ally's Dodge
+/// penalty grows (returned: ids whose Dodge penalty grows).
 pub fn end_attack(
     d: &DigimonData,
     profile: &str,
@@ -1067,8 +1056,9 @@ pub fn end_attack(
     items: &mut [FighterQueryItem],
 ) -> Vec<CombatantId> {
     let helping = attack_of(d, profile).is_some_and(|(a, _)| helps(a));
+    // A helping effect rolls neither Accuracy nor Dodge: nobody's Direct is used.
     for f in items.iter_mut() {
-        if *f.id == attacker || (!helping && targets.contains(f.id)) {
+        if !helping && (*f.id == attacker || targets.contains(f.id)) {
             spend_direct(f);
         }
     }
