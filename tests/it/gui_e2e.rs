@@ -142,7 +142,7 @@ fn gui_end_to_end_shinobi_prompt_deflects_a_thrown_kunai() {
 }
 
 #[test]
-fn gui_end_to_end_digimon_blast_weakens_and_tamer_directs() {
+fn gui_end_to_end_digimon_blast_then_the_tamer_directs() {
     if std::env::var_os("GRIDCLASH_SKIP_E2E").is_some() {
         eprintln!("GRIDCLASH_SKIP_E2E is set: skipping the window test");
         return;
@@ -150,10 +150,10 @@ fn gui_end_to_end_digimon_blast_weakens_and_tamer_directs() {
     let dir = std::env::temp_dir().join(format!("gridclash-e2e-digimon-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("screenshot directory");
     let shot = dir.join("digimon-directed.png");
-    // Seed 3: Greymon's Nova Blast (slot 2) hits Garurumon and Weakens it; Greymon ends its
-    // turn and Tai, right after it, Directs it (slot 2, aimed at Greymon's square).
+    // Seed 3: Garurumon acts first; then Greymon fires Nova Blast (slot 2) at it, ends its turn,
+    // and Tai, right after it, Directs it (slot 2, aimed at Greymon's square).
     let text = format!(
-        "wait 30\nuntil-human 900\nkey Digit2\ncursor 15 5\nwait 10\nclick\nwait 60\nexpect Weaken from Greymon on Garurumon\nkey KeyT\nwait 20\nuntil-human 900\nkey Digit2\ncursor 2 4\nwait 10\nclick\nwait 30\nshot {}\nexpect Direct from Tai on Greymon\nquit\n",
+        "wait 30\nuntil-human 900\nkey Digit2\ncursor 15 5\nwait 10\nclick\nwait 60\nexpect Greymon attacks Garurumon with Nova Blast\nkey KeyT\nwait 20\nuntil-human 900\nkey Digit2\ncursor 2 4\nwait 10\nclick\nwait 30\nshot {}\nexpect Direct from Tai on Greymon\nquit\n",
         shot.display()
     );
     let log = play_script(&dir, "digimon-rivals", 3, &text);
