@@ -331,8 +331,8 @@ pub fn advance_move(
         let visited: Vec<Square> = std::iter::once(m.start)
             .chain(m.path[..m.next].iter().copied())
             .collect();
-        // d20: moving provokes nothing (the text's attacks of opportunity come from shooting
-        // or reloading in a threatened square).
+        // d20 and Digimon: moving provokes nothing (d20's attacks of opportunity come from
+        // shooting or reloading in a threatened square; the Digimon chapter has none).
         let d20 = rules
             .shinobi
             .as_ref()
