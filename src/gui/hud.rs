@@ -1232,7 +1232,12 @@ fn digimon_aim_head(
             _ if turns > 0 => format!("{name} {potency} for {turns} turn(s)"),
             _ => format!("{name} {potency}"),
         };
-        head.push_str(&format!("On a hit, {tname}: {what}\n"));
+        let when = if dg::helps(a) {
+            "Given to"
+        } else {
+            "On a hit,"
+        };
+        head.push_str(&format!("{when} {tname}: {what}\n"));
     }
     head
 }
