@@ -735,6 +735,20 @@ pub struct AttackContext {
     pub wound: RollSpec,
 }
 
+impl AttackContext {
+    /// The context of an attack the ruleset does not know (validated data always has it):
+    /// nothing to roll, nobody to hit.
+    pub fn empty() -> Self {
+        Self {
+            ki_cost: 0,
+            wager: 0,
+            strike: RollSpec::new(RollKind::Strike),
+            targets: Vec::new(),
+            wound: RollSpec::new(RollKind::Wound),
+        }
+    }
+}
+
 /// Assembles the attack context of `decl` by `attacker` against `targets`.
 pub fn assemble(
     rules: &Rules,

@@ -21,7 +21,6 @@ use super::state::TargetState;
 use crate::dice::{BaseDie, DiceGroup, DiceSource, Dist, RollBreakdown, RollKind, RollSpec};
 use crate::dice::{distribution, roll};
 use crate::grid::{Field, footprint};
-use crate::ruleset::Category;
 use crate::ruleset::d20::{
     CriticalRule, D20AttackDef, D20Data, D20Rules, EffectTable, Feat, WeaponClass, WeaponDef,
 };
@@ -439,13 +438,7 @@ pub fn assemble(
         d.attack(&decl.profile.id),
         d.attack(&decl.profile.id).and_then(|a| d.weapon(&a.weapon)),
     ) else {
-        return AttackContext {
-            ki_cost: 0,
-            wager: 0,
-            strike: RollSpec::new(RollKind::Strike),
-            targets: Vec::new(),
-            wound: RollSpec::new(RollKind::Wound),
-        };
+        return AttackContext::empty();
     };
     let at = swing(attacker, &a.id);
     let strike = strike_spec(d, attacker, a, at);
@@ -691,32 +684,21 @@ pub fn target_odds(
             dist.mix(&hit_damage(d, w, &ctx.wound, target, *sv), *p);
         }
     }
-    let damage_distribution = super::odds::nonzero(&dist);
-    let defeat_chance = damage_distribution
-        .range(target.life.current.max(1)..)
-        .fold(0.0, |acc, (_, p)| acc + p)
-        .min(1.0);
     TargetOdds {
-        target: t.id,
-        defense: choice,
-        automatic_hit: None,
-        hit_chance: hit,
         critical_hit_chance: critical,
-        expected_damage: dist.mean(),
-        damage_distribution,
-        threshold_chances: Vec::new(),
-        defeat_chance,
-        category: Category::Lethal,
-        critical_category: Category::Lethal,
-        soak_used: 0,
-        cover: 0,
-        stage_loss: None,
-        strike: RollSummary::of(&t.strike),
-        defense_roll: defense.map_or_else(
-            || RollSummary::of(&RollSpec::new(RollKind::Dodge)),
-            RollSummary::of,
-        ),
         difficulty: t.difficulty.as_ref().map(RollSummary::of),
+        ..TargetOdds::lethal(
+            t.id,
+            choice,
+            hit,
+            &dist,
+            target.life.current,
+            &t.strike,
+            defense.map_or_else(
+                || RollSummary::of(&RollSpec::new(RollKind::Dodge)),
+                RollSummary::of,
+            ),
+        )
     }
 }
 

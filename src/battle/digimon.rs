@@ -317,15 +317,8 @@ pub fn assemble(
     targets: &[&Fighter],
     decl: &Declaration,
 ) -> AttackContext {
-    let empty = || AttackContext {
-        ki_cost: 0,
-        wager: 0,
-        strike: RollSpec::new(RollKind::Strike),
-        targets: Vec::new(),
-        wound: RollSpec::new(RollKind::Wound),
-    };
     let Some((a, _)) = attack_of(d, &decl.profile.id) else {
-        return empty();
+        return AttackContext::empty();
     };
     let strikes: Vec<RollSpec> = targets
         .iter()
@@ -402,34 +395,19 @@ pub fn target_odds(
     let mut dist = Dist::point(0);
     dist.p[0] = 1.0 - hit;
     dist.mix(&landed, hit);
-    let damage_distribution = super::odds::nonzero(&dist);
     let temp = target.digi.as_ref().map_or(0, |s| s.temp_hp);
-    let defeat_chance = if damaging {
-        damage_distribution
-            .range((target.life.current + temp).max(1)..)
-            .fold(0.0, |acc, (_, p)| acc + p)
-            .min(1.0)
-    } else {
-        0.0
-    };
+    // An [Effect] attack's distribution is all 0: it defeats nobody.
     TargetOdds {
-        target: t.id,
-        defense: choice,
         automatic_hit: helping.then(|| "allies do not roll Dodge against a helping effect".into()),
-        hit_chance: hit,
-        critical_hit_chance: 0.0,
-        expected_damage: dist.mean(),
-        damage_distribution,
-        threshold_chances: Vec::new(),
-        defeat_chance,
-        category: Category::Lethal,
-        critical_category: Category::Lethal,
-        soak_used: 0,
-        cover: 0,
-        stage_loss: None,
-        strike: RollSummary::of(&t.strike),
-        defense_roll: RollSummary::of(defense),
-        difficulty: None,
+        ..TargetOdds::lethal(
+            t.id,
+            choice,
+            hit,
+            &dist,
+            target.life.current + temp,
+            &t.strike,
+            RollSummary::of(defense),
+        )
     }
 }
 

@@ -149,6 +149,44 @@ pub struct TargetOdds {
 }
 
 impl TargetOdds {
+    /// The odds of an attack whose damage is one Lethal roll with no Soak, thresholds or
+    /// criticals of the DBU kind (the shinobi, d20 and Digimon families): `dist` is the damage
+    /// with a miss as 0, and reaching `defeat_at` defeats. Families add their own fields.
+    pub fn lethal(
+        target: CombatantId,
+        defense: DefenseChoice,
+        hit_chance: f64,
+        dist: &Dist,
+        defeat_at: i64,
+        strike: &RollSpec,
+        defense_roll: RollSummary,
+    ) -> Self {
+        let damage_distribution = nonzero(dist);
+        let defeat_chance = damage_distribution
+            .range(defeat_at.max(1)..)
+            .fold(0.0, |acc, (_, p)| acc + p)
+            .min(1.0);
+        Self {
+            target,
+            defense,
+            automatic_hit: None,
+            hit_chance,
+            critical_hit_chance: 0.0,
+            expected_damage: dist.mean(),
+            damage_distribution,
+            threshold_chances: Vec::new(),
+            defeat_chance,
+            category: Category::Lethal,
+            critical_category: Category::Lethal,
+            soak_used: 0,
+            cover: 0,
+            stage_loss: None,
+            strike: RollSummary::of(strike),
+            defense_roll,
+            difficulty: None,
+        }
+    }
+
     /// The chance of dealing at least `damage`.
     pub fn chance_of_at_least(&self, damage: i64) -> f64 {
         self.damage_distribution

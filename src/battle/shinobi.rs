@@ -22,7 +22,6 @@ use super::fighter::FighterQueryItem;
 use super::odds::{RollSummary, TargetOdds};
 use crate::dice::{BaseDie, DiceSource, Dist, RollKind, RollSpec, distribution, roll};
 use crate::grid::{Field, footprint, footprint_distance};
-use crate::ruleset::Category;
 use crate::ruleset::shinobi::{AttackDef, CounterDef, DefenseKind, ShinobiData};
 
 /// The attack a profile id names (validated data always has one).
@@ -341,13 +340,7 @@ pub fn assemble(
     decl: &Declaration,
 ) -> AttackContext {
     let Some(a) = attack(data, &decl.profile.id) else {
-        return AttackContext {
-            ki_cost: 0,
-            wager: 0,
-            strike: RollSpec::new(RollKind::Strike),
-            targets: Vec::new(),
-            wound: RollSpec::new(RollKind::Wound),
-        };
+        return AttackContext::empty();
     };
     let strike = strike_spec(data, attacker, a);
     let defenses = |t: &Fighter, won: bool| -> Vec<(DefenseChoice, RollSpec)> {
@@ -462,30 +455,15 @@ pub fn target_odds(
     let mut dist = Dist::point(0);
     dist.p[0] = 1.0 - hit;
     dist.mix(&landed, hit);
-    let damage_distribution = super::odds::nonzero(&dist);
-    let defeat_chance = damage_distribution
-        .range(target.life.current.max(1)..)
-        .fold(0.0, |acc, (_, p)| acc + p)
-        .min(1.0);
-    TargetOdds {
-        target: t.id,
-        defense: choice,
-        automatic_hit: None,
-        hit_chance: hit,
-        critical_hit_chance: 0.0,
-        expected_damage: dist.mean(),
-        damage_distribution,
-        threshold_chances: Vec::new(),
-        defeat_chance,
-        category: Category::Lethal,
-        critical_category: Category::Lethal,
-        soak_used: 0,
-        cover: 0,
-        stage_loss: None,
-        strike: RollSummary::of(&t.strike),
-        defense_roll: RollSummary::of(defense),
-        difficulty: None,
-    }
+    TargetOdds::lethal(
+        t.id,
+        choice,
+        hit,
+        &dist,
+        target.life.current,
+        &t.strike,
+        RollSummary::of(defense),
+    )
 }
 
 /// Rolls the sneak-attack contest and logs it; true when the attacker wins.
