@@ -494,6 +494,23 @@ fn digimon_stat_effects_change_the_rolls_they_name() {
 }
 
 #[test]
+fn digimon_confuse_takes_the_targets_higher_of_cpu_and_bit() {
+    // Gabumon (CPU 1, BIT 1) Confuses Greymon (CPU 2, BIT 1): the potency is Greymon's CPU 2
+    // x2 = 4, not the user's value.
+    let d = data();
+    let mut b = greymon_and_gabumon(&[]);
+    let (grey, gab) = (fighter(&mut b, 0), fighter(&mut b, 1));
+    assert_eq!(
+        digimon::potency(d, EffectKind::Confuse, &gab, &grey, false, false),
+        4
+    );
+    assert_eq!(
+        digimon::potency(d, EffectKind::Confuse, &grey, &gab, false, false),
+        2
+    );
+}
+
+#[test]
 fn digimon_taunt_and_fear_lower_accuracy_against_the_right_target() {
     let d = data();
     let mut b = battle(
