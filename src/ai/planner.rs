@@ -503,7 +503,7 @@ pub fn decide(
                 f64::from(
                     me.actions
                         .usable()
-                        .saturating_sub(crate::battle::shinobi::ap_cost(data, &o.profile)),
+                        .saturating_sub(crate::battle::shinobi::attack_ap(data, &me, &o.profile)),
                 ) * best_here
             }
             None => rest_here,

@@ -487,7 +487,7 @@ pub fn begin_attack(
             )
         } else {
             (
-                super::shinobi::ap_cost(data, &profile_id),
+                super::shinobi::attack_ap(data, me, &profile_id),
                 format!("an attack ({name})"),
             )
         };
@@ -576,6 +576,8 @@ pub fn begin_attack(
                 damage: 0,
                 counter: None,
                 success: None,
+                half: false,
+                interceded: false,
             })
             .collect(),
         strike: None,
@@ -583,6 +585,8 @@ pub fn begin_attack(
         responders: Vec::new(),
         window_opened: false,
         sneak_won: Vec::new(),
+        intercede_opened: false,
+        interceders: Vec::new(),
     })
 }
 
@@ -1129,7 +1133,7 @@ pub fn roll_opposed_checks(
                 attacker_wins_ties: false,
             });
         }
-        state.phase = AttackPhase::Damage;
+        state.phase = AttackPhase::Intercede;
         return;
     }
     let common = roll(&ctx.strike, &mut dice.0);
@@ -1231,7 +1235,12 @@ pub fn roll_opposed_checks(
         state.targets[i].hit = Some(hit);
     }
     state.strike = Some(common);
-    state.phase = AttackPhase::Damage;
+    // Digimon: an ally of a target about to be hit may Intercede before the damage.
+    state.phase = if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some()) {
+        AttackPhase::Intercede
+    } else {
+        AttackPhase::Damage
+    };
 }
 
 /// The power-stages Clash: no rolls; a target that chose to block plays its matching defense
@@ -1702,15 +1711,25 @@ pub fn end_attack(
     let mut items: Vec<_> = q.iter_mut().collect();
     items.sort_by_key(|f| *f.id);
     let mut minion_defeated = None;
-    let ids: Vec<CombatantId> = state.targets.iter().map(|t| t.id).collect();
+    // An interceder rolled no Dodge: its Dodge penalty does not grow.
+    let all_targets: Vec<CombatantId> = state.targets.iter().map(|t| t.id).collect();
+    let ids: Vec<CombatantId> = state
+        .targets
+        .iter()
+        .filter(|t| !t.interceded)
+        .map(|t| t.id)
+        .collect();
     let dodged = match rules.shinobi.as_ref().and_then(|s| super::digimon::of(s)) {
         Some(d) => super::digimon::end_attack(d, &state.order.profile, attacker, &ids, &mut items),
         None => ids,
     };
     for f in items.iter_mut() {
-        let targeted = dodged.contains(f.id);
-        // Rulesets without Diminishing Defense (power stages: 0 per attack) log nothing.
-        if targeted && f.life.current > 0 && rules.tier(f.power.base_tier).diminishing_defense != 0
+        let targeted = all_targets.contains(f.id);
+        // Rulesets without Diminishing Defense (power stages: 0 per attack) log nothing; a
+        // Digimon that rolled no Dodge (a helping effect, a Clash, Interceding) gains none.
+        if dodged.contains(f.id)
+            && f.life.current > 0
+            && rules.tier(f.power.base_tier).diminishing_defense != 0
         {
             let stacks = rules.tier(f.power.base_tier).diminishing_defense;
             f.defense.diminishing += stacks;
@@ -1793,6 +1812,12 @@ pub fn end_attack(
             .any(|t| t.id == who && t.hit == Some(true))
     {
         r.hit = true;
+    }
+    drop(items);
+    // Digimon: a Clash ends when a hit knocks, stuns or paralyses a participant out of it.
+    if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some()) {
+        super::grapple::break_loose(&mut q, &mut log);
+        super::digimon::release_charms(&mut q, &mut log);
     }
 }
 

@@ -100,6 +100,9 @@ pub enum Command {
     ConvertAction { who: CombatantId },
     /// End one's turn early.
     EndTurn { who: CombatantId },
+    /// Digimon: answer an Intercede prompt: step between the ally and the attacker and take
+    /// the hit, or not.
+    Intercede { who: CombatantId, accept: bool },
 }
 
 impl Command {
@@ -133,7 +136,8 @@ impl Command {
             | Self::Move { who, .. }
             | Self::Exploit { who, .. }
             | Self::PowerUp { who }
-            | Self::Recover { who, .. } => *who,
+            | Self::Recover { who, .. }
+            | Self::Intercede { who, .. } => *who,
         }
     }
 }
@@ -156,6 +160,12 @@ pub enum Decision {
     Exploit {
         who: CombatantId,
         mover: CombatantId,
+    },
+    /// Digimon: `attacker`'s attack is about to hit `target`; its ally `who` may Intercede.
+    Intercede {
+        who: CombatantId,
+        target: CombatantId,
+        attacker: CombatantId,
     },
 }
 

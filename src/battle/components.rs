@@ -198,6 +198,37 @@ pub struct DigiState {
     pub lifesteal_round: u32,
     /// Why it is out of the fight (a Digitama, unconscious, killed), once it is.
     pub down: Option<String>,
+    /// The Clash it is in, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clash: Option<ClashHold>,
+    /// Charmed: the side it belongs to, while the charmer's side commands it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charmed_from: Option<Side>,
+    /// The round it last Interceded in ("once per round").
+    #[serde(default, skip_serializing_if = "is_round_zero")]
+    pub interceded_round: u32,
+}
+
+fn is_round_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// One side of a Clash (the Digimon chapter's grapple): who holds whom. Both participants
+/// carry one, mirrored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClashHold {
+    pub opponent: CombatantId,
+    /// It controls the Clash (its opponent may not act).
+    pub control: bool,
+    /// Who started it: a total tie on a control check goes to the starter (our reading of
+    /// "the Player Controls the Clash").
+    pub started_by: CombatantId,
+    /// Pinned: it does not roll for control at the next round's check.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pinned: bool,
+    /// What outsiders' damage to either participant loses: both BIT values, fixed when the
+    /// Clash starts.
+    pub shield: i64,
 }
 
 /// An attack effect on a combatant: its potency, the target's turns it has left, and who gave

@@ -696,6 +696,8 @@ pub struct TargetContext {
     /// d20: what the attack must meet besides any defense roll -- the range difficulty and the
     /// highest cover or concealment bonus, each a labelled modifier.
     pub difficulty: Option<RollSpec>,
+    /// Digimon: what a hit's damage loses before Armor, and why (outsiders hitting a Clash).
+    pub damage_less: Option<(i64, String)>,
 }
 
 impl TargetContext {
@@ -791,6 +793,7 @@ pub fn assemble(
                 sneak: None,
                 knockback: None,
                 difficulty: None,
+                damage_less: None,
             })
             .collect(),
         wound: wound_spec(rules, field, attacker, decl, single),

@@ -472,6 +472,7 @@ pub fn assemble(
                     sneak: None,
                     knockback: None,
                     difficulty: Some(difficulty),
+                    damage_less: None,
                 }
             })
             .collect(),

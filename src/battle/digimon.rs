@@ -18,8 +18,8 @@ use super::odds::{RollSummary, TargetOdds};
 use crate::dice::{DiceGroup, DiceSource, Dist, RollKind, RollSpec, distribution, roll};
 use crate::ruleset::Category;
 use crate::ruleset::digimon::{
-    ACC, ARM, BIT, CPU, DMG, DODGE, DigiAttackDef, DigimonData, EffectKind, INIT, Lasting, MOVE,
-    RAM, Tag,
+    ACC, ARM, BIT, CPU, ClashMove, DMG, DODGE, DigiAttackDef, DigimonData, EffectKind, INIT,
+    Lasting, MOVE, RAM, Tag,
 };
 use crate::ruleset::shinobi::ShinobiData;
 
@@ -113,21 +113,30 @@ pub fn stage<'d>(d: &'d DigimonData, f: &Fighter) -> Option<&'d str> {
     d.digimon(&id).map(|x| x.stage.as_str())
 }
 
-/// The attacks `f` can make now: its own, or its Default Stage's after a fall.
+/// The attacks `f` can make now: its own, or its Default Stage's after a fall, and the Clash
+/// actions everyone has.
 pub fn attacks_now(d: &DigimonData, f: &Fighter) -> Vec<String> {
     let form = f.digi.as_ref().and_then(|s| s.form.as_deref());
-    match form.and_then(|id| d.digimon(id)) {
+    let mut out = match form.and_then(|id| d.digimon(id)) {
         Some(def) => def.attacks.clone(),
         None => d
             .digimon(&f.identity.archetype)
             .map(|x| x.attacks.clone())
             .or_else(|| d.tamer(&f.identity.archetype).map(|t| t.attacks.clone()))
             .unwrap_or_default(),
-    }
+    };
+    out.extend(
+        d.combat
+            .attacks
+            .iter()
+            .filter(|a| a.clash.is_some())
+            .map(|a| a.id.clone()),
+    );
+    out
 }
 
 /// The check dice: 3d6, every 6 rolling another ("Critical Success Dice").
-fn check(d: &DigimonData, kind: RollKind) -> RollSpec {
+pub(super) fn check(d: &DigimonData, kind: RollKind) -> RollSpec {
     let c = &d.combat;
     let mut s = RollSpec::new(kind);
     let g = DiceGroup {
@@ -148,7 +157,7 @@ fn check(d: &DigimonData, kind: RollKind) -> RollSpec {
 }
 
 /// Adds a stat and each effect on it to a roll.
-fn add_stat(d: &DigimonData, f: &Fighter, id: &str, name: &str, s: &mut RollSpec) {
+pub(super) fn add_stat(d: &DigimonData, f: &Fighter, id: &str, name: &str, s: &mut RollSpec) {
     s.add(name, base_stat(d, f, id));
     for (label, v) in effect_mods(d, f, id) {
         s.add(label, v);
@@ -263,6 +272,11 @@ pub fn wound_spec(d: &DigimonData, attacker: &Fighter, a: &DigiAttackDef) -> Rol
     if !a.damage {
         return s;
     }
+    if a.clash == Some(ClashMove::Throw) {
+        // "Deals Damage to the target digimon equal to its Damage Stat, reduced by Armor."
+        s.add("Damage stat (a Throw)", stat(d, attacker, DMG));
+        return s;
+    }
     let c = &d.combat;
     let dmg = stat(d, attacker, DMG);
     if is_tamer(attacker) {
@@ -339,7 +353,12 @@ pub fn assemble(
                 distance: attacker.distance_to(t),
                 strike,
                 defenses: vec![(DefenseChoice::Dodge, defense_spec(d, t))],
-                automatic_hit: helps(a).then_some("a helping effect: allies do not roll Dodge"),
+                automatic_hit: if helps(a) {
+                    Some("a helping effect: allies do not roll Dodge")
+                } else {
+                    super::grapple::no_dodge(a, t)
+                },
+                damage_less: super::grapple::outside_penalty(attacker, t),
                 cover: None,
                 miss_chance: None,
                 absorb: None,
@@ -352,10 +371,11 @@ pub fn assemble(
     }
 }
 
-/// The damage one hit deals to `target` from a damage roll of `wound`: minus its Armor, at
-/// least 1 ("they take 1 point of Damage from a successful Attack").
-pub fn hit_damage(d: &DigimonData, target: &Fighter, wound: i64) -> i64 {
-    (wound - stat(d, target, ARM).max(0)).max(1)
+/// The damage one hit deals to `target` from a damage roll of `wound`: minus `less` (a
+/// Clash's outsider penalty) and its Armor, at least 1 ("they take 1 point of Damage from a
+/// successful Attack").
+pub fn hit_damage(d: &DigimonData, target: &Fighter, wound: i64, less: i64) -> i64 {
+    (wound - less - stat(d, target, ARM).max(0)).max(1)
 }
 
 /// The chance that the Accuracy roll meets or beats the Dodge roll.
@@ -382,13 +402,14 @@ pub fn target_odds(
     let defense = t.defense(choice);
     let helping = attack_of(d, profile).is_some_and(|(a, _)| helps(a));
     let damaging = attack_of(d, profile).is_some_and(|(a, _)| a.damage);
-    let hit = if helping {
+    let hit = if t.automatic_hit.is_some() {
         1.0
     } else {
         hit_chance(&t.strike, defense)
     };
+    let less = t.damage_less.as_ref().map_or(0, |x| x.0);
     let landed = if damaging {
-        distribution(&ctx.wound).map(|w| hit_damage(d, target, w))
+        distribution(&ctx.wound).map(|w| hit_damage(d, target, w, less))
     } else {
         Dist::point(0)
     };
@@ -398,7 +419,11 @@ pub fn target_odds(
     let temp = target.digi.as_ref().map_or(0, |s| s.temp_hp);
     // An [Effect] attack's distribution is all 0: it defeats nobody.
     TargetOdds {
-        automatic_hit: helping.then(|| "allies do not roll Dodge against a helping effect".into()),
+        automatic_hit: if helping {
+            Some("allies do not roll Dodge against a helping effect".into())
+        } else {
+            t.automatic_hit.map(str::to_string)
+        },
         ..TargetOdds::lethal(
             t.id,
             choice,
@@ -438,6 +463,7 @@ pub fn check_attack(
             a.name
         )));
     }
+    super::grapple::check_attack(attacker, a, targets)?;
     let state = attacker.digi.clone().unwrap_or_default();
     for t in targets {
         if helps(a) {
@@ -599,6 +625,19 @@ pub fn apply_effect(
             state.effects.retain(|e| e.turns > 0);
             format!("{cut} effect(s) shortened by {by} turn(s)")
         }
+        EffectKind::Charm => {
+            // "The user takes control of the target's actions": the user's side commands it
+            // (and it fights for that side) until the Charm ends.
+            stack(state, kind, p, turns, user.id);
+            let now = state.effects.iter().find(|e| e.kind == kind);
+            let left = now.map_or(turns, |e| e.turns);
+            state.charmed_from.get_or_insert(*target.side);
+            *target.side = user.side;
+            format!(
+                "{}'s side commands it for {left} turn(s)",
+                user.identity.name
+            )
+        }
         _ => {
             stack(state, kind, p, turns, user.id);
             let now = state.effects.iter().find(|e| e.kind == kind);
@@ -727,12 +766,13 @@ pub fn fall(
     };
     state.form = Some(form_id.clone());
     state.effects.clear();
+    state.clash = None;
     state.temp_hp = 0;
     f.life.max = form.hp;
     f.life.current = 1;
     // From now on it attacks with its Default Stage's attacks (the action bar and the AI read
     // the loadout).
-    f.loadout.profiles = crate::ruleset::digimon::with_bolstered(&d.combat, &form.attacks);
+    f.loadout.profiles = crate::ruleset::digimon::loadout(&d.combat, &form.attacks);
     log.push(BattleEvent::DigiFall {
         who,
         text: format!(
@@ -765,6 +805,45 @@ pub fn tick_effects(d: &DigimonData, f: &mut FighterQueryItem, log: &mut EventLo
             text: "wears off".into(),
         });
     }
+}
+
+/// Gives a combatant whose Charm is over (worn off, Cleansed, lost in a fall) back to its
+/// own side.
+pub fn release_charms(
+    q: &mut bevy::prelude::Query<super::fighter::FighterQuery>,
+    log: &mut EventLog,
+) {
+    for mut f in q.iter_mut() {
+        let charmed = f
+            .digi
+            .as_ref()
+            .is_some_and(|s| s.effects.iter().any(|e| e.kind == EffectKind::Charm));
+        let who = *f.id;
+        let name = f.identity.name.clone();
+        let Some(state) = f.digi.as_mut() else {
+            continue;
+        };
+        if charmed && state.down.is_none() {
+            continue;
+        }
+        let Some(own) = state.charmed_from.take() else {
+            continue;
+        };
+        *f.side = own;
+        log.push(BattleEvent::DigiNote {
+            who,
+            text: format!("{name} is no longer Charmed: it fights for its own side again."),
+        });
+    }
+}
+
+/// The side `f` belongs to (a Charmed combatant's own, not its charmer's): the side whose
+/// victory it counts for.
+pub fn own_side(f: &Fighter) -> super::components::Side {
+    f.digi
+        .as_ref()
+        .and_then(|s| s.charmed_from)
+        .unwrap_or(f.side)
 }
 
 /// The Poison on `f`, if any: the HP it takes at the start of each of `f`'s turns, and who
@@ -860,6 +939,16 @@ pub fn begin_turn(
             fall(d, f, raw, dice, log);
         }
     }
+    if super::grapple::held(&snap) {
+        f.actions.standard = 0;
+        log.push(BattleEvent::DigiNote {
+            who: snap.id,
+            text: format!(
+                "{} is held in a Clash it does not control: no actions this turn.",
+                snap.identity.name
+            ),
+        });
+    }
     if has(&snap, EffectKind::Stun) && f.actions.standard > 0 {
         f.actions.standard = 0;
         log.push(BattleEvent::DigiEffect {
@@ -912,10 +1001,21 @@ pub fn resolve_hits(
         let mut dealt = 0;
         if let Some(w) = &wound {
             let armor = stat(d, t, ARM).max(0);
-            let damage = hit_damage(d, t, w.total);
+            let outside = ctx.targets.get(i).and_then(|x| x.damage_less.clone());
+            let less = outside.as_ref().map_or(0, |x| x.0);
+            let full = hit_damage(d, t, w.total, less);
+            // Shielded by an ally's Intercede against an [Area] attack: half, at least 1.
+            let half = state.targets[i].half;
+            let damage = if half { (full / 2).max(1) } else { full };
             let to_hp = through_temp_hp(&mut f, damage);
             let mut notes = vec![format!("Armor {armor}")];
-            if w.total - armor < 1 {
+            if half {
+                notes.push(format!("half of {full}: an ally Interceded"));
+            }
+            if let Some((_, why)) = outside {
+                notes.insert(0, why);
+            }
+            if w.total - less - armor < 1 {
                 notes.push("at least 1 from a successful Attack".into());
             }
             if to_hp < damage {
@@ -951,33 +1051,13 @@ pub fn resolve_hits(
                 continue;
             }
         }
+        if let Some(m) = a.clash {
+            clash_move(d, field, m, attacker, t, all, dice, q, log);
+            continue;
+        }
         if a.effect == Some(EffectKind::Knockback) {
             let steps = knockback_squares(d, attacker, t, bolstered);
-            if let (Some(from), Some(at)) = (attacker.position, t.position) {
-                let size = t.size.squares;
-                let others: Vec<&Fighter> = all
-                    .iter()
-                    .filter(|o| o.id != t.id && !o.defeated())
-                    .collect();
-                let to = super::context::push_destination(at, from, steps, |s| {
-                    crate::grid::footprint(s, size).iter().any(|sq| {
-                        field.cost(sq).is_none()
-                            || others.iter().any(|o| {
-                                o.position.is_some_and(|p| {
-                                    crate::grid::footprint(p, o.size.squares).contains(&sq)
-                                })
-                            })
-                    })
-                });
-                if to != at {
-                    f.position.0 = Some(to);
-                    log.push(BattleEvent::Pushed {
-                        who: t.id,
-                        from: at,
-                        to,
-                    });
-                }
-            }
+            push_away(field, all, attacker, t, steps, &mut f, log);
             continue;
         }
         let _ = apply_effect(d, a, bolstered, attacker, &mut f, dealt, log);
@@ -1023,6 +1103,122 @@ pub fn resolve_hits(
     }
 }
 
+/// Pushes `t` (whose query item is `f`) `steps` squares straight away from `from_who`,
+/// stopping before walls and anyone standing in the way (Knockback, a Throw).
+fn push_away(
+    field: &crate::grid::Field,
+    all: &[Fighter],
+    from_who: &Fighter,
+    t: &Fighter,
+    steps: u32,
+    f: &mut FighterQueryItem,
+    log: &mut EventLog,
+) {
+    let (Some(from), Some(at)) = (from_who.position, t.position) else {
+        return;
+    };
+    let size = t.size.squares;
+    let others: Vec<&Fighter> = all
+        .iter()
+        .filter(|o| o.id != t.id && !o.defeated())
+        .collect();
+    let to = super::context::push_destination(at, from, steps, |s| {
+        crate::grid::footprint(s, size).iter().any(|sq| {
+            field.cost(sq).is_none()
+                || others.iter().any(|o| {
+                    o.position
+                        .is_some_and(|p| crate::grid::footprint(p, o.size.squares).contains(&sq))
+                })
+        })
+    });
+    if to != at {
+        f.position.0 = Some(to);
+        log.push(BattleEvent::Pushed {
+            who: t.id,
+            from: at,
+            to,
+        });
+    }
+}
+
+/// What a Clash action does once declared: Start rolls for control, End frees both, Pin rolls
+/// the contested Body checks, Throw (its damage already dealt) sends the opponent Body squares
+/// away and ends the Clash.
+#[allow(clippy::too_many_arguments)]
+fn clash_move(
+    d: &DigimonData,
+    field: &crate::grid::Field,
+    m: ClashMove,
+    attacker: &Fighter,
+    t: &Fighter,
+    all: &[Fighter],
+    dice: &mut DiceSource,
+    q: &mut bevy::prelude::Query<super::fighter::FighterQuery>,
+    log: &mut EventLog,
+) {
+    use super::grapple;
+    match m {
+        ClashMove::Start => {
+            let w = grapple::roll_control(d, attacker, t, attacker.id, dice, log);
+            let shield = grapple::shield(d, attacker, t);
+            grapple::set_control(q, attacker, t, attacker.id, w, shield);
+        }
+        ClashMove::End => grapple::release(
+            q,
+            attacker.id,
+            t.id,
+            &format!("{} lets go; both are free", attacker.identity.name),
+            log,
+        ),
+        ClashMove::Pin => {
+            let (sa, sb) = grapple::pin_specs(d, attacker, t);
+            let (ra, rb) = (roll(&sa, dice), roll(&sb, dice));
+            let won = ra.total >= rb.total;
+            let (ta, tb) = (ra.total, rb.total);
+            log.push(BattleEvent::CheckRolled {
+                who: attacker.id,
+                purpose: format!("Pin against {}'s Body check", t.identity.name),
+                roll: ra,
+                target: tb,
+                passed: won,
+            });
+            log.push(BattleEvent::CheckRolled {
+                who: t.id,
+                purpose: format!("resists {}'s Pin", attacker.identity.name),
+                roll: rb,
+                target: ta + 1,
+                passed: !won,
+            });
+            if won {
+                grapple::pin(q, t.id);
+                log.push(BattleEvent::DigiNote {
+                    who: t.id,
+                    text: format!(
+                        "{} is Pinned: it does not roll for control next round.",
+                        t.identity.name
+                    ),
+                });
+            }
+        }
+        ClashMove::Throw => {
+            let steps =
+                u32::try_from(stat(d, attacker, crate::ruleset::digimon::BODY).max(0)).unwrap_or(0);
+            grapple::release(
+                q,
+                attacker.id,
+                t.id,
+                &format!("{} throws {}", attacker.identity.name, t.identity.name),
+                log,
+            );
+            if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id)
+                && f.digi.as_ref().is_none_or(|s| s.down.is_none())
+            {
+                push_away(field, all, attacker, t, steps, &mut f, log);
+            }
+        }
+    }
+}
+
 /// The end of a Digimon attack: the Accuracy roll used the attacker's Direct, each Dodge roll
 /// its target's; a helping effect rolls neither, so no Direct is used and no ally's Dodge
 /// penalty grows (returned: ids whose Dodge penalty grows).
@@ -1033,18 +1229,22 @@ pub fn end_attack(
     targets: &[CombatantId],
     items: &mut [FighterQueryItem],
 ) -> Vec<CombatantId> {
-    let helping = attack_of(d, profile).is_some_and(|(a, _)| helps(a));
-    // A helping effect rolls neither Accuracy nor Dodge: nobody's Direct is used.
+    let rolled = attack_of(d, profile).is_some_and(|(a, _)| !helps(a) && a.clash.is_none());
+    // A helping effect or a Clash action rolls neither Accuracy nor Dodge: nobody's Direct is
+    // used; a Clash participant rolls no Dodge either.
+    let clashing = |f: &FighterQueryItem| f.digi.as_ref().is_some_and(|s| s.clash.is_some());
+    let dodged: Vec<CombatantId> = items
+        .iter()
+        .filter(|f| rolled && targets.contains(f.id) && !clashing(f))
+        .map(|f| *f.id)
+        .collect();
+    // The Accuracy roll is made only when someone rolls Dodge against it.
     for f in items.iter_mut() {
-        if !helping && (*f.id == attacker || targets.contains(f.id)) {
+        if (*f.id == attacker && !dodged.is_empty()) || dodged.contains(f.id) {
             spend_direct(f);
         }
     }
-    if helping {
-        Vec::new()
-    } else {
-        targets.to_vec()
-    }
+    dodged
 }
 
 /// What the AI counts an attack's effect as worth on `target` if it lands, in HP of damage:
@@ -1055,6 +1255,17 @@ pub fn effect_worth(d: &DigimonData, profile: &str, me: &Fighter, target: &Fight
     let Some((a, bolstered)) = attack_of(d, profile) else {
         return 0.0;
     };
+    // A turn of the foe's actions is worth about a Stun's turn; starting a Clash wins it or
+    // loses one's own, by the chance of control.
+    match a.clash {
+        Some(ClashMove::Start) => {
+            let p = super::grapple::control_chance(d, me, target, me.id);
+            return 8.0 * (2.0 * p - 1.0);
+        }
+        Some(ClashMove::Pin) => return 4.0 * super::grapple::pin_chance(d, me, target),
+        Some(ClashMove::End | ClashMove::Throw) => return 0.0,
+        None => {}
+    }
     let Some(kind) = a.effect else {
         return 0.0;
     };
@@ -1071,7 +1282,10 @@ pub fn effect_worth(d: &DigimonData, profile: &str, me: &Fighter, target: &Fight
         EffectKind::Stun => 8.0 * turns,
         EffectKind::Paralysis => 0.6 * p * turns,
         EffectKind::Weaken => 0.7 * p * turns,
-        EffectKind::Lifesteal | EffectKind::Charm => 0.0,
+        EffectKind::Lifesteal => 0.0,
+        // A foe's turns fought for us: each worth about one of its damage rolls (denied to
+        // its side and dealt to it).
+        EffectKind::Charm => turns * (stat(d, target, DMG).max(0) / 2) as f64 * 3.5,
         EffectKind::Vigor | EffectKind::Fury | EffectKind::Strengthen => 0.5 * p * turns,
         EffectKind::Heal => {
             let temp = target.digi.as_ref().map_or(0, |s| s.temp_hp) as f64;

@@ -362,6 +362,11 @@ pub enum BattleEvent {
         who: CombatantId,
         text: String,
     },
+    /// Digimon: a Clash started, changed hands or ended, a Charm ended, told in full.
+    DigiNote {
+        who: CombatantId,
+        text: String,
+    },
     WoundRolled {
         attacker: CombatantId,
         roll: RollBreakdown,
@@ -1000,7 +1005,7 @@ impl BattleEvent {
                     )
                 }
             }
-            E::DigiFall { text, .. } => text.clone(),
+            E::DigiFall { text, .. } | E::DigiNote { text, .. } => text.clone(),
             E::WoundRolled { attacker, roll } => format!("{}: {roll}", n(names, *attacker)),
             E::Damage {
                 target,

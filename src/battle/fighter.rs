@@ -48,7 +48,7 @@ pub struct FighterQuery {
     pub entity: Entity,
     pub id: &'static CombatantId,
     pub identity: &'static Identity,
-    pub side: &'static Side,
+    pub side: &'static mut Side,
     pub attributes: &'static Attributes,
     pub power: &'static Power,
     pub size: &'static BodySize,

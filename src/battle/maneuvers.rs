@@ -96,7 +96,10 @@ pub fn use_surge(
 }
 
 /// Takes the pending command when `pick` accepts it.
-fn take<T>(pending: &mut PendingCommand, pick: impl Fn(&Command) -> Option<T>) -> Option<T> {
+pub(super) fn take<T>(
+    pending: &mut PendingCommand,
+    pick: impl Fn(&Command) -> Option<T>,
+) -> Option<T> {
     let v = pending.0.as_ref().and_then(pick)?;
     pending.0 = None;
     Some(v)

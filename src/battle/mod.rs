@@ -15,6 +15,8 @@ pub mod digimon;
 pub mod effects;
 pub mod event;
 pub mod fighter;
+pub mod grapple;
+pub mod intercede;
 pub mod maneuvers;
 pub mod movement;
 pub mod odds;
@@ -69,6 +71,7 @@ pub fn plugin(app: &mut App) {
                 maneuvers::apply_defense_answer,
                 maneuvers::apply_response,
                 movement::apply_exploit_answer,
+                intercede::apply_intercede_answer,
                 attack::declare_attack,
                 movement::declare_move,
                 recovery::apply_power_up,
@@ -82,6 +85,7 @@ pub fn plugin(app: &mut App) {
                 attack::open_response_window.run_if(attack::attack_in(AttackPhase::Responses)),
                 attack::collect_defenses.run_if(attack::attack_in(AttackPhase::DefenseDeclaration)),
                 attack::roll_opposed_checks.run_if(attack::attack_in(AttackPhase::OpposedRolls)),
+                intercede::offer_intercede.run_if(attack::attack_in(AttackPhase::Intercede)),
                 attack::roll_damage.run_if(attack::attack_in(AttackPhase::Damage)),
                 attack::roll_threshold_saves.run_if(attack::attack_in(AttackPhase::ThresholdSaves)),
                 attack::end_attack.run_if(attack::attack_in(AttackPhase::End)),
@@ -193,6 +197,7 @@ pub fn command_name(cmd: &Command) -> &'static str {
         Command::Recover { .. } => "Recover",
         Command::ConvertAction { .. } => "Convert Action",
         Command::EndTurn { .. } => "End Turn",
+        Command::Intercede { .. } => "Intercede",
     }
 }
 
@@ -376,6 +381,7 @@ impl Battle {
             Command::Defend { .. }
                 | Command::Respond { .. }
                 | Command::Exploit { .. }
+                | Command::Intercede { .. }
                 | Command::EndTurn { .. }
                 | Command::Attack(_)
         );
@@ -781,8 +787,20 @@ impl Battle {
                 }
                 return Ok(());
             }
+            (Some(Decision::Intercede { who: asked, .. }), Command::Intercede { .. }) => {
+                if *asked != who {
+                    return Err(RuleError::NothingToAnswer(who));
+                }
+                return Ok(());
+            }
             (Some(d), _) => return Err(RuleError::AwaitingDecision(d.clone())),
-            (None, Command::Defend { .. } | Command::Respond { .. } | Command::Exploit { .. }) => {
+            (
+                None,
+                Command::Defend { .. }
+                | Command::Respond { .. }
+                | Command::Exploit { .. }
+                | Command::Intercede { .. },
+            ) => {
                 return Err(RuleError::NothingToAnswer(who));
             }
             (None, Command::ConvertAction { .. }) => {
@@ -914,6 +932,7 @@ impl Battle {
             Command::Defend { .. }
             | Command::Respond { .. }
             | Command::Exploit { .. }
+            | Command::Intercede { .. }
             | Command::ConvertAction { .. } => Ok(()),
         }
     }

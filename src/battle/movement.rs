@@ -87,8 +87,9 @@ pub fn reachable_squares(
     let Some(at) = me.position else {
         return BTreeMap::new();
     };
+    // Digimon: a Clash participant moves only along squares in contact with its opponent.
     reachable(field, at, me.size.squares, speed(rules, me, boosted), |s| {
-        opponent_at(fighters, me, s)
+        opponent_at(fighters, me, s) || !super::grapple::keeps_contact(me, fighters, s)
     })
 }
 
@@ -137,6 +138,12 @@ pub fn check_move(
     if boosted {
         me.can_pay(boosted_cost(rules, me))?;
     }
+    if super::grapple::held(me) {
+        return Err(RuleError::DigimonRule(format!(
+            "{} is held in a Clash it does not control: it may not act",
+            me.identity.name
+        )));
+    }
     let Some(&last) = path.last() else {
         return Err(RuleError::EmptyPath);
     };
@@ -159,6 +166,12 @@ pub fn check_move(
             return Err(RuleError::PathBlocked {
                 at: next,
                 why: "the corner between two walls is closed",
+            });
+        }
+        if !super::grapple::keeps_contact(me, fighters, next) {
+            return Err(RuleError::PathBlocked {
+                at: next,
+                why: "a Clash participant must stay in contact with its opponent",
             });
         }
         if footprint(next, me.size.squares)

@@ -34,6 +34,18 @@ pub fn ap_cost(data: &ShinobiData, profile: &str) -> u32 {
     attack(data, profile).map_or(1, |a| a.ap)
 }
 
+/// AP an attack costs `attacker` now: its own cost, except a Digimon Clash controller's
+/// [Melee] Attack, a Complex Action.
+pub fn attack_ap(data: &ShinobiData, attacker: &Fighter, profile: &str) -> u32 {
+    data.digimon
+        .as_deref()
+        .and_then(|d| {
+            let (a, _) = super::digimon::attack_of(d, profile)?;
+            super::grapple::attack_ap(d, attacker, a)
+        })
+        .unwrap_or_else(|| ap_cost(data, profile))
+}
+
 /// True when `f` has a weapon equipped (Block and weapon attacks need one).
 pub fn has_weapon(data: &ShinobiData, f: &Fighter) -> bool {
     data.ninja(&f.identity.archetype)
@@ -54,7 +66,7 @@ pub fn check_attack(
     let need = if opportunity {
         data.combat.opportunity_cost
     } else {
-        a.ap
+        attack_ap(data, attacker, profile)
     };
     if attacker.actions.usable() < need {
         return Err(RuleError::NotEnoughAp {
@@ -369,6 +381,7 @@ pub fn assemble(
                     .then(|| (sneak_chance(data, attacker, t), defenses(t, true))),
                 knockback: knockback(data, field, attacker, t, targets, decl.bystanders, a),
                 difficulty: None,
+                damage_less: None,
             })
             .collect(),
         wound: wound_spec(data, attacker, a),

@@ -219,6 +219,7 @@ pub fn assemble(
                 sneak: None,
                 knockback: None,
                 difficulty: None,
+                damage_less: None,
             })
             .collect(),
         wound: wound_spec(data, attacker, decl, single),

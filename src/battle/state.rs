@@ -112,6 +112,8 @@ pub enum AttackPhase {
     DefenseDeclaration,
     /// Strike against each defense.
     OpposedRolls,
+    /// Digimon: allies of a target about to be hit may Intercede.
+    Intercede,
     /// Wound Roll, damage, on-hit and on-damage effects.
     Damage,
     /// Steadfast Saves for thresholds reached during the maneuver.
@@ -133,6 +135,12 @@ pub struct TargetState {
     /// d20: the Success Value of a hit (how far the attack beat what it had to).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub success: Option<i64>,
+    /// Digimon: an ally Interceded for it against an [Area] attack: it takes half the damage.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub half: bool,
+    /// Digimon: it stepped in by Interceding, so it rolled no Dodge.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interceded: bool,
 }
 
 /// The Attacking Maneuver being resolved.
@@ -151,6 +159,12 @@ pub struct AttackState {
     /// Shinobi: targets whose sneak contest the attacker won (their defenses take the penalty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sneak_won: Vec<CombatantId>,
+    /// Digimon: the Intercede window has been opened (automatic policies have answered).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub intercede_opened: bool,
+    /// Digimon: Intercede offers still to be answered: (who may intercede, for which target).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub interceders: Vec<(CombatantId, CombatantId)>,
 }
 
 /// A Movement maneuver in progress: the path and how far along it the mover is.

@@ -106,6 +106,7 @@ pub fn roll_initiative(
 pub fn start_round(
     rules: Res<RulesRes>,
     victory: Res<VictoryRules>,
+    mut dice: ResMut<BattleDice>,
     mut order: ResMut<TurnOrder>,
     mut outcome: ResMut<Outcome>,
     mut log: ResMut<EventLog>,
@@ -237,6 +238,13 @@ pub fn start_round(
         }
         *f.round = RoundLog::default();
     }
+    drop(items);
+    // Digimon: every Clash rolls for control again "at the start of each round following".
+    if order.round > 1
+        && let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref())
+    {
+        super::grapple::recheck(d, &mut q, &mut dice.0, &mut log);
+    }
     order.phase = TurnPhase::TurnStart;
     progress.0 = true;
 }
@@ -262,6 +270,11 @@ pub fn start_turn(
     };
     for mut f in q.iter_mut() {
         f.defense.changes.retain(|c| c.until_turn_of != active);
+    }
+    // Digimon: a Clash whose participant fell since (Poison at its turn's start) is over.
+    if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some()) {
+        super::grapple::break_loose(&mut q, &mut log);
+        super::digimon::release_charms(&mut q, &mut log);
     }
     let all = snapshots(&q);
     let Some(me) = all.iter().find(|f| f.id == active).cloned() else {
@@ -564,6 +577,10 @@ pub fn end_turn(
     } else {
         order.phase = TurnPhase::TurnStart;
     }
+    drop(items);
+    if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some()) {
+        super::digimon::release_charms(&mut q, &mut log);
+    }
 }
 
 /// Ends the battle when at most one side has anyone standing.
@@ -578,10 +595,16 @@ pub fn check_victory(
     if attack.0.is_some() || matches!(order.phase, TurnPhase::Setup | TurnPhase::Over) {
         return;
     }
+    // A Charmed combatant still counts for its own side.
     let mut sides: Vec<Side> = q
         .iter()
         .filter(|f| f.life.current > 0)
-        .map(|f| *f.side)
+        .map(|f| {
+            f.digi
+                .as_ref()
+                .and_then(|s| s.charmed_from)
+                .unwrap_or(*f.side)
+        })
         .collect();
     sides.sort();
     sides.dedup();

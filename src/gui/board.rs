@@ -530,6 +530,7 @@ fn draw_overlay(
             crate::battle::command::Decision::Defense { attacker, .. }
             | crate::battle::command::Decision::Response { attacker, .. } => attacker,
             crate::battle::command::Decision::Exploit { mover, .. } => mover,
+            crate::battle::command::Decision::Intercede { target, .. } => target,
         };
         for (id, colour) in [(other, palette::DANGER), (who, palette::ACTIVE)] {
             if let Some(f) = session.battle.fighter(id)

@@ -420,6 +420,15 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
                 None
             }
         }
+        Decision::Intercede { .. } => {
+            if pressed(GameAction::Confirm) || pressed(GameAction::Select) {
+                Some(Command::Intercede { who, accept: true })
+            } else if pressed(GameAction::Cancel) {
+                Some(Command::Intercede { who, accept: false })
+            } else {
+                None
+            }
+        }
         Decision::Response { .. } => {
             if pressed(GameAction::Confirm) || pressed(GameAction::Select) {
                 Some(Command::Respond {

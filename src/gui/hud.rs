@@ -915,7 +915,8 @@ fn digimon_unit_text(
         format!("Charisma mod {}", f.attributes.get("CHA"))
     } else {
         format!(
-            "Body {}  Agility {}  BIT {}  CPU {}  RAM {}",
+            "Size {}  Body {}  Agility {}  BIT {}  CPU {}  RAM {}",
+            crate::battle::grapple::size(d, f).0,
             dg::base_stat(d, f, "BODY"),
             dg::base_stat(d, f, "AGI"),
             dg::base_stat(d, f, "BIT"),
@@ -944,15 +945,27 @@ fn digimon_unit_text(
     if state.haste {
         extras.push("Haste: +1 Simple Action next round".into());
     }
+    if let Some(h) = &state.clash {
+        let other = names.get(&h.opponent).cloned().unwrap_or_default();
+        extras.push(if h.control {
+            format!("Controls a Clash with {other}: no Dodge; Attack (Complex), End, Pin, Throw")
+        } else if h.pinned {
+            format!("Held and Pinned in a Clash by {other}: no actions, no Dodge")
+        } else {
+            format!("Held in a Clash by {other}: no actions, no Dodge")
+        });
+    }
     if f.defense.diminishing > 0 {
         extras.push(format!(
             "Dodge penalty -{} this round",
             f.defense.diminishing
         ));
     }
+    // The Clash actions everyone has are on the action bar, not listed here.
     let attacks: Vec<String> = dg::attacks_now(d, f)
         .iter()
         .filter_map(|id| d.attack(id))
+        .filter(|a| a.clash.is_none())
         .map(|a| {
             let tag = match a.tag {
                 crate::ruleset::digimon::Tag::Melee => "Melee",
@@ -1188,7 +1201,11 @@ fn digimon_aim_head(
     p: &crate::battle::AttackPreview,
 ) -> String {
     use crate::battle::digimon as dg;
-    let ap = crate::battle::shinobi::ap_cost(data, &order.profile);
+    let me = session.battle.fighter(order.attacker);
+    let ap = me.as_ref().map_or_else(
+        || crate::battle::shinobi::ap_cost(data, &order.profile),
+        |f| crate::battle::shinobi::attack_ap(data, f, &order.profile),
+    );
     let action = if ap >= data.combat.action_points {
         "a Complex Action"
     } else {
@@ -1201,10 +1218,21 @@ fn digimon_aim_head(
     let Some((a, bolstered)) = dg::attack_of(d, &order.profile) else {
         return head;
     };
-    let Some(kind) = a.effect else {
+    let Some(me) = me else {
         return head;
     };
-    let Some(me) = session.battle.fighter(order.attacker) else {
+    for t in &p.context.targets {
+        if let Some((_, why)) = &t.damage_less {
+            head.push_str(&format!("{why}\n"));
+        }
+        let Some(target) = session.battle.fighter(t.id) else {
+            continue;
+        };
+        if let Some(m) = a.clash {
+            head.push_str(&clash_preview(d, m, &me, &target));
+        }
+    }
+    let Some(kind) = a.effect else {
         return head;
     };
     let name = d.effect(kind).map_or("effect", |e| e.name.as_str());
@@ -1240,6 +1268,55 @@ fn digimon_aim_head(
         head.push_str(&format!("{when} {tname}: {what}\n"));
     }
     head
+}
+
+/// What a Clash action will do, with the exact chances from the rolls that resolve it.
+fn clash_preview(
+    d: &crate::ruleset::digimon::DigimonData,
+    m: crate::ruleset::digimon::ClashMove,
+    me: &crate::battle::fighter::Fighter,
+    target: &crate::battle::fighter::Fighter,
+) -> String {
+    use crate::battle::grapple as g;
+    use crate::ruleset::digimon::ClashMove;
+    let pct = |p: f64| format!("{:.1} %", p * 100.0);
+    // Every term of a check: its dice, then each modifier with its rule.
+    let terms = |s: &crate::dice::RollSpec| {
+        let dice = s.dice.iter().map(|t| {
+            let bang = if t.exploding { "!" } else { "" };
+            format!("{}d{}{bang}", t.group.count, t.group.sides)
+        });
+        let mods = s
+            .modifiers
+            .iter()
+            .map(|m| format!("{:+} {}", m.value, m.label));
+        dice.chain(mods).collect::<Vec<_>>().join(" ")
+    };
+    match m {
+        ClashMove::Start => {
+            let mine = terms(&g::check_spec(d, me, target));
+            let theirs = terms(&g::check_spec(d, target, me));
+            format!(
+                "Clash: {} controls {} ({mine} vs TN {}; {} {theirs} vs TN {})\n\
+                 The one not in control may not act; neither may Dodge or move away.\n",
+                me.identity.name,
+                pct(g::control_chance(d, me, target, me.id)),
+                g::tn(d, target),
+                target.identity.name,
+                g::tn(d, me),
+            )
+        }
+        ClashMove::Pin => format!(
+            "Pin succeeds {}: {} does not roll for control next round\n",
+            pct(g::pin_chance(d, me, target)),
+            target.identity.name
+        ),
+        ClashMove::End => "Ends the Clash: both are free, adjacent\n".into(),
+        ClashMove::Throw => format!(
+            "Throw: {} squares away, Damage stat minus Armor; the Clash ends\n",
+            crate::battle::digimon::stat(d, me, crate::ruleset::digimon::BODY)
+        ),
+    }
 }
 
 fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
@@ -1451,17 +1528,15 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
                                     .targets
                                     .iter()
                                     .any(|t| t.id == o.target && t.defenses.is_empty());
-                            let how = match o.defense {
-                                _ if undefended => "cannot defend",
-                                _ if o.automatic_hit.is_some() => {
-                                    "rolls no Dodge (a helping effect)"
-                                }
-                                DefenseChoice::Dodge => "dodges",
-                                DefenseChoice::Parry => "parries",
-                                DefenseChoice::Block => "blocks",
-                                DefenseChoice::Deflect => "deflects",
+                            let how = match (o.defense, &o.automatic_hit) {
+                                _ if undefended => "cannot defend".to_string(),
+                                (_, Some(why)) => format!("rolls no Dodge ({why})"),
+                                (DefenseChoice::Dodge, None) => "dodges".into(),
+                                (DefenseChoice::Parry, None) => "parries".into(),
+                                (DefenseChoice::Block, None) => "blocks".into(),
+                                (DefenseChoice::Deflect, None) => "deflects".into(),
                             };
-                            target_line(&tname, how, o, exploding)
+                            target_line(&tname, &how, o, exploding)
                         })
                         .collect();
                     out.push_str(&lines.join("\n"));
@@ -1646,10 +1721,11 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
                 }
             }
             _ if rules.shinobi.is_some() => {
-                let ap = rules
-                    .shinobi
-                    .as_ref()
-                    .map_or(1, |d| crate::battle::shinobi::ap_cost(d, &s.profile));
+                let ap = match (rules.shinobi.as_ref(), &me) {
+                    (Some(d), Some(f)) => crate::battle::shinobi::attack_ap(d, f, &s.profile),
+                    (Some(d), None) => crate::battle::shinobi::ap_cost(d, &s.profile),
+                    _ => 1,
+                };
                 let chakra = if s.ki_cost > 0 {
                     format!(" {}ch", s.ki_cost)
                 } else {
@@ -1868,6 +1944,17 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
             let mn = session.names.get(&mover).cloned().unwrap_or_default();
             Some(format!(
                 "{mn} leaves {name}'s reach. Exploit with a Basic Attack (a Counter Action)?\n{}: yes (best attack)  |  {}: no",
+                keys.of(GameAction::Confirm),
+                keys.of(GameAction::Cancel)
+            ))
+        }
+        Decision::Intercede {
+            target, attacker, ..
+        } => {
+            let an = session.names.get(&attacker).cloned().unwrap_or_default();
+            let tn = session.names.get(&target).cloned().unwrap_or_default();
+            Some(format!(
+                "{an}'s attack is about to hit {tn}. {name} may Intercede (once a round): move between them and take the hit itself, with its own Armor and no Dodge.\n{}: Intercede  |  {}: let it hit",
                 keys.of(GameAction::Confirm),
                 keys.of(GameAction::Cancel)
             ))

@@ -460,7 +460,9 @@ impl Session {
         if let Some(d) = self.battle.awaiting() {
             let who = match d {
                 Decision::Defense { defender, .. } => *defender,
-                Decision::Response { who, .. } | Decision::Exploit { who, .. } => *who,
+                Decision::Response { who, .. }
+                | Decision::Exploit { who, .. }
+                | Decision::Intercede { who, .. } => *who,
             };
             return Some((who, Some(d.clone())));
         }
@@ -624,6 +626,10 @@ impl Session {
                 Some(Decision::Exploit { who, .. }) => Command::Exploit {
                     who: *who,
                     order: None,
+                },
+                Some(Decision::Intercede { who, .. }) => Command::Intercede {
+                    who: *who,
+                    accept: false,
                 },
                 None => Command::EndTurn { who },
             };

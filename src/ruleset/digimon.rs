@@ -88,6 +88,38 @@ pub struct DigimonRules {
     pub effects: Vec<EffectDef>,
     /// The attacks combatants can make.
     pub attacks: Vec<DigiAttackDef>,
+    /// Clashing: size tags, the Pin bonus.
+    pub clash: ClashRule,
+}
+
+/// "Clashing": the size tags' values (the larger participant adds the difference to its
+/// Clash checks, the smaller takes it off) and the Pin bonus.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClashRule {
+    /// Size tag -> its value; the difference of two values is the Clash modifier.
+    pub sizes: BTreeMap<String, i64>,
+    /// The size of every Tamer.
+    pub tamer_size: String,
+    /// "The controller of the clash gains a +4" on a Pin.
+    pub pin_bonus: i64,
+}
+
+/// A Clash action: what an attack with `clash` set does instead of an Accuracy roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ClashMove {
+    /// "Clash (Simple Action): The Digimon or Tamer may initiate a Clash."
+    Start,
+    /// "End the Clash (Simple Action)".
+    End,
+    /// "Pin (Complex Action): Make contested Body checks."
+    Pin,
+    /// "Throw (Complex Action)": Body squares away, Damage stat minus Armor.
+    Throw,
+}
+
+impl ClashMove {
+    pub const ALL: [ClashMove; 4] = [Self::Start, Self::End, Self::Pin, Self::Throw];
 }
 
 /// "[Ranged] Attacks … take an Accuracy penalty of 1 for every 5 squares the opponent is
@@ -258,6 +290,9 @@ pub struct DigiAttackDef {
     /// A Complex Action (both actions of a turn).
     #[serde(default)]
     pub complex: bool,
+    /// A Clash action rather than an attack: no Accuracy or Dodge roll.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clash: Option<ClashMove>,
 }
 
 fn single() -> Targeting {
@@ -292,6 +327,8 @@ pub struct DigimonDef {
     pub stats: BTreeMap<String, i64>,
     pub hp: i64,
     pub movement: i64,
+    /// Its size tag (see `clash.sizes` in digimon.ron).
+    pub size: String,
     pub attacks: Vec<String>,
     /// The Digimon's lowest Default Stage (another roster entry), which a partnered Digimon
     /// falls back to at 0 HP; none when this is its Default Stage.
@@ -420,6 +457,18 @@ pub fn with_bolstered(rules: &DigimonRules, attacks: &[String]) -> Vec<String> {
             .any(|a| &a.id == id && can_bolster(rules, a))
         {
             out.push(format!("{id}{BOLSTERED}"));
+        }
+    }
+    out
+}
+
+/// Everything a combatant with `attacks` can choose from: each attack and its Bolstered use,
+/// then the Clash actions, which every Digimon and Tamer has.
+pub fn loadout(rules: &DigimonRules, attacks: &[String]) -> Vec<String> {
+    let mut out = with_bolstered(rules, attacks);
+    for a in rules.attacks.iter().filter(|a| a.clash.is_some()) {
+        if !out.contains(&a.id) {
+            out.push(a.id.clone());
         }
     }
     out
@@ -557,7 +606,7 @@ pub fn as_shinobi(rules: &DigimonRules, roster: &DigimonRoster) -> (ShinobiRules
                 hp: d.hp,
                 chakra: 0,
                 weapon: None,
-                attacks: with_bolstered(rules, &d.attacks),
+                attacks: loadout(rules, &d.attacks),
                 counters: Vec::new(),
             }
         })
@@ -575,7 +624,7 @@ pub fn as_shinobi(rules: &DigimonRules, roster: &DigimonRoster) -> (ShinobiRules
             hp,
             chakra: 0,
             weapon: None,
-            attacks: with_bolstered(rules, &t.attacks),
+            attacks: loadout(rules, &t.attacks),
             counters: Vec::new(),
         }
     }));
@@ -768,6 +817,24 @@ pub fn validate(
             ),
             _ => {}
         }
+        if let Some(m) = a.clash {
+            let wants_damage = m == ClashMove::Throw;
+            if a.tag != Tag::Melee || a.effect.is_some() || a.damage != wants_damage {
+                at(
+                    src,
+                    p.field("clash"),
+                    format!(
+                        "a Clash action is tagged Melee, carries no effect and {}",
+                        if wants_damage {
+                            "deals damage (Throw)"
+                        } else {
+                            "deals no damage"
+                        }
+                    ),
+                );
+            }
+            continue;
+        }
         if !a.damage && a.effect.is_none() {
             at(
                 src,
@@ -797,13 +864,6 @@ pub fn validate(
                     format!("{k:?} is given to one ally: it has no area"),
                 );
             }
-            if k == EffectKind::Charm {
-                at(
-                    src,
-                    p.field("effect"),
-                    "Charm (taking control of the target) is not played yet: no attack may carry it".into(),
-                );
-            }
             if k == EffectKind::Haste && !a.complex {
                 at(
                     src,
@@ -812,6 +872,44 @@ pub fn validate(
                 );
             }
         }
+    }
+    for m in ClashMove::ALL {
+        let n = rules.attacks.iter().filter(|a| a.clash == Some(m)).count();
+        if n != 1 {
+            at(
+                src,
+                root.field("attacks"),
+                format!(
+                    "the Clash action {m:?} must be one attack (`clash: Some({m:?})`), not {n}"
+                ),
+            );
+        }
+    }
+    for (k, v) in &rules.clash.sizes {
+        if !small.contains(v) {
+            at(
+                src,
+                root.field("clash").field("sizes").field(k),
+                format!("a size's value is 0 to {MAX_NUMBER}"),
+            );
+        }
+    }
+    if !rules.clash.sizes.contains_key(&rules.clash.tamer_size) {
+        at(
+            src,
+            root.field("clash").field("tamer_size"),
+            format!(
+                "unknown size `{}` (see `clash.sizes`)",
+                rules.clash.tamer_size
+            ),
+        );
+    }
+    if !small.contains(&rules.clash.pin_bonus) {
+        at(
+            src,
+            root.field("clash").field("pin_bonus"),
+            format!("must be 0 to {MAX_NUMBER}"),
+        );
     }
     // The roster.
     let mut ids = BTreeSet::new();
@@ -822,6 +920,16 @@ pub fn validate(
                 roster_src,
                 p.field("id"),
                 format!("`{}` is empty or defined twice", d.id),
+            );
+        }
+        if !rules.clash.sizes.contains_key(&d.size) {
+            at(
+                roster_src,
+                p.field("size"),
+                format!(
+                    "unknown size `{}` (see `clash.sizes` in digimon.ron)",
+                    d.size
+                ),
             );
         }
         if !rules.stages.contains(&d.stage) {

@@ -5,10 +5,11 @@
 use std::sync::{Arc, OnceLock};
 
 use gridclash::battle::Battle;
-use gridclash::battle::command::{AttackTarget, Command, RuleError};
+use gridclash::battle::command::{AttackTarget, Command, Decision, RuleError};
 use gridclash::battle::components::*;
 use gridclash::battle::digimon;
 use gridclash::battle::fighter::Fighter;
+use gridclash::battle::grapple;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};
 use gridclash::dice::{DiceGroup, DiceSource, Dist, RollKind, RollSpec, distribution, roll};
 use gridclash::ruleset::digimon::{DigimonData, EffectKind};
@@ -213,8 +214,8 @@ fn digimon_damage_is_half_the_damage_stat_in_d6_minus_armor_at_least_one() {
     assert_eq!(w.dice[0].group.count, 4);
     assert!(w.dice[0].exploding);
     let gab = fighter(&mut b, 1);
-    assert_eq!(digimon::hit_damage(d, &gab, 4), 2);
-    assert_eq!(digimon::hit_damage(d, &gab, 1), 1, "at least 1");
+    assert_eq!(digimon::hit_damage(d, &gab, 4, 0), 2);
+    assert_eq!(digimon::hit_damage(d, &gab, 1, 0), 1, "at least 1");
     let mut t = battle(
         vec![unit("tai", 0, (1, 1)), unit("greymon", 1, (2, 1))],
         &[1, 1, 1, 1, 1, 1],
@@ -224,7 +225,7 @@ fn digimon_damage_is_half_the_damage_stat_in_d6_minus_armor_at_least_one() {
     assert!(w.dice.is_empty(), "unarmed: no dice");
     assert_eq!(w.flat_total(), 3, "1 + Str Mod 2 + Fight 2 / 3");
     let grey = fighter(&mut t, 1);
-    assert_eq!(digimon::hit_damage(d, &grey, 3), 1);
+    assert_eq!(digimon::hit_damage(d, &grey, 3, 0), 1);
 }
 
 #[test]
@@ -672,7 +673,10 @@ fn digimon_partnered_digimon_falls_back_to_its_default_stage_then_becomes_a_digi
     assert_eq!((g.life.current, g.life.max), (1, 18));
     let d = data();
     assert_eq!(digimon::stat(d, &g, "DMG"), 6, "Agumon's stats");
-    assert_eq!(digimon::attacks_now(d, &g), vec!["strike", "pepper_breath"]);
+    assert_eq!(
+        digimon::attacks_now(d, &g)[..2],
+        ["strike".to_string(), "pepper_breath".to_string()]
+    );
     let lines = attack(&mut b, 0, "strike", 1);
     assert!(
         lines.iter().any(|l| l.contains("becomes a Digitama")),
@@ -837,6 +841,491 @@ fn digimon_preview_is_exactly_what_happens() {
     let _ = (distribution(&s), roll(&s, &mut DiceSource::seeded(1)));
 }
 
+/// The Clash of `id` as the rules hold it.
+fn hold(b: &mut Battle, id: u32) -> Option<ClashHold> {
+    fighter(b, id).digi.and_then(|s| s.clash)
+}
+
+/// Greymon (0, Large, Body 6, Agility 5) starts a Clash with Gabumon (1, Small, Body 3,
+/// Agility 4) and wins control on equal margins by its higher Body: 1+1+1 + 6 + 4 (size) = 13
+/// against TN 4, and 5+5+5 + 3 - 4 = 14 against TN 5, both margins 9.
+fn greymon_clashes_gabumon(more: &[u32]) -> Battle {
+    let mut faces = vec![1, 1, 1, 5, 5, 5];
+    faces.extend_from_slice(more);
+    let mut b = greymon_and_gabumon(&faces);
+    let lines = attack(&mut b, 0, "clash", 1);
+    assert_contains(
+        &lines,
+        &["Greymon controls the Clash (equal margins (9); the higher Body); Gabumon may not act."],
+    );
+    b
+}
+
+#[test]
+fn digimon_clash_size_tags_add_their_difference() {
+    // "A Huge Digimon would gain a bonus of +4 … the Medium Digimon would take a -4 Penalty."
+    let d = data();
+    let size = |t: &str| d.combat.clash.sizes[t];
+    assert_eq!(size("Huge") - size("Medium"), 4);
+    // Greymon (Large) against Gabumon (Small): +4 and -4.
+    let mut b = greymon_and_gabumon(&[]);
+    let (g, gb) = (fighter(&mut b, 0), fighter(&mut b, 1));
+    let mine = grapple::check_spec(d, &g, &gb);
+    let theirs = grapple::check_spec(d, &gb, &g);
+    let size_mod = |s: &RollSpec| {
+        s.modifiers
+            .iter()
+            .find(|m| m.label.starts_with("Size"))
+            .map(|m| m.value)
+    };
+    assert_eq!(size_mod(&mine), Some(4));
+    assert_eq!(size_mod(&theirs), Some(-4));
+    assert_eq!(grapple::tn(d, &gb), 4, "the TN is the opponent's Agility");
+}
+
+#[test]
+fn digimon_clash_greater_margin_controls_then_body() {
+    // Greymon 1+1+1 + 6 + 4 = 13 against TN 4 (margin 9); Gabumon 5+5+6 (+1) + 3 - 4 = 16
+    // against TN 5 (margin 11): the greater margin controls, though Greymon started it.
+    let mut b = greymon_and_gabumon(&[1, 1, 1, 5, 5, 6, 1]);
+    let lines = attack(&mut b, 0, "clash", 1);
+    assert_contains(
+        &lines,
+        &["Gabumon controls the Clash (margin 11 against 9); Greymon may not act."],
+    );
+    assert!(hold(&mut b, 1).is_some_and(|h| h.control));
+    assert!(hold(&mut b, 0).is_some_and(|h| !h.control && h.opponent == CombatantId(1)));
+    // "The character who does not Control the Clash may not take any actions": Greymon's
+    // second action goes, and the turn passes to Gabumon.
+    assert_eq!(fighter(&mut b, 0).actions.usable(), 0);
+    assert_eq!(b.active(), Some(CombatantId(1)));
+    crate::common::assert_dice_used(&b);
+    // Equal margins: the higher Body Stat controls.
+    let b = greymon_clashes_gabumon(&[]);
+    crate::common::assert_dice_used(&b);
+}
+
+#[test]
+fn digimon_clash_held_one_loses_its_turn_and_the_controllers_attack_is_complex_without_dodge() {
+    let mut b = greymon_clashes_gabumon(&[
+        // Round 2's control checks: Greymon 2+2+2 + 10 = 16 (margin 12), Gabumon 1+1+1 - 1 = 2
+        // (margin -3).
+        2, 2, 2, 1, 1, 1, // Greymon's Strike: 4d6 = 3+3+3+3 = 12 - Armor 2 = 10.
+        3, 3, 3, 3,
+    ]);
+    // Clash was a Simple Action: one left, and a [Melee] Attack in a Clash is Complex.
+    let refused = b.submit(Command::Attack(order(0, "strike", 1)));
+    assert!(
+        matches!(
+            refused,
+            Err(RuleError::NotEnoughAp {
+                need: 2,
+                have: 1,
+                ..
+            })
+        ),
+        "{refused:?}"
+    );
+    // Gabumon's turn is taken by the Clash and ends at once.
+    end_turn(&mut b);
+    let lines = crate::common::lines(&mut b, 0);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "Gabumon is held in a Clash it does not control: no actions this turn."),
+        "{lines:#?}"
+    );
+    // Round 2: both roll again ("at the start of each round following").
+    assert_eq!((b.turn().round, b.active()), (2, Some(CombatantId(0))));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Greymon controls the Clash (margin 12 against -3)")),
+        "{lines:#?}"
+    );
+    let lines = attack(&mut b, 0, "strike", 1);
+    assert_contains(
+        &lines,
+        &[
+            "Greymon spends 1 AP on an attack (Strike).",
+            "Greymon spends 1 AP on an attack (Strike).",
+            "Greymon attacks Gabumon with Strike.",
+            "Greymon hits Gabumon automatically (in a Clash: it cannot Dodge).",
+        ],
+    );
+    assert_eq!(fighter(&mut b, 1).life.current, 18 - 10);
+    crate::common::assert_dice_used(&b);
+}
+
+#[test]
+fn digimon_clash_outsiders_deal_less_by_both_bit_values() {
+    // Greymon (0) holds Gabumon (1); Agumon (0) fires Pepper Breath from outside the Clash:
+    // no Dodge, 3d6 = 4+4+4 = 12, minus both BIT values (1 + 1) and Armor 2 = 8.
+    let mut b = battle(
+        vec![
+            unit("greymon", 0, (1, 1)),
+            unit("gabumon", 1, (2, 1)),
+            unit("agumon", 0, (2, 4)),
+        ],
+        &[3, 3, 3, 1, 1, 1, 2, 2, 2, 1, 1, 1, 5, 5, 5, 4, 4, 4],
+    );
+    attack(&mut b, 0, "clash", 1);
+    end_turn(&mut b);
+    let lines = attack(&mut b, 2, "pepper_breath", 1);
+    assert_contains(
+        &lines,
+        &["Agumon hits Gabumon automatically (in a Clash: it cannot Dodge)."],
+    );
+    assert!(
+        lines.iter().any(|l| l
+            == "Gabumon takes 8 of the 12 damage [Clash: -2 damage from outside (both participants' BIT); Armor 2]."),
+        "{lines:#?}"
+    );
+    // The preview says the same before the roll.
+    let (g, gb, ag) = (fighter(&mut b, 0), fighter(&mut b, 1), fighter(&mut b, 2));
+    assert_eq!(grapple::outside_penalty(&ag, &gb).map(|x| x.0), Some(2));
+    assert_eq!(
+        grapple::outside_penalty(&g, &gb),
+        None,
+        "not for its opponent"
+    );
+    crate::common::assert_dice_used(&b);
+}
+
+#[test]
+fn digimon_clash_pin_skips_the_next_control_check_and_end_frees_both() {
+    let mut b = greymon_clashes_gabumon(&[
+        // Round 2's checks: Greymon 2+2+2 + 10 = 16, Gabumon 1+1+1 - 1 = 2.
+        2, 2, 2, 1, 1, 1, // Pin: Greymon 1+1+1 + 6 + 4 = 13 against Gabumon 3+3+3 + 3 = 12.
+        1, 1, 1, 3, 3, 3,
+    ]);
+    end_turn(&mut b);
+    assert_eq!((b.turn().round, b.active()), (2, Some(CombatantId(0))));
+    let lines = attack(&mut b, 0, "clash_pin", 1);
+    assert_contains(
+        &lines,
+        &["Gabumon is Pinned: it does not roll for control next round."],
+    );
+    // The Pin used Greymon's turn; Gabumon's is the Clash's. Round 3: no dice; the Pinned one
+    // loses control outright.
+    assert_eq!((b.turn().round, b.active()), (3, Some(CombatantId(0))));
+    let lines = crate::common::lines(&mut b, 0);
+    assert!(
+        lines.iter().any(|l| l
+            == "Gabumon is Pinned: it does not roll for control, and Greymon keeps the Clash."),
+        "{lines:#?}"
+    );
+    crate::common::assert_dice_used(&b);
+    assert!(hold(&mut b, 1).is_some_and(|h| !h.pinned && !h.control));
+    // End the Clash (Simple): both free, still adjacent.
+    let lines = attack(&mut b, 0, "clash_end", 1);
+    assert_contains(&lines, &["The Clash ends: Greymon lets go; both are free."]);
+    assert!(hold(&mut b, 0).is_none() && hold(&mut b, 1).is_none());
+    assert_eq!(fighter(&mut b, 0).distance_to(&fighter(&mut b, 1)), Some(1));
+}
+
+#[test]
+fn digimon_clash_participants_cannot_move_away_and_throw_sends_body_squares() {
+    let mut b = greymon_clashes_gabumon(&[2, 2, 2, 1, 1, 1]);
+    // Staying in contact is allowed; stepping away is not.
+    let away = b.submit(Command::Move {
+        who: CombatantId(0),
+        path: vec![Square::new(0, 1)],
+        boosted: false,
+    });
+    assert!(
+        matches!(away, Err(RuleError::PathBlocked { .. })),
+        "{away:?}"
+    );
+    b.submit(Command::Move {
+        who: CombatantId(0),
+        path: vec![Square::new(1, 2)],
+        boosted: false,
+    })
+    .expect("a step that keeps contact");
+    // That was Greymon's last action; Gabumon's turn is the Clash's: round 2.
+    assert_eq!((b.turn().round, b.active()), (2, Some(CombatantId(0))));
+    // Throw: Body 6 squares straight away from Greymon at (1, 2): Gabumon from (2, 1) to
+    // (8, -5) is off the map, so it stops at the edge (3, 0); Damage stat 9 - Armor 2 = 7.
+    let lines = attack(&mut b, 0, "clash_throw", 1);
+    assert_contains(&lines, &["The Clash ends: Greymon throws Gabumon."]);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("Gabumon takes 7 of the 9 damage")),
+        "{lines:#?}"
+    );
+    assert_eq!(fighter(&mut b, 1).life.current, 11);
+    assert!(hold(&mut b, 0).is_none() && hold(&mut b, 1).is_none());
+    crate::common::assert_dice_used(&b);
+}
+
+#[test]
+fn digimon_stun_ends_the_clash() {
+    // "Stun … If the target was Clashing, the Clash ends" (Paralysis says the same).
+    let mut b = greymon_clashes_gabumon(&[]);
+    give(&mut b, 1, EffectKind::Stun, 0, 2, 0);
+    end_turn(&mut b);
+    assert!(hold(&mut b, 0).is_none() && hold(&mut b, 1).is_none());
+    let lines = crate::common::lines(&mut b, 0);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "The Clash ends: Gabumon is Stunned."),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn digimon_clash_control_odds_are_exact() {
+    // The preview's chance of control against 200,000 pairs of the resolution's own rolls.
+    let d = data();
+    let mut b = greymon_and_gabumon(&[]);
+    let (g, gb) = (fighter(&mut b, 0), fighter(&mut b, 1));
+    let p = grapple::control_chance(d, &g, &gb, g.id);
+    let q = grapple::control_chance(d, &gb, &g, g.id);
+    assert!(
+        (p + q - 1.0).abs() < 1e-9,
+        "someone always controls: {p} + {q}"
+    );
+    let mut dice = DiceSource::seeded(11);
+    let (sa, sb) = (
+        grapple::check_spec(d, &g, &gb),
+        grapple::check_spec(d, &gb, &g),
+    );
+    let n = 200_000;
+    let mut won = 0;
+    for _ in 0..n {
+        let ma = roll(&sa, &mut dice).total - grapple::tn(d, &gb);
+        let mb = roll(&sb, &mut dice).total - grapple::tn(d, &g);
+        // Greymon's higher Body wins equal margins.
+        if ma >= mb {
+            won += 1;
+        }
+    }
+    let freq = f64::from(won) / f64::from(n);
+    let sigma = (p * (1.0 - p) / f64::from(n)).sqrt();
+    assert!((freq - p).abs() < 5.0 * sigma, "{freq} against {p}");
+    // The Pin the same way: the controller meets or beats its opponent.
+    let pin = grapple::pin_chance(d, &g, &gb);
+    let (pa, pb) = grapple::pin_specs(d, &g, &gb);
+    let mut won = 0;
+    for _ in 0..n {
+        if roll(&pa, &mut dice).total >= roll(&pb, &mut dice).total {
+            won += 1;
+        }
+    }
+    let freq = f64::from(won) / f64::from(n);
+    let sigma = (pin * (1.0 - pin) / f64::from(n)).sqrt();
+    assert!((freq - pin).abs() < 5.0 * sigma, "{freq} against {pin}");
+    assert!(pin > 0.8, "Body 6 + 4 against Body 3: {pin}");
+}
+
+#[test]
+fn digimon_charm_gives_the_target_to_the_charmers_side_until_it_wears_off() {
+    // Devimon (1) wins initiative and uses Touch of Evil on Greymon (0), 4 squares away:
+    // Accuracy 3+3+3 + 7 = 16 against Dodge 1+1+1 + 5 = 8.
+    let mut b = battle(
+        vec![unit("devimon", 1, (5, 1)), unit("greymon", 0, (1, 1))],
+        &[3, 3, 3, 1, 1, 1, 3, 3, 3, 1, 1, 1],
+    );
+    let lines = attack(&mut b, 0, "touch_of_evil", 1);
+    assert_contains(
+        &lines,
+        &["Charm from Devimon on Greymon: Devimon's side commands it for 2 turn(s)."],
+    );
+    let g = fighter(&mut b, 1);
+    assert_eq!(g.side, Side(1), "the charmer's side commands it");
+    assert_eq!(g.digi.as_ref().and_then(|s| s.charmed_from), Some(Side(0)));
+    assert!(
+        b.outcome().is_none(),
+        "a Charmed unit still counts for its own side"
+    );
+    // Devimon's Complex Action used its turn: Greymon's comes, fighting for Devimon's side, so
+    // Devimon is no opponent of it.
+    assert_eq!(b.active(), Some(CombatantId(1)));
+    let refused = b.submit(Command::Attack(order(1, "strike", 0)));
+    assert!(
+        matches!(
+            refused,
+            Err(RuleError::NotAnOpponent(_)) | Err(RuleError::DigimonTarget(_))
+        ),
+        "{refused:?}"
+    );
+    end_turn(&mut b);
+    assert_eq!(
+        fighter(&mut b, 1).side,
+        Side(1),
+        "one of its 2 turns is left"
+    );
+    end_turn(&mut b);
+    end_turn(&mut b);
+    // RAM 4 / 2 = 2 of Greymon's turns, then it is its own side's again.
+    let g = fighter(&mut b, 1);
+    assert_eq!(g.side, Side(0));
+    let lines = crate::common::lines(&mut b, 0);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "Greymon is no longer Charmed: it fights for its own side again."),
+        "{lines:#?}"
+    );
+    crate::common::assert_dice_used(&b);
+}
+
+/// A unit whose player is asked about Intercedes.
+fn asked(archetype: &str, side: u8, at: (i32, i32)) -> UnitSetup {
+    let mut u = unit(archetype, side, at);
+    u.controller = Controller {
+        exploits: ExploitPolicy::Prompt,
+        ..Controller::default()
+    };
+    u
+}
+
+#[test]
+fn digimon_intercede_takes_the_hit_with_its_own_armor_no_dodge_once_a_round() {
+    // Greymon (0) fires Nova Blast at Gabumon (1), 3 squares away: 3+3+3 + 7 = 16 against
+    // Dodge 1+1+1 + 5 = 8, a hit. Garurumon (1), 5 squares off, Intercedes: it moves next to
+    // Gabumon on Greymon's side and takes the same damage roll, 2+2+2+2 = 8, minus its own
+    // Armor 3 = 5, and the Weaken; Gabumon takes nothing.
+    let mut b = battle(
+        vec![
+            unit("greymon", 0, (2, 1)),
+            unit("gabumon", 1, (5, 1)),
+            asked("garurumon", 1, (8, 3)),
+        ],
+        &[
+            3, 3, 3, 1, 1, 1, 1, 1, 1, // initiative: Greymon, Garurumon, Gabumon
+            3, 3, 3, 1, 1, 1, 2, 2, 2, 2, // the first Nova Blast
+            3, 3, 3, 1, 1, 1, 1, 1, 1, 1, // the second
+        ],
+    );
+    b.submit(Command::Attack(order(0, "nova_blast", 1)))
+        .expect("Nova Blast");
+    assert_eq!(
+        b.awaiting(),
+        Some(&Decision::Intercede {
+            who: CombatantId(2),
+            target: CombatantId(1),
+            attacker: CombatantId(0),
+        })
+    );
+    let lines = crate::common::run(
+        &mut b,
+        Command::Intercede {
+            who: CombatantId(2),
+            accept: true,
+        },
+    );
+    assert!(
+        lines.iter().any(
+            |l| l.starts_with("Garurumon Intercedes: moves from (8, 3) to ")
+                && l.ends_with("steps between Gabumon and Greymon and takes the hit (no Dodge).")
+        ),
+        "{lines:#?}"
+    );
+    assert_contains(&lines, &["Garurumon takes 5 of the 8 damage [Armor 3]."]);
+    let (gab, gar) = (fighter(&mut b, 1), fighter(&mut b, 2));
+    assert_eq!((gab.life.current, gar.life.current), (18, 29));
+    assert_eq!(gar.distance_to(&gab), Some(1));
+    assert!(
+        gar.distance_to(&fighter(&mut b, 0)) < Some(3),
+        "between them"
+    );
+    assert!(
+        digimon::has(&gar, EffectKind::Weaken),
+        "the effect lands on it"
+    );
+    assert_eq!(gar.defense.diminishing, 0, "it rolled no Dodge");
+    // Once a round: the second hit on Gabumon is not offered (16 against 3 + 5 - 1 = 7).
+    let lines = attack(&mut b, 0, "nova_blast", 1);
+    assert!(b.awaiting().is_none());
+    assert_contains(&lines, &["Gabumon takes 2 of the 4 damage [Armor 2]."]);
+    crate::common::assert_dice_used(&b);
+}
+
+#[test]
+fn digimon_intercede_against_an_area_leaves_half_the_damage_behind() {
+    // Devimon's Evil Wing bursts on Gabumon (0); Greymon (0) Intercedes. The one damage roll,
+    // 3+3+3+3 = 12: Greymon takes 12 - Armor 4 = 8, Gabumon behind it half of 12 - 2 = 5.
+    let mut b = battle(
+        vec![
+            unit("devimon", 1, (8, 1)),
+            unit("gabumon", 0, (3, 1)),
+            asked("greymon", 0, (6, 1)),
+        ],
+        &[3, 3, 3, 1, 1, 1, 1, 1, 1, 3, 3, 3, 1, 1, 1, 3, 3, 3, 3],
+    );
+    b.submit(Command::Attack(crate::common::attack(
+        0,
+        "evil_wing",
+        AttackTarget::Square(Square::new(3, 1)),
+    )))
+    .expect("Evil Wing");
+    let lines = crate::common::run(
+        &mut b,
+        Command::Intercede {
+            who: CombatantId(2),
+            accept: true,
+        },
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("Greymon Intercedes:")
+            && l.ends_with("Gabumon still takes half the damage.")),
+        "{lines:#?}"
+    );
+    assert_contains(&lines, &["Greymon takes 8 of the 12 damage [Armor 4]."]);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l
+                == "Gabumon takes 5 of the 12 damage [Armor 2; half of 10: an ally Interceded]."),
+        "{lines:#?}"
+    );
+    assert_eq!(fighter(&mut b, 1).life.current, 13);
+    assert_eq!(fighter(&mut b, 2).life.current, 28);
+    crate::common::assert_dice_used(&b);
+}
+
+#[test]
+fn digimon_intercede_needs_the_movement_to_reach_and_may_be_declined() {
+    // Too far: Garurumon 20 squares off cannot reach a square between (Movement 7).
+    let mut b = battle(
+        vec![
+            unit("greymon", 0, (2, 1)),
+            unit("gabumon", 1, (5, 1)),
+            asked("garurumon", 1, (27, 6)),
+        ],
+        &[3, 3, 3, 1, 1, 1, 1, 1, 1, 3, 3, 3, 1, 1, 1, 2, 2, 2, 2],
+    );
+    b.submit(Command::Attack(order(0, "nova_blast", 1)))
+        .expect("Nova Blast");
+    assert!(b.awaiting().is_none(), "nobody can reach");
+    assert_eq!(fighter(&mut b, 1).life.current, 18 - 6);
+    // In reach but declined: the hit lands on the target.
+    let mut b = battle(
+        vec![
+            unit("greymon", 0, (2, 1)),
+            unit("gabumon", 1, (5, 1)),
+            asked("garurumon", 1, (8, 3)),
+        ],
+        &[3, 3, 3, 1, 1, 1, 1, 1, 1, 3, 3, 3, 1, 1, 1, 2, 2, 2, 2],
+    );
+    b.submit(Command::Attack(order(0, "nova_blast", 1)))
+        .expect("Nova Blast");
+    crate::common::run(
+        &mut b,
+        Command::Intercede {
+            who: CombatantId(2),
+            accept: false,
+        },
+    );
+    assert_eq!(fighter(&mut b, 1).life.current, 18 - 6);
+    assert_eq!(fighter(&mut b, 2).position, Some(Square::new(8, 3)));
+    crate::common::assert_dice_used(&b);
+}
+
 #[test]
 fn digimon_ai_beats_random_play_ninety_percent_over_200_battles() {
     let (won, played) = crate::common::normal_against_random(&["digimon-rivals", "digimon-ambush"]);
@@ -848,8 +1337,8 @@ fn digimon_ai_beats_random_play_ninety_percent_over_200_battles() {
 
 #[test]
 fn digimon_broken_files_name_file_line_and_field() {
-    // An unknown attack, a Charm attack, an unknown stage and another family's terrain field
-    // are each refused with where they are.
+    // An unknown attack, a Clash action with an effect, an unknown size, an unknown stage and
+    // another family's terrain field are each refused with where they are.
     let dir = std::env::temp_dir().join(format!("gridclash-digimon-broken-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let src = rules_root().join("digimon");
@@ -858,8 +1347,12 @@ fn digimon_broken_files_name_file_line_and_field() {
         let text = match f {
             "roster.ron" => text
                 .replace("\"pepper_breath\"]", "\"pepper_breth\"]")
-                .replace("stage: \"Champion\", role: \"Champion tyrant\"", "stage: \"Armor\", role: \"Champion tyrant\""),
-            "digimon.ron" => text.replace("effect: Some(Taunt)", "effect: Some(Charm)"),
+                .replace("stage: \"Champion\", role: \"Champion tyrant\"", "stage: \"Armor\", role: \"Champion tyrant\"")
+                .replace("size: \"Tiny\"", "size: \"Titanic\""),
+            "digimon.ron" => text.replace(
+                "damage: false, complex: true, clash: Some(Pin)",
+                "damage: false, complex: true, effect: Some(Stun), clash: Some(Pin)",
+            ),
             "terrain.ron" => text.replace("difficult: true,\n            description: \"Difficult Terrain: a move that enters it is a Complex Action (both of your Simple Actions).\",\n        ),\n        (\n            id: \"bog\"", "concealment: 40,\n            description: \"x\",\n        ),\n        (\n            id: \"bog\""),
             _ => text,
         };
@@ -872,7 +1365,8 @@ fn digimon_broken_files_name_file_line_and_field() {
         "unknown attack `pepper_breth`",
         "unknown stage `Armor`",
         "digimon.ron",
-        "Charm",
+        "unknown size `Titanic`",
+        "a Clash action is tagged Melee, carries no effect",
         "terrain.ron",
         "`concealment` is not a Digimon rule",
     ] {

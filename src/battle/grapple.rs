@@ -1,0 +1,430 @@
+//! The Digimon chapter's Clash, a grapple: starting one, the control checks at its start and
+//! every round after, what the controller may do (a [Melee] Attack as a Complex Action, End,
+//! Pin, Throw), the one held not acting, nobody in it Dodging, outsiders' damage lowered by
+//! both participants' BIT, and the ways a Clash ends.
+//!
+//! The engine's `BattleEvent::Clash` is the opposed Accuracy-Dodge roll of every ruleset; the
+//! Digimon grapple is called a Clash on screen but "grapple" here to keep the two apart.
+//!
+//! Readings of ours where the chapter is silent: when both participants miss their TN the
+//! greater margin still controls (so someone always does); "the Player Controls the Clash" on
+//! a total tie becomes the one who started it; a Pin succeeds when the controller's roll meets
+//! or beats the opponent's (the chapter's attacker wins ties); a Throw goes straight away from
+//! the thrower, stopping at the first obstruction.
+
+use super::command::RuleError;
+use super::components::{ClashHold, CombatantId};
+use super::digimon::{add_stat, check, stat};
+use super::event::{BattleEvent, EventLog};
+use super::fighter::{Fighter, FighterQuery};
+use crate::dice::{DiceSource, RollKind, RollSpec, distribution, roll};
+use crate::ruleset::digimon::{
+    AGI, BIT, BODY, ClashMove, DigiAttackDef, DigimonData, EffectKind, Tag,
+};
+
+/// The Clash `f` is in.
+pub fn hold(f: &Fighter) -> Option<&ClashHold> {
+    f.digi.as_ref().and_then(|s| s.clash.as_ref())
+}
+
+/// True when `f` is in a Clash it does not control: it may not act.
+pub fn held(f: &Fighter) -> bool {
+    hold(f).is_some_and(|h| !h.control)
+}
+
+/// `f`'s size tag and its value (a Tamer's is the ruleset's Tamer size).
+pub fn size(d: &DigimonData, f: &Fighter) -> (String, i64) {
+    let tag = if super::digimon::is_tamer(f) {
+        d.combat.clash.tamer_size.clone()
+    } else {
+        let id = f
+            .digi
+            .as_ref()
+            .and_then(|s| s.form.clone())
+            .unwrap_or_else(|| f.identity.archetype.clone());
+        d.digimon(&id).map_or_else(String::new, |x| x.size.clone())
+    };
+    let v = d.combat.clash.sizes.get(&tag).copied().unwrap_or(0);
+    (tag, v)
+}
+
+/// A Clash check of `me` against `opp`: 3d6 + Body, plus the size difference when `me` is
+/// larger and minus it when smaller.
+pub fn check_spec(d: &DigimonData, me: &Fighter, opp: &Fighter) -> RollSpec {
+    let mut s = check(d, RollKind::Amount("Clash check".into()));
+    add_stat(d, me, BODY, "Body", &mut s);
+    let ((mine, a), (theirs, b)) = (size(d, me), size(d, opp));
+    if a != b {
+        s.add(format!("Size: {mine} against {theirs}"), a - b);
+    }
+    s
+}
+
+/// The TN of `me`'s Clash check: its opponent's Agility.
+pub fn tn(d: &DigimonData, opp: &Fighter) -> i64 {
+    stat(d, opp, AGI)
+}
+
+/// Who controls when `a` beats its TN by `ma` and `b` by `mb`: the greater margin, then the
+/// higher Body, then the one who started the Clash.
+fn controller(
+    d: &DigimonData,
+    a: &Fighter,
+    b: &Fighter,
+    ma: i64,
+    mb: i64,
+    starter: CombatantId,
+) -> CombatantId {
+    let (ba, bb) = (stat(d, a, BODY), stat(d, b, BODY));
+    match (ma.cmp(&mb), ba.cmp(&bb)) {
+        (std::cmp::Ordering::Greater, _) => a.id,
+        (std::cmp::Ordering::Less, _) => b.id,
+        (_, std::cmp::Ordering::Greater) => a.id,
+        (_, std::cmp::Ordering::Less) => b.id,
+        _ => starter,
+    }
+}
+
+/// The exact chance that `a` controls a Clash with `b` after both roll (the rule
+/// [`roll_control`] plays, from the same check rolls).
+pub fn control_chance(d: &DigimonData, a: &Fighter, b: &Fighter, starter: CombatantId) -> f64 {
+    let da = distribution(&check_spec(d, a, b));
+    let db = distribution(&check_spec(d, b, a));
+    let (ta, tb) = (tn(d, b), tn(d, a));
+    let mut p = 0.0;
+    for (i, pa) in da.p.iter().enumerate() {
+        if *pa == 0.0 {
+            continue;
+        }
+        let ma = da.offset + i as i64 - ta;
+        // b's margin below ma: b's roll below ma + tb.
+        p += pa * db.cdf(ma + tb - 1);
+        if controller(d, a, b, ma, ma, starter) == a.id {
+            p += pa * db.prob(ma + tb);
+        }
+    }
+    p.clamp(0.0, 1.0)
+}
+
+/// The Pin's contested Body checks: the controller's (with the Pin bonus) and its opponent's.
+pub fn pin_specs(d: &DigimonData, ctrl: &Fighter, opp: &Fighter) -> (RollSpec, RollSpec) {
+    let mut a = check(d, RollKind::Amount("Pin".into()));
+    add_stat(d, ctrl, BODY, "Body", &mut a);
+    a.add("Controls the Clash", d.combat.clash.pin_bonus);
+    let mut b = check(d, RollKind::Amount("Resist the Pin".into()));
+    add_stat(d, opp, BODY, "Body", &mut b);
+    (a, b)
+}
+
+/// The exact chance that a Pin succeeds (the controller meets or beats its opponent).
+pub fn pin_chance(d: &DigimonData, ctrl: &Fighter, opp: &Fighter) -> f64 {
+    let (a, b) = pin_specs(d, ctrl, opp);
+    let (da, db) = (distribution(&a), distribution(&b));
+    let mut p = 0.0;
+    for (i, pa) in da.p.iter().enumerate() {
+        p += pa * db.cdf(da.offset + i as i64);
+    }
+    p.clamp(0.0, 1.0)
+}
+
+/// What outsiders' damage to a Clash participant loses: both participants' BIT values.
+pub fn shield(d: &DigimonData, a: &Fighter, b: &Fighter) -> i64 {
+    (stat(d, a, BIT) + stat(d, b, BIT)).max(0)
+}
+
+/// The damage `attacker`'s hit on `target` loses because `target` is in a Clash that
+/// `attacker` is not part of, and why.
+pub fn outside_penalty(attacker: &Fighter, target: &Fighter) -> Option<(i64, String)> {
+    let h = hold(target)?;
+    if h.opponent == attacker.id || attacker.id == target.id {
+        return None;
+    }
+    Some((
+        h.shield,
+        format!(
+            "Clash: -{} damage from outside (both participants' BIT)",
+            h.shield
+        ),
+    ))
+}
+
+/// The AP an ordinary attack costs `attacker` when it differs from the attack's own: the
+/// controller's [Melee] Attack on its opponent is a Complex Action.
+pub fn attack_ap(d: &DigimonData, attacker: &Fighter, a: &DigiAttackDef) -> Option<u32> {
+    let h = hold(attacker)?;
+    (h.control && a.clash.is_none() && a.tag == Tag::Melee).then_some(d.combat.simple_actions)
+}
+
+/// The refusals of the Clash: only someone free starts one, on someone free; only the
+/// controller ends, pins or throws, and only its opponent; in a Clash the controller's only
+/// attack is a [Melee] Attack on its opponent, and the one held does nothing.
+pub fn check_attack(
+    attacker: &Fighter,
+    a: &DigiAttackDef,
+    targets: &[&Fighter],
+) -> Result<(), RuleError> {
+    let mine = hold(attacker);
+    let rule = |s: String| Err(RuleError::DigimonRule(s));
+    if let Some(h) = mine
+        && !h.control
+    {
+        return rule(format!(
+            "{} is held in a Clash it does not control: it may not act",
+            attacker.identity.name
+        ));
+    }
+    match (a.clash, mine) {
+        (Some(ClashMove::Start), Some(_)) => {
+            rule(format!("{} is in a Clash already", attacker.identity.name))
+        }
+        (Some(ClashMove::Start), None) => match targets.iter().find(|t| hold(t).is_some()) {
+            Some(t) => rule(format!("{} is in a Clash already", t.identity.name)),
+            None => Ok(()),
+        },
+        (Some(m), None) => rule(format!(
+            "{m:?} is a Clash action: {} controls no Clash",
+            attacker.identity.name
+        )),
+        (_, Some(h)) => {
+            if let Some(t) = targets.iter().find(|t| t.id != h.opponent) {
+                return rule(format!(
+                    "in a Clash, {} acts only on its opponent, not {}",
+                    attacker.identity.name, t.identity.name
+                ));
+            }
+            if a.clash.is_none() && a.tag != Tag::Melee {
+                return rule(format!(
+                    "in a Clash the controller's attack is a [Melee] Attack on its opponent; {} is not [Melee]",
+                    a.name
+                ));
+            }
+            Ok(())
+        }
+        (None, None) => Ok(()),
+    }
+}
+
+/// Why a hit on `target` needs no Dodge roll because of a Clash, if it does.
+pub fn no_dodge(a: &DigiAttackDef, target: &Fighter) -> Option<&'static str> {
+    if a.clash.is_some() {
+        Some("a Clash action: no Accuracy or Dodge roll")
+    } else if hold(target).is_some() {
+        Some("in a Clash: it cannot Dodge")
+    } else {
+        None
+    }
+}
+
+/// Rolls the control checks of `a` and `b` (a Pinned participant does not roll and loses),
+/// logs them, and returns who controls.
+pub fn roll_control(
+    d: &DigimonData,
+    a: &Fighter,
+    b: &Fighter,
+    starter: CombatantId,
+    dice: &mut DiceSource,
+    log: &mut EventLog,
+) -> CombatantId {
+    let pinned = |f: &Fighter| hold(f).is_some_and(|h| h.pinned);
+    let note = |who: CombatantId, text: String, log: &mut EventLog| {
+        log.push(BattleEvent::DigiNote { who, text });
+    };
+    if pinned(a) || pinned(b) {
+        let (p, w) = if pinned(a) { (a, b) } else { (b, a) };
+        note(
+            p.id,
+            format!(
+                "{} is Pinned: it does not roll for control, and {} keeps the Clash.",
+                p.identity.name, w.identity.name
+            ),
+            log,
+        );
+        return w.id;
+    }
+    let mut margin = |me: &Fighter, opp: &Fighter, log: &mut EventLog| {
+        let r = roll(&check_spec(d, me, opp), dice);
+        let t = tn(d, opp);
+        let m = r.total - t;
+        log.push(BattleEvent::CheckRolled {
+            who: me.id,
+            purpose: format!("Clash check against {}'s Agility", opp.identity.name),
+            roll: r,
+            target: t,
+            passed: m >= 0,
+        });
+        m
+    };
+    let ma = margin(a, b, log);
+    let mb = margin(b, a, log);
+    let w = controller(d, a, b, ma, mb, starter);
+    let (winner, loser) = if w == a.id { (a, b) } else { (b, a) };
+    let why = if ma != mb {
+        format!("margin {} against {}", ma.max(mb), ma.min(mb))
+    } else if stat(d, a, BODY) != stat(d, b, BODY) {
+        format!("equal margins ({ma}); the higher Body")
+    } else {
+        "a total tie; the one who started the Clash".into()
+    };
+    note(
+        winner.id,
+        format!(
+            "{} controls the Clash ({why}); {} may not act.",
+            winner.identity.name, loser.identity.name
+        ),
+        log,
+    );
+    w
+}
+
+/// Sets both participants' holds after a control check.
+pub fn set_control(
+    q: &mut bevy::prelude::Query<FighterQuery>,
+    a: &Fighter,
+    b: &Fighter,
+    starter: CombatantId,
+    control: CombatantId,
+    shield: i64,
+) {
+    for f in q.iter_mut() {
+        let (me, opp) = if *f.id == a.id {
+            (a.id, b.id)
+        } else if *f.id == b.id {
+            (b.id, a.id)
+        } else {
+            continue;
+        };
+        let mut f = f;
+        // "The character who does not Control the Clash may not take any actions": what is
+        // left of its turn goes too (a starter that loses control).
+        if control != me {
+            f.actions.standard = 0;
+            f.actions.steady = 0;
+        }
+        if let Some(s) = f.digi.as_mut() {
+            s.clash = Some(ClashHold {
+                opponent: opp,
+                control: control == me,
+                started_by: starter,
+                pinned: false,
+                shield,
+            });
+        }
+    }
+}
+
+/// Ends the Clash between `a` and `b` (both free; they stay where they are).
+pub fn release(
+    q: &mut bevy::prelude::Query<FighterQuery>,
+    a: CombatantId,
+    b: CombatantId,
+    why: &str,
+    log: &mut EventLog,
+) {
+    for mut f in q.iter_mut() {
+        if (*f.id == a || *f.id == b)
+            && let Some(s) = f.digi.as_mut()
+        {
+            s.clash = None;
+        }
+    }
+    log.push(BattleEvent::DigiNote {
+        who: a,
+        text: format!("The Clash ends: {why}."),
+    });
+}
+
+/// Marks `who` Pinned: it does not roll for control at the next check.
+pub fn pin(q: &mut bevy::prelude::Query<FighterQuery>, who: CombatantId) {
+    for mut f in q.iter_mut() {
+        if *f.id == who
+            && let Some(h) = f.digi.as_mut().and_then(|s| s.clash.as_mut())
+        {
+            h.pinned = true;
+        }
+    }
+}
+
+/// Why the Clash of `f` must end now, if it must: a participant out of the fight or gone
+/// from the Clash, no longer in contact, or Stunned or Paralysed ("If the target was
+/// Clashing, the Clash ends").
+pub fn broken(f: &Fighter, all: &[Fighter]) -> Option<String> {
+    let h = hold(f)?;
+    let Some(o) = all.iter().find(|o| o.id == h.opponent) else {
+        return Some("its opponent is gone".into());
+    };
+    let out = |x: &Fighter| x.defeated() || x.digi.as_ref().is_some_and(|s| s.down.is_some());
+    if out(f) || out(o) {
+        return Some("a participant is out of the fight".into());
+    }
+    if hold(o).is_none_or(|oh| oh.opponent != f.id) {
+        return Some(format!("{} is out of the Clash", o.identity.name));
+    }
+    if f.distance_to(o).is_none_or(|x| x > 1) {
+        return Some("the participants are no longer in contact".into());
+    }
+    for x in [f, o] {
+        for (k, word) in [
+            (EffectKind::Stun, "Stunned"),
+            (EffectKind::Paralysis, "Paralysed"),
+        ] {
+            if super::digimon::has(x, k) {
+                return Some(format!("{} is {word}", x.identity.name));
+            }
+        }
+    }
+    None
+}
+
+/// Ends every Clash that [`broken`] says must end.
+pub fn break_loose(q: &mut bevy::prelude::Query<FighterQuery>, log: &mut EventLog) {
+    let all = super::fighter::snapshots(q);
+    let mut done: Vec<CombatantId> = Vec::new();
+    for f in &all {
+        if done.contains(&f.id) {
+            continue;
+        }
+        let Some(why) = broken(f, &all) else {
+            continue;
+        };
+        let other = hold(f).map_or(f.id, |h| h.opponent);
+        done.extend([f.id, other]);
+        release(q, f.id, other, &why, log);
+    }
+}
+
+/// The control checks at the start of a round, for every Clash still on.
+pub fn recheck(
+    d: &DigimonData,
+    q: &mut bevy::prelude::Query<FighterQuery>,
+    dice: &mut DiceSource,
+    log: &mut EventLog,
+) {
+    break_loose(q, log);
+    let all = super::fighter::snapshots(q);
+    for a in &all {
+        let Some(h) = hold(a) else {
+            continue;
+        };
+        let Some(b) = all.iter().find(|o| o.id == h.opponent) else {
+            continue;
+        };
+        if a.id > b.id {
+            continue;
+        }
+        let w = roll_control(d, a, b, h.started_by, dice, log);
+        set_control(q, a, b, h.started_by, w, h.shield);
+    }
+}
+
+/// True when `s` keeps `me` in contact with its Clash opponent ("they must always be in
+/// contact"), or `me` is in no Clash.
+pub fn keeps_contact(me: &Fighter, all: &[Fighter], s: crate::grid::Square) -> bool {
+    let Some(h) = hold(me) else {
+        return true;
+    };
+    let Some(o) = all.iter().find(|o| o.id == h.opponent) else {
+        return true;
+    };
+    o.position
+        .is_none_or(|p| crate::grid::footprint_distance(s, me.size.squares, p, o.size.squares) <= 1)
+}
