@@ -930,7 +930,13 @@ fn digimon_unit_text(
         .map(|e| {
             let name = d.effect(e.kind).map_or("?", |x| x.name.as_str());
             let by = names.get(&e.source).cloned().unwrap_or_default();
-            format!("{name} {} ({} turn(s), from {by})", e.potency, e.turns)
+            // Stun and Charm have no number.
+            let potency = if e.potency == 0 {
+                String::new()
+            } else {
+                format!(" {}", e.potency)
+            };
+            format!("{name}{potency} ({} turn(s), from {by})", e.turns)
         })
         .collect();
     let mut extras = Vec::new();
@@ -1257,6 +1263,7 @@ fn digimon_aim_head(
                 )
             }
             crate::ruleset::digimon::EffectKind::Haste => "+1 Simple Action next round".into(),
+            _ if turns > 0 && potency == 0 => format!("{name} for {turns} turn(s)"),
             _ if turns > 0 => format!("{name} {potency} for {turns} turn(s)"),
             _ => format!("{name} {potency}"),
         };
@@ -1638,6 +1645,16 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
             format!(
                 "Answer the question in the right-hand panel ({})",
                 answers.join(" / ")
+            ),
+            String::new(),
+        );
+    }
+    if let Some((_, Some(Decision::Intercede { .. }), _)) = session.human_to_act() {
+        return (
+            format!(
+                "Answer the question in the right-hand panel ({}: Intercede / {}: let it hit)",
+                keys.of(GameAction::Confirm),
+                keys.of(GameAction::Cancel)
             ),
             String::new(),
         );
