@@ -279,6 +279,49 @@ macro_rules! out {
     }};
 }
 
+/// The exact chances of a Digimon Clash action, from the same check rolls the Clash makes.
+fn print_clash_odds(
+    d: &gridclash::ruleset::digimon::DigimonData,
+    m: gridclash::ruleset::digimon::ClashMove,
+    me: &gridclash::battle::fighter::Fighter,
+    t: &gridclash::battle::fighter::Fighter,
+) {
+    use gridclash::battle::grapple as g;
+    use gridclash::ruleset::digimon::ClashMove;
+    let terms = |s: &gridclash::dice::RollSpec| s.terms_line();
+    match m {
+        ClashMove::Start => {
+            out!(
+                "  Clash: {} controls {:.2}% (the greater margin over its TN, then Body, then the one who started it)",
+                me.identity.name,
+                100.0 * g::control_chance(d, me, t, me.id)
+            );
+            out!(
+                "    {}: {} against TN {} (Agility)",
+                me.identity.name,
+                terms(&g::check_spec(d, me, t)),
+                g::tn(d, t)
+            );
+            out!(
+                "    {}: {} against TN {} (Agility)",
+                t.identity.name,
+                terms(&g::check_spec(d, t, me)),
+                g::tn(d, me)
+            );
+        }
+        ClashMove::Pin => {
+            let (a, b) = g::pin_specs(d, me, t);
+            out!(
+                "  Pin succeeds {:.2}%: {} against {} (meeting it wins)",
+                100.0 * g::pin_chance(d, me, t),
+                terms(&a),
+                terms(&b)
+            );
+        }
+        ClashMove::End | ClashMove::Throw => {}
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -1140,7 +1183,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             names.get(&target).cloned().unwrap_or_default(),
             preview.odds.maneuver,
             if chosen.automatic_hit.is_some() {
-                "no Dodge: a helping effect"
+                "no Dodge"
             } else {
                 defense.name()
             },
@@ -1187,6 +1230,13 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             },
             &preview.odds.wound,
         ));
+    }
+    if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref())
+        && let Some((a, _)) = gridclash::battle::digimon::attack_of(d, &order.profile)
+        && let Some(m) = a.clash
+        && let Some(t) = battle.fighter(target)
+    {
+        print_clash_odds(d, m, me, &t);
     }
     for (title, r) in rolls {
         if digimon && title == "Strike" {

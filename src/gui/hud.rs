@@ -1288,17 +1288,7 @@ fn clash_preview(
     use crate::ruleset::digimon::ClashMove;
     let pct = |p: f64| format!("{:.1} %", p * 100.0);
     // Every term of a check: its dice, then each modifier with its rule.
-    let terms = |s: &crate::dice::RollSpec| {
-        let dice = s.dice.iter().map(|t| {
-            let bang = if t.exploding { "!" } else { "" };
-            format!("{}d{}{bang}", t.group.count, t.group.sides)
-        });
-        let mods = s
-            .modifiers
-            .iter()
-            .map(|m| format!("{:+} {}", m.value, m.label));
-        dice.chain(mods).collect::<Vec<_>>().join(" ")
-    };
+    let terms = |s: &crate::dice::RollSpec| s.terms_line();
     match m {
         ClashMove::Start => {
             let mine = terms(&g::check_spec(d, me, target));

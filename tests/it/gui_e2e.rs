@@ -150,10 +150,12 @@ fn gui_end_to_end_digimon_blast_then_the_tamer_directs() {
     let dir = std::env::temp_dir().join(format!("gridclash-e2e-digimon-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("screenshot directory");
     let shot = dir.join("digimon-directed.png");
-    // Seed 3: Garurumon acts first; then Greymon fires Nova Blast (slot 2) at it, ends its turn,
-    // and Tai, right after it, Directs it (slot 2, aimed at Greymon's square).
+    // Seed 3: Garurumon acts first and its Foxfire is about to hit Greymon: the player is
+    // offered an Intercede by Tai and lets it hit (Escape). Then Greymon fires Nova Blast
+    // (slot 2) at Garurumon, ends its turn, and Tai, right after it, Directs it (slot 2, aimed
+    // at Greymon's square).
     let text = format!(
-        "wait 30\nuntil-human 900\nkey Digit2\ncursor 15 5\nwait 10\nclick\nwait 60\nexpect Greymon attacks Garurumon with Nova Blast\nkey KeyT\nwait 20\nuntil-human 900\nkey Digit2\ncursor 2 4\nwait 10\nclick\nwait 30\nshot {}\nexpect Direct from Tai on Greymon\nquit\n",
+        "wait 30\nuntil-human 900\nkey Escape\nwait 30\nuntil-human 900\nkey Digit2\ncursor 15 5\nwait 10\nclick\nwait 60\nexpect Greymon attacks Garurumon with Nova Blast\nkey KeyT\nwait 20\nuntil-human 900\nkey Digit2\ncursor 2 4\nwait 10\nclick\nwait 30\nshot {}\nexpect Direct from Tai on Greymon\nquit\n",
         shot.display()
     );
     let log = play_script(&dir, "digimon-rivals", 3, &text);
