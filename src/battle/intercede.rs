@@ -98,6 +98,18 @@ pub fn wants(
     spare && (tamer || on(target) >= hp(target))
 }
 
+/// The attacker and the target among `all`, if both are there.
+fn pair(
+    all: &[Fighter],
+    attacker: CombatantId,
+    target: CombatantId,
+) -> Option<(&Fighter, &Fighter)> {
+    Some((
+        all.iter().find(|f| f.id == attacker)?,
+        all.iter().find(|f| f.id == target)?,
+    ))
+}
+
 /// Opens the Intercede window for the hits of the attack under way: the computer's units
 /// answer at once; a person's are asked in turn.
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
@@ -135,10 +147,7 @@ pub fn offer_intercede(
             for target in hits {
                 let all = snapshots(&q);
                 let in_attack: Vec<CombatantId> = state.targets.iter().map(|t| t.id).collect();
-                let (Some(attacker), Some(t)) = (
-                    all.iter().find(|f| f.id == state.order.attacker),
-                    all.iter().find(|f| f.id == target),
-                ) else {
+                let Some((attacker, t)) = pair(&all, state.order.attacker, target) else {
                     continue;
                 };
                 let mut asked = Vec::new();
@@ -211,10 +220,7 @@ pub fn apply_intercede_answer(
     let field = ground.field(rules);
     let all = snapshots(&q);
     let in_attack: Vec<CombatantId> = state.targets.iter().map(|t| t.id).collect();
-    let (Some(attacker), Some(t)) = (
-        all.iter().find(|f| f.id == state.order.attacker),
-        all.iter().find(|f| f.id == target),
-    ) else {
+    let Some((attacker, t)) = pair(&all, state.order.attacker, target) else {
         return;
     };
     let spot = candidates(rules, &field, &all, attacker, t, &in_attack, order.round)
