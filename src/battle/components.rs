@@ -217,6 +217,7 @@ fn is_round_zero(n: &u32) -> bool {
 /// carry one, mirrored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClashHold {
+    /// The other participant (a Clash is always between two).
     pub opponent: CombatantId,
     /// It controls the Clash (its opponent may not act).
     pub control: bool,

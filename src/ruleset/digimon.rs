@@ -119,6 +119,7 @@ pub enum ClashMove {
 }
 
 impl ClashMove {
+    /// Every Clash action, so validation can insist on each exactly once.
     pub const ALL: [ClashMove; 4] = [Self::Start, Self::End, Self::Pin, Self::Throw];
 }
 
