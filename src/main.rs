@@ -287,8 +287,8 @@ fn print_clash_odds(
     t: &gridclash::battle::fighter::Fighter,
 ) {
     use gridclash::battle::grapple as g;
+    use gridclash::battle::odds::RollSummary;
     use gridclash::ruleset::digimon::ClashMove;
-    let terms = |s: &gridclash::dice::RollSpec| s.terms_line();
     match m {
         ClashMove::Start => {
             out!(
@@ -296,29 +296,38 @@ fn print_clash_odds(
                 me.identity.name,
                 100.0 * g::control_chance(d, me, t, me.id)
             );
-            out!(
-                "    {}: {} against TN {} (Agility)",
-                me.identity.name,
-                terms(&g::check_spec(d, me, t)),
-                g::tn(d, t)
-            );
-            out!(
-                "    {}: {} against TN {} (Agility)",
-                t.identity.name,
-                terms(&g::check_spec(d, t, me)),
-                g::tn(d, me)
-            );
+            for (who, opp) in [(me, t), (t, me)] {
+                out!(
+                    "  {}'s Clash check against TN {} ({}'s Agility):",
+                    who.identity.name,
+                    g::tn(d, opp),
+                    opp.identity.name
+                );
+                print_terms(&RollSummary::of(&g::check_spec(d, who, opp)));
+            }
         }
         ClashMove::Pin => {
             let (a, b) = g::pin_specs(d, me, t);
             out!(
-                "  Pin succeeds {:.2}%: {} against {} (meeting it wins)",
-                100.0 * g::pin_chance(d, me, t),
-                terms(&a),
-                terms(&b)
+                "  Pin succeeds {:.2}% (the controller's roll meets or beats the other's):",
+                100.0 * g::pin_chance(d, me, t)
             );
+            print_terms(&RollSummary::of(&a));
+            out!("  against");
+            print_terms(&RollSummary::of(&b));
         }
         ClashMove::End | ClashMove::Throw => {}
+    }
+}
+
+/// A roll's dice and modifiers, one a line, as every odds roll is printed.
+fn print_terms(r: &gridclash::battle::odds::RollSummary) {
+    for t in &r.terms {
+        match (&t.die, t.value) {
+            (Some(d), _) => out!("      {d:>6}  {}", t.label),
+            (None, Some(v)) => out!("      {v:>+6}  {}", t.label),
+            _ => {}
+        }
     }
 }
 
@@ -1279,13 +1288,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
                 r.botch_penalty
             );
         }
-        for t in &r.terms {
-            match (&t.die, t.value) {
-                (Some(d), _) => out!("      {d:>6}  {}", t.label),
-                (None, Some(v)) => out!("      {v:>+6}  {}", t.label),
-                _ => {}
-            }
-        }
+        print_terms(r);
         for t in &r.critical_dice {
             out!(
                 "      {:>6}  {} (on a Critical Result)",

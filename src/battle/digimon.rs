@@ -105,12 +105,20 @@ pub fn is_tamer(f: &Fighter) -> bool {
 
 /// The evolution stage `f` is at now.
 pub fn stage<'d>(d: &'d DigimonData, f: &Fighter) -> Option<&'d str> {
+    form(d, f).map(|x| x.stage.as_str())
+}
+
+/// The Digimon `f` is now: the stage it fell back to, or its own (none for a Tamer).
+pub fn form<'d>(
+    d: &'d DigimonData,
+    f: &Fighter,
+) -> Option<&'d crate::ruleset::digimon::DigimonDef> {
     let id = f
         .digi
         .as_ref()
-        .and_then(|s| s.form.clone())
-        .unwrap_or_else(|| f.identity.archetype.clone());
-    d.digimon(&id).map(|x| x.stage.as_str())
+        .and_then(|s| s.form.as_deref())
+        .unwrap_or(&f.identity.archetype);
+    d.digimon(id)
 }
 
 /// The attacks `f` can make now: its own, or its Default Stage's after a fall, and the Clash
@@ -125,13 +133,7 @@ pub fn attacks_now(d: &DigimonData, f: &Fighter) -> Vec<String> {
             .or_else(|| d.tamer(&f.identity.archetype).map(|t| t.attacks.clone()))
             .unwrap_or_default(),
     };
-    out.extend(
-        d.combat
-            .attacks
-            .iter()
-            .filter(|a| a.clash.is_some())
-            .map(|a| a.id.clone()),
-    );
+    out.extend(crate::ruleset::digimon::clash_actions(&d.combat));
     out
 }
 

@@ -37,12 +37,7 @@ pub fn size(d: &DigimonData, f: &Fighter) -> (String, i64) {
     let tag = if super::digimon::is_tamer(f) {
         d.combat.clash.tamer_size.clone()
     } else {
-        let id = f
-            .digi
-            .as_ref()
-            .and_then(|s| s.form.clone())
-            .unwrap_or_else(|| f.identity.archetype.clone());
-        d.digimon(&id).map_or_else(String::new, |x| x.size.clone())
+        super::digimon::form(d, f).map_or_else(String::new, |x| x.size.clone())
     };
     let v = d.combat.clash.sizes.get(&tag).copied().unwrap_or(0);
     (tag, v)

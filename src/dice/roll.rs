@@ -120,20 +120,6 @@ pub struct RollSpec {
 }
 
 impl RollSpec {
-    /// Every term on one line, dice first ("3d6! +6 Body -4 Size: Small against Large"), for
-    /// previews that show a roll before it is made.
-    pub fn terms_line(&self) -> String {
-        let dice = self.dice.iter().map(|t| {
-            let bang = if t.exploding { "!" } else { "" };
-            format!("{}d{}{bang}", t.group.count, t.group.sides)
-        });
-        let mods = self
-            .modifiers
-            .iter()
-            .map(|m| format!("{:+} {}", m.value, m.label));
-        dice.chain(mods).collect::<Vec<_>>().join(" ")
-    }
-
     /// A roll of `kind` with no dice yet.
     pub fn new(kind: RollKind) -> Self {
         Self {

@@ -1286,13 +1286,10 @@ fn clash_preview(
 ) -> String {
     use crate::battle::grapple as g;
     use crate::ruleset::digimon::ClashMove;
-    let pct = |p: f64| format!("{:.1} %", p * 100.0);
-    // Every term of a check: its dice, then each modifier with its rule.
-    let terms = |s: &crate::dice::RollSpec| s.terms_line();
     match m {
         ClashMove::Start => {
-            let mine = terms(&g::check_spec(d, me, target));
-            let theirs = terms(&g::check_spec(d, target, me));
+            let mine = terms(&RollSummary::of(&g::check_spec(d, me, target)));
+            let theirs = terms(&RollSummary::of(&g::check_spec(d, target, me)));
             format!(
                 "Clash: {} controls {} ({mine} vs TN {}; {} {theirs} vs TN {})\n\
                  The one not in control may not act; neither may Dodge or move away.\n",

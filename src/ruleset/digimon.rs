@@ -467,12 +467,21 @@ pub fn with_bolstered(rules: &DigimonRules, attacks: &[String]) -> Vec<String> {
 /// then the Clash actions, which every Digimon and Tamer has.
 pub fn loadout(rules: &DigimonRules, attacks: &[String]) -> Vec<String> {
     let mut out = with_bolstered(rules, attacks);
-    for a in rules.attacks.iter().filter(|a| a.clash.is_some()) {
-        if !out.contains(&a.id) {
-            out.push(a.id.clone());
+    for id in clash_actions(rules) {
+        if !out.contains(&id) {
+            out.push(id);
         }
     }
     out
+}
+
+/// The ids of the Clash actions, which every Digimon and Tamer has.
+pub fn clash_actions(rules: &DigimonRules) -> impl Iterator<Item = String> + '_ {
+    rules
+        .attacks
+        .iter()
+        .filter(|a| a.clash.is_some())
+        .map(|a| a.id.clone())
 }
 
 /// The attribute a lowered combatant's initiative bonus is kept in.

@@ -1077,6 +1077,22 @@ fn digimon_stun_ends_the_clash() {
 }
 
 #[test]
+fn digimon_paralysis_ends_the_clash() {
+    // "Paralysis … If the target was Clashing, the Clash ends": on the controller too.
+    let mut b = greymon_clashes_gabumon(&[]);
+    give(&mut b, 0, EffectKind::Paralysis, 2, 2, 1);
+    end_turn(&mut b);
+    assert!(hold(&mut b, 0).is_none() && hold(&mut b, 1).is_none());
+    let lines = crate::common::lines(&mut b, 0);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "The Clash ends: Greymon is Paralysed."),
+        "{lines:#?}"
+    );
+}
+
+#[test]
 fn digimon_clash_control_odds_are_exact() {
     // The preview's chance of control against 200,000 pairs of the resolution's own rolls.
     let d = data();
