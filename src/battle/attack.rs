@@ -129,6 +129,7 @@ pub fn declaration<'r>(
         sneak: order.sneak,
         sneak_won: &[],
         bystanders: &[],
+        aimed_at: order.target.square(),
     })
 }
 
@@ -402,6 +403,11 @@ pub fn check_attack(
                 super::shinobi::check_attack(data, attacker, &order.profile, exploit.is_some())?
             }
         }
+    }
+    if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s))
+        && let Some(g) = super::grenade::of(d, &order.profile)
+    {
+        super::grenade::check(d, &g, field, attacker, order.target.square())?;
     }
     let targets = attack_targets(rules, field, fighters, attacker, order)?;
     if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::digimon::of(s)) {
@@ -1081,7 +1087,7 @@ pub fn rescore(b: &RollBreakdown, spec: &RollSpec) -> RollBreakdown {
 /// Rage hits without a Clash.
 pub fn roll_opposed_checks(
     rules: Res<RulesRes>,
-    ground: Res<Battleground>,
+    mut ground: ResMut<Battleground>,
     mut dice: ResMut<BattleDice>,
     mut attack: ResMut<CurrentAttack>,
     mut log: ResMut<EventLog>,
@@ -1107,6 +1113,21 @@ pub fn roll_opposed_checks(
     };
     let won = state.sneak_won.clone();
     decl.sneak_won = &won;
+    if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s))
+        && super::grenade::of(d, &state.order.profile).is_some()
+    {
+        // A grenade: the aim, then its blast (or a miss lying live), resolved here at once.
+        let mut live = std::mem::take(&mut ground.0.grenades);
+        let field = ground.field(rules);
+        let ctx = assemble(rules, &field, attacker, &targets, &decl);
+        super::grenade::throw(
+            rules, d, &field, &mut live, attacker, &all, &ctx.wound, state, &mut dice.0, &mut q,
+            &mut log,
+        );
+        ground.0.grenades = live;
+        state.phase = AttackPhase::End;
+        return;
+    }
     let field = ground.field(rules);
     let ctx = assemble(rules, &field, attacker, &targets, &decl);
     if rules.shinobi.as_ref().is_some_and(|s| s.d20.is_some()) {

@@ -23,6 +23,16 @@ pub enum AttackTarget {
     InReach,
 }
 
+impl AttackTarget {
+    /// The square an area is aimed at, if it is aimed at one.
+    pub fn square(&self) -> Option<Square> {
+        match self {
+            Self::Square(s) | Self::SquareToward(s, _) => Some(*s),
+            _ => None,
+        }
+    }
+}
+
 /// An Attacking Maneuver as declared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttackOrder {
@@ -194,6 +204,21 @@ pub enum RuleError {
     OneStandardAttack { who: CombatantId },
     #[error("{who} has made the round's one attack of opportunity already")]
     OpportunityUsed { who: CombatantId },
+    #[error("{who} has no {grenade} left to throw")]
+    NoGrenadesLeft { who: CombatantId, grenade: String },
+    #[error("{who} has no live {grenade} on or beside its square to throw back")]
+    NoLiveGrenade { who: CombatantId, grenade: String },
+    #[error(
+        "{who} throws a {grenade} at most {reach} squares (Strength + size + Thrown ranks / 5 increments); that square is {distance} away"
+    )]
+    ThrowTooFar {
+        who: CombatantId,
+        grenade: String,
+        distance: u32,
+        reach: u32,
+    },
+    #[error("a {grenade} aimed there could go off on {who} itself: aim farther away")]
+    BlastCatchesThrower { who: CombatantId, grenade: String },
     #[error("{who} needs {need} AP for that and has {have} left this round")]
     NotEnoughAp {
         who: CombatantId,

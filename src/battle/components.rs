@@ -353,6 +353,9 @@ pub struct EncounterLog {
     /// damage from being bypassed"): every DR value is this much lower.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub armour_wear: i64,
+    /// d20: grenades thrown so far, by weapon id (each character carries a few).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub grenades_thrown: std::collections::BTreeMap<String, u32>,
 }
 
 fn is_zero(v: &i64) -> bool {

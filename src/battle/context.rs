@@ -62,6 +62,8 @@ pub struct Declaration<'a> {
     /// Everyone on the battlefield, for what a hit does beyond its targets (a shinobi push is
     /// stopped by someone standing in the way). Empty: only the targets are known.
     pub bystanders: &'a [Fighter],
+    /// The square an area order is aimed at (a d20 grenade's DC counts the distance to it).
+    pub aimed_at: Option<crate::grid::Square>,
 }
 
 impl Declaration<'_> {
@@ -698,6 +700,9 @@ pub struct TargetContext {
     pub difficulty: Option<RollSpec>,
     /// Digimon: what a hit's damage loses before Armor, and why (outsiders hitting a Clash).
     pub damage_less: Option<(i64, String)>,
+    /// d20 grenade: the chance the throw's blast catches this target now (a hit on a corner
+    /// left to the die, or a critical failure near the thrower).
+    pub blast: Option<f64>,
 }
 
 impl TargetContext {
@@ -794,6 +799,7 @@ pub fn assemble(
                 knockback: None,
                 difficulty: None,
                 damage_less: None,
+                blast: None,
             })
             .collect(),
         wound: wound_spec(rules, field, attacker, decl, single),

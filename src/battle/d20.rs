@@ -125,7 +125,7 @@ pub fn follow_up<'r>(round: &'r RoundLog, attack: &str) -> Option<&'r FullAttack
 
 /// A d20 check's die: a natural 20 adds another d20 (and again), a natural 1 is marked (it
 /// always fails; it subtracts nothing).
-fn d20_base(d: &D20Data, kind: RollKind) -> RollSpec {
+pub(crate) fn d20_base(d: &D20Data, kind: RollKind) -> RollSpec {
     let mut s = RollSpec::new(kind);
     let sides = d.combat.die;
     s.base = Some(BaseDie {
@@ -148,8 +148,14 @@ fn stat_name<'a>(d: &'a D20Data, id: &'a str) -> &'a str {
         .map_or(id, |s| s.name.as_str())
 }
 
-fn add_stat(d: &D20Data, f: &Fighter, id: &str, s: &mut RollSpec) {
+pub(crate) fn add_stat(d: &D20Data, f: &Fighter, id: &str, s: &mut RollSpec) {
     s.add(format!("{} ({id})", stat_name(d, id)), f.attributes.get(id));
+}
+
+/// True for a weapon swung in hand (strength counts to hit and to its effect), not shot or
+/// thrown.
+fn hand_held(w: &WeaponDef) -> bool {
+    !matches!(w.class, WeaponClass::Missile | WeaponClass::Grenade)
 }
 
 /// The attack roll: 1d20 + the weapon's ability and skill, −1 per point of strength below the
@@ -164,7 +170,7 @@ pub fn strike_spec(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, swing: u32
     let r = &d.combat;
     let min = w.minimum_strength.unwrap_or(r.strength.minimum);
     let strength = attacker.attributes.get(&r.strength.stat);
-    if strength < min && w.class != WeaponClass::Missile {
+    if strength < min && hand_held(w) {
         s.add(
             format!(
                 "{} {strength} below the weapon's minimum {min}",
@@ -192,13 +198,13 @@ pub fn strike_spec(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, swing: u32
 }
 
 /// The defenses `target` may answer `a` with from `distance`: none against a missile beyond
-/// melee range ("Normally ranged attacks cannot be dodged"); otherwise Dodge, and a parry
+/// melee range ("Normally ranged attacks cannot be dodged") or a grenade; otherwise Dodge, and a parry
 /// (Block) with a parry feat.
 pub fn offered(d: &D20Data, target: &Fighter, a: &D20AttackDef, distance: u32) -> Vec<DefenseKind> {
-    let missile = d
-        .weapon(&a.weapon)
-        .is_some_and(|w| w.class == WeaponClass::Missile);
-    if missile && distance > 1 {
+    let class = d.weapon(&a.weapon).map(|w| w.class);
+    // A grenade is not dodged: each one in its blast makes a Roll check instead.
+    if class == Some(WeaponClass::Grenade) || (class == Some(WeaponClass::Missile) && distance > 1)
+    {
         return Vec::new();
     }
     let mut v = vec![DefenseKind::Dodge];
@@ -338,7 +344,7 @@ pub fn effect_spec(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, swing: u32
     };
     let r = &d.combat;
     s.add(format!("{} base effect", w.name), w.effect);
-    if w.class != WeaponClass::Missile {
+    if hand_held(w) {
         let min = w.minimum_strength.unwrap_or(r.strength.minimum);
         let over = (attacker.attributes.get(&r.strength.stat) - min).max(0) * r.strength.per_point;
         let mut bonus = over
@@ -440,6 +446,9 @@ pub fn assemble(
     ) else {
         return AttackContext::empty();
     };
+    if let Some(g) = super::grenade::of(d, &a.id) {
+        return assemble_throw(d, &g, field, attacker, targets, decl);
+    }
     let at = swing(attacker, &a.id);
     let strike = strike_spec(d, attacker, a, at);
     AttackContext {
@@ -473,6 +482,7 @@ pub fn assemble(
                     knockback: None,
                     difficulty: Some(difficulty),
                     damage_less: None,
+                    blast: None,
                 }
             })
             .collect(),
@@ -480,9 +490,55 @@ pub fn assemble(
     }
 }
 
+/// Assembles a grenade throw: the aim roll against the DC to the square aimed at, no
+/// defense (each target's Roll check comes with the blast), the chance the blast catches
+/// each target, and the grenade's Effect Points.
+fn assemble_throw(
+    d: &D20Data,
+    g: &super::grenade::Grenade,
+    field: &Field,
+    attacker: &Fighter,
+    targets: &[&Fighter],
+    decl: &Declaration,
+) -> AttackContext {
+    let strike = super::grenade::aim_spec(d, g, attacker);
+    let aim = decl.aimed_at.or(attacker.position).unwrap_or_default();
+    let distance = attacker
+        .position
+        .map_or(0, |p| crate::grid::chebyshev(p, aim));
+    let difficulty = super::grenade::aim_dc(d, g, distance);
+    let dc = difficulty.flat_total();
+    AttackContext {
+        ki_cost: 0,
+        wager: 0,
+        strike: strike.clone(),
+        targets: targets
+            .iter()
+            .map(|t| TargetContext {
+                id: t.id,
+                distance: attacker.distance_to(t),
+                strike: strike.clone(),
+                defenses: Vec::new(),
+                automatic_hit: None,
+                cover: None,
+                miss_chance: None,
+                absorb: None,
+                sneak: None,
+                knockback: None,
+                difficulty: Some(difficulty.clone()),
+                damage_less: None,
+                blast: Some(super::grenade::catch_chance(
+                    d, g, field, attacker, targets, aim, dc, t,
+                )),
+            })
+            .collect(),
+        wound: effect_spec(d, attacker, g.attack, 0),
+    }
+}
+
 /// The distribution of a d20 roll's total when its natural die is not a 1, and the chance
 /// that it is (a natural 1 always fails, whatever the total).
-fn without_natural_one(spec: &RollSpec) -> (Dist, f64) {
+pub(crate) fn without_natural_one(spec: &RollSpec) -> (Dist, f64) {
     let Some(base) = spec.base.as_ref().filter(|b| b.rolls == 1 && b.sides >= 2) else {
         return (distribution(spec), 0.0);
     };
@@ -658,6 +714,24 @@ pub fn target_odds(
     target: &Fighter,
     choice: DefenseChoice,
 ) -> TargetOdds {
+    if let (Some(g), Some(caught)) = (super::grenade::of(d, attacker_profile), t.blast) {
+        let damage = super::grenade::blast_damage(d, &g, &ctx.wound, target);
+        let mut dist = Dist::point(0);
+        dist.p[0] = (1.0 - caught).max(0.0);
+        dist.mix(&damage, caught);
+        return TargetOdds {
+            difficulty: t.difficulty.as_ref().map(RollSummary::of),
+            ..TargetOdds::lethal(
+                t.id,
+                choice,
+                caught,
+                &dist,
+                target.life.current,
+                &t.strike,
+                RollSummary::of(&super::grenade::save_spec(d, &g, target)),
+            )
+        };
+    }
     let weapon = d.attack(attacker_profile).and_then(|a| d.weapon(&a.weapon));
     let dc = t.difficulty.as_ref().map_or(0, RollSpec::flat_total);
     let defense = (!t.defenses.is_empty()).then(|| t.defense(choice));
@@ -861,9 +935,7 @@ pub fn check_attack(
     let Some(a) = d.attack(profile) else {
         return Ok(());
     };
-    let melee = d
-        .weapon(&a.weapon)
-        .is_some_and(|w| w.class != WeaponClass::Missile);
+    let melee = d.weapon(&a.weapon).is_some_and(hand_held);
     if opportunity {
         if !melee || a.full_round {
             return Err(RuleError::AttackOfOpportunityNeedsMelee {

@@ -361,6 +361,7 @@ pub fn assemble(
                     super::grapple::no_dodge(a, t)
                 },
                 damage_less: super::grapple::outside_penalty(attacker, t),
+                blast: None,
                 cover: None,
                 miss_chance: None,
                 absorb: None,

@@ -367,6 +367,12 @@ pub enum BattleEvent {
         who: CombatantId,
         text: String,
     },
+    /// d20: where a grenade went (the corner it goes off on, a scatter, a throw-back) and
+    /// its blast, told in full.
+    Blast {
+        who: CombatantId,
+        text: String,
+    },
     WoundRolled {
         attacker: CombatantId,
         roll: RollBreakdown,
@@ -1005,7 +1011,9 @@ impl BattleEvent {
                     )
                 }
             }
-            E::DigiFall { text, .. } | E::DigiNote { text, .. } => text.clone(),
+            E::DigiFall { text, .. } | E::DigiNote { text, .. } | E::Blast { text, .. } => {
+                text.clone()
+            }
             E::WoundRolled { attacker, roll } => format!("{}: {roll}", n(names, *attacker)),
             E::Damage {
                 target,

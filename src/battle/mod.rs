@@ -16,6 +16,7 @@ pub mod effects;
 pub mod event;
 pub mod fighter;
 pub mod grapple;
+pub mod grenade;
 pub mod intercede;
 pub mod maneuvers;
 pub mod movement;
@@ -546,6 +547,9 @@ impl Battle {
             /// so other rulesets hash as before).
             #[serde(skip_serializing_if = "Vec::is_empty")]
             wear: Vec<(crate::grid::Square, i64)>,
+            /// d20 grenades lying live (absent when none, as above).
+            #[serde(skip_serializing_if = "<[_]>::is_empty")]
+            grenades: &'a [crate::grid::LiveGrenade],
         }
         let fighters = self.fighters();
         let w = &self.world;
@@ -566,6 +570,7 @@ impl Battle {
                 .map(|(s, n)| (*s, *n))
                 .collect(),
             queued: &w.resource::<QueuedAttack>().0,
+            grenades: &w.resource::<Battleground>().0.grenades,
         };
         // Every part is plain data with string keys, so this cannot fail; should it ever, the
         // error's text is hashed rather than nothing, so different states still differ.

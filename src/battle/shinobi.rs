@@ -382,6 +382,7 @@ pub fn assemble(
                 knockback: knockback(data, field, attacker, t, targets, decl.bystanders, a),
                 difficulty: None,
                 damage_less: None,
+                blast: None,
             })
             .collect(),
         wound: wound_spec(data, attacker, a),

@@ -220,6 +220,7 @@ pub fn assemble(
                 knockback: None,
                 difficulty: None,
                 damage_less: None,
+                blast: None,
             })
             .collect(),
         wound: wound_spec(data, attacker, decl, single),

@@ -256,18 +256,19 @@ pub fn start_turn(
     rules: Res<RulesRes>,
     mut dice: ResMut<BattleDice>,
     mut order: ResMut<TurnOrder>,
-    ground: Res<Battleground>,
+    mut ground: ResMut<Battleground>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
     mut q: Query<FighterQuery>,
 ) {
     let rules = &rules.0;
-    let field = ground.field(rules);
     progress.0 = true;
     let Some(active) = order.active() else {
         order.phase = TurnPhase::TurnEnd;
         return;
     };
+    set_off_grenades(rules, &order, active, &mut ground, &mut dice.0, &mut q, &mut log);
+    let field = ground.field(rules);
     for mut f in q.iter_mut() {
         f.defense.changes.retain(|c| c.until_turn_of != active);
     }
@@ -413,6 +414,41 @@ pub fn start_turn(
         return;
     }
     order.phase = TurnPhase::Acting;
+}
+
+/// d20: the grenades `active` threw that missed go off as its turn starts ("doesn't detonate
+/// until the start of your next turn"), defeated or not; whoever they fell is announced.
+fn set_off_grenades(
+    rules: &crate::ruleset::Rules,
+    order: &TurnOrder,
+    active: CombatantId,
+    ground: &mut Battleground,
+    dice: &mut crate::dice::DiceSource,
+    q: &mut Query<FighterQuery>,
+    log: &mut EventLog,
+) {
+    let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s)) else {
+        return;
+    };
+    let (due, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut ground.0.grenades)
+        .into_iter()
+        .partition(|l| l.thrower == active.0);
+    ground.0.grenades = keep;
+    let all = snapshots(q);
+    let Some(me) = all.iter().find(|f| f.id == active) else {
+        return;
+    };
+    if due.is_empty() {
+        return;
+    }
+    let field = ground.field(rules);
+    let caught = super::grenade::detonate_due(rules, d, &field, due, me, dice, q, log);
+    for mut f in q.iter_mut() {
+        if caught.contains(&*f.id) {
+            let by = (*f.id != active).then_some(active);
+            announce_defeat(rules, order, &mut f, by, log);
+        }
+    }
 }
 
 /// Logs a combatant's defeat once and ends what Defeated ends: Rage, Superiority, Hidden and

@@ -231,6 +231,22 @@ pub struct Map {
     /// until broken); empty for every other ruleset.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub wear: std::collections::BTreeMap<Square, i64>,
+    /// d20: grenades that missed and lie live where they landed, until their thrower's next
+    /// turn starts (or someone throws them back); empty for every other ruleset.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grenades: Vec<LiveGrenade>,
+}
+
+/// d20: a missed grenade lying live on the map ("doesn't detonate until the start of your next
+/// turn"). Kept with the map because, like worn cover, it is part of the ground everyone
+/// fights on: the rules checks, the board and the state hash all see it there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LiveGrenade {
+    pub at: Square,
+    /// The thrower's combatant number: the grenade goes off when its turn starts.
+    pub thrower: u32,
+    /// The grenade weapon's id in the ruleset.
+    pub weapon: String,
 }
 
 impl Map {
@@ -241,6 +257,7 @@ impl Map {
             height,
             cells: vec![terrain; (width * height) as usize],
             wear: std::collections::BTreeMap::new(),
+            grenades: Vec::new(),
         }
     }
 

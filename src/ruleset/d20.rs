@@ -87,6 +87,41 @@ pub struct D20Rules {
     pub armours: Vec<ArmourDef>,
     /// The attacks characters can make, each with one weapon.
     pub attacks: Vec<D20AttackDef>,
+    /// How grenades and splash weapons are aimed, scatter and go off (needed by any weapon of
+    /// class `Grenade`).
+    #[serde(default)]
+    pub grenade: Option<GrenadeRule>,
+}
+
+/// "How do grenades and splash weapons work?": the aim, the corners, the scatter, the
+/// throw-back and the Roll check against the blast.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GrenadeRule {
+    /// "Aim for a space, normally DC 15": the least DC of a throw (farther throws use the range
+    /// table when it is higher).
+    pub aim_dc: i64,
+    /// "for each 5 over DC removes one possible corner"; a miss "lands 1 space + 1 space for
+    /// every 5 under the DC away".
+    pub step: i64,
+    /// "A missed grenade can be picked up and thrown back, the base DC goes up by 5".
+    pub throw_back: i64,
+    /// "Everyone in the blast gets a Roll Check vs the DC of the effect to half damage": the
+    /// stats the check adds to the die.
+    pub save: Vec<String>,
+    /// The check's name in the log and the previews.
+    pub save_name: String,
+}
+
+/// What a grenade's blast covers and what halves it.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlastDef {
+    /// Radius in yards, centred on a corner of the square it lands in; less than a square
+    /// ("Radius 1m effects only target space") covers that square alone.
+    pub radius: u32,
+    /// "the DC of the effect" the Roll check must meet to take half.
+    pub save_dc: i64,
 }
 
 /// "Her base speed is 15 yards ( 9 + (AGI=6 + Running=6)/2)".
@@ -160,6 +195,8 @@ pub enum WeaponClass {
     Unarmed,
     /// Bows and guns: ranged, −1 to parry with.
     Missile,
+    /// Grenades and splash weapons: thrown at a square, they go off in a blast (`blast`).
+    Grenade,
 }
 
 /// A weapon.
@@ -187,6 +224,9 @@ pub struct WeaponDef {
     /// Strength below this costs 1 to hit per point (default: the rule's minimum).
     #[serde(default)]
     pub minimum_strength: Option<i64>,
+    /// A grenade's blast (class `Grenade` only).
+    #[serde(default)]
+    pub blast: Option<BlastDef>,
 }
 
 /// Armour: a damage reduction per damage type ("DR(CP/BP/GP/FP) 3(3/2/3/3)"); types not named
@@ -218,6 +258,10 @@ pub struct D20AttackDef {
     /// Rapid Shot: one more attack in the full round, every attack at the penalty.
     #[serde(default)]
     pub rapid_shot: bool,
+    /// Throwing back a live grenade of this weapon lying beside the thrower (at the higher
+    /// DC); every character may, so these are not listed in the roster.
+    #[serde(default)]
+    pub throw_back: bool,
 }
 
 /// Feats the engine plays.
@@ -256,6 +300,9 @@ pub struct CharacterDef {
     #[serde(default)]
     pub feats: Vec<Feat>,
     pub attacks: Vec<String>,
+    /// Grenades carried, by weapon id: each throw uses one.
+    #[serde(default)]
+    pub grenades: BTreeMap<String, u32>,
 }
 
 /// A d20 ruleset's own data, kept beside the lowered tables.
@@ -277,6 +324,10 @@ impl D20Data {
     }
     pub fn armour(&self, id: &str) -> Option<&ArmourDef> {
         self.combat.armours.iter().find(|a| a.id == id)
+    }
+    /// The attacks every character has without listing them: throwing back a live grenade.
+    pub fn throw_backs(&self) -> impl Iterator<Item = &D20AttackDef> {
+        self.combat.attacks.iter().filter(|a| a.throw_back)
     }
     pub fn damage_type_name<'a>(&'a self, id: &'a str) -> &'a str {
         self.combat
@@ -306,12 +357,22 @@ pub fn move_squares(rules: &D20Rules, stats: &BTreeMap<String, i64>) -> u32 {
     u32::try_from(yards.max(0) / i64::from(rules.yards_per_square.max(1))).unwrap_or(0)
 }
 
+/// A blast's radius in whole squares from the corner it is centred on (0: the square alone).
+pub fn blast_squares(rules: &D20Rules, b: &BlastDef) -> u32 {
+    b.radius / rules.yards_per_square.max(1)
+}
+
 /// How far an attack with `w` reaches, in squares.
 pub fn reach_of(rules: &D20Rules, w: &WeaponDef) -> Reach {
     match (w.class, w.range_increment) {
         (WeaponClass::Missile, Some(inc)) => {
             Reach::Within(inc.saturating_mul(rules.missile_increments))
         }
+        // A throw's own limit (the thrower's increments) is checked per thrower; this is the
+        // difficulty table's last row.
+        (WeaponClass::Grenade, Some(inc)) => Reach::Within(
+            inc.saturating_mul(rules.range_dcs.last().map_or(1, |r| r.0)),
+        ),
         _ => Reach::Melee,
     }
 }
@@ -366,7 +427,17 @@ pub fn as_shinobi(rules: &D20Rules, roster: &D20Roster) -> (ShinobiRules, Shinob
                 undodgeable: false,
                 unblockable: false,
                 push: 0,
-                targeting: Targeting::Single,
+                targeting: match w.blast {
+                    // Every square any corner's blast could cover: the template a player aims.
+                    Some(b) if w.class == WeaponClass::Grenade => Targeting::Area {
+                        shape: AreaShape::Sphere {
+                            radius: blast_squares(rules, &b),
+                        },
+                        origin: AreaOrigin::ChosenSquare,
+                        affects: Affects::AllButAttacker,
+                    },
+                    _ => Targeting::Single,
+                },
             })
         })
         .collect();
@@ -417,7 +488,18 @@ pub fn as_shinobi(rules: &D20Rules, roster: &D20Roster) -> (ShinobiRules, Shinob
             hp: c.hp,
             chakra: 0,
             weapon: Some(c.weapon.clone()),
-            attacks: c.attacks.clone(),
+            attacks: c
+                .attacks
+                .iter()
+                .cloned()
+                .chain(
+                    rules
+                        .attacks
+                        .iter()
+                        .filter(|a| a.throw_back)
+                        .map(|a| a.id.clone()),
+                )
+                .collect(),
             counters: Vec::new(),
         })
         .collect();
@@ -697,20 +779,89 @@ pub fn validate(
                 "a range increment is at most 10,000 squares".into(),
             );
         }
-        match (w.class, w.range_increment) {
-            (WeaponClass::Missile, None | Some(0)) => at2(
+        let thrown = matches!(w.class, WeaponClass::Missile | WeaponClass::Grenade);
+        match (thrown, w.range_increment) {
+            (true, None | Some(0)) => at2(
                 src,
                 p.field("range_increment"),
-                "a missile weapon needs a range increment of at least 1 square".into(),
+                "a missile weapon or grenade needs a range increment of at least 1 square".into(),
             ),
-            (WeaponClass::Missile, _) | (_, None) => {}
+            (true, _) | (_, None) => {}
             (_, Some(_)) => at2(
                 src,
                 p.field("range_increment"),
-                "only missile weapons have a range increment".into(),
+                "only missile weapons and grenades have a range increment".into(),
             ),
         }
+        match (w.class == WeaponClass::Grenade, &w.blast) {
+            (true, None) => at2(
+                src,
+                p.field("blast"),
+                "a grenade needs a `blast` (radius in yards and the Roll check's DC)".into(),
+            ),
+            (false, Some(_)) => at2(
+                src,
+                p.field("blast"),
+                "only a weapon of class `Grenade` has a blast".into(),
+            ),
+            (true, Some(b)) => {
+                if b.radius > 40 {
+                    at2(
+                        src,
+                        p.field("blast").field("radius"),
+                        "a blast's radius is at most 40 yards".into(),
+                    );
+                }
+                if !(0..=1000).contains(&b.save_dc) {
+                    at2(
+                        src,
+                        p.field("blast").field("save_dc"),
+                        "a DC is 0 to 1000".into(),
+                    );
+                }
+                if rules.grenade.is_none() {
+                    at2(
+                        src,
+                        p.field("class"),
+                        "a grenade needs the `grenade` rule (aim DC, step, throw-back, Roll check)"
+                            .into(),
+                    );
+                }
+            }
+            (false, None) => {}
+        }
     }
+    if let Some(g) = &rules.grenade {
+        let p = root.field("grenade");
+        for (name, v, range) in [
+            ("aim_dc", g.aim_dc, 0..=1000),
+            ("step", g.step, 1..=100),
+            ("throw_back", g.throw_back, 0..=100),
+        ] {
+            if !range.contains(&v) {
+                at2(
+                    src,
+                    p.field(name),
+                    format!("{v} is out of bounds: {} to {}", range.start(), range.end()),
+                );
+            }
+        }
+        for (j, t) in g.save.iter().enumerate() {
+            if !stat_ids.contains(t) {
+                at2(
+                    src,
+                    p.field("save").index(j),
+                    format!("unknown stat `{t}` (see `stats`)"),
+                );
+            }
+        }
+    }
+    let grenade_ids: BTreeSet<&str> = rules
+        .weapons
+        .iter()
+        .filter(|w| w.class == WeaponClass::Grenade)
+        .map(|w| w.id.as_str())
+        .collect();
     let mut armour_ids = BTreeSet::new();
     for (i, a) in rules.armours.iter().enumerate() {
         let p = root.field("armours").index(i);
@@ -766,6 +917,22 @@ pub fn validate(
                     .into(),
             );
         }
+        let grenade = grenade_ids.contains(a.weapon.as_str());
+        if a.throw_back && !grenade {
+            at2(
+                src,
+                p.field("throw_back"),
+                format!("only a grenade is thrown back; `{}` is not one", a.weapon),
+            );
+        }
+        if grenade && (a.full_round || a.rapid_shot || a.power_attack > 0) {
+            at2(
+                src,
+                p.clone(),
+                "a grenade is thrown one at a time: no full round, Rapid Shot or Power Attack"
+                    .into(),
+            );
+        }
     }
     let mut character_ids = BTreeSet::new();
     for (i, c) in roster.characters.iter().enumerate() {
@@ -810,6 +977,12 @@ pub fn validate(
                 p.field("weapon"),
                 format!("unknown weapon `{}` (see d20.ron `weapons`)", c.weapon),
             );
+        } else if grenade_ids.contains(c.weapon.as_str()) {
+            at2(
+                roster_src,
+                p.field("weapon"),
+                format!("`{}` is a grenade: it is carried in `grenades`", c.weapon),
+            );
         }
         if let Some(a) = &c.armour
             && !rules.armours.iter().any(|x| &x.id == a)
@@ -819,6 +992,21 @@ pub fn validate(
                 p.field("armour"),
                 format!("unknown armour `{a}` (see d20.ron `armours`)"),
             );
+        }
+        for (g, n) in &c.grenades {
+            if !grenade_ids.contains(g.as_str()) {
+                at2(
+                    roster_src,
+                    p.field("grenades").field(g),
+                    format!("`{g}` is not a grenade (see d20.ron `weapons`, class `Grenade`)"),
+                );
+            } else if !(1..=100).contains(n) {
+                at2(
+                    roster_src,
+                    p.field("grenades").field(g),
+                    "a character carries 1 to 100 of a grenade".into(),
+                );
+            }
         }
         if c.attacks.is_empty() {
             at2(
@@ -836,7 +1024,22 @@ pub fn validate(
                 );
                 continue;
             };
-            if a.weapon != c.weapon {
+            if a.throw_back {
+                at2(
+                    roster_src,
+                    p.field("attacks").index(j),
+                    format!("`{id}` is every character's (throwing back a live grenade): leave it out"),
+                );
+            }
+            if grenade_ids.contains(a.weapon.as_str()) {
+                if !a.throw_back && c.grenades.get(&a.weapon).copied().unwrap_or(0) == 0 {
+                    at2(
+                        roster_src,
+                        p.field("attacks").index(j),
+                        format!("`{id}` throws `{}`, which this character does not carry (see `grenades`)", a.weapon),
+                    );
+                }
+            } else if a.weapon != c.weapon {
                 at2(
                     roster_src,
                     p.field("attacks").index(j),

@@ -878,3 +878,252 @@ fn d20_broken_files_name_file_line_and_field() {
         assert!(err.contains(want), "{want}\n{err}");
     }
 }
+
+// Grenades and splash weapons ("How do grenades and splash weapons work?"). The marksman
+// (DEX 9, WU: Thrown 4: +13 to aim) carries two frag grenades: 35 Effect Points (3d6+1) of
+// heat, a blast of two squares from a corner, a Roll check (AGI + Roll) DC 15 for half.
+
+/// The marksman (id 0) at `at`, then `others`; the marksman wins initiative (faces 10, then 1
+/// for everyone else), and `faces` follow.
+fn grenadier(at: (i32, i32), others: &[(&str, u8, (i32, i32))], faces: &[u32]) -> Battle {
+    let mut units = vec![unit("marksman", 0, at, DefensePolicy::AlwaysDodge, false)];
+    let mut all = vec![10];
+    for (a, side, p) in others {
+        units.push(unit(a, *side, *p, DefensePolicy::AlwaysDodge, false));
+        all.push(1);
+    }
+    all.extend_from_slice(faces);
+    battle(rules(), units, &all)
+}
+
+fn throw_at(who: u32, profile: &str, at: (i32, i32)) -> Command {
+    Command::Attack(crate::common::attack(
+        who,
+        profile,
+        AttackTarget::Square(Square::new(at.0, at.1)),
+    ))
+}
+
+fn end_turn(b: &mut Battle) {
+    let who = b.turn().active().expect("someone acts");
+    b.submit(Command::EndTurn { who }).expect("end turn");
+}
+
+#[test]
+fn d20_grenade_aims_for_a_space_at_dc_15() {
+    // Four squares away is within the first 4-square increment: "normally DC 15". A 2 on the
+    // die makes 15: met, so all four corners are left to the d4; a natural 1 on the knight's
+    // Roll check fails it: 3d6+1 = 10 heat, the breastplate stops 3.
+    let mut b = grenadier(
+        (2, 4),
+        &[("knight", 1, (6, 4))],
+        &[2, 1, 3, 3, 3, 1],
+    );
+    let l = run(&mut b, throw_at(0, "frag_throw", (6, 4)));
+    assert!(
+        l.iter().any(|x| x.contains("aim for a square, DC 15")
+            && x.contains("Strike 15")
+            && x.contains("-> success")),
+        "{l:#?}"
+    );
+    assert!(
+        l.iter()
+            .any(|x| x.contains("the d4 picks 1") && x.contains("north-west corner")),
+        "{l:#?}"
+    );
+    assert!(
+        l.iter().any(|x| x.contains("Roll check 9 = d20:1")),
+        "{l:#?}"
+    );
+    assert_eq!(life(&mut b, 1), 30 - 7);
+}
+
+#[test]
+fn d20_grenade_each_five_over_the_dc_strikes_off_a_corner_and_the_roll_check_halves() {
+    use gridclash::battle::grenade::corners_left;
+    let g = data(&rules()).combat.grenade.clone().expect("the grenade rule");
+    let left: Vec<usize> = [0, 4, 5, 9, 10, 15, 40]
+        .iter()
+        .map(|m| corners_left(&g, *m))
+        .collect();
+    assert_eq!(left, vec![4, 4, 3, 3, 2, 1, 1]);
+    // 17 + 13 = 30 beats DC 15 by 15: three corners struck off, and the thrower keeps the one
+    // that spares its ally east of the target (north-west: the blast covers x 4..7). The
+    // knight's Roll check 15 + 6 + 2 meets DC 15: half of 3d6+1 = 10 is 5, less 3.
+    let mut b = grenadier(
+        (2, 4),
+        &[("knight", 1, (6, 4)), ("crusher", 0, (8, 4))],
+        &[17, 3, 3, 3, 15],
+    );
+    let l = run(&mut b, throw_at(0, "frag_throw", (6, 4)));
+    assert!(
+        l.iter().any(|x| x.contains("3 corners struck off")
+            && x.contains("one is left")
+            && x.contains("north-west corner")),
+        "{l:#?}"
+    );
+    assert!(l.iter().any(|x| x.contains("halved by the Roll check")), "{l:#?}");
+    assert_eq!(life(&mut b, 1), 30 - 2);
+    assert_eq!(life(&mut b, 2), 34, "the ally is spared");
+}
+
+#[test]
+fn d20_grenade_miss_lands_off_target_and_goes_off_at_the_throwers_next_turn() {
+    // Six squares: the second increment, DC 20. 5 + 13 = 18 misses by 2: "1 space + 1 space
+    // for every 5 under", the d8's 3 is east: it lands on (9, 4) and lies live.
+    let mut b = grenadier(
+        (2, 4),
+        &[("knight", 1, (8, 4))],
+        &[5, 3, 4, 4, 4, 4, 5],
+    );
+    let l = run(&mut b, throw_at(0, "frag_throw", (8, 4)));
+    assert!(
+        l.iter().any(|x| x.contains("misses by 2")
+            && x.contains("1 square(s) east of (8, 4), to (9, 4)")
+            && x.contains("lies live")),
+        "{l:#?}"
+    );
+    assert_eq!(life(&mut b, 1), 30);
+    assert_eq!(b.map().grenades.len(), 1);
+    // The knight's turn passes (it ends at once); at the start of the marksman's next turn
+    // it goes off on the corner the d4 picks (south-east), catching the knight beside it:
+    // 3d6+1 = 13, Roll check failed (5 + 8 = 13), the breastplate stops 3.
+    end_turn(&mut b);
+    let n = b.events().len();
+    end_turn(&mut b);
+    let l = lines(&mut b, n);
+    assert!(
+        l.iter()
+            .any(|x| x.contains("Frag grenade at (9, 4) goes off on its south-east corner")),
+        "{l:#?}"
+    );
+    assert_eq!(life(&mut b, 1), 30 - 10);
+    assert!(b.map().grenades.is_empty());
+}
+
+#[test]
+fn d20_grenade_thrown_back_at_dc_plus_five_any_miss_is_a_critical_failure() {
+    // The marksman's miss lies live at (9, 4) beside the knight, who picks it up and throws it
+    // back at (4, 4): DC 15 + 5. 5 + 8 = 13 misses by 7, and a throw-back's every miss is a
+    // critical failure: it comes down 7 / 5 = 1 square from the knight (the d8's 7: west, on
+    // (7, 4)) and goes off at once on the d4's corner (1, north-west), catching the knight.
+    let mut b = grenadier(
+        (2, 4),
+        &[("knight", 1, (8, 4))],
+        &[5, 3, 5, 7, 1, 2, 2, 2, 20, 1],
+    );
+    run(&mut b, throw_at(0, "frag_throw", (8, 4)));
+    end_turn(&mut b);
+    let l = run(&mut b, throw_at(1, "frag_throw_back", (4, 4)));
+    assert!(
+        l.iter().any(|x| x.contains("picks up the live Frag grenade at (9, 4)")),
+        "{l:#?}"
+    );
+    assert!(
+        l.iter()
+            .any(|x| x.contains("thrown back: +5") && x.contains("Strike 13")),
+        "{l:#?}"
+    );
+    assert!(
+        l.iter()
+            .any(|x| x.contains("Critical failure") && x.contains("at (7, 4)")),
+        "{l:#?}"
+    );
+    assert!(b.map().grenades.is_empty(), "it was picked up");
+    // 2+2+2+1 = 7 heat; the knight's Roll check (20 explodes: +1) passes: 3, less 3 DR.
+    assert!(l.iter().any(|x| x.contains("halved by the Roll check")), "{l:#?}");
+}
+
+#[test]
+fn d20_grenade_critical_failure_goes_off_near_the_thrower() {
+    // A natural 1: 1 + 13 = 14 would fail DC 15 anyway, so it is a critical failure ("always
+    // results in friendly fire"): 1 under is 0 squares from the thrower -- "detonating at the
+    // origin" -- on the d4's corner, and the marksman is caught.
+    let mut b = grenadier(
+        (2, 4),
+        &[("knight", 1, (6, 4))],
+        &[1, 3, 2, 3, 3, 3, 1],
+    );
+    let l = run(&mut b, throw_at(0, "frag_throw", (6, 4)));
+    assert!(
+        l.iter()
+            .any(|x| x.contains("Critical failure") && x.contains("0 square(s)")),
+        "{l:#?}"
+    );
+    // 3d6+1 = 10, Roll check failed on a natural 1, studded leather stops 3 heat.
+    assert_eq!(life(&mut b, 0), 24 - 7);
+    assert_eq!(life(&mut b, 1), 30, "the knight is four squares away");
+}
+
+#[test]
+fn d20_grenade_refusals_name_the_rule() {
+    let mut b = grenadier(
+        (2, 4),
+        &[("knight", 1, (12, 4))],
+        &[15, 1, 1, 1, 1, 1, 15, 1, 1, 1, 1, 1],
+    );
+    let refused = |b: &mut Battle, c: Command| b.submit(c).expect_err("refused");
+    assert!(matches!(
+        refused(&mut b, throw_at(0, "frag_throw", (3, 4))),
+        RuleError::BlastCatchesThrower { .. }
+    ));
+    // Strength 5 + Thrown 4 / 5 = 5 increments of 4 squares.
+    assert!(matches!(
+        refused(&mut b, throw_at(0, "frag_throw", (23, 4))),
+        RuleError::ThrowTooFar { reach: 20, distance: 21, .. }
+    ));
+    assert!(matches!(
+        refused(&mut b, throw_at(0, "frag_throw_back", (8, 4))),
+        RuleError::NoLiveGrenade { .. }
+    ));
+    for _ in 0..2 {
+        run(&mut b, throw_at(0, "frag_throw", (12, 4)));
+        end_turn(&mut b);
+        end_turn(&mut b);
+    }
+    assert!(matches!(
+        refused(&mut b, throw_at(0, "frag_throw", (12, 4))),
+        RuleError::NoGrenadesLeft { .. }
+    ));
+}
+
+#[test]
+fn d20_grenade_preview_is_exactly_what_happens() {
+    // Over 600 seeded throws at a knight six squares off (DC 20), how often the blast catches
+    // it and the mean damage agree with the exact preview.
+    let (mut caught, mut damage, n) = (0.0, 0.0, 600u32);
+    let mut expected = None;
+    for seed in 0..n {
+        let setup = BattleSetup::open(
+            14,
+            8,
+            vec![
+                unit("marksman", 0, (2, 4), DefensePolicy::AlwaysDodge, false),
+                unit("knight", 1, (8, 4), DefensePolicy::AlwaysDodge, false),
+            ],
+        );
+        let mut b =
+            Battle::new(rules(), &setup, DiceSource::seeded(u64::from(seed))).expect("starts");
+        while b.turn().active() != Some(CombatantId(0)) {
+            end_turn(&mut b);
+        }
+        let o = crate::common::attack(0, "frag_throw", AttackTarget::Square(Square::new(8, 4)));
+        let p = b.preview(&o).expect("legal");
+        let t = p.odds.targets[0][0].clone();
+        expected.get_or_insert((t.hit_chance, t.expected_damage));
+        let before = life(&mut b, 1);
+        let n0 = b.events().len();
+        b.submit(Command::Attack(o)).expect("throw");
+        if b.events()[n0..]
+            .iter()
+            .any(|e| matches!(e, BattleEvent::Damage { target, .. } if *target == CombatantId(1)))
+        {
+            caught += 1.0;
+        }
+        damage += (before - life(&mut b, 1)) as f64;
+    }
+    let (p_caught, mean) = expected.expect("previewed");
+    let n = f64::from(n);
+    assert!((caught / n - p_caught).abs() < 0.06, "{} vs {p_caught}", caught / n);
+    assert!((damage / n - mean).abs() < 0.8, "{} vs {mean}", damage / n);
+}

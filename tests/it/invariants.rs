@@ -536,7 +536,7 @@ proptest! {
         shape in 0u32..4,
         n in 1u32..6,
     ) {
-        let map = Map { width: w, height: h, cells, wear: Default::default() };
+        let map = Map { width: w, height: h, cells, wear: Default::default(), grenades: Vec::new() };
         let field = field_of(&map);
         let shape = match shape {
             0 => AreaShape::Reach,
@@ -557,7 +557,7 @@ proptest! {
         start in (0i32..14, 0i32..14),
         budget in 0u32..9,
     ) {
-        let map = Map { width: w, height: h, cells, wear: Default::default() };
+        let map = Map { width: w, height: h, cells, wear: Default::default(), grenades: Vec::new() };
         let field = field_of(&map);
         let start = Square::new(start.0 % w as i32, start.1 % h as i32);
         let reach = gridclash::grid::path::reachable(&field, start, 1, budget, |_| false);

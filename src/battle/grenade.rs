@@ -1,0 +1,680 @@
+//! d20 grenades and splash weapons ("How do grenades and splash weapons work?"): a throw aimed
+//! at a square, a blast centred on one of its corners (each 5 over the DC strikes off one the
+//! thrower does not want), a miss that lands off target and lies live until the thrower's next
+//! turn, a throw-back at a higher DC whose every miss is a critical failure, a critical
+//! failure that goes off near the thrower at once, and a Roll check for half the damage.
+//!
+//! The aim roll, the DC and the Roll check are built here once; [`super::d20::assemble`] puts
+//! them in the attack context, the preview reads the chances [`catch_chance`] works out from
+//! the same geometry [`throw`] and [`detonate_due`] resolve with.
+
+use bevy::prelude::Query;
+
+use super::components::CombatantId;
+use super::event::{BattleEvent, EventLog};
+use super::fighter::{Fighter, FighterQuery};
+use super::state::{AttackState, TargetState};
+use crate::dice::{DiceSource, Dist, RollKind, RollSpec, roll};
+use crate::grid::area::covered;
+use crate::grid::{Dir8, Field, LiveGrenade, Square, chebyshev, footprint};
+use crate::ruleset::d20::{BlastDef, D20AttackDef, D20Data, GrenadeRule, WeaponClass, WeaponDef};
+use crate::ruleset::{AreaShape, Rules};
+
+/// A grenade attack's parts, found once.
+pub struct Grenade<'d> {
+    pub attack: &'d D20AttackDef,
+    pub weapon: &'d WeaponDef,
+    pub blast: BlastDef,
+    pub rule: &'d GrenadeRule,
+}
+
+/// The grenade `profile` throws, if it is a grenade attack.
+pub fn of<'d>(d: &'d D20Data, profile: &str) -> Option<Grenade<'d>> {
+    let attack = d.attack(profile)?;
+    let weapon = d
+        .weapon(&attack.weapon)
+        .filter(|w| w.class == WeaponClass::Grenade)?;
+    Some(Grenade {
+        attack,
+        weapon,
+        blast: weapon.blast?,
+        rule: d.combat.grenade.as_ref()?,
+    })
+}
+
+/// The corners of a square a blast may be centred on: the corner point's offset from the
+/// square's north-west corner, and its name.
+pub const CORNERS: [((i32, i32), &str); 4] = [
+    ((0, 0), "north-west"),
+    ((1, 0), "north-east"),
+    ((0, 1), "south-west"),
+    ((1, 1), "south-east"),
+];
+
+/// The blast's radius in squares from its corner.
+pub fn radius(d: &D20Data, g: &Grenade) -> u32 {
+    crate::ruleset::d20::blast_squares(&d.combat, &g.blast)
+}
+
+/// The squares a blast of radius `r` on `corner` of `at` covers: the 2r × 2r squares around
+/// that corner (the square alone when `r` is 0) that the blast reaches from `at` (walls and
+/// squares out of its sight are left out, as for every area).
+pub fn blast_squares(field: &Field, at: Square, corner: usize, r: u32) -> Vec<Square> {
+    let reach = covered(field, AreaShape::Sphere { radius: r }, at, 1, None, 1);
+    if r == 0 {
+        return reach;
+    }
+    let ((cx, cy), _) = CORNERS[corner % 4];
+    let r = r as i32;
+    reach
+        .into_iter()
+        .filter(|s| {
+            let (dx, dy) = (s.x - at.x - cx, s.y - at.y - cy);
+            (-r..r).contains(&dx) && (-r..r).contains(&dy)
+        })
+        .collect()
+}
+
+/// Whether a blast over `squares` catches `f`: standing, not defeated, a square of it inside.
+pub fn catches(f: &Fighter, squares: &[Square]) -> bool {
+    !f.defeated()
+        && f.position
+            .is_some_and(|p| footprint(p, f.size.squares).iter().any(|s| squares.contains(&s)))
+}
+
+/// The corners of `at`, best first for the thrower: the most opponents caught less everyone
+/// of its own side (itself included), ties in [`CORNERS`] order. "For each 5 over DC removes
+/// one possible corner": the thrower strikes off the ones it wants least.
+pub fn corner_ranking(
+    field: &Field,
+    fighters: &[&Fighter],
+    thrower: &Fighter,
+    at: Square,
+    r: u32,
+) -> Vec<usize> {
+    let score = |c: usize| -> i64 {
+        let squares = blast_squares(field, at, c, r);
+        fighters
+            .iter()
+            .filter(|f| catches(f, &squares))
+            .map(|f| if f.side == thrower.side { -1 } else { 1 })
+            .sum()
+    };
+    let mut order: Vec<(usize, i64)> = (0..CORNERS.len()).map(|c| (c, score(c))).collect();
+    order.sort_by_key(|(c, s)| (-s, *c));
+    order.into_iter().map(|(c, _)| c).collect()
+}
+
+/// Corners left to the die after a throw that met its DC with `margin` to spare.
+pub fn corners_left(rule: &GrenadeRule, margin: i64) -> usize {
+    let struck = (margin.max(0) / rule.step.max(1)).min(3);
+    CORNERS.len() - struck as usize
+}
+
+/// How far `thrower` can throw `g`, in squares: "a number of range increments equal to the
+/// throwers Str + Size + 1 for every 5 ranks in the Throw skill" (every size here is 0).
+pub fn reach(d: &D20Data, g: &Grenade, thrower: &Fighter) -> u32 {
+    let increments = thrower.attributes.get(&d.combat.strength.stat)
+        + thrower.attributes.get(&g.weapon.skill) / 5;
+    u32::try_from(increments.max(0))
+        .unwrap_or(0)
+        .saturating_mul(g.weapon.range_increment.unwrap_or(1))
+}
+
+/// The aim roll: 1d20 + the grenade's ability and skill.
+pub fn aim_spec(d: &D20Data, g: &Grenade, thrower: &Fighter) -> RollSpec {
+    super::d20::strike_spec(d, thrower, g.attack, 0)
+}
+
+/// What the aim must meet: "normally DC 15", the range table's DC when that is higher, and
+/// the throw-back's +5.
+pub fn aim_dc(d: &D20Data, g: &Grenade, distance: u32) -> RollSpec {
+    let mut s = RollSpec::new(RollKind::Amount("Difficulty".into()));
+    let (range, why) = super::d20::range_dc(&d.combat, g.weapon, distance);
+    if range > g.rule.aim_dc {
+        s.add(why, range);
+    } else {
+        s.add(
+            format!("aim for a square, DC {}", g.rule.aim_dc),
+            g.rule.aim_dc,
+        );
+    }
+    if g.attack.throw_back {
+        s.add(
+            format!("thrown back: +{}", g.rule.throw_back),
+            g.rule.throw_back,
+        );
+    }
+    s
+}
+
+/// The Roll check against the blast: 1d20 + the rule's stats, against the grenade's DC.
+pub fn save_spec(d: &D20Data, g: &Grenade, target: &Fighter) -> RollSpec {
+    let mut s = super::d20::d20_base(d, RollKind::Amount(g.rule.save_name.clone()));
+    for t in &g.rule.save {
+        super::d20::add_stat(d, target, t, &mut s);
+    }
+    s
+}
+
+/// The chance a Roll check meets the blast's DC (a natural 1 fails it).
+pub fn save_chance(d: &D20Data, g: &Grenade, target: &Fighter) -> f64 {
+    super::d20::success_chances(&save_spec(d, g, target), g.blast.save_dc, None)
+        .values()
+        .sum()
+}
+
+/// Where a grenade flying `steps` squares from `from` toward `dir` comes down: the last
+/// square before a wall or the map's edge.
+pub fn landing(field: &Field, from: Square, dir: Dir8, steps: u32) -> Square {
+    let (dx, dy) = dir.step();
+    let mut at = from;
+    for _ in 0..steps {
+        let next = Square::new(at.x + dx, at.y + dy);
+        if !field.bounds().contains(next) || field.cost(next).is_none() {
+            break;
+        }
+        at = next;
+    }
+    at
+}
+
+/// A direction as the log says it.
+fn dir_name(d: Dir8) -> &'static str {
+    match d {
+        Dir8::N => "north",
+        Dir8::NE => "north-east",
+        Dir8::E => "east",
+        Dir8::SE => "south-east",
+        Dir8::S => "south",
+        Dir8::SW => "south-west",
+        Dir8::W => "west",
+        Dir8::NW => "north-west",
+    }
+}
+
+/// How far a miss by `under` lands from where it was aimed ("1 space + 1 space for every 5
+/// under the DC") or, a critical failure, from the thrower (0: "detonating at the origin").
+pub fn scatter(rule: &GrenadeRule, under: i64, critical: bool) -> u32 {
+    let steps = u32::try_from(under.max(0) / rule.step.max(1)).unwrap_or(0);
+    if critical { steps } else { steps + 1 }
+}
+
+/// How a throw of this aim total goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Met the DC by this much: it goes off on a corner of the square aimed at.
+    Hit(i64),
+    /// Missed by this much: it lands off target and lies live until the thrower's next turn.
+    Miss(i64),
+    /// A critical failure (a natural 1 that would have failed anyway, or any miss of a
+    /// throw-back): it goes off at once where it lands near the thrower.
+    Fumble(i64),
+}
+
+/// The outcome of an aim `total` against `dc`; `natural_one` always fails.
+pub fn outcome(g: &Grenade, total: i64, natural_one: bool, dc: i64) -> Outcome {
+    if total >= dc && !natural_one {
+        Outcome::Hit(total - dc)
+    } else if total < dc && (natural_one || g.attack.throw_back) {
+        Outcome::Fumble(dc - total)
+    } else {
+        Outcome::Miss((dc - total).max(0))
+    }
+}
+
+/// The chance that a throw by `thrower` at `aim` (DC `dc`) catches `target` in its blast
+/// now: a hit on one of the corners left to the die, or a critical failure near the thrower.
+/// `fighters` are those whose places decide the thrower's corners (the template's).
+#[allow(clippy::too_many_arguments)]
+pub fn catch_chance(
+    d: &D20Data,
+    g: &Grenade,
+    field: &Field,
+    thrower: &Fighter,
+    fighters: &[&Fighter],
+    aim: Square,
+    dc: i64,
+    target: &Fighter,
+) -> f64 {
+    let r = radius(d, g);
+    let spec = aim_spec(d, g, thrower);
+    let (dist, p1) = super::d20::without_natural_one(&spec);
+    let ranking = corner_ranking(field, fighters, thrower, aim, r);
+    let caught_on: Vec<bool> = (0..CORNERS.len())
+        .map(|c| catches(target, &blast_squares(field, aim, c, r)))
+        .collect();
+    let on_hit = |margin: i64| -> f64 {
+        let k = corners_left(g.rule, margin);
+        ranking[..k].iter().filter(|c| caught_on[**c]).count() as f64 / k as f64
+    };
+    let from = thrower.position.unwrap_or(aim);
+    let on_fumble = |under: i64| -> f64 {
+        let steps = scatter(g.rule, under, true);
+        let mut p = 0.0;
+        for dir in Dir8::ALL {
+            let at = landing(field, from, dir, steps);
+            for c in 0..CORNERS.len() {
+                if catches(target, &blast_squares(field, at, c, r)) {
+                    p += 1.0 / (8.0 * CORNERS.len() as f64);
+                }
+            }
+        }
+        p
+    };
+    let mut chance = 0.0;
+    for (i, p) in dist.p.iter().enumerate() {
+        if *p == 0.0 {
+            continue;
+        }
+        let total = dist.offset + i as i64;
+        chance += p * match outcome(g, total, false, dc) {
+            Outcome::Hit(m) => on_hit(m),
+            Outcome::Fumble(u) => on_fumble(u),
+            Outcome::Miss(_) => 0.0,
+        };
+    }
+    let one = 1 + spec.flat_total();
+    if let Outcome::Fumble(u) = outcome(g, one, true, dc) {
+        chance += p1 * on_fumble(u);
+    }
+    chance
+}
+
+/// The chances of a throw's three outcomes (hit, a miss that lies live, a critical failure).
+pub fn outcome_chances(d: &D20Data, g: &Grenade, thrower: &Fighter, dc: i64) -> (f64, f64, f64) {
+    let spec = aim_spec(d, g, thrower);
+    let (dist, p1) = super::d20::without_natural_one(&spec);
+    let (mut hit, mut miss, mut fumble) = (0.0, 0.0, 0.0);
+    for (i, p) in dist.p.iter().enumerate() {
+        match outcome(g, dist.offset + i as i64, false, dc) {
+            Outcome::Hit(_) => hit += p,
+            Outcome::Miss(_) => miss += p,
+            Outcome::Fumble(_) => fumble += p,
+        }
+    }
+    match outcome(g, 1 + spec.flat_total(), true, dc) {
+        Outcome::Fumble(_) => fumble += p1,
+        _ => miss += p1,
+    }
+    (hit, miss, fumble)
+}
+
+/// The damage a blast deals `target` if it is caught: the grenade's Effect Points as dice,
+/// halved (rounded down) on a Roll check that meets the DC, then the armour's DR.
+pub fn blast_damage(d: &D20Data, g: &Grenade, effect: &RollSpec, target: &Fighter) -> Dist {
+    let wound = super::d20::wound_spec(d, effect, 0);
+    let raw = crate::dice::distribution(&wound);
+    let dr = super::d20::armour_dr(d, target, &g.weapon.damage_type).map_or(0, |x| x.0);
+    let s = save_chance(d, g, target);
+    let mut out = Dist::empty();
+    out.mix(&raw.map(|v| (v - dr).max(0)), 1.0 - s);
+    out.mix(&raw.map(|v| (v / 2 - dr).max(0)), s);
+    out
+}
+
+/// The live grenade of `weapon` on or beside `at` that a throw-back picks up (the first).
+pub fn live_beside(live: &[LiveGrenade], at: Square, weapon: &str) -> Option<usize> {
+    live.iter()
+        .position(|l| l.weapon == weapon && chebyshev(l.at, at) <= 1)
+}
+
+/// The grenade rules that forbid a throw now: none left to throw (or none live to throw
+/// back), a square beyond the thrower's reach, or one whose blast could reach the thrower.
+pub fn check(
+    d: &D20Data,
+    g: &Grenade,
+    field: &Field,
+    thrower: &Fighter,
+    aim: Option<Square>,
+) -> Result<(), super::command::RuleError> {
+    use super::command::RuleError;
+    let name = g.weapon.name.clone();
+    let at = thrower.position.ok_or(RuleError::Absorbed(thrower.id))?;
+    if g.attack.throw_back {
+        if live_beside(&field.map.grenades, at, &g.weapon.id).is_none() {
+            return Err(RuleError::NoLiveGrenade {
+                who: thrower.id,
+                grenade: name,
+            });
+        }
+    } else if carried(d, g, thrower) == 0 {
+        return Err(RuleError::NoGrenadesLeft {
+            who: thrower.id,
+            grenade: name,
+        });
+    }
+    let Some(aim) = aim else {
+        return Ok(());
+    };
+    let distance = chebyshev(at, aim);
+    let most = reach(d, g, thrower);
+    if distance > most {
+        return Err(RuleError::ThrowTooFar {
+            who: thrower.id,
+            grenade: name,
+            distance,
+            reach: most,
+        });
+    }
+    if distance <= radius(d, g) {
+        return Err(RuleError::BlastCatchesThrower {
+            who: thrower.id,
+            grenade: name,
+        });
+    }
+    Ok(())
+}
+
+/// Grenades of `g`'s kind `thrower` still carries.
+pub fn carried(d: &D20Data, g: &Grenade, thrower: &Fighter) -> u32 {
+    let has = d
+        .character(&thrower.identity.archetype)
+        .and_then(|c| c.grenades.get(&g.weapon.id))
+        .copied()
+        .unwrap_or(0);
+    let thrown = thrower
+        .encounter
+        .grenades_thrown
+        .get(&g.weapon.id)
+        .copied()
+        .unwrap_or(0);
+    has.saturating_sub(thrown)
+}
+
+/// Throws the grenade of the attack in `state`: the aim against the DC; a hit goes off on a
+/// corner of the square aimed at that the die picks from those left; a miss lands off target
+/// and lies live on the map; a critical failure goes off at once where it lands near the
+/// thrower. `state.targets` ends up with everyone the blast caught marked hit.
+#[allow(clippy::too_many_arguments)]
+pub fn throw(
+    rules: &Rules,
+    d: &D20Data,
+    field: &Field,
+    live: &mut Vec<LiveGrenade>,
+    thrower: &Fighter,
+    all: &[Fighter],
+    effect: &RollSpec,
+    state: &mut AttackState,
+    dice: &mut DiceSource,
+    q: &mut Query<FighterQuery>,
+    log: &mut EventLog,
+) {
+    let Some(g) = of(d, &state.order.profile) else {
+        return;
+    };
+    let (Some(from), Some(aim)) = (thrower.position, state.order.target.square()) else {
+        return;
+    };
+    let who = thrower.id;
+    let name = g.weapon.name.clone();
+    if g.attack.throw_back {
+        if let Some(i) = live_beside(live, from, &g.weapon.id) {
+            let l = live.remove(i);
+            log.push(BattleEvent::Blast {
+                who,
+                text: format!(
+                    "{} picks up the live {name} at {} to throw it back",
+                    thrower.identity.name, l.at
+                ),
+            });
+        }
+    } else if let Some(mut f) = q.iter_mut().find(|f| *f.id == who) {
+        *f.encounter
+            .grenades_thrown
+            .entry(g.weapon.id.clone())
+            .or_insert(0) += 1;
+    }
+    let spec = aim_spec(d, &g, thrower);
+    let dc_spec = aim_dc(d, &g, chebyshev(from, aim));
+    let dc = dc_spec.flat_total();
+    let r = roll(&spec, dice);
+    let natural_one = r.natural == Some(1);
+    let total = r.total;
+    let why: Vec<String> = dc_spec.modifiers.iter().map(|m| m.label.clone()).collect();
+    let result = outcome(&g, total, natural_one, dc);
+    log.push(BattleEvent::CheckRolled {
+        who,
+        purpose: format!("aims the {name} at {aim} ({})", why.join(", ")),
+        roll: r,
+        target: dc,
+        passed: matches!(result, Outcome::Hit(_)),
+    });
+    let radius = radius(d, &g);
+    let everyone: Vec<&Fighter> = all.iter().collect();
+    let (at, corner) = match result {
+        Outcome::Hit(margin) => {
+            let ranking = corner_ranking(field, &everyone, thrower, aim, radius);
+            let k = corners_left(g.rule, margin);
+            let pick = if k > 1 { dice.roll(k as u32) as usize } else { 1 };
+            let corner = ranking[pick.clamp(1, k) - 1];
+            let struck = CORNERS.len() - k;
+            let how = match (struck, k) {
+                (0, _) => format!("the d{k} picks {pick}"),
+                (_, 1) => format!(
+                    "{struck} corners struck off for beating the DC by {margin}: one is left"
+                ),
+                _ => format!(
+                    "{struck} corner(s) struck off for beating the DC by {margin}, the d{k} picks {pick} of those left"
+                ),
+            };
+            log.push(BattleEvent::Blast {
+                who,
+                text: format!(
+                    "The {name} lands on {aim}; {how}: it goes off on the {} corner",
+                    CORNERS[corner].1
+                ),
+            });
+            (aim, corner)
+        }
+        Outcome::Miss(under) => {
+            let steps = scatter(g.rule, under, false);
+            let dir = Dir8::ALL[(dice.roll(8) as usize).clamp(1, 8) - 1];
+            let to = landing(field, aim, dir, steps);
+            live.push(LiveGrenade {
+                at: to,
+                thrower: who.0,
+                weapon: g.weapon.id.clone(),
+            });
+            log.push(BattleEvent::Blast {
+                who,
+                text: format!(
+                    "The {name} misses by {under}: the d8 sends it {steps} square(s) {} of {aim}, to {to}, where it lies live until {}'s next turn starts",
+                    dir_name(dir),
+                    thrower.identity.name
+                ),
+            });
+            for t in state.targets.iter_mut() {
+                t.hit = Some(false);
+            }
+            return;
+        }
+        Outcome::Fumble(under) => {
+            let steps = scatter(g.rule, under, true);
+            let dir = Dir8::ALL[(dice.roll(8) as usize).clamp(1, 8) - 1];
+            let to = landing(field, from, dir, steps);
+            let corner = (dice.roll(4) as usize).clamp(1, 4) - 1;
+            log.push(BattleEvent::Blast {
+                who,
+                text: format!(
+                    "Critical failure: the {name} comes down {steps} square(s) {} of {}, at {to}, and goes off at once on its {} corner (the d4)",
+                    dir_name(dir),
+                    thrower.identity.name,
+                    CORNERS[corner].1
+                ),
+            });
+            (to, corner)
+        }
+    };
+    let caught = detonate(rules, d, &g, field, at, corner, thrower, all, effect, dice, q, log);
+    for t in state.targets.iter_mut() {
+        t.hit = Some(caught.iter().any(|(id, _)| *id == t.id));
+    }
+    for (id, damage) in caught {
+        match state.targets.iter_mut().find(|t| t.id == id) {
+            Some(t) => t.damage = damage,
+            None => state.targets.push(TargetState {
+                id,
+                defense: None,
+                hit: Some(true),
+                damage,
+                counter: None,
+                success: None,
+                half: false,
+                interceded: false,
+            }),
+        }
+    }
+}
+
+/// A blast on `corner` of `at`: one damage roll, then everyone caught makes its Roll check
+/// (half on a success), the armour's DR comes off (wearing it when passed) and the rest is
+/// lost. Returns who was caught and the damage each took.
+#[allow(clippy::too_many_arguments)]
+pub fn detonate(
+    rules: &Rules,
+    d: &D20Data,
+    g: &Grenade,
+    field: &Field,
+    at: Square,
+    corner: usize,
+    thrower: &Fighter,
+    all: &[Fighter],
+    effect: &RollSpec,
+    dice: &mut DiceSource,
+    q: &mut Query<FighterQuery>,
+    log: &mut EventLog,
+) -> Vec<(CombatantId, i64)> {
+    let squares = blast_squares(field, at, corner, radius(d, g));
+    let caught: Vec<&Fighter> = all.iter().filter(|f| catches(f, &squares)).collect();
+    let name = &g.weapon.name;
+    if caught.is_empty() {
+        log.push(BattleEvent::Blast {
+            who: thrower.id,
+            text: format!("The {name} goes off at {at} and catches nobody"),
+        });
+        return Vec::new();
+    }
+    let wound = roll(&super::d20::wound_spec(d, effect, 0), dice);
+    let points = format!(
+        "Effect Points {} ({})",
+        effect.flat_total(),
+        effect
+            .modifiers
+            .iter()
+            .map(|m| m.label.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let raw = wound.total;
+    log.push(BattleEvent::WoundRolled {
+        attacker: thrower.id,
+        roll: wound,
+    });
+    let mut out = Vec::new();
+    for t in caught {
+        let save = roll(&save_spec(d, g, t), dice);
+        let passed = save.natural != Some(1) && save.total >= g.blast.save_dc;
+        log.push(BattleEvent::CheckRolled {
+            who: t.id,
+            purpose: format!(
+                "{} against the {name}'s blast, to take half",
+                g.rule.save_name
+            ),
+            roll: save,
+            target: g.blast.save_dc,
+            passed,
+        });
+        let dealt = if passed { raw / 2 } else { raw };
+        let (dr, armour) = match super::d20::armour_dr(d, t, &g.weapon.damage_type) {
+            Some((dr, a)) => (dr, Some(a)),
+            None => (0, None),
+        };
+        let damage = (dealt - dr).max(0);
+        let mut notes = vec![points.clone()];
+        if passed {
+            notes.push(format!("halved by the {}", g.rule.save_name));
+        }
+        if let Some(a) = &armour {
+            notes.push(format!(
+                "{a} stops {} {}",
+                dealt.min(dr),
+                d.damage_type_name(&g.weapon.damage_type)
+            ));
+        }
+        log.push(BattleEvent::Damage {
+            attacker: thrower.id,
+            target: t.id,
+            wound: dealt,
+            category: crate::ruleset::Category::Lethal,
+            soak: 0,
+            soak_used: 0,
+            damage,
+            notes,
+            flat: true,
+        });
+        if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) {
+            if armour.is_some() && dealt > dr {
+                super::d20::wear_armour(d, &mut f, log);
+            }
+            let to = f.life.current - damage;
+            super::effects::set_life(
+                rules,
+                &mut f,
+                to,
+                super::effects::LifeCause::Damage {
+                    by: Some(thrower.id),
+                    attack: true,
+                },
+                &format!("{}'s {name}", thrower.identity.name),
+                log,
+            );
+        }
+        out.push((t.id, damage));
+    }
+    out
+}
+
+/// Sets off every live grenade `active` threw ("doesn't detonate until the start of your next
+/// turn"), each on the corner of its square a d4 picks, and returns who each caught.
+pub fn detonate_due(
+    rules: &Rules,
+    d: &D20Data,
+    field: &Field,
+    due: Vec<LiveGrenade>,
+    active: &Fighter,
+    dice: &mut DiceSource,
+    q: &mut Query<FighterQuery>,
+    log: &mut EventLog,
+) -> Vec<CombatantId> {
+    let mut caught = Vec::new();
+    for l in due {
+        let Some(g) = d
+            .combat
+            .attacks
+            .iter()
+            .find(|a| a.weapon == l.weapon && !a.throw_back)
+            .and_then(|a| of(d, &a.id))
+        else {
+            continue;
+        };
+        let corner = (dice.roll(4) as usize).clamp(1, 4) - 1;
+        log.push(BattleEvent::Blast {
+            who: active.id,
+            text: format!(
+                "{}'s {} at {} goes off on its {} corner (the d4)",
+                active.identity.name,
+                g.weapon.name,
+                l.at,
+                CORNERS[corner].1
+            ),
+        });
+        let effect = super::d20::effect_spec(d, active, g.attack, 0);
+        let snap: Vec<Fighter> = super::fighter::snapshots(q);
+        let hit = detonate(
+            rules, d, &g, field, l.at, corner, active, &snap, &effect, dice, q, log,
+        );
+        caught.extend(hit.into_iter().map(|(id, _)| id));
+    }
+    caught
+}
