@@ -1121,7 +1121,16 @@ pub fn roll_opposed_checks(
         let field = ground.field(rules);
         let ctx = assemble(rules, &field, attacker, &targets, &decl);
         super::grenade::throw(
-            rules, d, &field, &mut live, attacker, &all, &ctx.wound, state, &mut dice.0, &mut q,
+            rules,
+            d,
+            &field,
+            &mut live,
+            attacker,
+            &all,
+            &ctx.wound,
+            state,
+            &mut dice.0,
+            &mut q,
             &mut log,
         );
         ground.0.grenades = live;

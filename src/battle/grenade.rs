@@ -78,8 +78,11 @@ pub fn blast_squares(field: &Field, at: Square, corner: usize, r: u32) -> Vec<Sq
 /// Whether a blast over `squares` catches `f`: standing, not defeated, a square of it inside.
 pub fn catches(f: &Fighter, squares: &[Square]) -> bool {
     !f.defeated()
-        && f.position
-            .is_some_and(|p| footprint(p, f.size.squares).iter().any(|s| squares.contains(&s)))
+        && f.position.is_some_and(|p| {
+            footprint(p, f.size.squares)
+                .iter()
+                .any(|s| squares.contains(&s))
+        })
 }
 
 /// The corners of `at`, best first for the thrower: the most opponents caught less everyone
@@ -446,7 +449,11 @@ pub fn throw(
         Outcome::Hit(margin) => {
             let ranking = corner_ranking(field, &everyone, thrower, aim, radius);
             let k = corners_left(g.rule, margin);
-            let pick = if k > 1 { dice.roll(k as u32) as usize } else { 1 };
+            let pick = if k > 1 {
+                dice.roll(k as u32) as usize
+            } else {
+                1
+            };
             let corner = ranking[pick.clamp(1, k) - 1];
             let struck = CORNERS.len() - k;
             let how = match (struck, k) {
@@ -506,7 +513,9 @@ pub fn throw(
             (to, corner)
         }
     };
-    let caught = detonate(rules, d, &g, field, at, corner, thrower, all, effect, dice, q, log);
+    let caught = detonate(
+        rules, d, &g, field, at, corner, thrower, all, effect, dice, q, log,
+    );
     for t in state.targets.iter_mut() {
         t.hit = Some(caught.iter().any(|(id, _)| *id == t.id));
     }
@@ -663,10 +672,7 @@ pub fn detonate_due(
             who: active.id,
             text: format!(
                 "{}'s {} at {} goes off on its {} corner (the d4)",
-                active.identity.name,
-                g.weapon.name,
-                l.at,
-                CORNERS[corner].1
+                active.identity.name, g.weapon.name, l.at, CORNERS[corner].1
             ),
         });
         let effect = super::d20::effect_spec(d, active, g.attack, 0);

@@ -267,7 +267,15 @@ pub fn start_turn(
         order.phase = TurnPhase::TurnEnd;
         return;
     };
-    set_off_grenades(rules, &order, active, &mut ground, &mut dice.0, &mut q, &mut log);
+    set_off_grenades(
+        rules,
+        &order,
+        active,
+        &mut ground,
+        &mut dice.0,
+        &mut q,
+        &mut log,
+    );
     let field = ground.field(rules);
     for mut f in q.iter_mut() {
         f.defense.changes.retain(|c| c.until_turn_of != active);

@@ -544,6 +544,40 @@ fn draw_overlay(
             }
         }
     }
+    // d20: a live grenade and every square its blast could reach when it goes off.
+    let live = session.battle.map().grenades.clone();
+    if !live.is_empty() {
+        let rules = session.battle.rules().clone();
+        let radius = rules
+            .shinobi
+            .as_ref()
+            .and_then(|s| s.d20.as_deref())
+            .map(|d| {
+                d.combat
+                    .weapons
+                    .iter()
+                    .filter_map(|w| w.blast)
+                    .map(|b| crate::ruleset::d20::blast_squares(&d.combat, &b))
+                    .max()
+                    .unwrap_or(0)
+            })
+            .unwrap_or(0) as i32;
+        for l in &live {
+            for dy in -radius..=radius {
+                for dx in -radius..=radius {
+                    let s = Square::new(l.at.x + dx, l.at.y + dy);
+                    paint.push((
+                        s,
+                        if s == l.at {
+                            palette::DANGER
+                        } else {
+                            palette::HIT_FOE
+                        },
+                    ));
+                }
+            }
+        }
+    }
     if let Some(c) = cursor.0 {
         paint.push((c, palette::CURSOR));
     }

@@ -540,6 +540,38 @@ fn round_text(session: &mut Session) -> String {
     )
 }
 
+/// d20: the grenades lying live, one line each (empty when none): everyone's business until
+/// they go off.
+fn live_grenade_lines(session: &Session) -> String {
+    let Some(d) = session
+        .battle
+        .rules()
+        .shinobi
+        .as_ref()
+        .and_then(|s| s.d20.as_deref())
+    else {
+        return String::new();
+    };
+    session
+        .battle
+        .map()
+        .grenades
+        .iter()
+        .map(|l| {
+            let by = session
+                .names
+                .get(&crate::battle::components::CombatantId(l.thrower))
+                .cloned()
+                .unwrap_or_default();
+            let name = d.weapon(&l.weapon).map_or(l.weapon.as_str(), |w| w.name.as_str());
+            format!(
+                "Live {name} at {}: goes off when {by}'s turn starts (red: where its blast can reach)\n",
+                l.at
+            )
+        })
+        .collect()
+}
+
 fn unit_text(session: &mut Session, cursor: Option<crate::grid::Square>) -> String {
     let Some(f) = shown_unit(session, cursor) else {
         return String::new();
@@ -1184,6 +1216,80 @@ fn target_line(name: &str, how: &str, t: &TargetOdds, exploding: bool) -> String
     )
 }
 
+/// A grenade's aim panel: the DC to the square, the chances of a hit (a blast on a corner of
+/// it), a miss (it lies live until the thrower's next turn) and a critical failure (it goes
+/// off near the thrower), the Roll check that halves, and each unit's chance of being caught
+/// now with its damage -- all from the preview the throw resolves with.
+fn grenade_aim_text(
+    session: &mut Session,
+    d: &crate::ruleset::d20::D20Data,
+    g: &crate::battle::grenade::Grenade,
+    order: &crate::battle::command::AttackOrder,
+    p: &crate::battle::AttackPreview,
+) -> String {
+    use crate::battle::grenade;
+    let Some(me) = session.battle.fighter(order.attacker) else {
+        return String::new();
+    };
+    let mut out = if g.attack.throw_back {
+        format!(
+            "{}: 1 action, the live grenade beside you
+",
+            g.weapon.name
+        )
+    } else {
+        format!(
+            "{}: 1 action, {} left
+",
+            g.weapon.name,
+            grenade::carried(d, g, &me)
+        )
+    };
+    let Some(tc) = p.context.targets.first() else {
+        return out;
+    };
+    if let Some(dc) = &tc.difficulty {
+        let why: Vec<String> = dc.modifiers.iter().map(|m| m.label.clone()).collect();
+        let (hit, miss, fumble) = grenade::outcome_chances(d, g, &me, dc.flat_total());
+        out.push_str(&format!(
+            "Aim DC {} ({})\nHit {}: goes off on a corner of that square (each {} over strikes off the corner you want least)\nMiss {}: lands off target, goes off at the start of your next turn\nCritical failure {}: goes off near you at once\n",
+            dc.flat_total(),
+            why.join("; "),
+            pct(hit),
+            g.rule.step,
+            pct(miss),
+            pct(fumble)
+        ));
+    }
+    for answers in &p.odds.targets {
+        let Some(o) = answers.first() else {
+            continue;
+        };
+        let tname = session.names.get(&o.target).cloned().unwrap_or_default();
+        out.push_str(&format!(
+            "{tname}: caught {}  |  mean {:.1}  |  defeat {}
+",
+            pct(o.hit_chance),
+            o.expected_damage,
+            pct(o.defeat_chance)
+        ));
+    }
+    if let Some(o) = p.odds.targets.first().and_then(|v| v.first()) {
+        let points = p.context.wound.flat_total();
+        let t = &d.combat.effect_table;
+        let (n, bonus) = crate::battle::d20::effect_dice(t, points);
+        out.push_str(&format!(
+            "{}  (natural 1 fails)\nEach caught: {} against DC {} for half\nBlast: {points} Effect Points = {n}d{}{bonus:+} {}, less armour DR",
+            terms(&o.strike),
+            terms(&o.defense_roll),
+            g.blast.save_dc,
+            t.die,
+            d.damage_type_name(&g.weapon.damage_type)
+        ));
+    }
+    out
+}
+
 /// One target of several, in two lines: every defense it has side by side.
 fn compact_target_line(name: &str, answers: &[TargetOdds]) -> String {
     let join =
@@ -1320,7 +1426,9 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
         keys.of(GameAction::WagerUp)
     );
     let Intent::Attack { slot } = session.intent else {
-        return match session.intent {
+        let live = live_grenade_lines(session);
+        return live
+            + &match session.intent {
             Intent::Move { .. } if session.battle.rules().stages.is_some() => {
                 "Moving: click a lit square.".to_string()
             }
@@ -1420,6 +1528,11 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
                 .shinobi
                 .as_ref()
                 .and_then(|s| s.d20.as_deref().map(|d| (s, d)));
+            if let Some((_, d)) = d20
+                && let Some(g) = crate::battle::grenade::of(d, &aim.order.profile)
+            {
+                return grenade_aim_text(session, d, &g, &aim.order, p);
+            }
             let mut out = if let Some((_, d)) = d20 {
                 let cost = session.battle.fighter(aim.order.attacker).map_or(1, |f| {
                     crate::battle::d20::cost_now(d, &f, &aim.order.profile)

@@ -370,9 +370,9 @@ pub fn reach_of(rules: &D20Rules, w: &WeaponDef) -> Reach {
         }
         // A throw's own limit (the thrower's increments) is checked per thrower; this is the
         // difficulty table's last row.
-        (WeaponClass::Grenade, Some(inc)) => Reach::Within(
-            inc.saturating_mul(rules.range_dcs.last().map_or(1, |r| r.0)),
-        ),
+        (WeaponClass::Grenade, Some(inc)) => {
+            Reach::Within(inc.saturating_mul(rules.range_dcs.last().map_or(1, |r| r.0)))
+        }
         _ => Reach::Melee,
     }
 }
@@ -1028,7 +1028,9 @@ pub fn validate(
                 at2(
                     roster_src,
                     p.field("attacks").index(j),
-                    format!("`{id}` is every character's (throwing back a live grenade): leave it out"),
+                    format!(
+                        "`{id}` is every character's (throwing back a live grenade): leave it out"
+                    ),
                 );
             }
             if grenade_ids.contains(a.weapon.as_str()) {
@@ -1036,7 +1038,10 @@ pub fn validate(
                     at2(
                         roster_src,
                         p.field("attacks").index(j),
-                        format!("`{id}` throws `{}`, which this character does not carry (see `grenades`)", a.weapon),
+                        format!(
+                            "`{id}` throws `{}`, which this character does not carry (see `grenades`)",
+                            a.weapon
+                        ),
                     );
                 }
             } else if a.weapon != c.weapon {

@@ -914,11 +914,7 @@ fn d20_grenade_aims_for_a_space_at_dc_15() {
     // Four squares away is within the first 4-square increment: "normally DC 15". A 2 on the
     // die makes 15: met, so all four corners are left to the d4; a natural 1 on the knight's
     // Roll check fails it: 3d6+1 = 10 heat, the breastplate stops 3.
-    let mut b = grenadier(
-        (2, 4),
-        &[("knight", 1, (6, 4))],
-        &[2, 1, 3, 3, 3, 1],
-    );
+    let mut b = grenadier((2, 4), &[("knight", 1, (6, 4))], &[2, 1, 3, 3, 3, 1]);
     let l = run(&mut b, throw_at(0, "frag_throw", (6, 4)));
     assert!(
         l.iter().any(|x| x.contains("aim for a square, DC 15")
@@ -941,7 +937,11 @@ fn d20_grenade_aims_for_a_space_at_dc_15() {
 #[test]
 fn d20_grenade_each_five_over_the_dc_strikes_off_a_corner_and_the_roll_check_halves() {
     use gridclash::battle::grenade::corners_left;
-    let g = data(&rules()).combat.grenade.clone().expect("the grenade rule");
+    let g = data(&rules())
+        .combat
+        .grenade
+        .clone()
+        .expect("the grenade rule");
     let left: Vec<usize> = [0, 4, 5, 9, 10, 15, 40]
         .iter()
         .map(|m| corners_left(&g, *m))
@@ -962,7 +962,10 @@ fn d20_grenade_each_five_over_the_dc_strikes_off_a_corner_and_the_roll_check_hal
             && x.contains("north-west corner")),
         "{l:#?}"
     );
-    assert!(l.iter().any(|x| x.contains("halved by the Roll check")), "{l:#?}");
+    assert!(
+        l.iter().any(|x| x.contains("halved by the Roll check")),
+        "{l:#?}"
+    );
     assert_eq!(life(&mut b, 1), 30 - 2);
     assert_eq!(life(&mut b, 2), 34, "the ally is spared");
 }
@@ -971,11 +974,7 @@ fn d20_grenade_each_five_over_the_dc_strikes_off_a_corner_and_the_roll_check_hal
 fn d20_grenade_miss_lands_off_target_and_goes_off_at_the_throwers_next_turn() {
     // Six squares: the second increment, DC 20. 5 + 13 = 18 misses by 2: "1 space + 1 space
     // for every 5 under", the d8's 3 is east: it lands on (9, 4) and lies live.
-    let mut b = grenadier(
-        (2, 4),
-        &[("knight", 1, (8, 4))],
-        &[5, 3, 4, 4, 4, 4, 5],
-    );
+    let mut b = grenadier((2, 4), &[("knight", 1, (8, 4))], &[5, 3, 4, 4, 4, 4, 5]);
     let l = run(&mut b, throw_at(0, "frag_throw", (8, 4)));
     assert!(
         l.iter().any(|x| x.contains("misses by 2")
@@ -1016,7 +1015,8 @@ fn d20_grenade_thrown_back_at_dc_plus_five_any_miss_is_a_critical_failure() {
     end_turn(&mut b);
     let l = run(&mut b, throw_at(1, "frag_throw_back", (4, 4)));
     assert!(
-        l.iter().any(|x| x.contains("picks up the live Frag grenade at (9, 4)")),
+        l.iter()
+            .any(|x| x.contains("picks up the live Frag grenade at (9, 4)")),
         "{l:#?}"
     );
     assert!(
@@ -1031,7 +1031,10 @@ fn d20_grenade_thrown_back_at_dc_plus_five_any_miss_is_a_critical_failure() {
     );
     assert!(b.map().grenades.is_empty(), "it was picked up");
     // 2+2+2+1 = 7 heat; the knight's Roll check (20 explodes: +1) passes: 3, less 3 DR.
-    assert!(l.iter().any(|x| x.contains("halved by the Roll check")), "{l:#?}");
+    assert!(
+        l.iter().any(|x| x.contains("halved by the Roll check")),
+        "{l:#?}"
+    );
 }
 
 #[test]
@@ -1039,11 +1042,7 @@ fn d20_grenade_critical_failure_goes_off_near_the_thrower() {
     // A natural 1: 1 + 13 = 14 would fail DC 15 anyway, so it is a critical failure ("always
     // results in friendly fire"): 1 under is 0 squares from the thrower -- "detonating at the
     // origin" -- on the d4's corner, and the marksman is caught.
-    let mut b = grenadier(
-        (2, 4),
-        &[("knight", 1, (6, 4))],
-        &[1, 3, 2, 3, 3, 3, 1],
-    );
+    let mut b = grenadier((2, 4), &[("knight", 1, (6, 4))], &[1, 3, 2, 3, 3, 3, 1]);
     let l = run(&mut b, throw_at(0, "frag_throw", (6, 4)));
     assert!(
         l.iter()
@@ -1070,7 +1069,11 @@ fn d20_grenade_refusals_name_the_rule() {
     // Strength 5 + Thrown 4 / 5 = 5 increments of 4 squares.
     assert!(matches!(
         refused(&mut b, throw_at(0, "frag_throw", (23, 4))),
-        RuleError::ThrowTooFar { reach: 20, distance: 21, .. }
+        RuleError::ThrowTooFar {
+            reach: 20,
+            distance: 21,
+            ..
+        }
     ));
     assert!(matches!(
         refused(&mut b, throw_at(0, "frag_throw_back", (8, 4))),
@@ -1124,6 +1127,10 @@ fn d20_grenade_preview_is_exactly_what_happens() {
     }
     let (p_caught, mean) = expected.expect("previewed");
     let n = f64::from(n);
-    assert!((caught / n - p_caught).abs() < 0.06, "{} vs {p_caught}", caught / n);
+    assert!(
+        (caught / n - p_caught).abs() < 0.06,
+        "{} vs {p_caught}",
+        caught / n
+    );
     assert!((damage / n - mean).abs() < 0.8, "{} vs {mean}", damage / n);
 }
