@@ -326,6 +326,9 @@ pub struct RoundLog {
     /// one attack as a standard action").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub standard_attack: bool,
+    /// d20: the round's free single step has been taken.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stepped: bool,
 }
 
 /// A d20 full-round attack: "A character devoting a full round action to attacks may make

@@ -1024,6 +1024,15 @@ pub fn pay_attack(
     }
 }
 
+/// Squares of the round's free single step `f` may still take (0: taken, or none).
+pub fn step_left(d: &D20Data, f: &Fighter) -> u32 {
+    if f.round.stepped {
+        0
+    } else {
+        d.combat.single_step
+    }
+}
+
 /// Counts a swing of a full-round attack once its attack is over.
 pub fn count_swing(f: &mut FighterQueryItem, profile: &str) {
     if let Some(fa) = f.round.full_attack.as_mut()

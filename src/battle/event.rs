@@ -367,6 +367,11 @@ pub enum BattleEvent {
         who: CombatantId,
         text: String,
     },
+    /// d20: a free action taken ("only one of a given type per round").
+    FreeAction {
+        who: CombatantId,
+        what: String,
+    },
     /// d20: where a grenade went (the corner it goes off on, a scatter, a throw-back) and
     /// its blast, told in full.
     Blast {
@@ -558,6 +563,9 @@ impl BattleEvent {
             } => format!("{} spends 1 AP on {what}.", n(names, *who)),
             E::ActionSpent { who, kind, what } => {
                 format!("{} spends a {kind:?} Action on {what}.", n(names, *who))
+            }
+            E::FreeAction { who, what } => {
+                format!("{} takes a free action: {what}.", n(names, *who))
             }
             E::ActionConverted { who } => format!(
                 "{} converts a Standard Action into a Counter Action.",

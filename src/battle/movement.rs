@@ -23,6 +23,12 @@ pub fn speed(rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
     if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref()) {
         return super::digimon::movement(d, f);
     }
+    // d20: with no action left, the round's free single step is the only move there is.
+    if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s))
+        && f.actions.usable() == 0
+    {
+        return super::d20::step_left(d, f);
+    }
     let d = f.derived(rules);
     let v = if boosted {
         d.boosted_speed
@@ -47,6 +53,20 @@ pub fn move_ap(rules: &Rules, field: &Field, path: &[Square]) -> u32 {
     } else {
         data.combat.move_cost
     }
+}
+
+/// d20: true when a move along `path` is the round's free single step: no longer than the
+/// step, over ground that costs no more than it, and the step not taken yet this round.
+pub fn is_free_step(rules: &Rules, field: &Field, f: &Fighter, path: &[Square]) -> bool {
+    let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s)) else {
+        return false;
+    };
+    let left = super::d20::step_left(d, f);
+    let cost: Option<u32> = path
+        .iter()
+        .map(|s| step_cost(field, *s, f.size.squares))
+        .sum();
+    !path.is_empty() && cost.is_some_and(|c| c <= left)
 }
 
 /// The Ki a Boosted move costs `f`.
@@ -115,7 +135,10 @@ pub fn check_move(
     let Some(mut at) = me.position else {
         return Err(RuleError::Absorbed(me.id));
     };
-    if rules.shinobi.is_some() {
+    let free = is_free_step(rules, field, me, path);
+    if free {
+        // d20: the free single step needs no action and is not one of the round's moves.
+    } else if rules.shinobi.is_some() {
         let need = move_ap(rules, field, path);
         if me.actions.usable() < need {
             return Err(RuleError::NotEnoughAp {
@@ -130,7 +153,7 @@ pub fn check_move(
             what: "Standard Action",
         });
     }
-    if me.round.moves >= rules.actions.moves_per_round {
+    if !free && me.round.moves >= rules.actions.moves_per_round {
         return Err(RuleError::MoveLimit {
             limit: rules.actions.moves_per_round,
         });
@@ -186,7 +209,11 @@ pub fn check_move(
         cost += c;
         at = next;
     }
-    let budget = speed(rules, me, boosted);
+    let budget = if free {
+        cost
+    } else {
+        speed(rules, me, boosted)
+    };
     if cost > budget {
         return Err(RuleError::PathTooLong {
             cost,
@@ -250,7 +277,15 @@ pub fn declare_move(
     } else {
         "a move"
     };
+    let free = is_free_step(rules, &ground.field(rules), &f.snapshot(), &path);
     match &rules.shinobi {
+        _ if free => {
+            f.round.stepped = true;
+            log.push(BattleEvent::FreeAction {
+                who,
+                what: "the round's single step".into(),
+            });
+        }
         Some(data) if move_ap(rules, &ground.field(rules), &path) > data.combat.move_cost => {
             super::shinobi::spend_ap(
                 &mut f,
@@ -262,7 +297,9 @@ pub fn declare_move(
         Some(data) => super::shinobi::spend_ap(&mut f, data.combat.move_cost, "a move", &mut log),
         None => spend_actions(&mut f, 1, what, &mut log),
     }
-    f.round.moves += 1;
+    if !free {
+        f.round.moves += 1;
+    }
     if boosted {
         let snap = f.snapshot();
         let need = boosted_cost(rules, &snap);

@@ -536,6 +536,7 @@ pub fn occupied(all: &[super::fighter::Fighter], s: Square) -> bool {
 /// you run out of Actions"), or defeated during its own turn.
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn end_turn_without_actions(
+    rules: Res<RulesRes>,
     mut order: ResMut<TurnOrder>,
     attack: Res<CurrentAttack>,
     moving: Res<CurrentMove>,
@@ -557,8 +558,18 @@ pub fn end_turn_without_actions(
         return;
     };
     // Out of actions, or defeated on its own turn (by an Exploit or its own Backlash).
+    // d20: the round's free single step keeps the turn open until it is taken or passed up.
+    let step_left = |f: &super::fighter::FighterQueryReadOnlyItem| {
+        rules
+            .0
+            .shinobi
+            .as_ref()
+            .and_then(|s| super::d20::of(s))
+            .is_some_and(|d| !f.round.stepped && d.combat.single_step > 0)
+    };
     if let Some(f) = q.iter().find(|f| *f.id == active)
-        && ((f.actions.usable() == 0 && !swings_left(f.round)) || f.life.current <= 0)
+        && ((f.actions.usable() == 0 && !swings_left(f.round) && !step_left(&f))
+            || f.life.current <= 0)
     {
         order.phase = TurnPhase::TurnEnd;
         progress.0 = true;

@@ -1792,7 +1792,15 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
         rules.actions.moves_per_round.saturating_sub(f.round.moves)
     });
     let mark = |on: bool, s: String| if on { format!("[{s}]") } else { s };
+    let step = match (rules.shinobi.as_ref().and_then(|s| s.d20.as_deref()), &me) {
+        (Some(d), Some(f)) => crate::battle::d20::step_left(d, f),
+        _ => 0,
+    };
     let move_label = match &rules.shinobi {
+        Some(data) if data.d20.is_some() && step > 0 => format!(
+            "{} Move 1 action (a {step}-square step is free, once a round)",
+            keys.of(GameAction::Move)
+        ),
         Some(data) => format!(
             "{} Move {}AP",
             keys.of(GameAction::Move),

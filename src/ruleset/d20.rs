@@ -91,6 +91,9 @@ pub struct D20Rules {
     /// class `Grenade`).
     #[serde(default)]
     pub grenade: Option<GrenadeRule>,
+    /// Squares of the round's free single step ("only 1 single step per round"); 0: none.
+    #[serde(default)]
+    pub single_step: u32,
 }
 
 /// "How do grenades and splash weapons work?": the aim, the corners, the scatter, the
@@ -862,6 +865,13 @@ pub fn validate(
         .filter(|w| w.class == WeaponClass::Grenade)
         .map(|w| w.id.as_str())
         .collect();
+    if rules.single_step > 10 {
+        at2(
+            src,
+            root.field("single_step"),
+            "a single step is 0 to 10 squares".into(),
+        );
+    }
     let mut armour_ids = BTreeSet::new();
     for (i, a) in rules.armours.iter().enumerate() {
         let p = root.field("armours").index(i);

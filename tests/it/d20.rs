@@ -861,8 +861,13 @@ fn d20_broken_files_name_file_line_and_field() {
     for f in ["ruleset.ron", "d20.ron", "roster.ron", "terrain.ron"] {
         let text = std::fs::read_to_string(src.join(f)).expect("shipped file");
         let text = match f {
-            "roster.ron" => text.replace("\"bow_rapid\"]", "\"bow_rapd\"]"),
-            "d20.ron" => text.replace("damage_type: \"CD\",", "damage_type: \"XD\","),
+            "roster.ron" => text
+                .replace("\"bow_rapid\"]", "\"bow_rapd\"]")
+                .replace("{\"frag_grenade\": 2}", "{\"long_bow\": 2}"),
+            "d20.ron" => text
+                .replace("damage_type: \"CD\",", "damage_type: \"XD\",")
+                .replace("blast: Some((radius: 4, save_dc: 15)),", "")
+                .replace("single_step: 1,", "single_step: 12,"),
             "terrain.ron" => text.replace("concealment_bonus: 4,", "concealment: 40,"),
             _ => text,
         };
@@ -871,8 +876,11 @@ fn d20_broken_files_name_file_line_and_field() {
     let err = Rules::load(&dir).expect_err("broken").to_string();
     std::fs::remove_dir_all(&dir).ok();
     for want in [
-        "d20.ron:106:38: weapons[3].damage_type: unknown damage type `XD`",
-        "roster.ron:21:35: characters[0].attacks[1]: unknown attack `bow_rapd`",
+        "d20.ron:112:38: weapons[3].damage_type: unknown damage type `XD`",
+        "weapons[6].blast: a grenade needs a `blast`",
+        "single_step: a single step is 0 to 10 squares",
+        "roster.ron:22:35: characters[0].attacks[1]: unknown attack `bow_rapd`",
+        "characters[5].grenades.long_bow: `long_bow` is not a grenade",
         "terrain.ron:88:26: types[8].concealment: `concealment` is not a d20 rule",
     ] {
         assert!(err.contains(want), "{want}\n{err}");
@@ -1133,4 +1141,50 @@ fn d20_grenade_preview_is_exactly_what_happens() {
         caught / n
     );
     assert!((damage / n - mean).abs() < 0.8, "{} vs {mean}", damage / n);
+}
+
+#[test]
+fn d20_single_step_is_a_free_action_once_a_round() {
+    // "Any number of Free actions may be taken, but only one of a given type per round (i.e.
+    // only 1 single step per round)".
+    let mut b = adam_and_betty(rules(), 12, DefensePolicy::AlwaysDodge, false, &[]);
+    let step = |x: i32| Command::Move {
+        who: CombatantId(0),
+        path: vec![Square::new(x, 4)],
+        boosted: false,
+    };
+    let two = |x: i32| Command::Move {
+        who: CombatantId(0),
+        path: vec![Square::new(x, 4), Square::new(x + 1, 4)],
+        boosted: false,
+    };
+    // Two Move actions use the round's two actions; the turn stays open for the step.
+    run(&mut b, two(2));
+    run(&mut b, two(4));
+    let adam = b.fighter(CombatantId(0)).expect("Adam");
+    assert_eq!(adam.actions.usable(), 0);
+    assert_eq!(
+        b.turn().active(),
+        Some(CombatantId(0)),
+        "the step is still there"
+    );
+    let l = run(&mut b, step(6));
+    assert!(
+        l.iter()
+            .any(|x| x == "Adam takes a free action: the round's single step."),
+        "{l:#?}"
+    );
+    // Taken: nothing is left, and the turn ends by itself.
+    assert_eq!(b.turn().active(), Some(CombatantId(1)));
+    end_turn(&mut b);
+    // Next round: a one-square move with actions left is the free step (no action spent);
+    // a second one is an ordinary Move action.
+    run(&mut b, step(7));
+    assert_eq!(b.fighter(CombatantId(0)).expect("Adam").actions.usable(), 2);
+    let l = run(&mut b, step(8));
+    assert!(
+        l.iter().any(|x| x.contains("spends 1 AP on a move")),
+        "{l:#?}"
+    );
+    assert_eq!(b.fighter(CombatantId(0)).expect("Adam").actions.usable(), 1);
 }
