@@ -245,9 +245,18 @@ impl Situation<'_> {
         10.0 + 3.0 * melee.max(ranged) + bonus
     }
 
-    /// The damage the opponents can deal us next round if we stand on `at`.
+    /// The damage the opponents (and, d20, the live grenades) can deal us next round if we
+    /// stand on `at`.
     fn risk(&self, at: Square) -> f64 {
-        self.risk_of(at, |_| true)
+        let grenades = self
+            .rules
+            .shinobi
+            .as_ref()
+            .and_then(|s| crate::battle::d20::of(s))
+            .map_or(0.0, |d| {
+                crate::battle::grenade::live_risk(d, &self.field, &self.me, at)
+            });
+        self.risk_of(at, |_| true) + grenades
     }
 
     /// [`Situation::risk`] counting only the opponents `counts` keeps.

@@ -316,6 +316,42 @@ pub fn blast_damage(d: &D20Data, g: &Grenade, effect: &RollSpec, target: &Fighte
     out
 }
 
+/// The grenade a live one on the map is (its weapon's throwing attack).
+pub fn of_live<'d>(d: &'d D20Data, l: &LiveGrenade) -> Option<Grenade<'d>> {
+    d.combat
+        .attacks
+        .iter()
+        .find(|a| a.weapon == l.weapon && !a.throw_back)
+        .and_then(|a| of(d, &a.id))
+}
+
+/// The damage `f` can expect from the live grenades if it stands on `at` when they go off:
+/// for each, the share of its four corners whose blast would reach it times the blast's mean
+/// damage to it (for the computer player's choice of where to stand).
+pub fn live_risk(d: &D20Data, field: &Field, f: &Fighter, at: Square) -> f64 {
+    let mut there = f.clone();
+    there.position = Some(at);
+    field
+        .map
+        .grenades
+        .iter()
+        .filter_map(|l| {
+            let g = of_live(d, l)?;
+            let r = radius(d, &g);
+            let corners = (0..CORNERS.len())
+                .filter(|c| catches(&there, &blast_squares(field, l.at, *c, r)))
+                .count();
+            if corners == 0 {
+                return None;
+            }
+            let effect = super::d20::effect_spec(d, f, g.attack, 0);
+            Some(
+                corners as f64 / CORNERS.len() as f64 * blast_damage(d, &g, &effect, &there).mean(),
+            )
+        })
+        .sum()
+}
+
 /// The live grenade of `weapon` on or beside `at` that a throw-back picks up (the first).
 pub fn live_beside(live: &[LiveGrenade], at: Square, weapon: &str) -> Option<usize> {
     live.iter()
@@ -658,13 +694,7 @@ pub fn detonate_due(
 ) -> Vec<CombatantId> {
     let mut caught = Vec::new();
     for l in due {
-        let Some(g) = d
-            .combat
-            .attacks
-            .iter()
-            .find(|a| a.weapon == l.weapon && !a.throw_back)
-            .and_then(|a| of(d, &a.id))
-        else {
+        let Some(g) = of_live(d, &l) else {
             continue;
         };
         let corner = (dice.roll(4) as usize).clamp(1, 4) - 1;
