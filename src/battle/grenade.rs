@@ -682,6 +682,7 @@ pub fn detonate(
 
 /// Sets off every live grenade `active` threw ("doesn't detonate until the start of your next
 /// turn"), each on the corner of its square a d4 picks, and returns who each caught.
+#[allow(clippy::too_many_arguments)] // the turn system's resources, passed through
 pub fn detonate_due(
     rules: &Rules,
     d: &D20Data,

@@ -452,7 +452,7 @@ fn set_off_grenades(
     let field = ground.field(rules);
     let caught = super::grenade::detonate_due(rules, d, &field, due, me, dice, q, log);
     for mut f in q.iter_mut() {
-        if caught.contains(&*f.id) {
+        if caught.contains(f.id) {
             let by = (*f.id != active).then_some(active);
             announce_defeat(rules, order, &mut f, by, log);
         }

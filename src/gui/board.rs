@@ -826,6 +826,7 @@ fn walk_tokens(
 /// Redraws bars, the active ring, condition badges and defeated tokens; snaps idle tokens to
 /// their squares.
 #[allow(clippy::type_complexity)]
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn draw_tokens(
     mut session: ResMut<Session>,
     mut tokens: Query<(&Token, &Walk, &mut Transform, &mut Visibility)>,
@@ -833,7 +834,10 @@ fn draw_tokens(
     mut ki: Query<(&KiFill, &mut Sprite), Without<LifeFill>>,
     mut rings: Query<(&ActiveRing, &mut Visibility), Without<Token>>,
     mut bodies: Query<(&Body, &mut Sprite), (Without<LifeFill>, Without<KiFill>)>,
+    settings: Res<Settings>,
+    options: Res<super::PlayOptions>,
 ) {
+    let colour_blind = settings.colour_blind || options.colour_blind;
     let fighters = session.fighters();
     let map_h = session.battle.map().height;
     let active = session.battle.active();
@@ -878,8 +882,11 @@ fn draw_tokens(
     }
     for (body, mut sprite) in &mut bodies {
         if let Some(f) = fighters.iter().find(|f| f.id == body.0) {
-            let a = if f.defeated() { 0.35 } else { 1.0 };
-            sprite.color.set_alpha(a);
+            // The side it fights for now (a Charmed Digimon takes the charmer's colour; its
+            // shape stays its own side's).
+            let mut colour = palette::side_colour(&session, usize::from(f.side.0), colour_blind);
+            colour.set_alpha(if f.defeated() { 0.35 } else { 1.0 });
+            sprite.color = colour;
         }
     }
 }

@@ -1440,7 +1440,7 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
                     .as_ref()
                     .is_some_and(|s| s.d20.is_some()) =>
             {
-                "Moving (1 action): click a lit square.\nMoving provokes nothing; shooting with an enemy blade beside you provokes its attack of opportunity.".to_string()
+                "Moving (1 action; the round's first one-square step is free): click a lit square.\nMoving provokes nothing; shooting with an enemy blade beside you provokes its attack of opportunity.".to_string()
             }
             Intent::Move { .. } if session.battle.rules().shinobi.is_some() => format!(
                 "Moving ({} AP): click a lit square.\nRed path squares leave a reach the path entered: an opportunity attack (a hit stops you where you entered).\nStepping onto a drop from above is a fall (see the terrain's description).",
