@@ -1173,13 +1173,21 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             .iter()
             .find(|t| t.id == target)
             .is_some_and(|t| t.defenses.is_empty());
+    // d20: a grenade's odds are its blast's: the chance of being caught, a Roll check for half.
+    let grenade = rules
+        .shinobi
+        .as_ref()
+        .and_then(|s| s.d20.as_deref())
+        .and_then(|d| Some((d, gridclash::battle::grenade::of(d, &order.profile)?)));
     if d20 {
         out!(
             "{} -> {}: {} ({})",
             names.get(&attacker).cloned().unwrap_or_default(),
             names.get(&target).cloned().unwrap_or_default(),
             preview.odds.maneuver,
-            if undefended {
+            if grenade.is_some() {
+                "a grenade aimed at its square: no defense; everyone the blast catches makes a Roll check for half"
+            } else if undefended {
                 "no defense possible: a shot beyond melee range"
             } else {
                 defense.name()
@@ -1222,7 +1230,12 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
     if let Some(dc) = &chosen.difficulty {
         rolls.push(("Difficulty", dc));
     }
-    if !undefended {
+    if grenade.is_some() {
+        rolls.push((
+            "Roll check (half the blast when it meets the DC)",
+            &chosen.defense_roll,
+        ));
+    } else if !undefended {
         rolls.push((defense.name(), &chosen.defense_roll));
     }
     if digimon && chosen.automatic_hit.is_some() {
@@ -1230,7 +1243,9 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
     }
     if !(digimon && preview.odds.wound.max == 0) {
         rolls.push((
-            if d20 {
+            if grenade.is_some() {
+                "Effect Points of the blast"
+            } else if d20 {
                 "Effect Points before the Success Value"
             } else if digimon {
                 "Damage before Armor"
@@ -1344,12 +1359,29 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         if digimon && preview.odds.wound.max > 0 {
             notes.push("damage is the roll minus Armor, at least 1".into());
         }
-        out!(
-            "  Hit {}; expected damage {:.2} ({})",
-            pct(chosen.hit_chance),
-            chosen.expected_damage,
-            notes.join("; ")
-        );
+        if let (Some((d, g)), Some(dc)) = (&grenade, tc.and_then(|t| t.difficulty.as_ref())) {
+            let (hit, miss, fumble) =
+                gridclash::battle::grenade::outcome_chances(d, g, me, dc.flat_total());
+            out!(
+                "  The throw: hit {} (a blast on a corner of the square), miss {} (lands off target, goes off at the start of the thrower's next turn), critical failure {} (goes off near the thrower at once)",
+                pct(hit),
+                pct(miss),
+                pct(fumble)
+            );
+            out!(
+                "  Caught now {}; expected damage {:.2} (Roll check DC {} for half, then armour)",
+                pct(chosen.hit_chance),
+                chosen.expected_damage,
+                g.blast.save_dc
+            );
+        } else {
+            out!(
+                "  Hit {}; expected damage {:.2} ({})",
+                pct(chosen.hit_chance),
+                chosen.expected_damage,
+                notes.join("; ")
+            );
+        }
     } else {
         out!(
             "  Hit {} (critical {}); expected damage {:.2}; {:?} damage, Soak {} taken off{}",
