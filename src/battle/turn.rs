@@ -442,13 +442,14 @@ fn set_off_grenades(
         .into_iter()
         .partition(|l| l.thrower == active.0);
     ground.0.grenades = keep;
+    // Every d20 turn passes here: look at the fighters only when a grenade is due.
+    if due.is_empty() {
+        return;
+    }
     let all = snapshots(q);
     let Some(me) = all.iter().find(|f| f.id == active) else {
         return;
     };
-    if due.is_empty() {
-        return;
-    }
     let field = ground.field(rules);
     let caught = super::grenade::detonate_due(rules, d, &field, due, me, dice, q, log);
     for mut f in q.iter_mut() {
