@@ -152,7 +152,8 @@ struct OddsArgs {
     #[arg(long)]
     element: Option<String>,
     /// How the target defends: dodge or parry (power stages: take, or block with a card;
-    /// shinobi: dodge, block or deflect).
+    /// shinobi: dodge, block or deflect; d20: dodge or block, and take or dive against a shot
+    /// from beyond melee range).
     #[arg(long, default_value = "dodge")]
     defense: String,
     /// Shinobi: as a sneak attack (the odds mix a won and a lost Stealth contest).
@@ -1016,14 +1017,17 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
     .map_err(|e| e.to_string())?;
     let attacker = unit_id(&mut battle, &args.attacker)?;
     let target = unit_id(&mut battle, &args.target)?;
+    let d20_rules = rules.shinobi.as_ref().is_some_and(|s| s.d20.is_some());
     let defense = match args.defense.as_str() {
+        "take" if d20_rules => DefenseChoice::Take,
+        "dive" if d20_rules => DefenseChoice::Dive,
         "dodge" | "take" => DefenseChoice::Dodge,
         "block" if rules.shinobi.is_some() => DefenseChoice::Block,
         "parry" | "block" => DefenseChoice::Parry,
         "deflect" => DefenseChoice::Deflect,
         other => {
             return Err(format!(
-                "--defense is dodge or parry (DBU), take or block (power stages), dodge, block or deflect (shinobi), not `{other}`"
+                "--defense is dodge or parry (DBU), take or block (power stages), dodge, block or deflect (shinobi), dodge, block, take or dive (d20), not `{other}`"
             ));
         }
     };
@@ -1111,7 +1115,14 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             me.identity.name, def.name
         ));
     };
-    let Some(chosen) = answers.iter().find(|o| o.defense == defense) else {
+    // d20: a shot from beyond melee range is taken or dived from; `dodge` (the default)
+    // means taking it.
+    let chosen = answers.iter().find(|o| o.defense == defense).or_else(|| {
+        answers
+            .iter()
+            .find(|o| defense == DefenseChoice::Dodge && o.defense == DefenseChoice::Take)
+    });
+    let Some(chosen) = chosen else {
         let has: Vec<&str> = answers.iter().map(|o| o.defense.name()).collect();
         return Err(format!(
             "the target cannot answer with {}; it has: {}",
@@ -1119,6 +1130,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             has.join(", ")
         ));
     };
+    let defense = chosen.defense;
     let roll_of = |c: DefenseChoice| {
         answers
             .iter()
@@ -1150,6 +1162,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             "parry": roll_of(DefenseChoice::Parry),
             "block": roll_of(DefenseChoice::Block),
             "deflect": roll_of(DefenseChoice::Deflect),
+            "dive": roll_of(DefenseChoice::Dive),
             "wound": preview.odds.wound,
             "targets": preview.odds.targets.iter().map(|v| serde_json::json!({
                 "target": v.first().and_then(|d| names.get(&d.target)),
@@ -1235,7 +1248,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             "Roll check (half the blast when it meets the DC)",
             &chosen.defense_roll,
         ));
-    } else if !undefended {
+    } else if !undefended && defense != DefenseChoice::Take {
         rolls.push((defense.name(), &chosen.defense_roll));
     }
     if digimon && chosen.automatic_hit.is_some() {

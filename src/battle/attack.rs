@@ -964,6 +964,24 @@ fn shinobi_defense(
             decl.sneak_won = sneak_won;
             let ctx = assemble(rules, field, attacker, all, &decl);
             let t = ctx.targets.iter().find(|t| t.id == target.id)?;
+            if t.offers(DefenseChoice::Dive) {
+                // d20: a shot from beyond melee range: dive (a Move action next turn) only
+                // when it is worth it.
+                let take = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Take);
+                let dive = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Dive);
+                let worth = target.controller.defense == DefensePolicy::Best
+                    && super::dive::worth_diving(
+                        &take,
+                        &dive,
+                        target.life.current,
+                        target.life.max,
+                    );
+                return Some(if worth {
+                    DefenseChoice::Dive
+                } else {
+                    DefenseChoice::Take
+                });
+            }
             if target.controller.defense == DefensePolicy::AlwaysParry {
                 return Some(if t.offers(DefenseChoice::Block) {
                     DefenseChoice::Block
@@ -1139,9 +1157,19 @@ pub fn roll_opposed_checks(
     }
     let field = ground.field(rules);
     let ctx = assemble(rules, &field, attacker, &targets, &decl);
-    if rules.shinobi.as_ref().is_some_and(|s| s.d20.is_some()) {
+    if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s)) {
         let strike =
             super::d20::roll_checks(&ctx, attacker.id, &mut state.targets, &mut dice.0, &mut log);
+        // A diver lands prone once its Dodge check is made.
+        for t in state
+            .targets
+            .iter()
+            .filter(|t| t.defense == Some(DefenseChoice::Dive))
+        {
+            if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) {
+                super::dive::dive(d, &field, &all, &mut f, attacker, &mut log);
+            }
+        }
         state.strike = Some(strike);
         state.phase = AttackPhase::Damage;
         return;

@@ -359,6 +359,13 @@ pub struct EncounterLog {
     /// d20: grenades thrown so far, by weapon id (each character carries a few).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub grenades_thrown: std::collections::BTreeMap<String, u32>,
+    /// d20: lying prone after a Dive for cover; shots at it are harder until it moves.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prone: bool,
+    /// d20: a Dive for cover taken with "your next move action": the diver's next turn
+    /// starts by spending it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dive_owed: bool,
 }
 
 fn is_zero(v: &i64) -> bool {

@@ -30,6 +30,11 @@ pub enum DefenseChoice {
     Block,
     /// Shinobi: 1d20 + SPT + NIN, at -5 at half chakra or less.
     Deflect,
+    /// d20: let a shot from beyond melee range come without defending (no action spent).
+    Take,
+    /// d20: "Dive for cover": a Dodge check against the shot, paid with the diver's next Move
+    /// action, landing prone.
+    Dive,
 }
 
 impl DefenseChoice {
@@ -40,6 +45,8 @@ impl DefenseChoice {
             Self::Parry => "Parry",
             Self::Block => "Block",
             Self::Deflect => "Deflect",
+            Self::Take => "Take the shot",
+            Self::Dive => "Dive for cover",
         }
     }
 }
@@ -349,7 +356,8 @@ pub fn defense_spec(
 ) -> RollSpec {
     let d = defender.derived(rules);
     match choice {
-        DefenseChoice::Dodge => {
+        // The d20 answers are never offered in DBU; they read as a Dodge.
+        DefenseChoice::Dodge | DefenseChoice::Take | DefenseChoice::Dive => {
             let mut s = combat_roll(rules, defender, RollKind::Dodge, 0, None, true);
             s.add("Defense Value", d.defense_value);
             if !defender.raging() {

@@ -197,21 +197,41 @@ pub fn strike_spec(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, swing: u32
     s
 }
 
-/// The defenses `target` may answer `a` with from `distance`: none against a missile beyond
-/// melee range ("Normally ranged attacks cannot be dodged") or a grenade; otherwise Dodge, and a parry
-/// (Block) with a parry feat.
-pub fn offered(d: &D20Data, target: &Fighter, a: &D20AttackDef, distance: u32) -> Vec<DefenseKind> {
+/// The answers `target` may give `a` from `distance`: none against a grenade; against a
+/// missile beyond melee range ("Normally ranged attacks cannot be dodged") taking the shot or
+/// a Dive for cover, when it may dive; otherwise Dodge, and a parry (Block) with a parry feat.
+pub fn offered(
+    d: &D20Data,
+    target: &Fighter,
+    a: &D20AttackDef,
+    distance: u32,
+) -> Vec<DefenseChoice> {
     let class = d.weapon(&a.weapon).map(|w| w.class);
     // A grenade is not dodged: each one in its blast makes a Roll check instead.
-    if class == Some(WeaponClass::Grenade) || (class == Some(WeaponClass::Missile) && distance > 1)
-    {
+    if class == Some(WeaponClass::Grenade) {
         return Vec::new();
     }
-    let mut v = vec![DefenseKind::Dodge];
+    if class == Some(WeaponClass::Missile) && distance > 1 {
+        return if super::dive::can_dive(d, target) {
+            vec![DefenseChoice::Take, DefenseChoice::Dive]
+        } else {
+            Vec::new()
+        };
+    }
+    let mut v = vec![DefenseChoice::Dodge];
     if parry_feat(d, target).is_some() {
-        v.push(DefenseKind::Block);
+        v.push(DefenseChoice::Block);
     }
     v
+}
+
+/// The defense roll an answer makes, if any: none when taking the shot or when nothing can be
+/// answered; a Dive for cover rolls the Dodge its entry holds.
+pub fn answer_roll(t: &TargetContext, choice: DefenseChoice) -> Option<&RollSpec> {
+    let undefended = t.defenses.is_empty()
+        || choice == DefenseChoice::Take
+        || (choice != DefenseChoice::Dive && t.offers(DefenseChoice::Dive));
+    (!undefended).then(|| t.defense(choice))
 }
 
 /// The parry feat `f` has, if any (Blocking Parry before Deflecting Parry).
@@ -307,11 +327,18 @@ pub fn difficulty_spec(
     if let Some((label, bonus)) = cover_or_concealment(field, attacker, target) {
         s.add(label, bonus);
     }
+    // "cover (+4) and you are now prone (+4) that grants +8 to future attempts to fire at
+    // you": prone adds to cover rather than competing with it. Melee against a prone target
+    // is as usual (the text is silent).
+    let prone = super::dive::prone_bonus(d, target);
+    if prone > 0 && w.class == WeaponClass::Missile && distance > 1 {
+        s.add(format!("prone +{prone}"), prone);
+    }
     s
 }
 
 /// The highest cover or concealment bonus protecting `target` from `attacker`.
-fn cover_or_concealment(
+pub(crate) fn cover_or_concealment(
     field: &Field,
     attacker: &Fighter,
     target: &Fighter,
@@ -467,11 +494,16 @@ pub fn assemble(
                     strike: strike.clone(),
                     defenses: offered(d, t, a, distance)
                         .into_iter()
-                        .map(|k| {
-                            (
-                                super::shinobi::choice_of(k),
-                                defense_spec(d, t, Some(w), k, &bonus),
-                            )
+                        .map(|c| {
+                            let spec = match c {
+                                // Taking the shot rolls nothing.
+                                DefenseChoice::Take => RollSpec::new(RollKind::Dodge),
+                                DefenseChoice::Block => {
+                                    defense_spec(d, t, Some(w), DefenseKind::Block, &bonus)
+                                }
+                                _ => defense_spec(d, t, Some(w), DefenseKind::Dodge, &bonus),
+                            };
+                            (c, spec)
                         })
                         .collect(),
                     automatic_hit: None,
@@ -734,7 +766,7 @@ pub fn target_odds(
     }
     let weapon = d.attack(attacker_profile).and_then(|a| d.weapon(&a.weapon));
     let dc = t.difficulty.as_ref().map_or(0, RollSpec::flat_total);
-    let defense = (!t.defenses.is_empty()).then(|| t.defense(choice));
+    let defense = answer_roll(t, choice);
     let successes = success_chances(&t.strike, dc, defense);
     let hit: f64 = successes.values().sum();
     let mut dist = Dist::point(0);
@@ -804,17 +836,17 @@ pub fn roll_checks(
             continue;
         };
         let dc = tc.difficulty.as_ref().map_or(0, RollSpec::flat_total);
-        let defense = if tc.defenses.is_empty() {
-            None
-        } else {
-            let spec = tc.defense(state.defense.unwrap_or(DefenseChoice::Dodge));
-            let r = tidy(roll(spec, dice));
-            log.push(BattleEvent::DefenseRolled {
-                defender: tc.id,
-                roll: r.clone(),
-            });
-            Some(r)
-        };
+        let defense =
+            if let Some(spec) = answer_roll(tc, state.defense.unwrap_or(DefenseChoice::Dodge)) {
+                let r = tidy(roll(spec, dice));
+                log.push(BattleEvent::DefenseRolled {
+                    defender: tc.id,
+                    roll: r.clone(),
+                });
+                Some(r)
+            } else {
+                None
+            };
         let defense_counts = defense.as_ref().filter(|r| r.natural != Some(1));
         let need = defense_counts.map_or(dc, |r| r.total.max(dc));
         let hit = !natural_one && strike.total >= need;

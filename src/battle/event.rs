@@ -378,6 +378,11 @@ pub enum BattleEvent {
         who: CombatantId,
         text: String,
     },
+    /// d20: a Dive for cover (where the diver landed, what it pays) and getting up again.
+    Dive {
+        who: CombatantId,
+        text: String,
+    },
     WoundRolled {
         attacker: CombatantId,
         roll: RollBreakdown,
@@ -919,9 +924,11 @@ impl BattleEvent {
                     None => format!("{} uses a {kind}: regains {amount}.", n(names, *who)),
                 }
             }
-            E::DefenseDeclared { defender, choice } => {
-                format!("{} will {choice:?}.", n(names, *defender))
-            }
+            E::DefenseDeclared { defender, choice } => match choice {
+                DefenseChoice::Take => format!("{} takes the shot.", n(names, *defender)),
+                DefenseChoice::Dive => format!("{} will dive for cover.", n(names, *defender)),
+                _ => format!("{} will {choice:?}.", n(names, *defender)),
+            },
             E::StrikeRolled { attacker, roll } => format!("{}: {roll}", n(names, *attacker)),
             E::DefenseRolled { defender, roll } => format!("{}: {roll}", n(names, *defender)),
             E::Clash {
@@ -1019,9 +1026,10 @@ impl BattleEvent {
                     )
                 }
             }
-            E::DigiFall { text, .. } | E::DigiNote { text, .. } | E::Blast { text, .. } => {
-                text.clone()
-            }
+            E::DigiFall { text, .. }
+            | E::DigiNote { text, .. }
+            | E::Blast { text, .. }
+            | E::Dive { text, .. } => text.clone(),
             E::WoundRolled { attacker, roll } => format!("{}: {roll}", n(names, *attacker)),
             E::Damage {
                 target,

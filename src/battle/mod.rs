@@ -12,6 +12,7 @@ pub mod components;
 pub mod context;
 pub mod d20;
 pub mod digimon;
+pub mod dive;
 pub mod effects;
 pub mod event;
 pub mod fighter;

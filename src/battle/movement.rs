@@ -278,6 +278,8 @@ pub fn declare_move(
         "a move"
     };
     let free = is_free_step(rules, &ground.field(rules), &f.snapshot(), &path);
+    let name = f.identity.name.clone();
+    super::dive::stand_up(who, &name, &mut f.encounter.prone, &mut log);
     match &rules.shinobi {
         _ if free => {
             f.round.stepped = true;

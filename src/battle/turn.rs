@@ -307,6 +307,11 @@ pub fn start_turn(
     {
         super::stages::begin_turn(data, &mut dice.0, &mut f, &mut log);
     }
+    if me.encounter.dive_owed
+        && let Some(mut f) = q.iter_mut().find(|f| *f.id == active)
+    {
+        super::dive::pay_for_dive(&mut f, &mut log);
+    }
     if let Some(c) = me.conditions.get(ConditionKind::Absorbed).cloned() {
         let absorber = c.source.and_then(|s| all.iter().find(|f| f.id == s));
         let freed_at = match absorber {

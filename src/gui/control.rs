@@ -373,7 +373,18 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
             if ninja && pressed(GameAction::Counter) {
                 session.counter = !session.counter;
             }
-            let choice = if pressed(GameAction::Dodge) {
+            // d20, against a shot from beyond melee range: take it or dive for cover.
+            let answering = pressed(GameAction::Dodge) || pressed(GameAction::Parry);
+            let dive = answering
+                && session
+                    .battle
+                    .defense_odds()
+                    .is_some_and(|v| v.iter().any(|o| o.defense == DefenseChoice::Dive));
+            let choice = if dive && pressed(GameAction::Dodge) {
+                Some(DefenseChoice::Take)
+            } else if dive && pressed(GameAction::Parry) {
+                Some(DefenseChoice::Dive)
+            } else if pressed(GameAction::Dodge) {
                 Some(DefenseChoice::Dodge)
             } else if pressed(GameAction::Parry) {
                 Some(if shinobi {

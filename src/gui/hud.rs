@@ -894,6 +894,17 @@ fn d20_unit_text(
         stats(StatKind::Skill),
         attacks.join(", "),
     );
+    if let Some(rule) = &d.combat.dive_for_cover {
+        if f.encounter.prone {
+            out.push_str(&format!(
+                "\nPRONE (Dive for cover): shots from beyond melee range +{} until it moves",
+                rule.prone_bonus
+            ));
+        }
+        if f.encounter.dive_owed {
+            out.push_str("\nDived: its next turn starts by spending a Move action on it");
+        }
+    }
     if f.defeated() {
         out.push_str("\nDEFEATED (0 HP)");
     }
@@ -1098,6 +1109,24 @@ fn answer_key(
             (keys.of(GameAction::Parry).to_string(), second.to_string())
         }
         DefenseChoice::Deflect => (keys.of(GameAction::Deflect).to_string(), "Deflect".into()),
+        // d20, against a shot from beyond melee range: the Dodge key takes it, the Parry key
+        // dives.
+        DefenseChoice::Take => (
+            keys.of(GameAction::Dodge).to_string(),
+            "Take the shot (no roll, no action)".into(),
+        ),
+        DefenseChoice::Dive => (
+            keys.of(GameAction::Parry).to_string(),
+            format!(
+                "Dive for cover (spends your next Move action; you land prone, shots +{} until you move)",
+                rules
+                    .shinobi
+                    .as_ref()
+                    .and_then(|s| s.d20.as_ref())
+                    .and_then(|d| d.combat.dive_for_cover.as_ref())
+                    .map_or(0, |r| r.prone_bonus)
+            ),
+        ),
     }
 }
 
@@ -1642,6 +1671,8 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
                                 (DefenseChoice::Parry, None) => "parries".into(),
                                 (DefenseChoice::Block, None) => "blocks".into(),
                                 (DefenseChoice::Deflect, None) => "deflects".into(),
+                                (DefenseChoice::Take, None) => "takes the shot".into(),
+                                (DefenseChoice::Dive, None) => "dives for cover".into(),
                             };
                             target_line(&tname, &how, o, exploding)
                         })
@@ -1988,7 +2019,9 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
                     .map(|o| {
                         let (key, what) = answer_key(&rules, o.defense, keys);
                         let d20 = rules.shinobi.as_ref().is_some_and(|s| s.d20.is_some());
-                        let what = if d20 {
+                        let what = if d20 && o.defense == DefenseChoice::Take {
+                            what
+                        } else if d20 {
                             // This defender's own roll (a Deflecting Parry rolls DEX, a sai
                             // adds 1…), from the same summary the odds come from.
                             let terms: Vec<String> = o

@@ -94,6 +94,24 @@ pub struct D20Rules {
     /// Squares of the round's free single step ("only 1 single step per round"); 0: none.
     #[serde(default)]
     pub single_step: u32,
+    /// "At the GM discretion, you may take a Dive for cover action": the answer to a shot
+    /// from beyond melee range; absent, such a shot is never defended.
+    #[serde(default)]
+    pub dive_for_cover: Option<DiveRule>,
+}
+
+/// "There must be some way I can Dodge bullets?": a Move action taken as a shot comes in,
+/// paid from the diver's next turn, giving "a dodge check against the first missile attack"
+/// and leaving the diver prone where it lands.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiveRule {
+    /// How far the diver may land from where it stood ("in any space you can jump to"; the
+    /// text gives no jump distance, so this is ours).
+    pub squares: u32,
+    /// What lying prone adds to the DC of a shot at the diver ("you are now prone (+4)"); it
+    /// adds to cover ("+4 and … prone (+4) that grants +8").
+    pub prone_bonus: i64,
 }
 
 /// "How do grenades and splash weapons work?": the aim, the corners, the scatter, the
@@ -871,6 +889,23 @@ pub fn validate(
             root.field("single_step"),
             "a single step is 0 to 10 squares".into(),
         );
+    }
+    if let Some(dive) = &rules.dive_for_cover {
+        let p = root.field("dive_for_cover");
+        if dive.squares > 5 {
+            at2(
+                src,
+                p.field("squares"),
+                "a dive lands 0 to 5 squares away".into(),
+            );
+        }
+        if !(0..=20).contains(&dive.prone_bonus) {
+            at2(
+                src,
+                p.field("prone_bonus"),
+                "the prone bonus is 0 to 20".into(),
+            );
+        }
     }
     let mut armour_ids = BTreeSet::new();
     for (i, a) in rules.armours.iter().enumerate() {

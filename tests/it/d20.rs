@@ -458,7 +458,22 @@ fn d20_range_increments_set_the_difficulty() {
 
 #[test]
 fn d20_ranged_attacks_cannot_be_dodged_beyond_melee_range() {
+    // From beyond melee range neither Dodge nor a parry is offered: the shot is taken, or
+    // dodged only by diving for cover (below).
     let mut b = adam_and_betty(rules(), 20, DefensePolicy::AlwaysParry, false, &[]);
+    let far = b.preview(&order(0, "bow_shot", 1)).expect("in range");
+    let answers: Vec<DefenseChoice> = far.context.targets[0]
+        .defenses
+        .iter()
+        .map(|(c, _)| *c)
+        .collect();
+    assert_eq!(answers, vec![DefenseChoice::Take, DefenseChoice::Dive]);
+    // Without the Dive for cover rule there is no answer at all.
+    let mut r = (*rules()).clone();
+    if let Some(d) = r.shinobi.as_mut().and_then(|s| s.d20.as_deref_mut()) {
+        d.combat.dive_for_cover = None;
+    }
+    let mut b = adam_and_betty(Arc::new(r), 20, DefensePolicy::AlwaysParry, false, &[]);
     let far = b.preview(&order(0, "bow_shot", 1)).expect("in range");
     assert!(far.context.targets[0].defenses.is_empty());
     assert_eq!(far.odds.targets[0].len(), 1, "one outcome, no answer");
@@ -867,7 +882,11 @@ fn d20_broken_files_name_file_line_and_field() {
             "d20.ron" => text
                 .replace("damage_type: \"CD\",", "damage_type: \"XD\",")
                 .replace("blast: Some((radius: 4, save_dc: 15)),", "")
-                .replace("single_step: 1,", "single_step: 12,"),
+                .replace("single_step: 1,", "single_step: 12,")
+                .replace(
+                    "squares: 1,\n        prone_bonus: 4,",
+                    "squares: 9,\n        prone_bonus: 4,",
+                ),
             "terrain.ron" => text.replace("concealment_bonus: 4,", "concealment: 40,"),
             _ => text,
         };
@@ -879,6 +898,7 @@ fn d20_broken_files_name_file_line_and_field() {
         "d20.ron:112:38: weapons[3].damage_type: unknown damage type `XD`",
         "weapons[6].blast: a grenade needs a `blast`",
         "single_step: a single step is 0 to 10 squares",
+        "dive_for_cover.squares: a dive lands 0 to 5 squares away",
         "roster.ron:22:35: characters[0].attacks[1]: unknown attack `bow_rapd`",
         "characters[5].grenades.long_bow: `long_bow` is not a grenade",
         "terrain.ron:88:26: types[8].concealment: `concealment` is not a d20 rule",
@@ -1187,4 +1207,223 @@ fn d20_single_step_is_a_free_action_once_a_round() {
         "{l:#?}"
     );
     assert_eq!(b.fighter(CombatantId(0)).expect("Adam").actions.usable(), 1);
+}
+
+// "There must be some way I can Dodge bullets? please? ... you may take a Dive for cover
+// action. This is a move action. ... You can allocate your next move action, if you don't
+// have any remaining actions this turn. ... You get a dodge check against the first missile
+// attack against you. As part of the dive you land prone in any space you can jump to."
+
+/// Adam (id 0, 26 initiative) and a second archer (id 1, Adam's sheet) on side 0 shoot at
+/// Betty (id 2, asked how she answers) from 20 squares away: DC 20. `map` adds terrain.
+fn shot_at_betty(betty: (i32, i32), map: &[(char, (i32, i32))], faces: &[u32]) -> Battle {
+    let r = rules();
+    let mut setup = BattleSetup::open(
+        40,
+        6,
+        vec![
+            unit(
+                "adam",
+                0,
+                (betty.0 - 20, betty.1),
+                DefensePolicy::AlwaysDodge,
+                false,
+            ),
+            unit(
+                "adam",
+                0,
+                (betty.0 - 20, betty.1 + 2),
+                DefensePolicy::AlwaysDodge,
+                false,
+            ),
+            unit("betty", 1, betty, DefensePolicy::Prompt, false),
+        ],
+    );
+    for (sym, at) in map {
+        setup.map.set(
+            Square::new(at.0, at.1),
+            r.terrain_by_symbol(*sym).expect("shipped terrain"),
+        );
+    }
+    let mut all = vec![15, 14, 3];
+    all.extend_from_slice(faces);
+    Battle::new(r, &setup, DiceSource::scripted(all)).expect("battle starts")
+}
+
+fn answer(b: &mut Battle, choice: DefenseChoice) -> Vec<String> {
+    run(
+        b,
+        Command::Defend {
+            defender: CombatantId(2),
+            choice,
+            counter: None,
+        },
+    )
+}
+
+fn dc_of(b: &mut Battle, shooter: u32) -> (i64, Vec<String>) {
+    let p = b.preview(&order(shooter, "bow_shot", 2)).expect("in range");
+    let dc = p.context.targets[0].difficulty.clone().expect("a DC");
+    (
+        dc.flat_total(),
+        dc.modifiers.iter().map(|m| m.label.clone()).collect(),
+    )
+}
+
+#[test]
+fn d20_dive_for_cover_dodges_the_first_shot_and_spends_the_next_move_action() {
+    // Adam rolls 6: 10 DEX + 5 Archery + 6 = 21 against DC 20, a hit on a Betty who takes it.
+    let mut b = shot_at_betty((25, 2), &[], &[6]);
+    run(&mut b, shoot(0, "bow_shot", 2));
+    answer(&mut b, DefenseChoice::Take);
+    assert!(
+        b.events().iter().any(|e| matches!(
+            e,
+            BattleEvent::D20Check {
+                hit: true,
+                defense: None,
+                ..
+            }
+        )),
+        "taken, 21 meets DC 20"
+    );
+    // The same shot at a Betty who dives: her Dodge check is 6 AGI + 0 Dodge + 19 = 25, which
+    // the 21 does not meet.
+    let mut b = shot_at_betty((25, 2), &[], &[6, 19]);
+    run(&mut b, shoot(0, "bow_shot", 2));
+    let odds = b.defense_odds().expect("asked");
+    let answers: Vec<DefenseChoice> = odds.iter().map(|o| o.defense).collect();
+    assert_eq!(answers, vec![DefenseChoice::Take, DefenseChoice::Dive]);
+    assert!(
+        odds[1].hit_chance < odds[0].hit_chance,
+        "diving lowers the hit chance"
+    );
+    let got = answer(&mut b, DefenseChoice::Dive);
+    assert!(
+        b.events().iter().any(|e| matches!(
+            e,
+            BattleEvent::D20Check {
+                hit: false,
+                strike: 21,
+                defense: Some(25),
+                ..
+            }
+        )),
+        "{got:#?}"
+    );
+    assert!(
+        got.iter()
+            .any(|l| l.contains("Betty dives for cover and lands prone where it stands")),
+        "{got:#?}"
+    );
+    let betty = b.fighter(CombatantId(2)).expect("Betty");
+    assert!(betty.encounter.prone && betty.encounter.dive_owed);
+    // Only the first shot: the second archer's shot finds no dive to answer with, and the
+    // prone Betty is 4 harder to hit (DC 20 + 4).
+    end_turn(&mut b);
+    let p = b.preview(&order(1, "bow_shot", 2)).expect("in range");
+    assert!(
+        p.context.targets[0].defenses.is_empty(),
+        "the dive is spent"
+    );
+    assert_eq!(dc_of(&mut b, 1).0, 24);
+    assert!(dc_of(&mut b, 1).1.contains(&"prone +4".to_string()));
+    // Her turn starts by spending the Move action the dive took: one of two left.
+    end_turn(&mut b);
+    assert_eq!(b.turn().active(), Some(CombatantId(2)));
+    let betty = b.fighter(CombatantId(2)).expect("Betty");
+    assert_eq!(betty.actions.usable(), 1);
+    assert!(!betty.encounter.dive_owed && betty.encounter.prone);
+    assert!(
+        lines(&mut b, 0)
+            .iter()
+            .any(|l| l.contains("the Move action taken by its Dive for cover"))
+    );
+    // Moving gets her up: shots are as hard as before.
+    let got = run(
+        &mut b,
+        Command::Move {
+            who: CombatantId(2),
+            path: vec![Square::new(24, 2)],
+            boosted: false,
+        },
+    );
+    assert!(
+        got.iter()
+            .any(|l| l.contains("Betty gets up from prone as it moves")),
+        "{got:#?}"
+    );
+    assert!(!b.fighter(CombatantId(2)).expect("Betty").encounter.prone);
+    assert_eq!(dc_of(&mut b, 1).0, 20);
+}
+
+#[test]
+fn d20_dive_lands_in_cover_and_prone_adds_to_it_for_plus_eight() {
+    // Betty in the open at (25, 1); crates at (24, 2) cover the square below her from the
+    // archers. She dives there: +4 cover and +4 prone, +8 in all.
+    let mut b = shot_at_betty((25, 1), &[('c', (24, 2))], &[6, 1]);
+    assert_eq!(dc_of(&mut b, 0).0, 20, "no cover where she stands");
+    run(&mut b, shoot(0, "bow_shot", 2));
+    let got = answer(&mut b, DefenseChoice::Dive);
+    assert!(
+        got.iter()
+            .any(|l| l.contains("Betty dives for cover and lands prone at (25, 2)")),
+        "{got:#?}"
+    );
+    assert_eq!(
+        b.fighter(CombatantId(2)).expect("Betty").position,
+        Some(Square::new(25, 2))
+    );
+    let (dc, why) = dc_of(&mut b, 1);
+    assert_eq!(dc, 28, "{why:?}");
+    assert!(why.contains(&"cover: Crates +4".to_string()) && why.contains(&"prone +4".to_string()));
+}
+
+#[test]
+fn d20_dive_preview_is_exactly_what_happens() {
+    // 400 seeded shots at a diving Betty: the hit rate agrees with the exact odds the
+    // prompt shows for "Dive for cover".
+    let (mut hits, n) = (0.0, 400u32);
+    let mut expected = None;
+    for seed in 0..n {
+        let r = rules();
+        let setup = BattleSetup::open(
+            30,
+            4,
+            vec![
+                unit("adam", 0, (2, 2), DefensePolicy::AlwaysDodge, false),
+                unit("betty", 1, (14, 2), DefensePolicy::Prompt, false),
+            ],
+        );
+        let mut b = Battle::new(r, &setup, DiceSource::seeded(u64::from(seed))).expect("starts");
+        while b.turn().active() != Some(CombatantId(0)) {
+            end_turn(&mut b);
+        }
+        b.submit(shoot(0, "bow_shot", 1)).expect("shot");
+        let odds = b.defense_odds().expect("asked");
+        let dive = odds
+            .iter()
+            .find(|o| o.defense == DefenseChoice::Dive)
+            .expect("dive offered");
+        expected.get_or_insert(dive.hit_chance);
+        b.submit(Command::Defend {
+            defender: CombatantId(1),
+            choice: DefenseChoice::Dive,
+            counter: None,
+        })
+        .expect("dives");
+        if b.events()
+            .iter()
+            .any(|e| matches!(e, BattleEvent::D20Check { hit: true, .. }))
+        {
+            hits += 1.0;
+        }
+    }
+    let p = expected.expect("previewed");
+    assert!(p > 0.1 && p < 0.9, "a real contest: {p}");
+    assert!(
+        (hits / f64::from(n) - p).abs() < 0.07,
+        "{} vs {p}",
+        hits / f64::from(n)
+    );
 }

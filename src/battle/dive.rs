@@ -1,0 +1,143 @@
+//! d20 "Dive for cover": the one answer to a shot from beyond melee range. The diver rolls a
+//! Dodge check against the shot, lands prone on a square it can jump to, and pays with its
+//! next Move action; lying prone makes later shots at it harder until it moves.
+
+use super::components::CombatantId;
+use super::event::{BattleEvent, EventLog};
+use super::fighter::{Fighter, FighterQueryItem};
+use super::odds::TargetOdds;
+use crate::grid::path::{diagonal_open, step_cost};
+use crate::grid::{Field, Square, chebyshev};
+use crate::ruleset::d20::D20Data;
+
+/// True when `target` may dive now: the ruleset has the action, and the Move action its last
+/// dive took has been spent ("You get a dodge check against the first missile attack
+/// against you": one dive for each Move action given up).
+pub fn can_dive(d: &D20Data, target: &Fighter) -> bool {
+    d.combat.dive_for_cover.is_some()
+        && !target.encounter.dive_owed
+        && !target.defeated()
+        && target.position.is_some()
+}
+
+/// What lying prone adds to a shot's DC at `target` (0 standing).
+pub fn prone_bonus(d: &D20Data, target: &Fighter) -> i64 {
+    match &d.combat.dive_for_cover {
+        Some(rule) if target.encounter.prone => rule.prone_bonus,
+        _ => 0,
+    }
+}
+
+/// Where a dive lands: of the free squares within the rule's reach (the diver's own
+/// included), the one with the best cover or concealment against the shooter ("if you choose
+/// a spot that grants standard cover"); ties keep the nearest, then the first in reading
+/// order. A diagonal one-square dive cannot cut a corner closed by two walls.
+pub fn landing(
+    d: &D20Data,
+    field: &Field,
+    fighters: &[Fighter],
+    diver: &Fighter,
+    shooter: &Fighter,
+) -> Option<Square> {
+    let rule = d.combat.dive_for_cover.as_ref()?;
+    let from = diver.position?;
+    let reach = i32::try_from(rule.squares).unwrap_or(0);
+    let mut best: Option<(i64, u32, Square)> = None;
+    for dy in -reach..=reach {
+        for dx in -reach..=reach {
+            let to = Square {
+                x: from.x + dx,
+                y: from.y + dy,
+            };
+            if to != from {
+                let diagonal = dx != 0 && dy != 0;
+                if step_cost(field, to, diver.size.squares).is_none()
+                    || !super::movement::can_end_on(fighters, diver, to)
+                    || (diagonal && chebyshev(from, to) == 1 && !diagonal_open(field, from, to))
+                {
+                    continue;
+                }
+            }
+            let mut there = diver.clone();
+            there.position = Some(to);
+            let bonus = super::d20::cover_or_concealment(field, shooter, &there).map_or(0, |c| c.1);
+            let far = chebyshev(from, to);
+            if best.is_none_or(|(b, f, _)| bonus > b || (bonus == b && far < f)) {
+                best = Some((bonus, far, to));
+            }
+        }
+    }
+    best.map(|b| b.2)
+}
+
+/// The dive itself, after its Dodge check: the diver lands prone and owes its next Move
+/// action. A shot here never comes on the diver's own turn (attacks of opportunity are
+/// melee), so "you don't have any remaining actions this turn" always holds and the next
+/// turn pays.
+pub fn dive(
+    d: &D20Data,
+    field: &Field,
+    fighters: &[Fighter],
+    f: &mut FighterQueryItem,
+    shooter: &Fighter,
+    log: &mut EventLog,
+) {
+    let Some(rule) = &d.combat.dive_for_cover else {
+        return;
+    };
+    let me = f.snapshot();
+    let (Some(from), Some(to)) = (me.position, landing(d, field, fighters, &me, shooter)) else {
+        return;
+    };
+    f.position.0 = Some(to);
+    f.encounter.prone = true;
+    f.encounter.dive_owed = true;
+    let mut there = me.clone();
+    there.position = Some(to);
+    let cover = super::d20::cover_or_concealment(field, shooter, &there)
+        .map_or(String::new(), |(label, _)| format!(" and {label}"));
+    let place = if to == from {
+        "where it stands".to_string()
+    } else {
+        format!("at ({}, {})", to.x, to.y)
+    };
+    log.push(BattleEvent::Dive {
+        who: *f.id,
+        text: format!(
+            "{} dives for cover and lands prone {place}: shots at it +{} (prone){cover} until it moves; its next turn starts by spending a Move action on the dive",
+            me.identity.name, rule.prone_bonus
+        ),
+    });
+}
+
+/// The start of a diver's turn: the Move action its dive took is spent before anything else
+/// ("your character cannot take actions of any kind … until the move action has been spent").
+pub fn pay_for_dive(f: &mut FighterQueryItem, log: &mut EventLog) {
+    if !f.encounter.dive_owed {
+        return;
+    }
+    f.encounter.dive_owed = false;
+    super::shinobi::spend_ap(f, 1, "the Move action taken by its Dive for cover", log);
+}
+
+/// A prone combatant that moves gets up first ("until you move out of cover or stand up";
+/// standing up is part of the move, our reading).
+pub fn stand_up(who: CombatantId, name: &str, prone: &mut bool, log: &mut EventLog) {
+    if !*prone {
+        return;
+    }
+    *prone = false;
+    log.push(BattleEvent::Dive {
+        who,
+        text: format!("{name} gets up from prone as it moves"),
+    });
+}
+
+/// The computer dives when doing so saves at least a seventh of its Hit Points in expected
+/// damage (a defeat avoided counts as the Hit Points it has left), since the dive costs it a
+/// Move action next turn.
+pub fn worth_diving(take: &TargetOdds, dive: &TargetOdds, life: i64, max: i64) -> bool {
+    let saved = take.expected_damage - dive.expected_damage
+        + (take.defeat_chance - dive.defeat_chance) * life.max(0) as f64;
+    saved >= (max as f64 / 7.0).max(1.0)
+}
