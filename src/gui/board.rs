@@ -905,17 +905,27 @@ fn draw_condition_icons(
         if f.defeated() {
             return None;
         }
-        let all = &f.conditions.0;
+        let mut all: Vec<(String, Color)> = f
+            .conditions
+            .0
+            .iter()
+            .map(|c| {
+                let def = rules.condition(c.kind);
+                let colour = match def.polarity {
+                    crate::ruleset::Polarity::Positive => palette::LIFE,
+                    crate::ruleset::Polarity::Negative => palette::DANGER,
+                };
+                (palette::badge(&def.name), colour)
+            })
+            .collect();
+        // d20: lying prone after a Dive for cover (harder to shoot until it moves).
+        if f.encounter.prone {
+            all.push((palette::badge("Prone"), palette::LIFE));
+        }
         if index == BADGE_SLOTS - 1 && all.len() > BADGE_SLOTS {
             return Some((format!("+{}", all.len() - index), palette::TEXT));
         }
-        let c = all.get(index)?;
-        let def = rules.condition(c.kind);
-        let colour = match def.polarity {
-            crate::ruleset::Polarity::Positive => palette::LIFE,
-            crate::ruleset::Polarity::Negative => palette::DANGER,
-        };
-        Some((palette::badge(&def.name), colour))
+        all.get(index).cloned()
     };
     for (b, mut sprite, mut vis) in &mut badges {
         match icon(b.id, b.index) {

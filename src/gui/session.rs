@@ -651,10 +651,22 @@ impl Session {
             return Vec::new();
         };
         let rules = self.battle.rules().clone();
+        // d20: "Throw it back" is offered only while a grenade lies live on the map (it comes
+        // last in every loadout, so the other keys stay put).
+        let live = !self.battle.map().grenades.is_empty();
+        let throw_back = |p: &str| {
+            rules
+                .shinobi
+                .as_ref()
+                .and_then(|s| s.d20.as_ref())
+                .and_then(|d| d.attack(p))
+                .is_some_and(|a| a.throw_back)
+        };
         let mut uses: Vec<(String, Option<String>, String)> = me
             .loadout
             .profiles
             .iter()
+            .filter(|p| live || !throw_back(p))
             .filter_map(|p| rules.profile(p).map(|d| (p.clone(), None, d.name.clone())))
             .collect();
         uses.extend(
