@@ -1427,3 +1427,60 @@ fn d20_dive_preview_is_exactly_what_happens() {
         hits / f64::from(n)
     );
 }
+
+#[test]
+fn d20_odds_command_gives_both_answers_to_a_shot_from_beyond_melee_range() {
+    // `gridclash odds --defense dive` is the same figure the battle's prompt shows.
+    let json = |defense: &str| -> serde_json::Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gridclash"))
+            .args([
+                "odds",
+                "--scenario",
+                "d20-duel",
+                "--attacker",
+                "Adam",
+                "--target",
+                "Brynja",
+                "--maneuver",
+                "bow_shot",
+                "--defense",
+                defense,
+                "--json",
+            ])
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("json")
+    };
+    let (take, dive) = (json("take"), json("dive"));
+    let duel = gridclash::scenario::load(&gridclash::scenario::find("d20-duel")).expect("ships");
+    let mut b = Battle::new(
+        duel.rules.clone(),
+        &duel.setup(Controller::default()),
+        DiceSource::seeded(1),
+    )
+    .expect("starts");
+    let p = b.preview(&order(0, "bow_shot", 3)).expect("in range");
+    let answers = &p.odds.targets[0];
+    let of = |c: DefenseChoice| answers.iter().find(|o| o.defense == c).expect("offered");
+    assert_eq!(
+        take["hit_chance"].as_f64(),
+        Some(of(DefenseChoice::Take).hit_chance)
+    );
+    assert_eq!(
+        dive["hit_chance"].as_f64(),
+        Some(of(DefenseChoice::Dive).hit_chance)
+    );
+    assert!(dive["hit_chance"].as_f64() < take["hit_chance"].as_f64());
+    assert!(
+        dive["dive"]["terms"]
+            .as_array()
+            .expect("the dive's Dodge roll")
+            .iter()
+            .any(|t| t["label"] == "Agility (AGI)")
+    );
+}
