@@ -857,7 +857,9 @@ pub fn declare_defense(
 }
 
 /// What a target's policy picks; `None` when a person must be asked. `sneak_won` lists the
-/// targets whose sneak contest the attacker won.
+/// targets whose sneak contest the attacker won; `bystanders` is everyone on the field (a
+/// d20 flanker).
+#[allow(clippy::too_many_arguments)] // the attack's whole situation, each part read
 pub fn policy_defense(
     rules: &Rules,
     field: &Field,
@@ -866,12 +868,15 @@ pub fn policy_defense(
     all: &[&Fighter],
     order: &AttackOrder,
     sneak_won: &[CombatantId],
+    bystanders: &[Fighter],
 ) -> Option<DefenseChoice> {
     if let Some(data) = &rules.stages {
         return stage_defense(rules, data, field, attacker, target, all, order);
     }
     if rules.shinobi.is_some() {
-        return shinobi_defense(rules, field, attacker, target, all, order, sneak_won);
+        return shinobi_defense(
+            rules, field, attacker, target, all, order, sneak_won, bystanders,
+        );
     }
     let can_parry =
         target.actions.counter > 0 || (rules.actions.conversion && target.actions.standard > 0);
@@ -945,6 +950,7 @@ fn stage_defense(
 
 /// A shinobi target's answer: its policy over the defenses it has; `Best` takes the one that
 /// leaves it the least expected damage (Dodge on a tie), `AlwaysParry` blocks when it can.
+#[allow(clippy::too_many_arguments)] // as policy_defense
 fn shinobi_defense(
     rules: &Rules,
     field: &Field,
@@ -953,6 +959,7 @@ fn shinobi_defense(
     all: &[&Fighter],
     order: &AttackOrder,
     sneak_won: &[CombatantId],
+    bystanders: &[Fighter],
 ) -> Option<DefenseChoice> {
     match target.controller.defense {
         DefensePolicy::Prompt => None,
@@ -962,6 +969,7 @@ fn shinobi_defense(
                 return Some(DefenseChoice::Dodge);
             };
             decl.sneak_won = sneak_won;
+            decl.bystanders = bystanders;
             let ctx = assemble(rules, field, attacker, all, &decl);
             let t = ctx.targets.iter().find(|t| t.id == target.id)?;
             if t.offers(DefenseChoice::Dive) {
@@ -1055,6 +1063,7 @@ pub fn collect_defenses(
             &targets,
             &state.order,
             &state.sneak_won,
+            &all,
         ) {
             Some(choice) => {
                 let counter = rules
@@ -1131,6 +1140,7 @@ pub fn roll_opposed_checks(
     };
     let won = state.sneak_won.clone();
     decl.sneak_won = &won;
+    decl.bystanders = &all;
     if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s))
         && super::grenade::of(d, &state.order.profile).is_some()
     {

@@ -109,6 +109,36 @@ fn gear<'d>(
     Some((c, d.weapon(&c.weapon)?))
 }
 
+/// The ally that puts `target` off guard against a melee attack by `attacker` by flanking
+/// it: on the square directly opposite the attacker, not defeated, and threatening the
+/// target with a melee weapon (our reading of "flanking attacks"; the text does not define
+/// flanking). `fighters` is everyone on the field.
+pub fn flanker<'f>(
+    d: &D20Data,
+    attacker: &Fighter,
+    target: &Fighter,
+    a: &D20AttackDef,
+    fighters: &'f [Fighter],
+) -> Option<&'f Fighter> {
+    d.combat.off_guard.as_ref()?;
+    let melee = |w: &WeaponDef| !matches!(w.class, WeaponClass::Missile | WeaponClass::Grenade);
+    if !d.weapon(&a.weapon).is_some_and(melee) || attacker.distance_to(target) != Some(1) {
+        return None;
+    }
+    let (from, at) = (attacker.position?, target.position?);
+    let opposite = crate::grid::Square {
+        x: 2 * at.x - from.x,
+        y: 2 * at.y - from.y,
+    };
+    fighters.iter().find(|f| {
+        f.id != attacker.id
+            && f.side == attacker.side
+            && !f.defeated()
+            && f.position == Some(opposite)
+            && gear(d, f).is_some_and(|(_, w)| melee(w))
+    })
+}
+
 /// The swing of a full-round attack that `attack` would be now: 0 for a first or single
 /// attack, 1 for the second…
 pub fn swing(f: &Fighter, attack: &str) -> u32 {
@@ -477,21 +507,44 @@ pub fn assemble(
         return assemble_throw(d, &g, field, attacker, targets, decl);
     }
     let at = swing(attacker, &a.id);
-    let strike = strike_spec(d, attacker, a, at);
+    let base = strike_spec(d, attacker, a, at);
+    // Each target's own attack roll: off guard when flanked.
+    let strikes: Vec<RollSpec> = targets
+        .iter()
+        .map(|t| {
+            let mut s = base.clone();
+            if let (Some(off), Some(ally)) = (
+                &d.combat.off_guard,
+                flanker(d, attacker, t, a, decl.bystanders),
+            ) {
+                s.add(
+                    format!("off guard: flanked with {}", ally.identity.name),
+                    off.bonus,
+                );
+            }
+            s
+        })
+        .collect();
+    // A one-target attack rolls its target's roll (every d20 attack but a grenade has one).
+    let strike = match strikes.as_slice() {
+        [one] => one.clone(),
+        _ => base,
+    };
     AttackContext {
         ki_cost: 0,
         wager: 0,
-        strike: strike.clone(),
+        strike,
         targets: targets
             .iter()
-            .map(|t| {
+            .zip(strikes)
+            .map(|(t, strike)| {
                 let distance = attacker.distance_to(t).unwrap_or(1);
                 let difficulty = difficulty_spec(d, field, attacker, t, w);
                 let bonus: Vec<_> = difficulty.modifiers.iter().skip(1).cloned().collect();
                 TargetContext {
                     id: t.id,
                     distance: attacker.distance_to(t),
-                    strike: strike.clone(),
+                    strike,
                     defenses: offered(d, t, a, distance)
                         .into_iter()
                         .map(|c| {

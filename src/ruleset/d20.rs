@@ -98,6 +98,19 @@ pub struct D20Rules {
     /// from beyond melee range; absent, such a shot is never defended.
     #[serde(default)]
     pub dive_for_cover: Option<DiveRule>,
+    /// "Off Guard attacks get +2 to hit": the bonus, for the one cause a grid settles by
+    /// itself, a flanking attack. Absent: nobody is off guard.
+    #[serde(default)]
+    pub off_guard: Option<OffGuardRule>,
+}
+
+/// "A character is off guard, when they are some how unable to properly defend themselves
+/// from an enemy attack. The most common causes are flanking attacks, …"
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OffGuardRule {
+    /// What an off-guard attack adds to hit ("+2").
+    pub bonus: i64,
 }
 
 /// "There must be some way I can Dodge bullets?": a Move action taken as a shot comes in,
@@ -888,6 +901,15 @@ pub fn validate(
             src,
             root.field("single_step"),
             "a single step is 0 to 10 squares".into(),
+        );
+    }
+    if let Some(off) = &rules.off_guard
+        && !(0..=20).contains(&off.bonus)
+    {
+        at2(
+            src,
+            root.field("off_guard").field("bonus"),
+            "the off-guard bonus is 0 to 20".into(),
         );
     }
     if let Some(dive) = &rules.dive_for_cover {

@@ -1484,3 +1484,61 @@ fn d20_odds_command_gives_both_answers_to_a_shot_from_beyond_melee_range() {
             .any(|t| t["label"] == "Agility (AGI)")
     );
 }
+
+/// The knight (id 0) beside the duelist (id 1, side 1) at (6, 2), with `ally` of side 0 at
+/// `at`; the knight acts first.
+fn flank(ally: &str, at: (i32, i32)) -> Battle {
+    battle(
+        rules(),
+        vec![
+            unit("knight", 0, (5, 2), DefensePolicy::AlwaysDodge, false),
+            unit("duelist", 1, (6, 2), DefensePolicy::AlwaysDodge, false),
+            unit(ally, 0, at, DefensePolicy::AlwaysDodge, false),
+        ],
+        &[19, 1, 1, 10, 10],
+    )
+}
+
+fn off_guard(b: &mut Battle) -> Option<i64> {
+    let p = b.preview(&order(0, "long_sword_cut", 1)).expect("legal");
+    p.context.targets[0]
+        .strike
+        .modifiers
+        .iter()
+        .find(|m| m.label.starts_with("off guard: flanked"))
+        .map(|m| m.value)
+}
+
+#[test]
+fn d20_flanking_puts_the_target_off_guard_plus_two_to_hit() {
+    // "Off Guard attacks get +2 to hit"; "The most common causes are flanking attacks": Betty
+    // on the far side of the duelist, great sword in hand, flanks it with the knight.
+    let mut b = flank("betty", (7, 2));
+    assert_eq!(off_guard(&mut b), Some(2));
+    // The roll the battle makes carries the same +2 the preview shows.
+    let got = run(&mut b, shoot(0, "long_sword_cut", 1));
+    assert!(
+        b.events().iter().any(|e| matches!(
+            e,
+            BattleEvent::StrikeRolled { roll, .. }
+                if roll.modifiers.iter().any(|m| m.label == "off guard: flanked with Betty" && m.value == 2)
+        )),
+        "{got:#?}"
+    );
+    // Not opposite (a corner beside it), or with a bow that threatens nothing: no flank.
+    let mut b = flank("betty", (7, 3));
+    assert_eq!(off_guard(&mut b), None);
+    let mut b = flank("adam", (7, 2));
+    assert_eq!(off_guard(&mut b), None);
+    // Diagonally opposite counts too.
+    let mut b = battle(
+        rules(),
+        vec![
+            unit("knight", 0, (5, 1), DefensePolicy::AlwaysDodge, false),
+            unit("duelist", 1, (6, 2), DefensePolicy::AlwaysDodge, false),
+            unit("betty", 0, (7, 3), DefensePolicy::AlwaysDodge, false),
+        ],
+        &[19, 1, 1],
+    );
+    assert_eq!(off_guard(&mut b), Some(2));
+}
