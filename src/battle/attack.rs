@@ -963,8 +963,11 @@ fn shinobi_defense(
 ) -> Option<DefenseChoice> {
     match target.controller.defense {
         DefensePolicy::Prompt => None,
-        DefensePolicy::AlwaysDodge => Some(DefenseChoice::Dodge),
-        DefensePolicy::AlwaysParry | DefensePolicy::Best => {
+        // d20 looks first: a shot from beyond melee range has no Dodge to roll (it is taken).
+        DefensePolicy::AlwaysDodge if rules.shinobi.as_ref().is_none_or(|s| s.d20.is_none()) => {
+            Some(DefenseChoice::Dodge)
+        }
+        DefensePolicy::AlwaysDodge | DefensePolicy::AlwaysParry | DefensePolicy::Best => {
             let Ok(mut decl) = declaration(rules, attacker, order, all.len()) else {
                 return Some(DefenseChoice::Dodge);
             };
@@ -989,6 +992,9 @@ fn shinobi_defense(
                 } else {
                     DefenseChoice::Take
                 });
+            }
+            if target.controller.defense == DefensePolicy::AlwaysDodge {
+                return Some(DefenseChoice::Dodge);
             }
             if target.controller.defense == DefensePolicy::AlwaysParry {
                 return Some(if t.offers(DefenseChoice::Block) {

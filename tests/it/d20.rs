@@ -468,6 +468,13 @@ fn d20_ranged_attacks_cannot_be_dodged_beyond_melee_range() {
         .map(|(c, _)| *c)
         .collect();
     assert_eq!(answers, vec![DefenseChoice::Take, DefenseChoice::Dive]);
+    // A target told always to parry, or always to dodge, takes it: only `Best` (or a person)
+    // gives up a Move action to dive.
+    for policy in [DefensePolicy::AlwaysParry, DefensePolicy::AlwaysDodge] {
+        let mut b = adam_and_betty(rules(), 20, policy, false, &[10, 3, 3, 3, 3]);
+        let got = run(&mut b, shoot(0, "bow_shot", 1));
+        assert!(got.iter().any(|l| l == "Betty takes the shot."), "{got:#?}");
+    }
     // Without the Dive for cover rule there is no answer at all.
     let mut r = (*rules()).clone();
     if let Some(d) = r.shinobi.as_mut().and_then(|s| s.d20.as_deref_mut()) {
