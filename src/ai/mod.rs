@@ -177,7 +177,8 @@ enum RandomOption {
 }
 
 /// Every option a random player might take for `who`: each legal attack, a move to each
-/// reachable square, standing up, ending a condition, curing poison, and ending the turn; with
+/// reachable square, standing up, ending a condition, curing poison, handing a shared turn to
+/// a partner (Digimon), and ending the turn; with
 /// the move searches the moves' paths come from.
 fn random_options(
     battle: &mut Battle,
@@ -197,6 +198,7 @@ fn random_options(
         .collect();
     extra.push(Command::StandUp { who });
     extra.push(Command::CurePoison { who });
+    extra.push(Command::HandOver { who });
     for c in &me.conditions.0 {
         extra.push(Command::EndCondition {
             who,

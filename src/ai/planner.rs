@@ -415,6 +415,52 @@ fn ki_price(me: &Fighter) -> f64 {
     KI_PRICE * (me.ki.max.max(1) as f64 / left).clamp(1.0, 4.0)
 }
 
+/// Digimon: a Digimon whose Tamer has not acted yet this turn lets the Tamer go first when it
+/// can Direct it now, so the Direct's bonus lands on this turn's attack (the partner's turn is
+/// shared: "Tamers and their partner Digimon act on the same turn") instead of waiting for a
+/// Dodge or the next round. The Tamer's own plan decides whether it Directs.
+fn hand_over_for_direct(
+    battle: &mut Battle,
+    rules: &Rules,
+    fighters: &[Fighter],
+    me: &Fighter,
+) -> Option<Command> {
+    let d = rules.shinobi.as_ref()?.digimon.as_deref()?;
+    let state = me.digi.as_ref()?;
+    let turn = battle.turn();
+    let fresh = turn.hand_overs == 0
+        && turn.paused.is_none()
+        && me.round.attacks == 0
+        && me.round.moves == 0;
+    if state.tamer || state.directed.is_some() || !fresh {
+        return None;
+    }
+    let tamer = fighters.iter().find(|f| Some(f.id) == state.partner)?;
+    let field = battle.field();
+    let can_direct = crate::battle::digimon::attacks_now(d, tamer)
+        .iter()
+        .filter(|id| {
+            crate::battle::digimon::attack_of(d, id).is_some_and(|(a, bolstered)| {
+                !bolstered && a.effect == Some(crate::ruleset::digimon::EffectKind::Direct)
+            })
+        })
+        .any(|id| {
+            let order = AttackOrder {
+                attacker: tamer.id,
+                profile: id.clone(),
+                technique: None,
+                target: crate::battle::command::AttackTarget::Combatant(me.id),
+                wager: 0,
+                element: None,
+                push: None,
+                sneak: false,
+            };
+            check_attack(rules, &field, fighters, tamer, &order, None).is_ok()
+        });
+    let cmd = Command::HandOver { who: me.id };
+    (can_direct && battle.check(&cmd).is_ok()).then_some(cmd)
+}
+
 /// One option and its score.
 struct Candidate {
     score: f64,
@@ -436,6 +482,11 @@ pub fn decide(
         return Command::EndTurn { who };
     };
     let rules = battle.rules().clone();
+    if level != Level::Easy
+        && let Some(cmd) = hand_over_for_direct(battle, &rules, &fighters, &me)
+    {
+        return cmd;
+    }
     let settings = level.settings();
     let field = battle.field();
     let mut threat = BTreeMap::new();
@@ -506,6 +557,18 @@ pub fn decide(
     };
     let rest_here = attacks_after * best_here;
     for (v, o) in attacks {
+        // Digimon: a helping attack that helps nobody (a second Direct on the same roll, Heal
+        // on the unhurt) is an action thrown away, not a tie with ending the turn.
+        let helps_nobody = v <= 0.0
+            && rules
+                .shinobi
+                .as_ref()
+                .and_then(|s| s.digimon.as_deref())
+                .and_then(|d| crate::battle::digimon::attack_of(d, &o.profile))
+                .is_some_and(|(a, _)| crate::battle::digimon::helps(a));
+        if helps_nobody {
+            continue;
+        }
         // Digimon: a Complex Action (a Bolstered or Complex attack) leaves nothing after it.
         let rest_here = match rules.shinobi.as_ref().filter(|s| s.digimon.is_some()) {
             Some(data) => {

@@ -113,6 +113,10 @@ pub enum Command {
     /// Digimon: answer an Intercede prompt: step between the ally and the attacker and take
     /// the hit, or not.
     Intercede { who: CombatantId, accept: bool },
+    /// Digimon: let one's partner (a Digimon's Tamer, a Tamer's Digimon) act now in the turn
+    /// they share, keeping one's own actions left for when the partner ends its part. A Tamer
+    /// can Direct its Digimon before the Digimon attacks.
+    HandOver { who: CombatantId },
 }
 
 impl Command {
@@ -147,7 +151,8 @@ impl Command {
             | Self::Exploit { who, .. }
             | Self::PowerUp { who }
             | Self::Recover { who, .. }
-            | Self::Intercede { who, .. } => *who,
+            | Self::Intercede { who, .. }
+            | Self::HandOver { who } => *who,
         }
     }
 }
@@ -249,6 +254,8 @@ pub enum RuleError {
     },
     #[error("the battle is waiting for an answer first: {0:?}")]
     AwaitingDecision(Decision),
+    #[error("{who} cannot hand the turn over: {why}")]
+    CannotHandOver { who: CombatantId, why: String },
     #[error("nothing is being asked of {0} right now")]
     NothingToAnswer(CombatantId),
     #[error("{0} is Defeated and can make no maneuvers")]

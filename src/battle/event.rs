@@ -96,6 +96,18 @@ pub enum BattleEvent {
     TurnEnded {
         who: CombatantId,
     },
+    /// Digimon: `who` let its partner `to` act now in the turn they share, keeping `kept`
+    /// actions for later in it.
+    HandedOver {
+        who: CombatantId,
+        to: CombatantId,
+        kept: u32,
+    },
+    /// Digimon: `who` takes back the shared turn it handed over, with `actions` left.
+    TurnResumed {
+        who: CombatantId,
+        actions: u32,
+    },
     ActionSpent {
         who: CombatantId,
         kind: ActionKind,
@@ -561,6 +573,18 @@ impl BattleEvent {
                 format!("{}'s turn is skipped: {reason}.", n(names, *who))
             }
             E::TurnEnded { who } => format!("{} ends the turn.", n(names, *who)),
+            E::HandedOver { who, to, kept } => format!(
+                "{} hands the turn to {} and keeps {kept} action{} for when {} is done.",
+                n(names, *who),
+                n(names, *to),
+                if *kept == 1 { "" } else { "s" },
+                n(names, *to)
+            ),
+            E::TurnResumed { who, actions } => format!(
+                "-- {} takes the turn back ({actions} action{} left) --",
+                n(names, *who),
+                if *actions == 1 { "" } else { "s" }
+            ),
             E::ActionSpent {
                 who,
                 kind: ActionKind::ActionPoint,

@@ -65,6 +65,7 @@ pub fn plugin(app: &mut App) {
             turn::start_turn.run_if(turn::in_phase(TurnPhase::TurnStart)),
             (
                 maneuvers::apply_end_turn,
+                turn::apply_hand_over,
                 maneuvers::apply_convert_action,
                 maneuvers::apply_surge,
                 maneuvers::apply_stand_up,
@@ -110,12 +111,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<AwaitingInput>()
         .init_resource::<Progress>()
         .init_resource::<Outcome>()
-        .insert_resource(TurnOrder {
-            order: Vec::new(),
-            index: 0,
-            round: 0,
-            phase: TurnPhase::Setup,
-        });
+        .insert_resource(TurnOrder::new());
 }
 
 /// The most schedule runs one command may take; a guard so a rules bug can never hang a game.
@@ -200,6 +196,7 @@ pub fn command_name(cmd: &Command) -> &'static str {
         Command::ConvertAction { .. } => "Convert Action",
         Command::EndTurn { .. } => "End Turn",
         Command::Intercede { .. } => "Intercede",
+        Command::HandOver { .. } => "Hand Over",
     }
 }
 
@@ -935,6 +932,7 @@ impl Battle {
                 need_actions(cure.actions)
             }
             Command::EndTurn { .. } => Ok(()),
+            Command::HandOver { .. } => turn::check_hand_over(&rules, &turn, fighters, me),
             Command::Defend { .. }
             | Command::Respond { .. }
             | Command::Exploit { .. }

@@ -76,9 +76,80 @@ pub struct TurnOrder {
     pub index: usize,
     pub round: u32,
     pub phase: TurnPhase,
+    /// Digimon: the partner that handed the shared turn over and takes it back, with the
+    /// actions it kept, when the one acting now ends its part ("Tamers and their partner
+    /// Digimon act on the same turn").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paused: Option<CombatantId>,
+    /// Where the order goes on once a partner that took the turn back ends it: past both.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume_at: Option<usize>,
+    /// How often the turn has changed hands between partners this turn.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hand_overs: u8,
+}
+
+impl Default for TurnOrder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl TurnOrder {
+    /// A battle's order before initiative.
+    pub fn new() -> Self {
+        Self {
+            order: Vec::new(),
+            index: 0,
+            round: 0,
+            phase: TurnPhase::Setup,
+            paused: None,
+            resume_at: None,
+            hand_overs: 0,
+        }
+    }
+
+    /// The order as a turn-order bar shows it: the one acting now, a partner waiting to take
+    /// the shared turn back, whoever is still to come this round, then the round's first
+    /// turns again (those done this round act next round).
+    pub fn upcoming(&self) -> Vec<CombatantId> {
+        let n = self.order.len();
+        if n == 0 {
+            return Vec::new();
+        }
+        let now = self.index.min(n - 1);
+        let next = self.resume_at.unwrap_or(now + 1).clamp(now + 1, n);
+        let mut out = vec![self.order[now]];
+        out.extend(self.paused);
+        out.extend_from_slice(&self.order[next..]);
+        out.extend_from_slice(&self.order[..now]);
+        out.extend_from_slice(&self.order[now + 1..next]);
+        let mut seen = std::collections::BTreeSet::new();
+        out.retain(|c| seen.insert(*c));
+        out
+    }
+
+    /// Where `who` stands in the order.
+    pub fn position(&self, who: CombatantId) -> Option<usize> {
+        self.order.iter().position(|c| *c == who)
+    }
+
+    /// True when `who`'s part of this round's turns is still to come or under way: it has not
+    /// started, it handed the turn to its partner, or it is acting now.
+    pub fn yet_to_end(&self, who: CombatantId) -> bool {
+        if self.paused == Some(who) {
+            return true;
+        }
+        if self.active() == Some(who) {
+            return self.phase != TurnPhase::TurnEnd;
+        }
+        !self.has_acted(who)
+    }
+
     /// The combatant whose turn it is.
     pub fn active(&self) -> Option<CombatantId> {
         self.order.get(self.index).copied()
@@ -86,15 +157,17 @@ impl TurnOrder {
 
     /// True when `who` has already had (or is having) its turn this round.
     pub fn has_acted(&self, who: CombatantId) -> bool {
-        self.order
-            .iter()
-            .position(|c| *c == who)
-            .is_some_and(|i| i <= self.index)
+        self.position(who).is_some_and(|i| {
+            i <= self.index
+                || self.paused == Some(who)
+                || self.resume_at.is_some_and(|then| i < then)
+        })
     }
 
     /// The round in which `who`'s next turn ends ("until the end of your turn").
     pub fn next_turn_round(&self, who: CombatantId) -> u32 {
-        let current = self.active() == Some(who) && self.phase != TurnPhase::TurnEnd;
+        let current = (self.active() == Some(who) && self.phase != TurnPhase::TurnEnd)
+            || self.paused == Some(who);
         if current || !self.has_acted(who) {
             self.round
         } else {

@@ -5,6 +5,7 @@
 use bevy::prelude::*;
 
 use super::checks::{initiative_spec, rolloff_spec, save_spec};
+use super::command::Command;
 use super::components::*;
 use super::effects::{
     LifeCause, expire_conditions, grant_condition, resolve_pending_threshold, set_life,
@@ -133,6 +134,9 @@ pub fn start_round(
     }
     order.round += 1;
     order.index = 0;
+    order.paused = None;
+    order.resume_at = None;
+    order.hand_overs = 0;
     log.push(BattleEvent::RoundStarted { round: order.round });
     let mut items: Vec<_> = q.iter_mut().collect();
     items.sort_by_key(|f| *f.id);
@@ -623,7 +627,26 @@ pub fn end_turn(
             }
         }
     }
-    order.index += 1;
+    if let Some(partner) = order.paused.take()
+        && let Some(at) = order.position(partner)
+    {
+        // Digimon: the partner that handed the turn over takes it back with what it kept.
+        let past_both = order.index.max(at) + 1;
+        order.resume_at = Some(order.resume_at.unwrap_or(past_both).max(past_both));
+        order.index = at;
+        order.phase = TurnPhase::Acting;
+        let left = items
+            .iter()
+            .find(|f| *f.id == partner)
+            .map_or(0, |f| f.actions.usable());
+        log.push(BattleEvent::TurnResumed {
+            who: partner,
+            actions: left,
+        });
+        return;
+    }
+    order.index = order.resume_at.take().unwrap_or(order.index + 1);
+    order.hand_overs = 0;
     if order.index >= order.order.len() {
         for f in items.iter_mut() {
             expire_conditions(
@@ -641,6 +664,104 @@ pub fn end_turn(
     drop(items);
     if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some()) {
         super::digimon::release_charms(&mut q, &mut log);
+    }
+}
+
+/// The most times a shared turn changes hands: Tamer and Digimon have at most four Simple
+/// Actions between them, so more hand-overs could not put an action between two of them.
+pub const MAX_HAND_OVERS: u8 = 3;
+
+/// Digimon: whether `me` (acting now) may hand the turn it shares to its partner: the partner
+/// stands, is on its side, and has not ended its part of this turn.
+pub fn check_hand_over(
+    rules: &crate::ruleset::Rules,
+    order: &TurnOrder,
+    fighters: &[super::fighter::Fighter],
+    me: &super::fighter::Fighter,
+) -> Result<(), super::command::RuleError> {
+    use super::command::RuleError;
+    if rules.shinobi.as_ref().is_none_or(|s| s.digimon.is_none()) {
+        return Err(RuleError::NotInRuleset {
+            what: "handing the turn to a partner (Digimon: Tamers and their Digimon share a turn)",
+            ruleset: rules.manifest.id.clone(),
+        });
+    }
+    let refuse = |why: &str| {
+        Err(RuleError::CannotHandOver {
+            who: me.id,
+            why: why.to_string(),
+        })
+    };
+    let Some(partner) = me.digi.as_ref().and_then(|s| s.partner) else {
+        return refuse("it has no partner (only a Tamer and its Digimon share a turn)");
+    };
+    let Some(p) = fighters.iter().find(|f| f.id == partner) else {
+        return refuse("its partner is not in this battle");
+    };
+    if p.defeated() || p.position.is_none() {
+        return refuse("its partner is out of the fight");
+    }
+    if p.side != me.side {
+        return refuse("its partner is Charmed onto the other side");
+    }
+    if !order.yet_to_end(partner) {
+        return refuse("its partner has ended its part of this turn");
+    }
+    if order.hand_overs >= MAX_HAND_OVERS {
+        return refuse(
+            "the turn has changed hands three times already (four Simple Actions between two)",
+        );
+    }
+    Ok(())
+}
+
+/// `HandOver`: the partner acts now (its turn starts, or it takes back what it kept); the one
+/// handing over keeps its actions until the partner ends its part.
+pub fn apply_hand_over(
+    mut pending: ResMut<PendingCommand>,
+    mut order: ResMut<TurnOrder>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    q: Query<FighterQuery>,
+) {
+    let Some(who) = super::maneuvers::take(&mut pending, |c| match c {
+        Command::HandOver { who } => Some(*who),
+        _ => None,
+    }) else {
+        return;
+    };
+    progress.0 = true;
+    let all = snapshots(&q);
+    let Some(me) = all.iter().find(|f| f.id == who) else {
+        return;
+    };
+    let Some(partner) = me.digi.as_ref().and_then(|s| s.partner) else {
+        return;
+    };
+    let Some(at) = order.position(partner) else {
+        return;
+    };
+    log.push(BattleEvent::HandedOver {
+        who,
+        to: partner,
+        kept: me.actions.usable(),
+    });
+    order.hand_overs += 1;
+    let resumes = order.paused == Some(partner);
+    order.paused = Some(who);
+    order.index = at;
+    if resumes {
+        let left = all
+            .iter()
+            .find(|f| f.id == partner)
+            .map_or(0, |f| f.actions.usable());
+        log.push(BattleEvent::TurnResumed {
+            who: partner,
+            actions: left,
+        });
+        order.phase = TurnPhase::Acting;
+    } else {
+        order.phase = TurnPhase::TurnStart;
     }
 }
 

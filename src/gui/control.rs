@@ -564,6 +564,8 @@ fn command_active_unit(
         Some(Command::Recover { who, actions })
     } else if pressed(GameAction::EndTurn) {
         Some(Command::EndTurn { who })
+    } else if pressed(GameAction::HandOver) {
+        Some(Command::HandOver { who })
     } else if pressed(GameAction::Select) {
         cursor
             .0

@@ -315,11 +315,7 @@ fn draw_turn_order(
 ) {
     // The bar starts at the unit acting now and shows who comes next, so the upcoming turns
     // stay visible however many units there are.
-    let turn = session.battle.turn().clone();
-    let mut order = turn.order.clone();
-    if let Some(last) = order.len().checked_sub(1) {
-        order.rotate_left(turn.index.min(last));
-    }
+    let order = session.battle.turn().upcoming();
     let active = session.battle.active();
     let fighters = session.fighters();
     for (card, children, mut border, mut bg, mut node) in &mut cards {
@@ -993,6 +989,17 @@ fn digimon_unit_text(
     }
     if state.haste {
         extras.push("Haste: +1 Simple Action next round".into());
+    }
+    if session.battle.turn().paused == Some(f.id) {
+        let now = session
+            .battle
+            .active()
+            .and_then(|a| names.get(&a).cloned())
+            .unwrap_or_default();
+        extras.push(format!(
+            "Handed the turn to {now}: takes it back with {} action(s) when {now} is done",
+            f.actions.usable()
+        ));
     }
     if let Some(h) = &state.clash {
         let other = names.get(&h.opponent).cloned().unwrap_or_default();
@@ -1922,6 +1929,23 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
         items.push(mark(
             session.sneak,
             format!("{} Sneak", keys.of(GameAction::Sneak)),
+        ));
+    }
+    // Digimon: the partner this one can let act now, in the turn they share.
+    let partner = me
+        .as_ref()
+        .and_then(|f| f.digi.as_ref())
+        .and_then(|d| d.partner);
+    if let (Some(f), Some(p)) = (&me, partner)
+        && session
+            .battle
+            .check(&crate::battle::command::Command::HandOver { who: f.id })
+            .is_ok()
+    {
+        let name = session.names.get(&p).cloned().unwrap_or_default();
+        items.push(format!(
+            "{} Hand over to {name}",
+            keys.of(GameAction::HandOver)
         ));
     }
     items.extend([

@@ -60,6 +60,8 @@ pub enum GameAction {
     /// Combat Recovery with 2 actions.
     Recover,
     EndTurn,
+    /// Digimon: let one's partner (Tamer or Digimon) act now in the turn they share.
+    HandOver,
     /// Answer a defense prompt: Dodge (take it in power stages), Parry (DBU; Block in shinobi,
     /// block with a card in power stages), Deflect (shinobi).
     Dodge,
@@ -168,6 +170,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::PowerUp, vec![K::KeyU]),
         (A::Recover, vec![K::KeyH]),
         (A::EndTurn, vec![K::KeyT]),
+        (A::HandOver, vec![K::KeyG]),
         (A::Dodge, vec![K::KeyD]),
         (A::Parry, vec![K::KeyP]),
         (A::Deflect, vec![K::KeyE]),
@@ -238,6 +241,10 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(
             A::Recover,
             ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::North]),
+        )
+        .with(
+            A::HandOver,
+            ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::RightTrigger]),
         )
         .with(
             A::Rotate,

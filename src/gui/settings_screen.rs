@@ -24,7 +24,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 32] = [
+pub const REBINDABLE: [GameAction; 33] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -43,6 +43,7 @@ pub const REBINDABLE: [GameAction; 32] = [
     GameAction::PowerUp,
     GameAction::Recover,
     GameAction::EndTurn,
+    GameAction::HandOver,
     GameAction::Dodge,
     GameAction::Parry,
     GameAction::Deflect,

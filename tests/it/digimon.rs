@@ -626,6 +626,144 @@ fn digimon_direct_adds_charisma_to_the_partners_next_roll() {
     drop(err);
 }
 
+/// Greymon (0) with Tai (1) behind it against a Gabumon (2) beside it; Greymon wins
+/// initiative 14 to 7, so the order is Greymon (with Tai), Gabumon.
+fn greymon_with_tai(faces: &[u32]) -> Battle {
+    let mut all = vec![3, 3, 3, 1, 1, 1];
+    all.extend_from_slice(faces);
+    battle(
+        vec![
+            unit("greymon", 0, (1, 1)),
+            unit("tai", 0, (0, 1)),
+            unit("gabumon", 1, (2, 1)),
+        ],
+        &all,
+    )
+}
+
+fn hand_over(b: &mut Battle, who: u32) -> Vec<String> {
+    crate::common::run(
+        b,
+        Command::HandOver {
+            who: CombatantId(who),
+        },
+    )
+}
+
+#[test]
+fn digimon_tamer_and_digimon_act_on_the_same_turn_in_either_order() {
+    // "Tamers and their partner Digimon act on the same turn": Greymon lets Tai go first, Tai
+    // Directs it, and Greymon takes the turn back with both its actions to attack with the
+    // bonus, in the same turn; then the order goes past both of them.
+    let mut b = greymon_with_tai(&[1, 1, 1, 5, 5, 5, 4, 4, 4, 1, 1, 1, 1, 1, 1]);
+    assert_eq!(b.turn().active(), Some(CombatantId(0)));
+    let lines = hand_over(&mut b, 0);
+    assert_contains(
+        &lines,
+        &[
+            "Greymon hands the turn to Tai and keeps 2 actions for when Tai is done.",
+            "-- Tai's turn (round 1) --",
+        ],
+    );
+    assert_eq!(b.turn().active(), Some(CombatantId(1)));
+    assert_eq!(b.turn().paused, Some(CombatantId(0)));
+    let ids = |b: &Battle| b.turn().upcoming().iter().map(|c| c.0).collect::<Vec<_>>();
+    assert_eq!(
+        ids(&b),
+        vec![1, 0, 2],
+        "the turn-order bar: Tai now, Greymon next"
+    );
+    attack(&mut b, 1, "direct", 0);
+    let before = b.events().len();
+    end_turn(&mut b);
+    let lines = crate::common::lines(&mut b, before);
+    assert_contains(
+        &lines,
+        &[
+            "Tai ends the turn.",
+            "-- Greymon takes the turn back (2 actions left) --",
+        ],
+    );
+    assert_eq!(b.turn().active(), Some(CombatantId(0)));
+    assert_eq!(
+        fighter(&mut b, 0).actions.usable(),
+        2,
+        "its actions were kept"
+    );
+    assert_eq!(
+        ids(&b),
+        vec![0, 2, 1],
+        "Tai's part is done: it comes round again last"
+    );
+    let lines = attack(&mut b, 0, "strike", 2);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Greymon") && l.contains("Directed by its Tamer 3")),
+        "the Direct is on this turn's Accuracy roll: {lines:#?}"
+    );
+    end_turn(&mut b);
+    assert_eq!(
+        b.turn().active(),
+        Some(CombatantId(2)),
+        "past both partners: Tai does not get a second part"
+    );
+    assert!(b.turn().has_acted(CombatantId(1)));
+}
+
+#[test]
+fn digimon_hand_over_needs_a_partner_yet_to_end_its_part() {
+    let mut b = greymon_with_tai(&[5; 30]);
+    // Back and forth three times at most: four Simple Actions between two.
+    hand_over(&mut b, 0);
+    hand_over(&mut b, 1);
+    assert_eq!(b.turn().active(), Some(CombatantId(0)));
+    assert_eq!(b.turn().paused, Some(CombatantId(1)));
+    hand_over(&mut b, 0);
+    let err = b
+        .submit(Command::HandOver {
+            who: CombatantId(1),
+        })
+        .expect_err("a fourth hand-over");
+    assert!(err.to_string().contains("three times"), "{err}");
+    // Tai ends; Greymon takes it back and ends; Gabumon has no partner to hand to.
+    end_turn(&mut b);
+    assert_eq!(b.turn().active(), Some(CombatantId(0)));
+    let err = b
+        .submit(Command::HandOver {
+            who: CombatantId(0),
+        })
+        .expect_err("Tai's part is over");
+    assert!(err.to_string().contains("ended its part"), "{err}");
+    end_turn(&mut b);
+    assert_eq!(b.turn().active(), Some(CombatantId(2)));
+    let err = b
+        .submit(Command::HandOver {
+            who: CombatantId(2),
+        })
+        .expect_err("no partner");
+    assert!(err.to_string().contains("no partner"), "{err}");
+    // A Tamer whose Digimon went first and ended cannot give the turn back to it.
+    end_turn(&mut b);
+    assert_eq!(b.turn().active(), Some(CombatantId(0)), "round 2");
+    assert_eq!(b.turn().hand_overs, 0);
+    end_turn(&mut b);
+    assert_eq!(b.turn().active(), Some(CombatantId(1)));
+    let err = b
+        .submit(Command::HandOver {
+            who: CombatantId(1),
+        })
+        .expect_err("Greymon's part is over");
+    assert!(err.to_string().contains("ended its part"), "{err}");
+    // Other rulesets have no shared turns.
+    let mut dbu = crate::common::duel("brawler", "brawler", &[5; 20]);
+    let who = dbu.turn().active().expect("someone acts");
+    let err = dbu
+        .submit(Command::HandOver { who })
+        .expect_err("not a DBU rule");
+    assert!(err.to_string().contains("share a turn"), "{err}");
+}
+
 #[test]
 fn digimon_bolster_makes_it_complex_and_adds_two_to_potency() {
     // Bolstered Foxfire: Blind 5 + 2 = 7, costing both actions.

@@ -142,7 +142,7 @@ fn gui_end_to_end_shinobi_prompt_deflects_a_thrown_kunai() {
 }
 
 #[test]
-fn gui_end_to_end_digimon_blast_then_the_tamer_directs() {
+fn gui_end_to_end_digimon_hands_the_turn_to_the_tamer_who_directs_then_blasts() {
     if std::env::var_os("GRIDCLASH_SKIP_E2E").is_some() {
         eprintln!("GRIDCLASH_SKIP_E2E is set: skipping the window test");
         return;
@@ -151,11 +151,11 @@ fn gui_end_to_end_digimon_blast_then_the_tamer_directs() {
     std::fs::create_dir_all(&dir).expect("screenshot directory");
     let shot = dir.join("digimon-directed.png");
     // Seed 3: Garurumon acts first and its Foxfire is about to hit Greymon: the player is
-    // offered an Intercede by Tai and lets it hit (Escape). Then Greymon fires Nova Blast
-    // (slot 2) at Garurumon, ends its turn, and Tai, right after it, Directs it (slot 2, aimed
-    // at Greymon's square).
+    // offered an Intercede by Tai and lets it hit (Escape). On Greymon's turn the player hands
+    // it to Tai (G), Tai Directs Greymon (slot 2, aimed at Greymon's square) and ends his part
+    // (T); Greymon takes the turn back and fires Nova Blast (slot 2) at Garurumon with the +3.
     let text = format!(
-        "wait 30\nuntil-human 900\nkey Escape\nwait 30\nuntil-human 900\nkey Digit2\ncursor 15 5\nwait 10\nclick\nwait 60\nexpect Greymon attacks Garurumon with Nova Blast\nkey KeyT\nwait 20\nuntil-human 900\nkey Digit2\ncursor 2 4\nwait 10\nclick\nwait 30\nshot {}\nexpect Direct from Tai on Greymon\nquit\n",
+        "wait 30\nuntil-human 900\nkey Escape\nwait 30\nuntil-human 900\nkey KeyG\nwait 20\nexpect Greymon hands the turn to Tai\nuntil-human 900\nkey Digit2\ncursor 2 4\nwait 10\nclick\nwait 30\nexpect Direct from Tai on Greymon\nkey KeyT\nwait 20\nuntil-human 900\nexpect Greymon takes the turn back (2 actions left)\nkey Digit2\ncursor 15 5\nwait 10\nclick\nwait 60\nshot {}\nexpect Directed by its Tamer 3\nquit\n",
         shot.display()
     );
     let log = play_script(&dir, "digimon-rivals", 3, &text);
