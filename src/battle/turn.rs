@@ -643,6 +643,9 @@ pub fn end_turn(
             who: partner,
             actions: left,
         });
+        // A Charm that wore off at this End Phase gives its target back now, as below.
+        drop(items);
+        super::digimon::release_charms(&mut q, &mut log);
         return;
     }
     order.index = order.resume_at.take().unwrap_or(order.index + 1);
