@@ -633,16 +633,11 @@ pub fn end_turn(
         // Digimon: the partner that handed the turn over takes it back with what it kept.
         let past_both = order.index.max(at) + 1;
         order.resume_at = Some(order.resume_at.unwrap_or(past_both).max(past_both));
-        order.index = at;
-        order.phase = TurnPhase::Acting;
         let left = items
             .iter()
             .find(|f| *f.id == partner)
             .map_or(0, |f| f.actions.usable());
-        log.push(BattleEvent::TurnResumed {
-            who: partner,
-            actions: left,
-        });
+        take_turn_back(&mut order, partner, at, left, &mut log);
         // A Charm that wore off at this End Phase gives its target back now, as below.
         drop(items);
         super::digimon::release_charms(&mut q, &mut log);
@@ -752,20 +747,30 @@ pub fn apply_hand_over(
     order.hand_overs += 1;
     let resumes = order.paused == Some(partner);
     order.paused = Some(who);
-    order.index = at;
     if resumes {
         let left = all
             .iter()
             .find(|f| f.id == partner)
             .map_or(0, |f| f.actions.usable());
-        log.push(BattleEvent::TurnResumed {
-            who: partner,
-            actions: left,
-        });
-        order.phase = TurnPhase::Acting;
+        take_turn_back(&mut order, partner, at, left, &mut log);
     } else {
+        order.index = at;
         order.phase = TurnPhase::TurnStart;
     }
+}
+
+/// Digimon: `who` (at `at` in the order), which handed the shared turn over, acts again with
+/// the `actions` it kept: no new Effect Phase, its turn never ended.
+fn take_turn_back(
+    order: &mut TurnOrder,
+    who: CombatantId,
+    at: usize,
+    actions: u32,
+    log: &mut EventLog,
+) {
+    order.index = at;
+    order.phase = TurnPhase::Acting;
+    log.push(BattleEvent::TurnResumed { who, actions });
 }
 
 /// Ends the battle when at most one side has anyone standing.
