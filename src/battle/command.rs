@@ -117,6 +117,15 @@ pub enum Command {
     /// they share, keeping one's own actions left for when the partner ends its part. A Tamer
     /// can Direct its Digimon before the Digimon attacks.
     HandOver { who: CombatantId },
+    /// Digimon: Use a Skill: a Skill Check on the square `at` beside the user (heave a boulder
+    /// aside, clear data rubble). A Simple Action, or with `interrupt` the round's Interrupt
+    /// Action ("used to make a Skill Check for free"), which then cannot Intercede this round.
+    UseSkill {
+        who: CombatantId,
+        at: Square,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        interrupt: bool,
+    },
 }
 
 impl Command {
@@ -129,6 +138,7 @@ impl Command {
         };
         match self {
             Self::Move { path, .. } => path.clone(),
+            Self::UseSkill { at, .. } => vec![*at],
             Self::Attack(o) => of_order(o),
             Self::Exploit { order: Some(o), .. } => of_order(o),
             _ => Vec::new(),
@@ -152,7 +162,8 @@ impl Command {
             | Self::PowerUp { who }
             | Self::Recover { who, .. }
             | Self::Intercede { who, .. }
-            | Self::HandOver { who } => *who,
+            | Self::HandOver { who }
+            | Self::UseSkill { who, .. } => *who,
         }
     }
 }
@@ -256,6 +267,8 @@ pub enum RuleError {
     AwaitingDecision(Decision),
     #[error("{who} cannot hand the turn over: {why}")]
     CannotHandOver { who: CombatantId, why: String },
+    #[error("{who} cannot Use a Skill there: {why}")]
+    CannotUseSkill { who: CombatantId, why: String },
     #[error("nothing is being asked of {0} right now")]
     NothingToAnswer(CombatantId),
     #[error("{0} is Defeated and can make no maneuvers")]

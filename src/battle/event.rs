@@ -96,6 +96,18 @@ pub enum BattleEvent {
     TurnEnded {
         who: CombatantId,
     },
+    /// Digimon: a combatant spent the round's Interrupt Action on a free Skill Check.
+    InterruptSpent {
+        who: CombatantId,
+        what: String,
+    },
+    /// A Skill Check changed a square of the battlefield (a boulder heaved aside).
+    GroundChanged {
+        who: CombatantId,
+        at: Square,
+        from: String,
+        to: String,
+    },
     /// Digimon: `who` let its partner `to` act now in the turn they share, keeping `kept`
     /// actions for later in it.
     HandedOver {
@@ -573,6 +585,16 @@ impl BattleEvent {
                 format!("{}'s turn is skipped: {reason}.", n(names, *who))
             }
             E::TurnEnded { who } => format!("{} ends the turn.", n(names, *who)),
+            E::InterruptSpent { who, what } => format!(
+                "{} uses its Interrupt Action for a free Skill Check ({what}): no Intercede this round.",
+                n(names, *who)
+            ),
+            E::GroundChanged { who, at, from, to } => format!(
+                "{} clears {at}: the {} is now {}.",
+                n(names, *who),
+                from.to_lowercase(),
+                to.to_lowercase()
+            ),
             E::HandedOver { who, to, kept } => format!(
                 "{} hands the turn to {} and keeps {kept} action{} for when {} is done.",
                 n(names, *who),

@@ -26,6 +26,7 @@ pub mod policy;
 pub mod recovery;
 pub mod setup;
 pub mod shinobi;
+pub mod skill;
 pub mod stages;
 pub mod state;
 pub mod stats;
@@ -66,6 +67,7 @@ pub fn plugin(app: &mut App) {
             (
                 maneuvers::apply_end_turn,
                 turn::apply_hand_over,
+                skill::apply_use_skill,
                 maneuvers::apply_convert_action,
                 maneuvers::apply_surge,
                 maneuvers::apply_stand_up,
@@ -197,6 +199,7 @@ pub fn command_name(cmd: &Command) -> &'static str {
         Command::EndTurn { .. } => "End Turn",
         Command::Intercede { .. } => "Intercede",
         Command::HandOver { .. } => "Hand Over",
+        Command::UseSkill { .. } => "Use a Skill",
     }
 }
 
@@ -933,6 +936,9 @@ impl Battle {
             }
             Command::EndTurn { .. } => Ok(()),
             Command::HandOver { .. } => turn::check_hand_over(&rules, &turn, fighters, me),
+            Command::UseSkill { at, interrupt, .. } => {
+                skill::check_use_skill(&rules, &field, turn.round, me, *at, *interrupt).map(|_| ())
+            }
             Command::Defend { .. }
             | Command::Respond { .. }
             | Command::Exploit { .. }

@@ -113,7 +113,26 @@ pub struct TerrainDef {
     /// through"); each square still costs its `move_cost`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub difficult: Option<bool>,
+    /// Digimon: what a Skill Check made beside this square does to it ("Use a Skill … a check
+    /// to move a hazardous object"): a boulder heaved aside, data rubble cleared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill_check: Option<SkillCheckDef>,
     pub description: String,
+}
+
+/// A Skill Check a combatant beside a square can make on it, and what the square becomes on a
+/// success. The chapter names the action and its examples but no TN or stat: both are data.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillCheckDef {
+    /// What the check does, as the action bar and the log say it ("Heave the boulder aside").
+    pub name: String,
+    /// The stat added to the check's dice (Digimon: a combat stat id such as `BODY`).
+    pub stat: String,
+    /// The TN the check must meet or beat.
+    pub target: i64,
+    /// The terrain id the square becomes on a success.
+    pub becomes: String,
 }
 
 /// `dice.ron`: the base die, Tier of Power dice, criticals, botches and fixed-die checks.

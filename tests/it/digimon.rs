@@ -11,6 +11,7 @@ use gridclash::battle::digimon;
 use gridclash::battle::fighter::Fighter;
 use gridclash::battle::grapple;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};
+use gridclash::battle::skill;
 use gridclash::dice::{DiceGroup, DiceSource, Dist, RollKind, RollSpec, distribution, roll};
 use gridclash::ruleset::digimon::{DigimonData, EffectKind};
 use gridclash::ruleset::{Rules, rules_root};
@@ -1327,6 +1328,186 @@ fn digimon_charm_gives_the_target_to_the_charmers_side_until_it_wears_off() {
     crate::common::assert_dice_used(&b);
 }
 
+/// A battle on `rows` (the shipped terrain symbols) whose dice come from `faces`.
+fn battle_on_rows(rows: &[&str], units: Vec<UnitSetup>, faces: &[u32]) -> Battle {
+    let r = rules();
+    let mut setup = BattleSetup::open(rows[0].len() as u32, rows.len() as u32, units);
+    for (y, row) in rows.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            let t = r.terrain_by_symbol(c).expect("known terrain symbol");
+            setup.map.set(Square::new(x as i32, y as i32), t);
+        }
+    }
+    battle_on(setup, faces)
+}
+
+/// The terrain id of square `(x, y)` of a battle's map.
+fn terrain_at(b: &Battle, x: i32, y: i32) -> String {
+    let i = b.map().at(Square::new(x, y)).expect("on the map");
+    rules().terrain.types[usize::from(i)].id.clone()
+}
+
+fn use_skill(who: u32, at: (i32, i32), interrupt: bool) -> Command {
+    Command::UseSkill {
+        who: CombatantId(who),
+        at: Square::new(at.0, at.1),
+        interrupt,
+    }
+}
+
+#[test]
+fn digimon_use_a_skill_moves_a_hazardous_object() {
+    // "Use a Skill (Simple Action): … a check to move a hazardous object". Greymon (0) beside
+    // a boulder heaves it aside: 3d6 3+3+4 + Body 6 = 16 meets TN 16, and the square is open
+    // ground from then on. Its second Simple Action on the data rubble: 1+1+1 + 6 = 9 misses
+    // TN 12 and the rubble stays.
+    let mut b = battle_on_rows(
+        &[".:....", "..o...", "......"],
+        vec![unit("greymon", 0, (1, 1)), unit("gabumon", 1, (5, 1))],
+        &[3, 3, 3, 1, 1, 1, 3, 3, 4, 1, 1, 1],
+    );
+    let me = fighter(&mut b, 0);
+    let boulder = data_check(&b, 2, 1);
+    let p = skill::chance(&rules(), &me, &boulder);
+    assert_eq!(
+        p,
+        1.0 - distribution(&skill::spec(data(), &me, &boulder)).cdf(15)
+    );
+    // 3d6 >= 10 is 62.5 %; a 6 that explodes adds a little more.
+    assert!(p > 0.625 && p < 0.7, "{p}");
+    let lines = crate::common::run(&mut b, use_skill(0, (2, 1), false));
+    assert_contains(
+        &lines,
+        &[
+            "Greymon spends 1 AP on a Skill Check.",
+            "Greymon makes a Skill Check to heave the boulder aside at (2, 1): Heave the boulder aside check 16 = d6:3 [6s explode] + d6:3 [6s explode] + d6:4 [6s explode] + Body 6 against TN 16 -> success.",
+            "Greymon clears (2, 1): the boulder is now open ground.",
+        ],
+    );
+    assert_eq!(terrain_at(&b, 2, 1), "open");
+    assert_eq!(fighter(&mut b, 0).actions.usable(), 1, "a Simple Action");
+    let lines = crate::common::run(&mut b, use_skill(0, (1, 0), false));
+    assert!(
+        lines.iter().any(|l| l
+            .starts_with("Greymon makes a Skill Check to clear the data rubble at (1, 0):")
+            && l.contains("check 9 = ")
+            && l.ends_with("+ Body 6 against TN 12 -> failure.")),
+        "{lines:#?}"
+    );
+    assert_eq!(terrain_at(&b, 1, 0), "rubble");
+    // The boulder's square now lets a move and a line of sight through.
+    assert!(b.field().cost(Square::new(2, 1)).is_some());
+    crate::common::assert_dice_used(&b);
+}
+
+/// The Skill Check the terrain at `(x, y)` offers.
+fn data_check(b: &Battle, x: i32, y: i32) -> gridclash::ruleset::SkillCheckDef {
+    let i = b.map().at(Square::new(x, y)).expect("on the map");
+    rules().terrain.types[usize::from(i)]
+        .skill_check
+        .clone()
+        .expect("a Skill Check")
+}
+
+#[test]
+fn digimon_use_a_skill_needs_a_square_beside_it_that_a_check_changes() {
+    let mut b = battle_on_rows(
+        &["......", ".....o", "..o..."],
+        vec![unit("greymon", 0, (1, 1)), unit("gabumon", 1, (3, 1))],
+        &[3, 3, 3, 1, 1, 1],
+    );
+    let why = |e: RuleError| match e {
+        RuleError::CannotUseSkill { why, .. } => why,
+        e => panic!("{e:?}"),
+    };
+    let far = b.check(&use_skill(0, (5, 1), false)).expect_err("too far");
+    assert!(why(far).contains("is not beside it"));
+    let open = b
+        .check(&use_skill(0, (1, 0), false))
+        .expect_err("open ground");
+    assert!(why(open).contains("(1, 0) is Open ground, which no Skill Check changes"));
+    assert!(matches!(
+        b.check(&use_skill(1, (2, 2), false)),
+        Err(RuleError::NotYourTurn { .. })
+    ));
+    b.check(&use_skill(0, (2, 2), false))
+        .expect("beside a boulder");
+    // With no Simple Action left only the free check remains.
+    stage(&mut b, 0, |f| f.actions.standard = 0);
+    assert!(matches!(
+        b.check(&use_skill(0, (2, 2), false)),
+        Err(RuleError::NoActions { .. })
+    ));
+    b.check(&use_skill(0, (2, 2), true)).expect("the Interrupt");
+    // Another ruleset has no Skill Check on the ground.
+    let mut dbu = crate::common::duel("brawler", "ki_blaster", &[]);
+    assert!(matches!(
+        dbu.check(&use_skill(0, (1, 1), false)),
+        Err(RuleError::NotInRuleset { .. })
+    ));
+}
+
+#[test]
+fn digimon_interrupt_makes_a_free_skill_check_once_a_round_instead_of_intercede() {
+    // Garurumon (0) uses its Interrupt Action for a free check on the boulder beside it
+    // (1+1+1 + Body 5 = 8 against TN 16: the boulder stays), keeping both Simple Actions; a
+    // second free check this round is refused. Then Greymon's Nova Blast hits Gabumon and
+    // Garurumon, whose player is asked about Intercedes, is not offered one: the round's
+    // Interrupt is spent.
+    let mut b = battle_on_rows(
+        &[
+            "............",
+            "............",
+            "............",
+            ".........o..",
+            "............",
+        ],
+        vec![
+            asked("garurumon", 1, (8, 3)),
+            unit("greymon", 0, (2, 1)),
+            unit("gabumon", 1, (5, 1)),
+        ],
+        &[
+            3, 3, 3, 2, 2, 2, 1, 1, 1, // initiative: Garurumon 15, Greymon 11, Gabumon 7
+            1, 1, 1, // the free check
+            3, 3, 3, 1, 1, 1, 2, 2, 2, 2, // Nova Blast: 16 against 8, damage 8
+        ],
+    );
+    let lines = crate::common::run(&mut b, use_skill(0, (9, 3), true));
+    assert_contains(
+        &lines,
+        &[
+            "Garurumon uses its Interrupt Action for a free Skill Check (Heave the boulder aside): no Intercede this round.",
+        ],
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("check 8 = ") && l.ends_with("+ Body 5 against TN 16 -> failure.")),
+        "{lines:#?}"
+    );
+    assert_eq!(terrain_at(&b, 9, 3), "rock");
+    assert_eq!(
+        fighter(&mut b, 0).actions.usable(),
+        2,
+        "no Simple Action spent"
+    );
+    let again = b
+        .check(&use_skill(0, (9, 3), true))
+        .expect_err("once a round");
+    assert!(
+        matches!(again, RuleError::CannotUseSkill { .. }),
+        "{again:?}"
+    );
+    b.check(&use_skill(0, (9, 3), false))
+        .expect("a Simple Action still can");
+    end_turn(&mut b);
+    let lines = attack(&mut b, 1, "nova_blast", 2);
+    assert!(b.awaiting().is_none(), "no Intercede offered");
+    assert_contains(&lines, &["Gabumon takes 6 of the 8 damage [Armor 2]."]);
+    crate::common::assert_dice_used(&b);
+}
+
 /// A unit whose player is asked about Intercedes.
 fn asked(archetype: &str, side: u8, at: (i32, i32)) -> UnitSetup {
     let mut u = unit(archetype, side, at);
@@ -1491,8 +1672,9 @@ fn digimon_ai_beats_random_play_ninety_percent_over_200_battles() {
 
 #[test]
 fn digimon_broken_files_name_file_line_and_field() {
-    // An unknown attack, a Clash action with an effect, an unknown size, an unknown stage and
-    // another family's terrain field are each refused with where they are.
+    // An unknown attack, a Clash action with an effect, an unknown size, an unknown stage,
+    // another family's terrain field and a Skill Check with an unknown stat and an unknown
+    // terrain to become are each refused with where they are.
     let dir = std::env::temp_dir().join(format!("gridclash-digimon-broken-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let src = rules_root().join("digimon");
@@ -1507,7 +1689,9 @@ fn digimon_broken_files_name_file_line_and_field() {
                 "damage: false, complex: true, clash: Some(Pin)",
                 "damage: false, complex: true, effect: Some(Stun), clash: Some(Pin)",
             ),
-            "terrain.ron" => text.replace("difficult: true,\n            description: \"Difficult Terrain: a move that enters it is a Complex Action (both of your Simple Actions).\",\n        ),\n        (\n            id: \"bog\"", "concealment: 40,\n            description: \"x\",\n        ),\n        (\n            id: \"bog\""),
+            "terrain.ron" => text
+                .replace("difficult: true,\n            description: \"Difficult Terrain: a move that enters it is a Complex Action (both of your Simple Actions).\",\n        ),\n        (\n            id: \"water\"", "concealment: 40,\n            description: \"x\",\n        ),\n        (\n            id: \"water\"")
+                .replace("stat: \"BODY\", target: 16, becomes: \"open\"", "stat: \"BRAWN\", target: 16, becomes: \"lava\""),
             _ => text,
         };
         std::fs::write(dir.join(f), text).expect("written");
@@ -1523,6 +1707,8 @@ fn digimon_broken_files_name_file_line_and_field() {
         "a Clash action is tagged Melee, carries no effect",
         "terrain.ron",
         "`concealment` is not a Digimon rule",
+        "unknown stat `BRAWN`",
+        "unknown terrain `lava`",
     ] {
         assert!(err.contains(want), "missing {want:?} in:\n{err}");
     }
