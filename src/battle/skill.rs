@@ -22,6 +22,7 @@ use super::digimon::{add_stat, has};
 use super::event::{BattleEvent, EventLog};
 use super::fighter::{Fighter, FighterQuery};
 use super::maneuvers::take;
+use super::odds::RollSummary;
 use super::shinobi::spend_ap;
 use super::state::*;
 use crate::dice::{RollKind, RollSpec, distribution, roll};
@@ -219,22 +220,43 @@ pub fn apply_use_skill(
     });
 }
 
-/// Every Skill Check `me` could make now, with the square and whether it is the free one:
-/// what the random player and the action bar offer.
-pub fn options(
-    rules: &Rules,
-    field: &Field,
-    round: u32,
-    me: &Fighter,
-) -> Vec<(Square, bool, SkillCheckDef)> {
-    let Some(pos) = me.position else {
+/// A Skill Check `me` may make now, as the action bar and the board show it: where, how it
+/// is paid, what it does, its roll and its exact chance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkillOption {
+    pub at: Square,
+    /// Paid with the round's Interrupt Action, not a Simple Action.
+    pub interrupt: bool,
+    pub check: SkillCheckDef,
+    /// The name of the terrain the square becomes on a success.
+    pub becomes: String,
+    pub roll: RollSummary,
+    pub chance: f64,
+}
+
+/// Every Skill Check `me` could make now on the squares beside it, each way it may pay.
+pub fn options(rules: &Rules, field: &Field, round: u32, me: &Fighter) -> Vec<SkillOption> {
+    let (Some(pos), Some(d)) = (me.position, digimon(rules)) else {
         return Vec::new();
     };
     let mut out = Vec::new();
-    for sq in crate::grid::Dir8::ALL.map(|d| pos.step(d)) {
+    for at in crate::grid::Dir8::ALL.map(|dir| pos.step(dir)) {
         for interrupt in [false, true] {
-            if let Ok(c) = check_use_skill(rules, field, round, me, sq, interrupt) {
-                out.push((sq, interrupt, c.clone()));
+            if let Ok(c) = check_use_skill(rules, field, round, me, at, interrupt) {
+                let becomes = rules
+                    .terrain
+                    .types
+                    .iter()
+                    .find(|t| t.id == c.becomes)
+                    .map_or_else(|| c.becomes.clone(), |t| t.name.clone());
+                out.push(SkillOption {
+                    at,
+                    interrupt,
+                    check: c.clone(),
+                    becomes,
+                    roll: RollSummary::of(&spec(d, me, c)),
+                    chance: chance(rules, me, c),
+                });
             }
         }
     }

@@ -42,6 +42,11 @@ pub fn world_to_square(p: Vec2, width: u32, height: u32) -> Option<Square> {
 #[derive(Component)]
 struct OverlayLayer;
 
+/// The terrain layer's tiles, one per square: redrawn when a square's terrain changes (a
+/// boulder heaved aside).
+#[derive(Component)]
+struct TerrainLayer;
+
 /// A combatant's token and the id it draws.
 #[derive(Component)]
 pub struct Token(pub CombatantId);
@@ -111,6 +116,7 @@ pub(super) fn plugin(app: &mut App) {
                 pan_and_zoom_camera,
                 point_cursor_at_square,
                 animate_events,
+                redraw_changed_terrain,
                 draw_overlay,
                 draw_tokens,
                 draw_condition_icons,
@@ -194,6 +200,8 @@ fn spawn_board(
         ));
         if layer == 1 {
             entity.insert(OverlayLayer);
+        } else {
+            entity.insert(TerrainLayer);
         }
     }
     let colour_blind = settings.colour_blind || options.colour_blind;
@@ -426,6 +434,34 @@ fn point_cursor_at_square(
         .and_then(|p| world_to_square(p, map.width, map.height));
 }
 
+/// Gives every terrain tile the texture of its square's terrain now, where it differs: the
+/// map changes during a battle (a Skill Check clears a square) and after an undo or a load.
+fn redraw_changed_terrain(
+    session: Res<Session>,
+    layer: Query<&TileStorage, With<TerrainLayer>>,
+    mut tiles: Query<&mut TileTextureIndex>,
+) {
+    let Ok(storage) = layer.single() else {
+        return;
+    };
+    let map = session.battle.map();
+    for y in 0..map.height {
+        for x in 0..map.width {
+            let pos = TilePos {
+                x,
+                y: map.height - 1 - y,
+            };
+            let want = u32::from(map.at(Square::new(x as i32, y as i32)).unwrap_or(0));
+            if let Some(tile) = storage.get(&pos)
+                && let Ok(mut index) = tiles.get_mut(tile)
+                && index.0 != want
+            {
+                index.0 = want;
+            }
+        }
+    }
+}
+
 /// Colours the overlay: reachable squares (Normal and Boosted apart), the path under the
 /// cursor with a warning colour where it provokes an Exploit, and the area template.
 fn draw_overlay(
@@ -519,6 +555,20 @@ fn draw_overlay(
                             }
                         }
                     }
+                }
+            }
+            Intent::Skill { interrupt } => {
+                // The squares beside the unit it may make this Skill Check on.
+                paint.extend(
+                    view.skills
+                        .iter()
+                        .filter(|o| o.interrupt == interrupt)
+                        .map(|o| (o.at, palette::TARGETABLE)),
+                );
+                match (&view.skill_aim, cursor.0) {
+                    (Some(Ok(o)), _) => paint.push((o.at, palette::AREA)),
+                    (Some(Err(_)), Some(c)) => paint.push((c, palette::REFUSED)),
+                    _ => {}
                 }
             }
             Intent::Idle => {}

@@ -539,6 +539,21 @@ fn command_active_unit(
     if choosing || wagering {
         session.clamp_wager();
     }
+    // Digimon's Use a Skill: a Simple Action, pressed again the free Interrupt, then off.
+    if pressed(GameAction::UseSkill)
+        && session
+            .battle
+            .rules()
+            .shinobi
+            .as_ref()
+            .is_some_and(|s| s.digimon.is_some())
+    {
+        session.intent = match session.intent {
+            Intent::Skill { interrupt: false } => Intent::Skill { interrupt: true },
+            Intent::Skill { interrupt: true } => Intent::Idle,
+            _ => Intent::Skill { interrupt: false },
+        };
+    }
     if pressed(GameAction::Rotate) {
         let i = Dir8::ALL
             .iter()
@@ -575,7 +590,7 @@ fn command_active_unit(
     };
     if let Some(cmd) = command
         && session.submit(cmd).is_ok()
-        && matches!(session.intent, Intent::Move { .. })
+        && matches!(session.intent, Intent::Move { .. } | Intent::Skill { .. })
     {
         session.intent = Intent::Idle;
     }
@@ -589,6 +604,11 @@ fn order_at(
 ) -> Option<Command> {
     match session.intent {
         Intent::Idle => None,
+        Intent::Skill { interrupt } => Some(Command::UseSkill {
+            who,
+            at: square,
+            interrupt,
+        }),
         Intent::Move { boosted } => match session.battle.path_to(who, square, boosted) {
             Some(path) => Some(Command::Move { who, path, boosted }),
             None => {

@@ -1148,6 +1148,56 @@ fn stage_target_line(name: &str, how: &str, t: &TargetOdds) -> String {
     )
 }
 
+/// The panel while a Skill Check is being chosen: how it is paid, every square it may be made
+/// on with its exact chance, and the one under the cursor with its roll, or why not there.
+fn skill_text(view: &BattleView, keys: &Keys, interrupt: bool) -> String {
+    let paid = if interrupt {
+        "free, with the round's Interrupt Action (no Intercede this round)".to_string()
+    } else {
+        format!(
+            "a Simple Action ({} again: free, with the round's Interrupt Action)",
+            keys.of(GameAction::UseSkill)
+        )
+    };
+    let mut out = format!("Use a Skill, {paid}: click a lit square beside the unit.");
+    let offered: Vec<_> = view
+        .skills
+        .iter()
+        .filter(|o| o.interrupt == interrupt)
+        .collect();
+    if offered.is_empty() {
+        out.push_str(if interrupt {
+            "\nThe Interrupt Action is spent this round (or the unit is Stunned or Paralysed)."
+        } else {
+            "\nNo Simple Action is left."
+        });
+    }
+    for o in &offered {
+        out.push_str(&format!(
+            "\n{} at {}: {} vs TN {} -> {}",
+            o.check.name,
+            o.at,
+            pct(o.chance),
+            o.check.target,
+            o.becomes
+        ));
+    }
+    match &view.skill_aim {
+        Some(Ok(o)) => out.push_str(&format!(
+            "\n\n{} at {}: {}\nAgainst TN {}: {} to succeed; the square becomes {}.",
+            o.check.name,
+            o.at,
+            terms(&o.roll),
+            o.check.target,
+            pct(o.chance),
+            o.becomes
+        )),
+        Some(Err(why)) => out.push_str(&format!("\n\nNot here: {why}")),
+        None => {}
+    }
+    out
+}
+
 fn pct(p: f64) -> String {
     format!("{:.1}%", p * 100.0)
 }
@@ -1465,6 +1515,7 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
         let live = live_grenade_lines(session);
         return live
             + &match session.intent {
+            Intent::Skill { interrupt } => skill_text(view, keys, interrupt),
             Intent::Move { .. } if session.battle.rules().stages.is_some() => {
                 "Moving: click a lit square.".to_string()
             }
@@ -1929,6 +1980,17 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
         items.push(mark(
             session.sneak,
             format!("{} Sneak", keys.of(GameAction::Sneak)),
+        ));
+    }
+    // Digimon: Use a Skill, when a square beside this one has a Skill Check it may make.
+    if !view.skills.is_empty() {
+        let free = match session.intent {
+            Intent::Skill { interrupt: true } => " (free: Interrupt)",
+            _ => "",
+        };
+        items.push(mark(
+            matches!(session.intent, Intent::Skill { .. }),
+            format!("{} Use a Skill{free}", keys.of(GameAction::UseSkill)),
         ));
     }
     // Digimon: the partner this one can let act now, in the turn they share.

@@ -62,6 +62,9 @@ pub enum GameAction {
     EndTurn,
     /// Digimon: let one's partner (Tamer or Digimon) act now in the turn they share.
     HandOver,
+    /// Digimon: Use a Skill on a square beside the unit (a Simple Action; pressed again, the
+    /// free check of the round's Interrupt Action).
+    UseSkill,
     /// Answer a defense prompt: Dodge (take it in power stages), Parry (DBU; Block in shinobi,
     /// block with a card in power stages), Deflect (shinobi).
     Dodge,
@@ -171,6 +174,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::Recover, vec![K::KeyH]),
         (A::EndTurn, vec![K::KeyT]),
         (A::HandOver, vec![K::KeyG]),
+        (A::UseSkill, vec![K::KeyK]),
         (A::Dodge, vec![K::KeyD]),
         (A::Parry, vec![K::KeyP]),
         (A::Deflect, vec![K::KeyE]),
@@ -245,6 +249,10 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(
             A::HandOver,
             ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::RightTrigger]),
+        )
+        .with(
+            A::UseSkill,
+            ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::LeftTrigger]),
         )
         .with(
             A::Rotate,

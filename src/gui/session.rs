@@ -135,6 +135,9 @@ pub enum Intent {
     Move { boosted: bool },
     /// Aiming the maneuver in the action bar's slot.
     Attack { slot: usize },
+    /// Digimon: choosing the square beside the unit for a Skill Check, paid with a Simple
+    /// Action or, with `interrupt`, the round's Interrupt Action.
+    Skill { interrupt: bool },
 }
 
 /// One attacking maneuver in the action bar.

@@ -24,7 +24,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 33] = [
+pub const REBINDABLE: [GameAction; 34] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -44,6 +44,7 @@ pub const REBINDABLE: [GameAction; 33] = [
     GameAction::Recover,
     GameAction::EndTurn,
     GameAction::HandOver,
+    GameAction::UseSkill,
     GameAction::Dodge,
     GameAction::Parry,
     GameAction::Deflect,

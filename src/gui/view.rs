@@ -7,8 +7,10 @@ use bevy::prelude::*;
 
 use super::input::CursorSquare;
 use super::session::{Aim, Intent, Session, Slot};
+use crate::battle::command::Command;
 use crate::battle::command::Decision;
 use crate::battle::odds::TargetOdds;
+use crate::battle::skill::SkillOption;
 use crate::grid::Square;
 
 /// This frame's answers from the rules, for drawing.
@@ -24,6 +26,10 @@ pub struct BattleView {
     pub targetable: Vec<Square>,
     /// The odds of each answer of the defense prompt on screen (Dodge first).
     pub defense_odds: Option<Vec<TargetOdds>>,
+    /// Digimon: every Skill Check the active unit may make on the ground beside it.
+    pub skills: Vec<SkillOption>,
+    /// Choosing a Skill Check: the one on the cursor's square, or why there is none.
+    pub skill_aim: Option<Result<SkillOption, String>>,
 }
 
 /// Recomputes the view from the session after this frame's commands.
@@ -46,10 +52,49 @@ pub fn read_battle_view(
                 view.targetable = session.targetable(&slot);
                 view.aim = cursor.0.and_then(|c| session.aim_with(&slot, c));
             }
+            read_skill_checks(&mut session, cursor.0, &mut view);
         }
         Some((_, Some(Decision::Defense { .. }), _)) => {
             view.defense_odds = session.battle.defense_odds();
         }
         _ => {}
+    }
+}
+
+/// Digimon: the Skill Checks the active unit may make beside it and, while one is being
+/// chosen, the one under the cursor (or the rule that refuses it).
+fn read_skill_checks(session: &mut Session, cursor: Option<Square>, view: &mut BattleView) {
+    let Some(who) = session.battle.turn().active() else {
+        return;
+    };
+    if session
+        .battle
+        .rules()
+        .shinobi
+        .as_ref()
+        .is_none_or(|s| s.digimon.is_none())
+    {
+        return;
+    }
+    let Some(me) = session.battle.fighter(who) else {
+        return;
+    };
+    let rules = session.battle.rules().clone();
+    let round = session.battle.turn().round;
+    view.skills = crate::battle::skill::options(&rules, &session.battle.field(), round, &me);
+    if let (Intent::Skill { interrupt }, Some(at)) = (session.intent, cursor) {
+        let found = view
+            .skills
+            .iter()
+            .find(|o| o.at == at && o.interrupt == interrupt)
+            .cloned();
+        view.skill_aim = Some(match found {
+            Some(o) => Ok(o),
+            None => Err(session
+                .battle
+                .check(&Command::UseSkill { who, at, interrupt })
+                .err()
+                .map_or_else(|| "no Skill Check here".to_string(), |e| e.to_string())),
+        });
     }
 }

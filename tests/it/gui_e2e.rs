@@ -142,7 +142,7 @@ fn gui_end_to_end_shinobi_prompt_deflects_a_thrown_kunai() {
 }
 
 #[test]
-fn gui_end_to_end_digimon_hands_the_turn_to_the_tamer_who_directs_then_blasts() {
+fn gui_end_to_end_digimon_heaves_a_boulder_then_hands_the_turn_to_the_tamer_who_directs() {
     if std::env::var_os("GRIDCLASH_SKIP_E2E").is_some() {
         eprintln!("GRIDCLASH_SKIP_E2E is set: skipping the window test");
         return;
@@ -151,11 +151,13 @@ fn gui_end_to_end_digimon_hands_the_turn_to_the_tamer_who_directs_then_blasts() 
     std::fs::create_dir_all(&dir).expect("screenshot directory");
     let shot = dir.join("digimon-directed.png");
     // Seed 3: Garurumon acts first and its Foxfire is about to hit Greymon: the player is
-    // offered an Intercede by Tai and lets it hit (Escape). On Greymon's turn the player hands
-    // it to Tai (G), Tai Directs Greymon (slot 2, aimed at Greymon's square) and ends his part
-    // (T); Greymon takes the turn back and fires Nova Blast (slot 2) at Garurumon with the +3.
+    // offered an Intercede by Tai and lets it hit (Escape). On Greymon's turn the player uses
+    // its Interrupt Action for a free Skill Check on the boulder beside it (K twice, aimed at
+    // (2, 3)), which heaves it aside; then hands the turn to Tai (G), Tai Directs Greymon
+    // (slot 2, aimed at Greymon's square) and ends his part (T); Greymon takes the turn back
+    // with both actions and fires Nova Blast (slot 2) at Garurumon with the +3.
     let text = format!(
-        "wait 30\nuntil-human 900\nkey Escape\nwait 30\nuntil-human 900\nkey KeyG\nwait 20\nexpect Greymon hands the turn to Tai\nuntil-human 900\nkey Digit2\ncursor 2 4\nwait 10\nclick\nwait 30\nexpect Direct from Tai on Greymon\nkey KeyT\nwait 20\nuntil-human 900\nexpect Greymon takes the turn back (2 actions left)\nkey Digit2\ncursor 15 5\nwait 10\nclick\nwait 60\nshot {}\nexpect Directed by its Tamer 3\nquit\n",
+        "wait 30\nuntil-human 900\nkey Escape\nwait 30\nuntil-human 900\nkey KeyK\nkey KeyK\ncursor 2 3\nwait 10\nclick\nwait 30\nexpect Greymon uses its Interrupt Action for a free Skill Check\nexpect Greymon clears (2, 3): the boulder is now open ground.\nkey KeyG\nwait 20\nexpect Greymon hands the turn to Tai\nuntil-human 900\nkey Digit2\ncursor 2 4\nwait 10\nclick\nwait 30\nexpect Direct from Tai on Greymon\nkey KeyT\nwait 20\nuntil-human 900\nexpect Greymon takes the turn back (2 actions left)\nkey Digit2\ncursor 15 5\nwait 10\nclick\nwait 60\nshot {}\nexpect Directed by its Tamer 3\nquit\n",
         shot.display()
     );
     let log = play_script(&dir, "digimon-rivals", 3, &text);
