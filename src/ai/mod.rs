@@ -178,7 +178,8 @@ enum RandomOption {
 
 /// Every option a random player might take for `who`: each legal attack, a move to each
 /// reachable square, standing up, ending a condition, curing poison, handing a shared turn to
-/// a partner and a Skill Check on the ground beside it (Digimon), and ending the turn; with
+/// a partner (Digimon), a Skill Check on the ground beside it (Digimon, d20), and ending the
+/// turn; with
 /// the move searches the moves' paths come from.
 fn random_options(
     battle: &mut Battle,
@@ -199,16 +200,15 @@ fn random_options(
     extra.push(Command::StandUp { who });
     extra.push(Command::CurePoison { who });
     extra.push(Command::HandOver { who });
-    if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some())
+    if rules
+        .shinobi
+        .as_ref()
+        .is_some_and(|s| s.digimon.is_some() || s.d20.is_some())
         && let Some(at) = me.position
     {
         for sq in crate::grid::Dir8::ALL.map(|d| at.step(d)) {
-            for interrupt in [false, true] {
-                extra.push(Command::UseSkill {
-                    who,
-                    at: sq,
-                    interrupt,
-                });
+            for way in crate::battle::command::SkillWay::ALL {
+                extra.push(Command::UseSkill { who, at: sq, way });
             }
         }
     }

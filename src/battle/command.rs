@@ -117,15 +117,34 @@ pub enum Command {
     /// they share, keeping one's own actions left for when the partner ends its part. A Tamer
     /// can Direct its Digimon before the Digimon attacks.
     HandOver { who: CombatantId },
-    /// Digimon: Use a Skill: a Skill Check on the square `at` beside the user (heave a boulder
-    /// aside, clear data rubble). A Simple Action, or with `interrupt` the round's Interrupt
-    /// Action ("used to make a Skill Check for free"), which then cannot Intercede this round.
+    /// Digimon and d20: a Skill Check on the square `at` beside the user whose terrain names
+    /// one (heave a boulder aside, clear rubble), made the way `way` says.
     UseSkill {
         who: CombatantId,
         at: Square,
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        interrupt: bool,
+        #[serde(default)]
+        way: SkillWay,
     },
+}
+
+/// How a Skill Check on the ground is made and paid for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SkillWay {
+    /// Rolled, for an action: a Digimon Simple Action, a d20 Standard action.
+    #[default]
+    Action,
+    /// Digimon: rolled, for free, with the round's Interrupt Action ("used to make a Skill
+    /// Check for free"), which then cannot Intercede this round.
+    Interrupt,
+    /// d20: not rolled, the die counted as 10 ("If the character can take their time and is
+    /// not under pressure … they may take a 10"), for a Standard action; only while no foe
+    /// can see the character.
+    TakeTen,
+}
+
+impl SkillWay {
+    /// Every way, for callers listing what a unit may do.
+    pub const ALL: [SkillWay; 3] = [Self::Action, Self::Interrupt, Self::TakeTen];
 }
 
 impl Command {

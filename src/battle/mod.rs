@@ -936,8 +936,9 @@ impl Battle {
             }
             Command::EndTurn { .. } => Ok(()),
             Command::HandOver { .. } => turn::check_hand_over(&rules, &turn, fighters, me),
-            Command::UseSkill { at, interrupt, .. } => {
-                skill::check_use_skill(&rules, &field, turn.round, me, *at, *interrupt).map(|_| ())
+            Command::UseSkill { at, way, .. } => {
+                skill::check_use_skill(&rules, &field, turn.round, fighters, me, *at, *way)
+                    .map(|_| ())
             }
             Command::Defend { .. }
             | Command::Respond { .. }

@@ -1,24 +1,30 @@
-//! The Digimon chapter's Use a Skill on the battlefield: "a Skill Check in Combat … a check to
-//! move a hazardous object". A Tamer or Digimon beside a square whose terrain names a Skill
-//! Check (`skill_check` in `terrain.ron`: heave a boulder aside, clear data rubble) rolls the
-//! check dice + the named stat against its TN; on a success the square becomes the terrain
-//! the data names, for everyone, for the rest of the battle.
+//! Skill Checks on the battlefield: a combatant beside a square whose terrain names a Skill
+//! Check (`skill_check` in `terrain.ron`: heave a boulder aside, clear rubble) rolls against
+//! its TN; on a success the square becomes the terrain the data names, for everyone, for the
+//! rest of the battle.
 //!
-//! It costs a Simple Action, or the round's Interrupt Action ("An Interrupt Action can either
-//! be used to make a Skill Check for free, or … to attempt an Intercede Action"): one or the
-//! other once a round, so a free check spends that round's Intercede. Readings of ours: the
-//! free check is made on the user's own part of the turn (the chapter gives no moment on
-//! another's turn when a check on the ground would interrupt anything); a combatant in a
-//! Clash cannot reach past its opponent, and a Stunned or Paralysed one has no Interrupt.
+//! - **Digimon** ("Use a Skill (Simple Action): … a check to move a hazardous object"): the
+//!   check dice + the named stat, for a Simple Action or for free with the round's Interrupt
+//!   Action ("An Interrupt Action can either be used to make a Skill Check for free, or … to
+//!   attempt an Intercede Action"): one or the other once a round, so a free check spends that
+//!   round's Intercede. Readings of ours: the free check is made on the user's own part of the
+//!   turn (the chapter gives no moment on another's turn when a check on the ground would
+//!   interrupt anything); a combatant in a Clash cannot reach past its opponent, and a Stunned
+//!   or Paralysed one has no Interrupt.
+//! - **d20** (1d20 + ability against a DC, a natural 20 adding another d20, a natural 1 always
+//!   failing): a Standard action (the text gives skill checks no action; ours). **Taking 10**:
+//!   "If the character can take their time and is not under pressure, such as in combat, they
+//!   may take a 10 on their 1d20 roll." Our reading on a battlefield: a character no foe can
+//!   see is not under pressure; it may count its die as 10 instead of rolling.
 //!
 //! The preview ([`chance`]) and the roll ([`apply_use_skill`]) both use [`spec`], so the odds
 //! shown are the odds rolled.
 
 use bevy::prelude::*;
 
-use super::command::{Command, RuleError};
+use super::command::{Command, RuleError, SkillWay};
 use super::components::Square;
-use super::digimon::{add_stat, has};
+use super::digimon::has;
 use super::event::{BattleEvent, EventLog};
 use super::fighter::{Fighter, FighterQuery};
 use super::maneuvers::take;
@@ -27,16 +33,29 @@ use super::shinobi::spend_ap;
 use super::state::*;
 use crate::dice::{RollKind, RollSpec, distribution, roll};
 use crate::grid::{Field, chebyshev};
-use crate::ruleset::digimon::{DigimonData, EffectKind};
+use crate::ruleset::digimon::EffectKind;
 use crate::ruleset::{Rules, SkillCheckDef};
 
-/// A Simple Action's action points on this engine path (the ruleset lowers a turn's Simple
-/// Actions to action points, one each).
-const SIMPLE_ACTION: u32 = 1;
+/// The action points a check costs on this engine path: a Digimon Simple Action and a d20
+/// Standard action are one each (the rulesets lower a turn's actions to action points).
+const CHECK_ACTION: u32 = 1;
 
-/// The Digimon rules, when the ruleset has them.
-fn digimon(rules: &Rules) -> Option<&DigimonData> {
-    rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref())
+/// What Taking 10 counts the die as.
+const TAKE_TEN: i64 = 10;
+
+/// The families that make Skill Checks on the ground.
+enum Family<'r> {
+    Digimon(&'r crate::ruleset::digimon::DigimonData),
+    D20(&'r crate::ruleset::d20::D20Data),
+}
+
+fn family(rules: &Rules) -> Option<Family<'_>> {
+    let s = rules.shinobi.as_ref()?;
+    match (&s.digimon, &s.d20) {
+        (Some(d), _) => Some(Family::Digimon(d)),
+        (_, Some(d)) => Some(Family::D20(d)),
+        _ => None,
+    }
 }
 
 /// True when `me` has not spent this round's Interrupt Action (on an Intercede or a free
@@ -49,23 +68,46 @@ pub fn interrupt_left(me: &Fighter, round: u32) -> bool {
         && !has(me, EffectKind::Paralysis)
 }
 
-/// Why `me` cannot make the Skill Check on `at` now (a Simple Action, or the Interrupt with
-/// `interrupt`); otherwise the check it would make.
+/// The first foe (on the field and able to act) that can see `me`: what puts it under
+/// pressure, so it cannot Take 10.
+pub fn watched_by<'a>(field: &Field, all: &'a [Fighter], me: &Fighter) -> Option<&'a Fighter> {
+    let at = me.position?;
+    all.iter().find(|f| {
+        f.side != me.side
+            && !f.defeated()
+            && f.position.is_some_and(|p| {
+                crate::grid::los::clear_between(field, p, f.size.squares, at, me.size.squares)
+            })
+    })
+}
+
+/// Why `me` cannot make the Skill Check on `at` now the way `way` says; otherwise the check
+/// it would make.
 pub fn check_use_skill<'r>(
     rules: &'r Rules,
     field: &Field,
     round: u32,
+    all: &[Fighter],
     me: &Fighter,
     at: Square,
-    interrupt: bool,
+    way: SkillWay,
 ) -> Result<&'r SkillCheckDef, RuleError> {
-    if digimon(rules).is_none() {
+    let Some(fam) = family(rules) else {
         return Err(RuleError::NotInRuleset {
-            what: "Use a Skill on the battlefield",
+            what: "a Skill Check on the battlefield",
             ruleset: rules.manifest.id.clone(),
         });
-    }
+    };
     let refuse = |why: String| RuleError::CannotUseSkill { who: me.id, why };
+    match (&fam, way) {
+        (Family::Digimon(_), SkillWay::TakeTen) => {
+            return Err(refuse("Taking 10 is a d20 rule".into()));
+        }
+        (Family::D20(_), SkillWay::Interrupt) => {
+            return Err(refuse("the Interrupt Action is a Digimon rule".into()));
+        }
+        _ => {}
+    }
     let terrain = field
         .map
         .at(at)
@@ -87,29 +129,58 @@ pub fn check_use_skill<'r>(
     if me.digi.as_ref().is_some_and(|s| s.clash.is_some()) {
         return Err(refuse("it is in a Clash".into()));
     }
-    if interrupt {
-        if !interrupt_left(me, round) {
-            return Err(refuse(
-                "its Interrupt Action is spent this round (an Intercede or a free Skill Check), or it is Stunned or Paralysed".into(),
-            ));
+    match way {
+        SkillWay::Interrupt if !interrupt_left(me, round) => Err(refuse(
+            "its Interrupt Action is spent this round (an Intercede or a free Skill Check), or it is Stunned or Paralysed".into(),
+        )),
+        SkillWay::Interrupt => Ok(check),
+        SkillWay::Action | SkillWay::TakeTen if me.actions.standard < CHECK_ACTION => {
+            Err(RuleError::NoActions {
+                who: me.id,
+                what: match fam {
+                    Family::Digimon(_) => "Simple Action",
+                    Family::D20(_) => "Standard action",
+                },
+            })
         }
-    } else if me.actions.standard < SIMPLE_ACTION {
-        return Err(RuleError::NoActions {
-            who: me.id,
-            what: "Simple Action",
-        });
+        SkillWay::TakeTen => match watched_by(field, all, me) {
+            Some(foe) => Err(refuse(format!(
+                "it cannot Take 10 under pressure: {} can see it",
+                foe.identity.name
+            ))),
+            None => Ok(check),
+        },
+        SkillWay::Action => Ok(check),
     }
-    Ok(check)
 }
 
-/// The Skill Check `me` rolls for `check`: the check dice + its stat and the effects on it.
-pub fn spec(d: &DigimonData, me: &Fighter, check: &SkillCheckDef) -> RollSpec {
-    let mut s = super::digimon::check(d, RollKind::Skill(check.name.clone()));
-    add_stat(d, me, &check.stat, &stat_name(&check.stat), &mut s);
-    s
+/// The Skill Check `me` makes for `check` the way `way` says: Digimon's check dice + the
+/// stat and the effects on it; d20's 1d20 (a natural 20 adds another, a natural 1 fails) +
+/// the ability, or 10 + the ability when Taking 10.
+pub fn spec(rules: &Rules, me: &Fighter, check: &SkillCheckDef, way: SkillWay) -> RollSpec {
+    let kind = RollKind::Skill(check.name.clone());
+    match family(rules) {
+        Some(Family::Digimon(d)) => {
+            let mut s = super::digimon::check(d, kind);
+            super::digimon::add_stat(d, me, &check.stat, &stat_name(&check.stat), &mut s);
+            s
+        }
+        Some(Family::D20(d)) => {
+            let mut s = if way == SkillWay::TakeTen {
+                let mut s = RollSpec::new(kind);
+                s.add("Taking 10", TAKE_TEN);
+                s
+            } else {
+                super::d20::d20_base(d, kind)
+            };
+            super::d20::add_stat(d, me, &check.stat, &mut s);
+            s
+        }
+        None => RollSpec::new(kind),
+    }
 }
 
-/// A stat id as the roll breakdown names it ("BODY" -> "Body").
+/// A Digimon stat id as the roll breakdown names it ("BODY" -> "Body").
 fn stat_name(id: &str) -> String {
     let mut c = id.chars();
     match c.next() {
@@ -130,17 +201,24 @@ fn lower_first(name: &str) -> String {
     }
 }
 
-/// The exact chance that `me` succeeds at `check` (the roll meets or beats the TN).
-pub fn chance(rules: &Rules, me: &Fighter, check: &SkillCheckDef) -> f64 {
-    let Some(d) = digimon(rules) else {
-        return 0.0;
+/// The exact chance that `me` succeeds at `check` made the way `way` says: the roll meets or
+/// beats the TN and, in d20, its die is not a natural 1.
+pub fn chance(rules: &Rules, me: &Fighter, check: &SkillCheckDef, way: SkillWay) -> f64 {
+    let s = spec(rules, me, check, way);
+    let p = match family(rules) {
+        Some(Family::D20(_)) if s.base.is_some() => {
+            // Without the natural 1's mass; the cut-off tail of a run of 20s lies above any DC.
+            let (dist, one) = super::d20::without_natural_one(&s);
+            (1.0 - one) - dist.cdf(check.target - 1)
+        }
+        // 1 - P(below the TN): an exploding roll's cut-off tail lies above any TN, a success.
+        _ => 1.0 - distribution(&s).cdf(check.target - 1),
     };
-    // 1 - P(below the TN): an exploding roll's cut-off tail lies above any TN, a success.
-    (1.0 - distribution(&spec(d, me, check)).cdf(check.target - 1)).clamp(0.0, 1.0)
+    p.clamp(0.0, 1.0)
 }
 
-/// `UseSkill`: spends the Simple Action or the Interrupt, rolls the check and, on a success,
-/// turns the square into the terrain the check names.
+/// `UseSkill`: spends the action or the Interrupt, rolls the check (or Takes 10) and, on a
+/// success, turns the square into the terrain the check names.
 pub fn apply_use_skill(
     rules: Res<RulesRes>,
     order: Res<TurnOrder>,
@@ -151,20 +229,14 @@ pub fn apply_use_skill(
     mut progress: ResMut<Progress>,
     mut q: Query<FighterQuery>,
 ) {
-    let Some((who, at, interrupt)) = take(&mut pending, |c| match c {
-        Command::UseSkill { who, at, interrupt } => Some((*who, *at, *interrupt)),
+    let Some((who, at, way)) = take(&mut pending, |c| match c {
+        Command::UseSkill { who, at, way } => Some((*who, *at, *way)),
         _ => None,
     }) else {
         return;
     };
     progress.0 = true;
     let rules = &rules.0;
-    let Some(d) = digimon(rules) else {
-        return;
-    };
-    let Some(mut f) = q.iter_mut().find(|f| *f.id == who) else {
-        return;
-    };
     let Some((index, terrain)) = ground
         .0
         .at(at)
@@ -175,7 +247,10 @@ pub fn apply_use_skill(
     let Some(check) = terrain.skill_check.clone() else {
         return;
     };
-    if interrupt {
+    let Some(mut f) = q.iter_mut().find(|f| *f.id == who) else {
+        return;
+    };
+    if way == SkillWay::Interrupt {
         if let Some(s) = f.digi.as_mut() {
             s.interceded_round = order.round;
         }
@@ -184,14 +259,20 @@ pub fn apply_use_skill(
             what: check.name.clone(),
         });
     } else {
-        spend_ap(&mut f, SIMPLE_ACTION, "a Skill Check", &mut log);
+        spend_ap(&mut f, CHECK_ACTION, "a Skill Check", &mut log);
     }
-    let r = roll(&spec(d, &f.snapshot(), &check), &mut dice.0);
-    let passed = r.total >= check.target;
+    let r = roll(&spec(rules, &f.snapshot(), &check, way), &mut dice.0);
+    // A natural 1 always fails (d20); a Digimon check has no natural die.
+    let passed = r.total >= check.target && r.natural != Some(1);
+    let taking = if way == SkillWay::TakeTen {
+        ", Taking 10 (no foe can see it)"
+    } else {
+        ""
+    };
     log.push(BattleEvent::CheckRolled {
         who,
         purpose: format!(
-            "makes a Skill Check to {} at {at}",
+            "makes a Skill Check to {} at {at}{taking}",
             lower_first(&check.name)
         ),
         roll: r,
@@ -211,22 +292,20 @@ pub fn apply_use_skill(
         return;
     };
     ground.0.set(at, to);
-    let became = &rules.terrain.types[usize::from(to)];
     log.push(BattleEvent::GroundChanged {
         who,
         at,
         from: rules.terrain.types[usize::from(index)].name.clone(),
-        to: became.name.clone(),
+        to: rules.terrain.types[usize::from(to)].name.clone(),
     });
 }
 
 /// A Skill Check `me` may make now, as the action bar and the board show it: where, how it
-/// is paid, what it does, its roll and its exact chance.
+/// is made, what it does, its roll and its exact chance.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SkillOption {
     pub at: Square,
-    /// Paid with the round's Interrupt Action, not a Simple Action.
-    pub interrupt: bool,
+    pub way: SkillWay,
     pub check: SkillCheckDef,
     /// The name of the terrain the square becomes on a success.
     pub becomes: String,
@@ -234,15 +313,24 @@ pub struct SkillOption {
     pub chance: f64,
 }
 
-/// Every Skill Check `me` could make now on the squares beside it, each way it may pay.
-pub fn options(rules: &Rules, field: &Field, round: u32, me: &Fighter) -> Vec<SkillOption> {
-    let (Some(pos), Some(d)) = (me.position, digimon(rules)) else {
+/// Every Skill Check `me` could make now on the squares beside it, each way it may.
+pub fn options(
+    rules: &Rules,
+    field: &Field,
+    round: u32,
+    all: &[Fighter],
+    me: &Fighter,
+) -> Vec<SkillOption> {
+    let Some(pos) = me.position else {
         return Vec::new();
     };
+    if family(rules).is_none() {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     for at in crate::grid::Dir8::ALL.map(|dir| pos.step(dir)) {
-        for interrupt in [false, true] {
-            if let Ok(c) = check_use_skill(rules, field, round, me, at, interrupt) {
+        for way in SkillWay::ALL {
+            if let Ok(c) = check_use_skill(rules, field, round, all, me, at, way) {
                 let becomes = rules
                     .terrain
                     .types
@@ -251,11 +339,11 @@ pub fn options(rules: &Rules, field: &Field, round: u32, me: &Fighter) -> Vec<Sk
                     .map_or_else(|| c.becomes.clone(), |t| t.name.clone());
                 out.push(SkillOption {
                     at,
-                    interrupt,
+                    way,
                     check: c.clone(),
                     becomes,
-                    roll: RollSummary::of(&spec(d, me, c)),
-                    chance: chance(rules, me, c),
+                    roll: RollSummary::of(&spec(rules, me, c, way)),
+                    chance: chance(rules, me, c, way),
                 });
             }
         }

@@ -557,12 +557,12 @@ fn draw_overlay(
                     }
                 }
             }
-            Intent::Skill { interrupt } => {
+            Intent::Skill { way } => {
                 // The squares beside the unit it may make this Skill Check on.
                 paint.extend(
                     view.skills
                         .iter()
-                        .filter(|o| o.interrupt == interrupt)
+                        .filter(|o| o.way == way)
                         .map(|o| (o.at, palette::TARGETABLE)),
                 );
                 match (&view.skill_aim, cursor.0) {

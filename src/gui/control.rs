@@ -539,20 +539,26 @@ fn command_active_unit(
     if choosing || wagering {
         session.clamp_wager();
     }
-    // Digimon's Use a Skill: a Simple Action, pressed again the free Interrupt, then off.
-    if pressed(GameAction::UseSkill)
-        && session
-            .battle
-            .rules()
-            .shinobi
-            .as_ref()
-            .is_some_and(|s| s.digimon.is_some())
-    {
-        session.intent = match session.intent {
-            Intent::Skill { interrupt: false } => Intent::Skill { interrupt: true },
-            Intent::Skill { interrupt: true } => Intent::Idle,
-            _ => Intent::Skill { interrupt: false },
+    // A Skill Check on the ground: for an action; pressed again, the other way (Digimon: the
+    // free Interrupt; d20: Taking 10); pressed a third time, off.
+    if pressed(GameAction::UseSkill) {
+        use crate::battle::command::SkillWay;
+        let other = match session.battle.rules().shinobi.as_ref() {
+            Some(s) if s.digimon.is_some() => Some(SkillWay::Interrupt),
+            Some(s) if s.d20.is_some() => Some(SkillWay::TakeTen),
+            _ => None,
         };
+        if let Some(other) = other {
+            session.intent = match session.intent {
+                Intent::Skill {
+                    way: SkillWay::Action,
+                } => Intent::Skill { way: other },
+                Intent::Skill { .. } => Intent::Idle,
+                _ => Intent::Skill {
+                    way: SkillWay::Action,
+                },
+            };
+        }
     }
     if pressed(GameAction::Rotate) {
         let i = Dir8::ALL
@@ -604,10 +610,10 @@ fn order_at(
 ) -> Option<Command> {
     match session.intent {
         Intent::Idle => None,
-        Intent::Skill { interrupt } => Some(Command::UseSkill {
+        Intent::Skill { way } => Some(Command::UseSkill {
             who,
             at: square,
-            interrupt,
+            way,
         }),
         Intent::Move { boosted } => match session.battle.path_to(who, square, boosted) {
             Some(path) => Some(Command::Move { who, path, boosted }),

@@ -1150,26 +1150,46 @@ fn stage_target_line(name: &str, how: &str, t: &TargetOdds) -> String {
 
 /// The panel while a Skill Check is being chosen: how it is paid, every square it may be made
 /// on with its exact chance, and the one under the cursor with its roll, or why not there.
-fn skill_text(view: &BattleView, keys: &Keys, interrupt: bool) -> String {
-    let paid = if interrupt {
-        "free, with the round's Interrupt Action (no Intercede this round)".to_string()
-    } else {
-        format!(
-            "a Simple Action ({} again: free, with the round's Interrupt Action)",
-            keys.of(GameAction::UseSkill)
-        )
+fn skill_text(
+    session: &Session,
+    view: &BattleView,
+    keys: &Keys,
+    way: crate::battle::command::SkillWay,
+) -> String {
+    use crate::battle::command::SkillWay;
+    let again = keys.of(GameAction::UseSkill);
+    let digimon = session
+        .battle
+        .rules()
+        .shinobi
+        .as_ref()
+        .is_some_and(|s| s.digimon.is_some());
+    let paid = match way {
+        SkillWay::Interrupt => {
+            "free, with the round's Interrupt Action (no Intercede this round)".to_string()
+        }
+        SkillWay::TakeTen => {
+            "Taking 10 for a Standard action: no roll, only where no foe can see the unit"
+                .to_string()
+        }
+        SkillWay::Action if digimon => {
+            format!("a Simple Action ({again} again: free, with the round's Interrupt Action)")
+        }
+        SkillWay::Action => {
+            format!("a Standard action, rolled ({again} again: Take 10 where no foe sees you)")
+        }
     };
     let mut out = format!("Use a Skill, {paid}: click a lit square beside the unit.");
-    let offered: Vec<_> = view
-        .skills
-        .iter()
-        .filter(|o| o.interrupt == interrupt)
-        .collect();
+    let offered: Vec<_> = view.skills.iter().filter(|o| o.way == way).collect();
     if offered.is_empty() {
-        out.push_str(if interrupt {
-            "\nThe Interrupt Action is spent this round (or the unit is Stunned or Paralysed)."
-        } else {
-            "\nNo Simple Action is left."
+        out.push_str(match way {
+            SkillWay::Interrupt => {
+                "\nThe Interrupt Action is spent this round (or the unit is Stunned or Paralysed)."
+            }
+            SkillWay::TakeTen => {
+                "\nNot now: a foe can see the unit (under pressure), or no action is left."
+            }
+            SkillWay::Action => "\nNo action is left.",
         });
     }
     for o in &offered {
@@ -1515,7 +1535,7 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
         let live = live_grenade_lines(session);
         return live
             + &match session.intent {
-            Intent::Skill { interrupt } => skill_text(view, keys, interrupt),
+            Intent::Skill { way } => skill_text(session, view, keys, way),
             Intent::Move { .. } if session.battle.rules().stages.is_some() => {
                 "Moving: click a lit square.".to_string()
             }
@@ -1982,10 +2002,16 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
             format!("{} Sneak", keys.of(GameAction::Sneak)),
         ));
     }
-    // Digimon: Use a Skill, when a square beside this one has a Skill Check it may make.
+    // Digimon and d20: a Skill Check, when a square beside this one has one it may make.
     if !view.skills.is_empty() {
+        use crate::battle::command::SkillWay;
         let free = match session.intent {
-            Intent::Skill { interrupt: true } => " (free: Interrupt)",
+            Intent::Skill {
+                way: SkillWay::Interrupt,
+            } => " (free: Interrupt)",
+            Intent::Skill {
+                way: SkillWay::TakeTen,
+            } => " (Take 10)",
             _ => "",
         };
         items.push(mark(
@@ -2052,8 +2078,16 @@ fn log_text(session: &mut Session, expanded: bool, back: usize, keys: &Keys) -> 
                     | BattleEvent::SteadfastRolled { .. }
                     | BattleEvent::CheckRolled { .. }
             );
+            // A check's outcome stays on the short line: only its dice are folded away.
+            let outcome = match e {
+                BattleEvent::CheckRolled { target, passed, .. } => format!(
+                    " against TN {target} -> {}.",
+                    if *passed { "success" } else { "failure" }
+                ),
+                _ => String::new(),
+            };
             match (is_roll, expanded, full.split_once(" = ")) {
-                (true, false, Some((head, _))) => format!("{head}  {dice_hint}"),
+                (true, false, Some((head, _))) => format!("{head}{outcome}  {dice_hint}"),
                 _ => full,
             }
         })

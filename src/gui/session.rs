@@ -135,9 +135,11 @@ pub enum Intent {
     Move { boosted: bool },
     /// Aiming the maneuver in the action bar's slot.
     Attack { slot: usize },
-    /// Digimon: choosing the square beside the unit for a Skill Check, paid with a Simple
-    /// Action or, with `interrupt`, the round's Interrupt Action.
-    Skill { interrupt: bool },
+    /// Digimon and d20: choosing the square beside the unit for a Skill Check made the way
+    /// `way` says (for an action, with the Interrupt, or Taking 10).
+    Skill {
+        way: crate::battle::command::SkillWay,
+    },
 }
 
 /// One attacking maneuver in the action bar.

@@ -26,7 +26,7 @@ pub struct BattleView {
     pub targetable: Vec<Square>,
     /// The odds of each answer of the defense prompt on screen (Dodge first).
     pub defense_odds: Option<Vec<TargetOdds>>,
-    /// Digimon: every Skill Check the active unit may make on the ground beside it.
+    /// Digimon and d20: every Skill Check the active unit may make on the ground beside it.
     pub skills: Vec<SkillOption>,
     /// Choosing a Skill Check: the one on the cursor's square, or why there is none.
     pub skill_aim: Option<Result<SkillOption, String>>,
@@ -61,8 +61,8 @@ pub fn read_battle_view(
     }
 }
 
-/// Digimon: the Skill Checks the active unit may make beside it and, while one is being
-/// chosen, the one under the cursor (or the rule that refuses it).
+/// Digimon and d20: the Skill Checks the active unit may make beside it and, while one is
+/// being chosen, the one under the cursor (or the rule that refuses it).
 fn read_skill_checks(session: &mut Session, cursor: Option<Square>, view: &mut BattleView) {
     let Some(who) = session.battle.turn().active() else {
         return;
@@ -72,7 +72,7 @@ fn read_skill_checks(session: &mut Session, cursor: Option<Square>, view: &mut B
         .rules()
         .shinobi
         .as_ref()
-        .is_none_or(|s| s.digimon.is_none())
+        .is_none_or(|s| s.digimon.is_none() && s.d20.is_none())
     {
         return;
     }
@@ -81,20 +81,24 @@ fn read_skill_checks(session: &mut Session, cursor: Option<Square>, view: &mut B
     };
     let rules = session.battle.rules().clone();
     let round = session.battle.turn().round;
-    view.skills = crate::battle::skill::options(&rules, &session.battle.field(), round, &me);
-    if let (Intent::Skill { interrupt }, Some(at)) = (session.intent, cursor) {
+    let all = session.battle.fighters();
+    view.skills = crate::battle::skill::options(&rules, &session.battle.field(), round, &all, &me);
+    if let (Intent::Skill { way }, Some(at)) = (session.intent, cursor) {
         let found = view
             .skills
             .iter()
-            .find(|o| o.at == at && o.interrupt == interrupt)
+            .find(|o| o.at == at && o.way == way)
             .cloned();
         view.skill_aim = Some(match found {
             Some(o) => Ok(o),
             None => Err(session
                 .battle
-                .check(&Command::UseSkill { who, at, interrupt })
+                .check(&Command::UseSkill { who, at, way })
                 .err()
-                .map_or_else(|| "no Skill Check here".to_string(), |e| e.to_string())),
+                .map_or_else(
+                    || "no Skill Check here".to_string(),
+                    |e| session.describe_error(&e),
+                )),
         });
     }
 }

@@ -1142,9 +1142,16 @@ pub fn validate(
 }
 
 /// What a d20 `terrain.ron` may not say: the other families' cover, concealment, drops and roll
-/// modifiers (d20 cover and concealment are `cover_bonus` and `concealment_bonus`).
-pub fn terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<RulesError> {
-    let mut errors = neutral::refuse_terrain_fields(
+/// modifiers (d20 cover and concealment are `cover_bonus` and `concealment_bonus`), and a
+/// Skill Check on a stat `d20.ron` does not define.
+pub fn terrain_errors(
+    combat: &D20Rules,
+    terrain: &TerrainRules,
+    src: &(PathBuf, String),
+) -> Vec<RulesError> {
+    let stats: Vec<&str> = combat.stats.iter().map(|s| s.id.as_str()).collect();
+    let mut errors = neutral::skill_check_errors(terrain, src, &stats);
+    errors.extend(neutral::refuse_terrain_fields(
         terrain,
         src,
         |t| {
@@ -1157,7 +1164,7 @@ pub fn terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<Ru
             ]
         },
         |field| format!("`{field}` is not a d20 rule (write `cover_bonus` or `concealment_bonus`)"),
-    );
+    ));
     for (i, t) in terrain.types.iter().enumerate() {
         let p = FieldPath::root().field("types").index(i);
         for (field, v) in [
@@ -1177,8 +1184,8 @@ pub fn terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<Ru
     errors
 }
 
-/// What a non-d20 `terrain.ron` may not say: d20 cover and concealment bonuses, which other
-/// families would silently ignore.
+/// What a `terrain.ron` of neither d20 nor Digimon may not say: d20 cover and concealment
+/// bonuses and Skill Checks on the ground, which other families would silently ignore.
 pub fn foreign_terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<RulesError> {
     neutral::refuse_terrain_fields(
         terrain,
@@ -1187,8 +1194,16 @@ pub fn foreign_terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -
             vec![
                 ("cover_bonus", t.cover_bonus.is_some()),
                 ("concealment_bonus", t.concealment_bonus.is_some()),
+                ("skill_check", t.skill_check.is_some()),
             ]
         },
-        |field| format!("`{field}` is a d20 rule; this ruleset's family does not use it"),
+        |field| {
+            let whose = if field == "skill_check" {
+                "a d20 and Digimon rule"
+            } else {
+                "a d20 rule"
+            };
+            format!("`{field}` is {whose}; this ruleset's family does not use it")
+        },
     )
 }

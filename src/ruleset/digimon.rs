@@ -1083,7 +1083,7 @@ fn check_attacks(
 /// What a Digimon `terrain.ron` may not say: the other families' cover, concealment, drops and
 /// roll modifiers (the chapter's terrain is only "Difficult Terrain", a move cost above 1).
 pub fn terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<RulesError> {
-    let mut errors = skill_check_errors(terrain, src);
+    let mut errors = neutral::skill_check_errors(terrain, src, &COMBAT_STATS);
     errors.extend(neutral::refuse_terrain_fields(
         terrain,
         src,
@@ -1107,61 +1107,13 @@ pub fn terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<Ru
     errors
 }
 
-/// What is wrong with the terrain's Skill Checks: an unknown stat, a TN out of range, or a
-/// square that would become an unknown terrain or itself.
-fn skill_check_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<RulesError> {
-    let mut errors = Vec::new();
-    for (i, t) in terrain.types.iter().enumerate() {
-        let Some(c) = &t.skill_check else {
-            continue;
-        };
-        let p = FieldPath::root()
-            .field("types")
-            .index(i)
-            .field("skill_check");
-        let mut at = |field: &str, msg: String| {
-            errors.push(RulesError::at(&src.0, &src.1, &p.field(field), msg));
-        };
-        if !COMBAT_STATS.contains(&c.stat.as_str()) {
-            at(
-                "stat",
-                format!(
-                    "unknown stat `{}` (one of {})",
-                    c.stat,
-                    COMBAT_STATS.join(", ")
-                ),
-            );
-        }
-        if !(1..=MAX_NUMBER).contains(&c.target) {
-            at("target", format!("a TN is 1 to {MAX_NUMBER}"));
-        }
-        if c.becomes == t.id {
-            at("becomes", "a square must become another terrain".into());
-        } else if !terrain.types.iter().any(|x| x.id == c.becomes) {
-            at(
-                "becomes",
-                format!("unknown terrain `{}` (see `types`)", c.becomes),
-            );
-        }
-        if c.name.trim().is_empty() {
-            at("name", "say what the check does".into());
-        }
-    }
-    errors
-}
-
 /// What a non-Digimon `terrain.ron` may not say: Digimon's Difficult Terrain, which other
 /// families would silently ignore.
 pub fn foreign_terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<RulesError> {
     neutral::refuse_terrain_fields(
         terrain,
         src,
-        |t| {
-            vec![
-                ("difficult", t.difficult.is_some()),
-                ("skill_check", t.skill_check.is_some()),
-            ]
-        },
+        |t| vec![("difficult", t.difficult.is_some())],
         |field| format!("`{field}` is a Digimon rule; this ruleset's family does not use it"),
     )
 }

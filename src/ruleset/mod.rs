@@ -238,7 +238,7 @@ impl Rules {
         dir: &Path,
         files: &[&str; 4],
         check: impl Fn(&R, &S, &(PathBuf, String), &(PathBuf, String)) -> Vec<RulesError>,
-        terrain_check: impl Fn(&TerrainRules, &(PathBuf, String)) -> Vec<RulesError>,
+        terrain_check: impl Fn(&R, &TerrainRules, &(PathBuf, String)) -> Vec<RulesError>,
         lower: impl Fn(&R, &S) -> neutral::Lowered,
     ) -> Result<(Self, R, S), RulesErrors> {
         let sources = read_all(dir, files)?;
@@ -265,7 +265,7 @@ impl Rules {
         };
         let mut problems = check(&family_rules, &roster, &sources[1], &sources[2]);
         problems.extend(validate::terrain_errors(&terrain, &sources[3]));
-        problems.extend(terrain_check(&terrain, &sources[3]));
+        problems.extend(terrain_check(&family_rules, &terrain, &sources[3]));
         if manifest.id.is_empty() {
             problems.push(RulesError::at(
                 &sources[0].0,
@@ -298,7 +298,7 @@ impl Rules {
 
     /// Loads a power-stages ruleset: its own four files, lowered into the engine's tables.
     fn load_stages(dir: &Path) -> Result<Self, RulesErrors> {
-        let terrain_check = |t: &TerrainRules, src: &(PathBuf, String)| {
+        let terrain_check = |_: &_, t: &TerrainRules, src: &(PathBuf, String)| {
             let mut e = stages::terrain_errors(t, src);
             e.extend(shinobi::foreign_terrain_errors(t, src));
             e.extend(d20::foreign_terrain_errors(t, src));
@@ -322,7 +322,7 @@ impl Rules {
             dir,
             &shinobi::SHINOBI_FILES,
             shinobi::validate,
-            |t: &TerrainRules, src: &(PathBuf, String)| {
+            |_: &_, t: &TerrainRules, src: &(PathBuf, String)| {
                 let mut e = shinobi::terrain_errors(t, src);
                 e.extend(d20::foreign_terrain_errors(t, src));
                 e.extend(digimon::foreign_terrain_errors(t, src));
@@ -346,8 +346,8 @@ impl Rules {
             dir,
             &d20::D20_FILES,
             d20::validate,
-            |t: &TerrainRules, src: &(PathBuf, String)| {
-                let mut e = d20::terrain_errors(t, src);
+            |combat: &d20::D20Rules, t: &TerrainRules, src: &(PathBuf, String)| {
+                let mut e = d20::terrain_errors(combat, t, src);
                 e.extend(digimon::foreign_terrain_errors(t, src));
                 e
             },
@@ -370,7 +370,7 @@ impl Rules {
             dir,
             &digimon::DIGIMON_FILES,
             digimon::validate,
-            digimon::terrain_errors,
+            |_: &_, t: &TerrainRules, src: &(PathBuf, String)| digimon::terrain_errors(t, src),
             digimon::lower,
         )?;
         let (s, r) = digimon::as_shinobi(&combat, &roster);

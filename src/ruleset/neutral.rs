@@ -296,3 +296,48 @@ pub fn refuse_terrain_fields(
     }
     errors
 }
+
+/// What is wrong with the terrain's Skill Checks (Digimon's Use a Skill, a d20 skill check on
+/// the ground): a stat not among `stats`, a TN out of range, or a square that would become an
+/// unknown terrain or itself.
+pub fn skill_check_errors(
+    terrain: &TerrainRules,
+    src: &(std::path::PathBuf, String),
+    stats: &[&str],
+) -> Vec<super::RulesError> {
+    let mut errors = Vec::new();
+    for (i, t) in terrain.types.iter().enumerate() {
+        let Some(c) = &t.skill_check else {
+            continue;
+        };
+        let p = super::FieldPath::root()
+            .field("types")
+            .index(i)
+            .field("skill_check");
+        let mut at = |field: &str, msg: String| {
+            errors.push(super::RulesError::at(&src.0, &src.1, &p.field(field), msg));
+        };
+        if !stats.contains(&c.stat.as_str()) {
+            at(
+                "stat",
+                format!("unknown stat `{}` (one of {})", c.stat, stats.join(", ")),
+            );
+        }
+        let most = super::digimon::MAX_NUMBER;
+        if !(1..=most).contains(&c.target) {
+            at("target", format!("a TN is 1 to {most}"));
+        }
+        if c.becomes == t.id {
+            at("becomes", "a square must become another terrain".into());
+        } else if !terrain.types.iter().any(|x| x.id == c.becomes) {
+            at(
+                "becomes",
+                format!("unknown terrain `{}` (see `types`)", c.becomes),
+            );
+        }
+        if c.name.trim().is_empty() {
+            at("name", "say what the check does".into());
+        }
+    }
+    errors
+}

@@ -5,7 +5,7 @@
 use std::sync::{Arc, OnceLock};
 
 use gridclash::battle::Battle;
-use gridclash::battle::command::{AttackTarget, Command, RuleError};
+use gridclash::battle::command::{AttackTarget, Command, RuleError, SkillWay};
 use gridclash::battle::components::*;
 use gridclash::battle::context::DefenseChoice;
 use gridclash::battle::d20;
@@ -875,8 +875,8 @@ fn d20_ai_beats_random_play_ninety_percent_over_200_battles() {
 
 #[test]
 fn d20_broken_files_name_file_line_and_field() {
-    // A typo in an attack id, an unknown damage type and another family's terrain field are
-    // each refused with where they are.
+    // A typo in an attack id, an unknown damage type, another family's terrain field and a
+    // Skill Check on a stat d20.ron does not define are each refused with where they are.
     let dir = std::env::temp_dir().join(format!("gridclash-d20-broken-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let src = rules_root().join("d20");
@@ -894,7 +894,9 @@ fn d20_broken_files_name_file_line_and_field() {
                     "squares: 1,\n        prone_bonus: 4,",
                     "squares: 9,\n        prone_bonus: 4,",
                 ),
-            "terrain.ron" => text.replace("concealment_bonus: 4,", "concealment: 40,"),
+            "terrain.ron" => text
+                .replace("concealment_bonus: 4,", "concealment: 40,")
+                .replace("stat: \"STR\", target: 20", "stat: \"BRAWN\", target: 20"),
             _ => text,
         };
         std::fs::write(dir.join(f), text).expect("written");
@@ -908,7 +910,8 @@ fn d20_broken_files_name_file_line_and_field() {
         "dive_for_cover.squares: a dive lands 0 to 5 squares away",
         "roster.ron:22:35: characters[0].attacks[1]: unknown attack `bow_rapd`",
         "characters[5].grenades.long_bow: `long_bow` is not a grenade",
-        "terrain.ron:88:26: types[8].concealment: `concealment` is not a d20 rule",
+        "terrain.ron:94:26: types[8].concealment: `concealment` is not a d20 rule",
+        "types[4].skill_check.stat: unknown stat `BRAWN`",
     ] {
         assert!(err.contains(want), "{want}\n{err}");
     }
@@ -1548,4 +1551,127 @@ fn d20_flanking_puts_the_target_off_guard_plus_two_to_hit() {
         &[19, 1, 1],
     );
     assert_eq!(off_guard(&mut b), Some(2));
+}
+
+/// Adam (0) and Betty (1) on `rows` (the shipped terrain symbols); Adam wins initiative.
+fn adam_and_betty_on(
+    r: Arc<Rules>,
+    rows: &[&str],
+    adam: (i32, i32),
+    betty: (i32, i32),
+    faces: &[u32],
+) -> Battle {
+    let mut setup = BattleSetup::open(
+        rows[0].len() as u32,
+        rows.len() as u32,
+        vec![
+            unit("adam", 0, adam, DefensePolicy::AlwaysDodge, false),
+            unit("betty", 1, betty, DefensePolicy::AlwaysDodge, false),
+        ],
+    );
+    for (y, row) in rows.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            let t = r.terrain_by_symbol(c).expect("shipped terrain");
+            setup.map.set(Square::new(x as i32, y as i32), t);
+        }
+    }
+    let mut all = vec![15, 3];
+    all.extend_from_slice(faces);
+    Battle::new(r, &setup, DiceSource::scripted(all)).expect("battle starts")
+}
+
+fn skill_check(who: u32, at: (i32, i32), way: SkillWay) -> Command {
+    Command::UseSkill {
+        who: CombatantId(who),
+        at: Square::new(at.0, at.1),
+        way,
+    }
+}
+
+fn terrain_id(b: &Battle, x: i32, y: i32) -> String {
+    let i = b.map().at(Square::new(x, y)).expect("on the map");
+    rules().terrain.types[usize::from(i)].id.clone()
+}
+
+#[test]
+fn d20_taking_10_where_not_under_pressure() {
+    // "If the character can take their time and is not under pressure … they may take a 10 on
+    // their 1d20 roll." Adam, behind a wall from Betty, Takes 10 to clear the rubble beside
+    // him: 10 + Strength 6 = 16 against DC 15, no die rolled. Once Betty can see him he is
+    // under pressure and must roll.
+    let rows = ["..........", "..:.#.....", "....#....."];
+    let mut b = adam_and_betty_on(rules(), &rows, (1, 1), (8, 1), &[]);
+    let lines = run(&mut b, skill_check(0, (2, 1), SkillWay::TakeTen));
+    assert_contains(
+        &lines,
+        &[
+            "Adam spends 1 AP on a Skill Check.",
+            "Adam makes a Skill Check to clear the rubble at (2, 1), Taking 10 (no foe can see it): Clear the rubble check 16 = Taking 10 10 + Strength (STR) 6 against TN 15 -> success.",
+            "Adam clears (2, 1): the rubble is now open ground.",
+        ],
+    );
+    assert_eq!(terrain_id(&b, 2, 1), "open");
+    crate::common::assert_dice_used(&b);
+    // In sight of Betty (the wall does not hide row 0), Taking 10 is refused.
+    let mut b = adam_and_betty_on(rules(), &rows, (1, 0), (8, 0), &[]);
+    let err = b
+        .check(&skill_check(0, (2, 1), SkillWay::TakeTen))
+        .expect_err("under pressure");
+    assert!(
+        err.to_string()
+            .contains("it cannot Take 10 under pressure: Betty can see it"),
+        "{err}"
+    );
+    b.check(&skill_check(0, (2, 1), SkillWay::Action))
+        .expect("rolled, it may");
+    let free = b
+        .check(&skill_check(0, (2, 1), SkillWay::Interrupt))
+        .expect_err("a Digimon rule");
+    assert!(
+        free.to_string()
+            .contains("the Interrupt Action is a Digimon rule")
+    );
+}
+
+#[test]
+fn d20_skill_check_on_the_ground_natural_one_fails_and_twenty_adds_a_die() {
+    // Rolled: 1d20 + Strength against the DC. With the rubble's DC lowered to 5, Adam's
+    // Strength 6 meets it on any face but a natural 1, which always fails: the exact chance
+    // is 19/20, and a natural 1 (1 + 6 = 7) fails. A natural 20 adds another d20.
+    let mut r = (*rules()).clone();
+    let rubble = r
+        .terrain
+        .types
+        .iter_mut()
+        .find(|t| t.id == "rubble")
+        .and_then(|t| t.skill_check.as_mut())
+        .expect("the rubble's check");
+    rubble.target = 5;
+    let rubble = rubble.clone();
+    let r = Arc::new(r);
+    let rows = ["..........", "..:c......", ".........."];
+    let mut b = adam_and_betty_on(r.clone(), &rows, (2, 2), (8, 0), &[1, 20, 4]);
+    let adam = b.fighter(CombatantId(0)).expect("adam");
+    let p = gridclash::battle::skill::chance(&r, &adam, &rubble, SkillWay::Action);
+    assert!((p - 0.95).abs() < 1e-12, "{p}");
+    let lines = run(&mut b, skill_check(0, (2, 1), SkillWay::Action));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("Clear the rubble check 7")
+                && l.ends_with("against TN 5 -> failure.")),
+        "{lines:#?}"
+    );
+    assert_eq!(terrain_id(&b, 2, 1), "rubble");
+    // The crates: 20 + 4 + Strength 6 = 30 against DC 20.
+    let lines = run(&mut b, skill_check(0, (3, 1), SkillWay::Action));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("Shove the crates aside check 30")
+                && l.ends_with("against TN 20 -> success.")),
+        "{lines:#?}"
+    );
+    assert_eq!(terrain_id(&b, 3, 1), "open");
+    crate::common::assert_dice_used(&b);
 }

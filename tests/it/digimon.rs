@@ -5,7 +5,7 @@
 use std::sync::{Arc, OnceLock};
 
 use gridclash::battle::Battle;
-use gridclash::battle::command::{AttackTarget, Command, Decision, RuleError};
+use gridclash::battle::command::{AttackTarget, Command, Decision, RuleError, SkillWay};
 use gridclash::battle::components::*;
 use gridclash::battle::digimon;
 use gridclash::battle::fighter::Fighter;
@@ -1351,7 +1351,11 @@ fn use_skill(who: u32, at: (i32, i32), interrupt: bool) -> Command {
     Command::UseSkill {
         who: CombatantId(who),
         at: Square::new(at.0, at.1),
-        interrupt,
+        way: if interrupt {
+            SkillWay::Interrupt
+        } else {
+            SkillWay::Action
+        },
     }
 }
 
@@ -1368,10 +1372,10 @@ fn digimon_use_a_skill_moves_a_hazardous_object() {
     );
     let me = fighter(&mut b, 0);
     let boulder = data_check(&b, 2, 1);
-    let p = skill::chance(&rules(), &me, &boulder);
+    let p = skill::chance(&rules(), &me, &boulder, SkillWay::Action);
     assert_eq!(
         p,
-        1.0 - distribution(&skill::spec(data(), &me, &boulder)).cdf(15)
+        1.0 - distribution(&skill::spec(&rules(), &me, &boulder, SkillWay::Action)).cdf(15)
     );
     // 3d6 >= 10 is 62.5 %; a 6 that explodes adds a little more.
     assert!(p > 0.625 && p < 0.7, "{p}");
@@ -1439,6 +1443,12 @@ fn digimon_use_a_skill_needs_a_square_beside_it_that_a_check_changes() {
         Err(RuleError::NoActions { .. })
     ));
     b.check(&use_skill(0, (2, 2), true)).expect("the Interrupt");
+    let ten = Command::UseSkill {
+        who: CombatantId(0),
+        at: Square::new(2, 2),
+        way: SkillWay::TakeTen,
+    };
+    assert!(why(b.check(&ten).expect_err("a d20 rule")).contains("Taking 10 is a d20 rule"));
     // Another ruleset has no Skill Check on the ground.
     let mut dbu = crate::common::duel("brawler", "ki_blaster", &[]);
     assert!(matches!(
