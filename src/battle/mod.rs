@@ -551,6 +551,9 @@ impl Battle {
             /// d20 grenades lying live (absent when none, as above).
             #[serde(skip_serializing_if = "<[_]>::is_empty")]
             grenades: &'a [crate::grid::LiveGrenade],
+            /// Squares whose terrain a Skill Check changed since set-up (absent when none).
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            ground: Vec<(crate::grid::Square, u16)>,
         }
         let fighters = self.fighters();
         let w = &self.world;
@@ -572,6 +575,7 @@ impl Battle {
                 .collect(),
             queued: &w.resource::<QueuedAttack>().0,
             grenades: &w.resource::<Battleground>().0.grenades,
+            ground: changed_ground(&self.setup.map, &w.resource::<Battleground>().0),
         };
         // Every part is plain data with string keys, so this cannot fail; should it ever, the
         // error's text is hashed rather than nothing, so different states still differ.
@@ -964,6 +968,22 @@ impl Battle {
         let decl = attack::declaration(&self.rules, attacker, order, targets.len())?;
         Ok(f(&self.rules, &field, attacker, &decl))
     }
+}
+
+/// The squares of `now` whose terrain differs from `start`, with their terrain now.
+fn changed_ground(
+    start: &crate::grid::Map,
+    now: &crate::grid::Map,
+) -> Vec<(crate::grid::Square, u16)> {
+    let mut out = Vec::new();
+    for (i, (a, b)) in start.cells.iter().zip(&now.cells).enumerate() {
+        if a != b && now.width > 0 {
+            let i = i as u32;
+            let s = crate::grid::Square::new((i % now.width) as i32, (i / now.width) as i32);
+            out.push((s, *b));
+        }
+    }
+    out
 }
 
 /// Where one combatant's move could go, as the battle stands: every square its search reached

@@ -52,7 +52,16 @@ pub fn battle_with(rules: Arc<Rules>, units: Vec<UnitSetup>, faces: &[u32]) -> B
 
 /// A battle on a map drawn with terrain symbols (`.` open, `:` rubble, `#` wall, `c` crates…).
 pub fn battle_on(rows: &[&str], units: Vec<UnitSetup>, faces: &[u32]) -> Battle {
-    let r = rules();
+    battle_on_with(rules(), rows, units, faces)
+}
+
+/// [`battle_on`] in another ruleset, with its terrain symbols.
+pub fn battle_on_with(
+    r: Arc<Rules>,
+    rows: &[&str],
+    units: Vec<UnitSetup>,
+    faces: &[u32],
+) -> Battle {
     let mut setup = BattleSetup::open(rows[0].len() as u32, rows.len() as u32, units);
     for (y, row) in rows.iter().enumerate() {
         for (x, c) in row.chars().enumerate() {

@@ -1561,23 +1561,17 @@ fn adam_and_betty_on(
     betty: (i32, i32),
     faces: &[u32],
 ) -> Battle {
-    let mut setup = BattleSetup::open(
-        rows[0].len() as u32,
-        rows.len() as u32,
+    let mut all = vec![15, 3];
+    all.extend_from_slice(faces);
+    crate::common::battle_on_with(
+        r,
+        rows,
         vec![
             unit("adam", 0, adam, DefensePolicy::AlwaysDodge, false),
             unit("betty", 1, betty, DefensePolicy::AlwaysDodge, false),
         ],
-    );
-    for (y, row) in rows.iter().enumerate() {
-        for (x, c) in row.chars().enumerate() {
-            let t = r.terrain_by_symbol(c).expect("shipped terrain");
-            setup.map.set(Square::new(x as i32, y as i32), t);
-        }
-    }
-    let mut all = vec![15, 3];
-    all.extend_from_slice(faces);
-    Battle::new(r, &setup, DiceSource::scripted(all)).expect("battle starts")
+        &all,
+    )
 }
 
 fn skill_check(who: u32, at: (i32, i32), way: SkillWay) -> Command {

@@ -1330,15 +1330,7 @@ fn digimon_charm_gives_the_target_to_the_charmers_side_until_it_wears_off() {
 
 /// A battle on `rows` (the shipped terrain symbols) whose dice come from `faces`.
 fn battle_on_rows(rows: &[&str], units: Vec<UnitSetup>, faces: &[u32]) -> Battle {
-    let r = rules();
-    let mut setup = BattleSetup::open(rows[0].len() as u32, rows.len() as u32, units);
-    for (y, row) in rows.iter().enumerate() {
-        for (x, c) in row.chars().enumerate() {
-            let t = r.terrain_by_symbol(c).expect("known terrain symbol");
-            setup.map.set(Square::new(x as i32, y as i32), t);
-        }
-    }
-    battle_on(setup, faces)
+    crate::common::battle_on_with(rules(), rows, units, faces)
 }
 
 /// The terrain id of square `(x, y)` of a battle's map.
