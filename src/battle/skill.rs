@@ -219,6 +219,7 @@ pub fn chance(rules: &Rules, me: &Fighter, check: &SkillCheckDef, way: SkillWay)
 
 /// `UseSkill`: spends the action or the Interrupt, rolls the check (or Takes 10) and, on a
 /// success, turns the square into the terrain the check names.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn apply_use_skill(
     rules: Res<RulesRes>,
     order: Res<TurnOrder>,
