@@ -529,6 +529,40 @@ fn stages_broken_table_track_and_cards_are_each_reported() {
 }
 
 #[test]
+fn stages_terrain_refuses_skill_checks_of_other_families() {
+    // A Skill Check on the ground is a d20 and Digimon rule: a power-stages terrain.ron that
+    // names one is refused where it says so, not silently ignored.
+    let dir = std::env::temp_dir().join(format!("gc-stages-skill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for f in gridclash::ruleset::stages::STAGE_FILES {
+        std::fs::copy(rules_root().join("power-stages").join(f), dir.join(f)).expect("copy");
+    }
+    let terrain = std::fs::read_to_string(dir.join("terrain.ron")).expect("read");
+    std::fs::write(
+        dir.join("terrain.ron"),
+        terrain.replacen(
+            "description: \"Nothing in the way.\"",
+            "skill_check: Some((name: \"Dig\", stat: \"STR\", target: 5, becomes: \"open\")),\n            description: \"Nothing in the way.\"",
+            1,
+        ),
+    )
+    .expect("write");
+    let errs: Vec<String> = Rules::load(&dir)
+        .expect_err("a foreign rule")
+        .0
+        .iter()
+        .map(|e| e.to_string())
+        .collect();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(
+        errs.iter().any(|e| e.contains("terrain.ron:")
+            && e.contains("types[0].skill_check")
+            && e.contains("`skill_check` is a d20 and Digimon rule")),
+        "{errs:#?}"
+    );
+}
+
+#[test]
 fn stages_attacks_cannot_be_undone() {
     // No die is rolled and nobody is asked, but the attack stays done.
     let mut b = duel(
