@@ -868,6 +868,17 @@ pub fn regeneration(f: &Fighter) -> i64 {
     })
 }
 
+/// True when `me` has not spent this round's Interrupt Action ("once per round … either
+/// … a Skill Check for free, or … an Intercede Action") and can take one: not Stunned or
+/// Paralysed.
+pub fn interrupt_left(me: &Fighter, round: u32) -> bool {
+    me.digi
+        .as_ref()
+        .is_some_and(|s| s.interceded_round != round)
+        && !has(me, EffectKind::Stun)
+        && !has(me, EffectKind::Paralysis)
+}
+
 /// Spends a waiting Direct: the next Dodge or Accuracy roll has used it.
 pub fn spend_direct(f: &mut FighterQueryItem) {
     if let Some(state) = f.digi.as_mut() {

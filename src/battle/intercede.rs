@@ -1,7 +1,8 @@
-//! The Digimon chapter's Intercede: once a round, an ally of a target about to be hit moves up
-//! to its Movement to stand between the target and the attacker and takes the hit instead,
-//! with the attack's Accuracy and damage roll kept, its own Armor, and no Dodge. Against an
-//! [Area] attack the ally it shields still takes half the damage.
+//! The Digimon chapter's Intercede: once a round (the round's Interrupt Action, which a free
+//! Skill Check spends too: [`super::digimon::interrupt_left`]), an ally of a target about to be
+//! hit moves up to its Movement to stand between the target and the attacker and takes the hit
+//! instead, with the attack's Accuracy and damage roll kept, its own Armor, and no Dodge.
+//! Against an [Area] attack the ally it shields still takes half the damage.
 //!
 //! The window opens after the Accuracy and Dodge rolls, for each target hit: "an ally who is
 //! about to be hit". Readings of ours: "between" is a square next to the target, nearer the
@@ -13,14 +14,14 @@ use bevy::prelude::*;
 
 use super::command::{Command, Decision};
 use super::components::{CombatantId, ExploitPolicy, Square};
-use super::digimon::{has, stat};
+use super::digimon::stat;
 use super::event::{BattleEvent, EventLog};
 use super::fighter::{Fighter, FighterQuery, snapshots};
 use super::state::*;
 use crate::dice::distribution;
 use crate::grid::{Field, chebyshev};
 use crate::ruleset::Rules;
-use crate::ruleset::digimon::{ARM, DigimonData, EffectKind};
+use crate::ruleset::digimon::{ARM, DigimonData};
 
 /// The square `me` would Intercede from: a square it can reach this instant within its
 /// Movement (or stands on), next to `target` and nearer `attacker` than `target` is.
@@ -65,11 +66,10 @@ pub fn candidates(
                 && f.id != attacker.id
                 && !in_attack.contains(&f.id)
                 && !f.defeated()
-                && f.digi.as_ref().is_some_and(|s| {
-                    s.down.is_none() && s.clash.is_none() && s.interceded_round != round
-                })
-                && !has(f, EffectKind::Stun)
-                && !has(f, EffectKind::Paralysis)
+                && f.digi
+                    .as_ref()
+                    .is_some_and(|s| s.down.is_none() && s.clash.is_none())
+                && super::digimon::interrupt_left(f, round)
         })
         .filter_map(|f| between_square(rules, field, all, f, attacker, target).map(|s| (f.id, s)))
         .collect()

@@ -24,7 +24,6 @@ use bevy::prelude::*;
 
 use super::command::{Command, RuleError, SkillWay};
 use super::components::Square;
-use super::digimon::has;
 use super::event::{BattleEvent, EventLog};
 use super::fighter::{Fighter, FighterQuery};
 use super::maneuvers::take;
@@ -33,7 +32,6 @@ use super::shinobi::spend_ap;
 use super::state::*;
 use crate::dice::{RollKind, RollSpec, distribution, roll};
 use crate::grid::{Field, chebyshev};
-use crate::ruleset::digimon::EffectKind;
 use crate::ruleset::{Rules, SkillCheckDef};
 
 /// The action points a check costs on this engine path: a Digimon Simple Action and a d20
@@ -56,16 +54,6 @@ fn family(rules: &Rules) -> Option<Family<'_>> {
         (_, Some(d)) => Some(Family::D20(d)),
         _ => None,
     }
-}
-
-/// True when `me` has not spent this round's Interrupt Action (on an Intercede or a free
-/// Skill Check) and can take one.
-pub fn interrupt_left(me: &Fighter, round: u32) -> bool {
-    me.digi
-        .as_ref()
-        .is_some_and(|s| s.interceded_round != round)
-        && !has(me, EffectKind::Stun)
-        && !has(me, EffectKind::Paralysis)
 }
 
 /// The first foe (on the field and able to act) that can see `me`: what puts it under
@@ -130,7 +118,7 @@ pub fn check_use_skill<'r>(
         return Err(refuse("it is in a Clash".into()));
     }
     match way {
-        SkillWay::Interrupt if !interrupt_left(me, round) => Err(refuse(
+        SkillWay::Interrupt if !super::digimon::interrupt_left(me, round) => Err(refuse(
             "its Interrupt Action is spent this round (an Intercede or a free Skill Check), or it is Stunned or Paralysed".into(),
         )),
         SkillWay::Interrupt => Ok(check),
@@ -162,7 +150,13 @@ pub fn spec(rules: &Rules, me: &Fighter, check: &SkillCheckDef, way: SkillWay) -
     match family(rules) {
         Some(Family::Digimon(d)) => {
             let mut s = super::digimon::check(d, kind);
-            super::digimon::add_stat(d, me, &check.stat, &stat_name(&check.stat), &mut s);
+            // The stat's name as the ruleset gives it ("Body", "BIT value").
+            let name = rules
+                .shinobi
+                .as_ref()
+                .and_then(|x| x.combat.stats.iter().find(|st| st.id == check.stat))
+                .map_or(check.stat.as_str(), |st| st.name.as_str());
+            super::digimon::add_stat(d, me, &check.stat, name, &mut s);
             s
         }
         Some(Family::D20(d)) => {
@@ -177,18 +171,6 @@ pub fn spec(rules: &Rules, me: &Fighter, check: &SkillCheckDef, way: SkillWay) -
             s
         }
         None => RollSpec::new(kind),
-    }
-}
-
-/// A Digimon stat id as the roll breakdown names it ("BODY" -> "Body").
-fn stat_name(id: &str) -> String {
-    let mut c = id.chars();
-    match c.next() {
-        Some(f) => f
-            .to_uppercase()
-            .chain(c.flat_map(char::to_lowercase))
-            .collect(),
-        None => String::new(),
     }
 }
 

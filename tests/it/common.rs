@@ -211,3 +211,18 @@ pub fn normal_against_random(scenarios: &[&str]) -> (u32, u32) {
     }
     (won, played)
 }
+
+/// The terrain of square `(x, y)` of a battle's map now (a Skill Check may have changed it).
+pub fn terrain(b: &Battle, x: i32, y: i32) -> gridclash::ruleset::TerrainDef {
+    let i = b.map().at(Square::new(x, y)).expect("on the map");
+    b.rules().terrain.types[usize::from(i)].clone()
+}
+
+/// A Skill Check by `who` on the square `at`, made the way `way` says.
+pub fn use_skill(who: u32, at: (i32, i32), way: gridclash::battle::command::SkillWay) -> Command {
+    Command::UseSkill {
+        who: CombatantId(who),
+        at: Square::new(at.0, at.1),
+        way,
+    }
+}

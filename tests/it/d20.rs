@@ -1574,17 +1574,8 @@ fn adam_and_betty_on(
     )
 }
 
-fn skill_check(who: u32, at: (i32, i32), way: SkillWay) -> Command {
-    Command::UseSkill {
-        who: CombatantId(who),
-        at: Square::new(at.0, at.1),
-        way,
-    }
-}
-
 fn terrain_id(b: &Battle, x: i32, y: i32) -> String {
-    let i = b.map().at(Square::new(x, y)).expect("on the map");
-    rules().terrain.types[usize::from(i)].id.clone()
+    crate::common::terrain(b, x, y).id
 }
 
 #[test]
@@ -1595,7 +1586,10 @@ fn d20_taking_10_where_not_under_pressure() {
     // under pressure and must roll.
     let rows = ["..........", "..:.#.....", "....#....."];
     let mut b = adam_and_betty_on(rules(), &rows, (1, 1), (8, 1), &[]);
-    let lines = run(&mut b, skill_check(0, (2, 1), SkillWay::TakeTen));
+    let lines = run(
+        &mut b,
+        crate::common::use_skill(0, (2, 1), SkillWay::TakeTen),
+    );
     assert_contains(
         &lines,
         &[
@@ -1609,17 +1603,17 @@ fn d20_taking_10_where_not_under_pressure() {
     // In sight of Betty (the wall does not hide row 0), Taking 10 is refused.
     let mut b = adam_and_betty_on(rules(), &rows, (1, 0), (8, 0), &[]);
     let err = b
-        .check(&skill_check(0, (2, 1), SkillWay::TakeTen))
+        .check(&crate::common::use_skill(0, (2, 1), SkillWay::TakeTen))
         .expect_err("under pressure");
     assert!(
         err.to_string()
             .contains("it cannot Take 10 under pressure: Betty can see it"),
         "{err}"
     );
-    b.check(&skill_check(0, (2, 1), SkillWay::Action))
+    b.check(&crate::common::use_skill(0, (2, 1), SkillWay::Action))
         .expect("rolled, it may");
     let free = b
-        .check(&skill_check(0, (2, 1), SkillWay::Interrupt))
+        .check(&crate::common::use_skill(0, (2, 1), SkillWay::Interrupt))
         .expect_err("a Digimon rule");
     assert!(
         free.to_string()
@@ -1648,7 +1642,10 @@ fn d20_skill_check_on_the_ground_natural_one_fails_and_twenty_adds_a_die() {
     let adam = b.fighter(CombatantId(0)).expect("adam");
     let p = gridclash::battle::skill::chance(&r, &adam, &rubble, SkillWay::Action);
     assert!((p - 0.95).abs() < 1e-12, "{p}");
-    let lines = run(&mut b, skill_check(0, (2, 1), SkillWay::Action));
+    let lines = run(
+        &mut b,
+        crate::common::use_skill(0, (2, 1), SkillWay::Action),
+    );
     assert!(
         lines
             .iter()
@@ -1658,7 +1655,10 @@ fn d20_skill_check_on_the_ground_natural_one_fails_and_twenty_adds_a_die() {
     );
     assert_eq!(terrain_id(&b, 2, 1), "rubble");
     // The crates: 20 + 4 + Strength 6 = 30 against DC 20.
-    let lines = run(&mut b, skill_check(0, (3, 1), SkillWay::Action));
+    let lines = run(
+        &mut b,
+        crate::common::use_skill(0, (3, 1), SkillWay::Action),
+    );
     assert!(
         lines
             .iter()

@@ -1335,20 +1335,16 @@ fn battle_on_rows(rows: &[&str], units: Vec<UnitSetup>, faces: &[u32]) -> Battle
 
 /// The terrain id of square `(x, y)` of a battle's map.
 fn terrain_at(b: &Battle, x: i32, y: i32) -> String {
-    let i = b.map().at(Square::new(x, y)).expect("on the map");
-    rules().terrain.types[usize::from(i)].id.clone()
+    crate::common::terrain(b, x, y).id
 }
 
 fn use_skill(who: u32, at: (i32, i32), interrupt: bool) -> Command {
-    Command::UseSkill {
-        who: CombatantId(who),
-        at: Square::new(at.0, at.1),
-        way: if interrupt {
-            SkillWay::Interrupt
-        } else {
-            SkillWay::Action
-        },
-    }
+    let way = if interrupt {
+        SkillWay::Interrupt
+    } else {
+        SkillWay::Action
+    };
+    crate::common::use_skill(who, at, way)
 }
 
 #[test]
@@ -1398,10 +1394,8 @@ fn digimon_use_a_skill_moves_a_hazardous_object() {
 
 /// The Skill Check the terrain at `(x, y)` offers.
 fn data_check(b: &Battle, x: i32, y: i32) -> gridclash::ruleset::SkillCheckDef {
-    let i = b.map().at(Square::new(x, y)).expect("on the map");
-    rules().terrain.types[usize::from(i)]
+    crate::common::terrain(b, x, y)
         .skill_check
-        .clone()
         .expect("a Skill Check")
 }
 
@@ -1435,11 +1429,7 @@ fn digimon_use_a_skill_needs_a_square_beside_it_that_a_check_changes() {
         Err(RuleError::NoActions { .. })
     ));
     b.check(&use_skill(0, (2, 2), true)).expect("the Interrupt");
-    let ten = Command::UseSkill {
-        who: CombatantId(0),
-        at: Square::new(2, 2),
-        way: SkillWay::TakeTen,
-    };
+    let ten = crate::common::use_skill(0, (2, 2), SkillWay::TakeTen);
     assert!(why(b.check(&ten).expect_err("a d20 rule")).contains("Taking 10 is a d20 rule"));
     // Another ruleset has no Skill Check on the ground.
     let mut dbu = crate::common::duel("brawler", "ki_blaster", &[]);

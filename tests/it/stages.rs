@@ -528,32 +528,39 @@ fn stages_broken_table_track_and_cards_are_each_reported() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-#[test]
-fn stages_terrain_refuses_skill_checks_of_other_families() {
-    // A Skill Check on the ground is a d20 and Digimon rule: a power-stages terrain.ron that
-    // names one is refused where it says so, not silently ignored.
-    let dir = std::env::temp_dir().join(format!("gc-stages-skill-{}", std::process::id()));
+/// The errors of loading the shipped power-stages ruleset with the first `from` in its
+/// `terrain.ron` replaced by `to` (in a temporary copy named after `tag`).
+fn terrain_errors(tag: &str, from: &str, to: &str) -> Vec<String> {
+    let dir = std::env::temp_dir().join(format!("gc-stages-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     for f in gridclash::ruleset::stages::STAGE_FILES {
         std::fs::copy(rules_root().join("power-stages").join(f), dir.join(f)).expect("copy");
     }
     let terrain = std::fs::read_to_string(dir.join("terrain.ron")).expect("read");
-    std::fs::write(
-        dir.join("terrain.ron"),
-        terrain.replacen(
-            "description: \"Nothing in the way.\"",
-            "skill_check: Some((name: \"Dig\", stat: \"STR\", target: 5, becomes: \"open\")),\n            description: \"Nothing in the way.\"",
-            1,
-        ),
-    )
-    .expect("write");
-    let errs: Vec<String> = Rules::load(&dir)
-        .expect_err("a foreign rule")
+    assert!(
+        terrain.contains(from),
+        "the shipped terrain.ron has {from:?}"
+    );
+    std::fs::write(dir.join("terrain.ron"), terrain.replacen(from, to, 1)).expect("write");
+    let errs = Rules::load(&dir)
+        .expect_err("refused")
         .0
         .iter()
         .map(|e| e.to_string())
         .collect();
     std::fs::remove_dir_all(&dir).ok();
+    errs
+}
+
+#[test]
+fn stages_terrain_refuses_skill_checks_of_other_families() {
+    // A Skill Check on the ground is a d20 and Digimon rule: a power-stages terrain.ron that
+    // names one is refused where it says so, not silently ignored.
+    let errs = terrain_errors(
+        "skill",
+        "description: \"Nothing in the way.\"",
+        "skill_check: Some((name: \"Dig\", stat: \"STR\", target: 5, becomes: \"open\")),\n            description: \"Nothing in the way.\"",
+    );
     assert!(
         errs.iter().any(|e| e.contains("terrain.ron:")
             && e.contains("types[0].skill_check")
@@ -647,34 +654,17 @@ fn stages_greedy_baseline_values_stages_taken() {
 
 #[test]
 fn stages_terrain_cannot_change_rolls_or_give_cover() {
-    let dir = std::env::temp_dir().join(format!("gc-stages-t-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    for f in gridclash::ruleset::stages::STAGE_FILES {
-        std::fs::copy(rules_root().join("power-stages").join(f), dir.join(f)).expect("copy");
-    }
-    let terrain = std::fs::read_to_string(dir.join("terrain.ron")).expect("read");
-    std::fs::write(
-        dir.join("terrain.ron"),
-        terrain.replacen(
-            "move_cost: Some(2),",
-            "move_cost: Some(2), cover_rank: Some(1),",
-            1,
-        ),
-    )
-    .expect("write");
-    let errs: Vec<String> = Rules::load(&dir)
-        .expect_err("cover refused")
-        .0
-        .iter()
-        .map(|e| e.to_string())
-        .collect();
+    let errs = terrain_errors(
+        "t",
+        "move_cost: Some(2),",
+        "move_cost: Some(2), cover_rank: Some(1),",
+    );
     assert!(
         errs.iter().any(|e| e.contains("terrain.ron:")
             && e.contains("cover_rank")
             && e.contains("no cover")),
         "{errs:#?}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
