@@ -152,8 +152,8 @@ struct OddsArgs {
     #[arg(long)]
     element: Option<String>,
     /// How the target defends: dodge or parry (power stages: take, or block with a card;
-    /// shinobi: dodge, block or deflect; d20: dodge or block, and take or dive against a shot
-    /// from beyond melee range).
+    /// shinobi: dodge, block or deflect; d20: dodge or block, and take, dive or prone (drop
+    /// prone) against a shot from beyond melee range).
     #[arg(long, default_value = "dodge")]
     defense: String,
     /// Shinobi: as a sneak attack (the odds mix a won and a lost Stealth contest).
@@ -1021,13 +1021,14 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
     let defense = match args.defense.as_str() {
         "take" if d20_rules => DefenseChoice::Take,
         "dive" if d20_rules => DefenseChoice::Dive,
+        "prone" if d20_rules => DefenseChoice::DropProne,
         "dodge" | "take" => DefenseChoice::Dodge,
         "block" if rules.shinobi.is_some() => DefenseChoice::Block,
         "parry" | "block" => DefenseChoice::Parry,
         "deflect" => DefenseChoice::Deflect,
         other => {
             return Err(format!(
-                "--defense is dodge or parry (DBU), take or block (power stages), dodge, block or deflect (shinobi), dodge, block, take or dive (d20), not `{other}`"
+                "--defense is dodge or parry (DBU), take or block (power stages), dodge, block or deflect (shinobi), dodge, block, take, dive or prone (d20), not `{other}`"
             ));
         }
     };
@@ -1157,6 +1158,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             "critical_category": chosen.critical_category,
             "soak_used": chosen.soak_used,
             "cover": chosen.cover,
+            "difficulty": chosen.difficulty,
             "strike": chosen.strike,
             "dodge": roll_of(DefenseChoice::Dodge),
             "parry": roll_of(DefenseChoice::Parry),
@@ -1248,7 +1250,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             "Roll check (half the blast when it meets the DC)",
             &chosen.defense_roll,
         ));
-    } else if !undefended && defense != DefenseChoice::Take {
+    } else if !undefended && !matches!(defense, DefenseChoice::Take | DefenseChoice::DropProne) {
         rolls.push((defense.name(), &chosen.defense_roll));
     }
     if digimon && chosen.automatic_hit.is_some() {

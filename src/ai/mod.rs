@@ -178,8 +178,8 @@ enum RandomOption {
 
 /// Every option a random player might take for `who`: each legal attack, a move to each
 /// reachable square, standing up, ending a condition, curing poison, handing a shared turn to
-/// a partner (Digimon), a Skill Check on the ground beside it (Digimon, d20), and ending the
-/// turn; with
+/// a partner (Digimon), a Skill Check on the ground beside it (Digimon, d20), dropping prone
+/// (d20), and ending the turn; with
 /// the move searches the moves' paths come from.
 fn random_options(
     battle: &mut Battle,
@@ -200,6 +200,7 @@ fn random_options(
     extra.push(Command::StandUp { who });
     extra.push(Command::CurePoison { who });
     extra.push(Command::HandOver { who });
+    extra.push(Command::DropProne { who });
     if rules
         .shinobi
         .as_ref()

@@ -850,8 +850,37 @@ pub fn decide(
     options.sort_by(|a, b| b.score.total_cmp(&a.score));
     for o in options {
         if battle.check(&o.command).is_ok() {
-            return o.command;
+            return lie_down_first(battle, &rules, &fighters, &me, level, o.command);
         }
     }
-    Command::EndTurn { who }
+    lie_down_first(
+        battle,
+        &rules,
+        &fighters,
+        &me,
+        level,
+        Command::EndTurn { who },
+    )
+}
+
+/// d20: before ending its turn, a `normal` or `hard` computer player drops prone with the
+/// round's Swift action when shooters but no foe with a hand weapon can get at it.
+fn lie_down_first(
+    battle: &mut Battle,
+    rules: &Rules,
+    fighters: &[Fighter],
+    me: &Fighter,
+    level: Level,
+    chosen: Command,
+) -> Command {
+    let drop = Command::DropProne { who: me.id };
+    if matches!(chosen, Command::EndTurn { .. })
+        && level != Level::Easy
+        && crate::battle::swift::worth_lying_down(rules, me, fighters)
+        && battle.check(&drop).is_ok()
+    {
+        drop
+    } else {
+        chosen
+    }
 }

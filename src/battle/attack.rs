@@ -975,23 +975,31 @@ fn shinobi_defense(
             decl.bystanders = bystanders;
             let ctx = assemble(rules, field, attacker, all, &decl);
             let t = ctx.targets.iter().find(|t| t.id == target.id)?;
-            if t.offers(DefenseChoice::Dive) {
-                // d20: a shot from beyond melee range: dive (a Move action next turn) only
-                // when it is worth it.
+            if t.offers(DefenseChoice::Take) {
+                // d20: a shot from beyond melee range: dive (a Move action next turn) or drop
+                // prone (a swift action) only when it is worth what it costs; of the two, the
+                // one that gains more over its cost.
+                if target.controller.defense != DefensePolicy::Best {
+                    return Some(DefenseChoice::Take);
+                }
+                let (life, max) = (target.life.current, target.life.max);
                 let take = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Take);
-                let dive = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Dive);
-                let worth = target.controller.defense == DefensePolicy::Best
-                    && super::dive::worth_diving(
-                        &take,
-                        &dive,
-                        target.life.current,
-                        target.life.max,
-                    );
-                return Some(if worth {
-                    DefenseChoice::Dive
-                } else {
-                    DefenseChoice::Take
-                });
+                let mut best = (0.0, DefenseChoice::Take);
+                if t.offers(DefenseChoice::Dive) {
+                    let dive = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Dive);
+                    let gain = super::dive::worth_diving(&take, &dive, life, max);
+                    if gain >= 0.0 {
+                        best = (gain, DefenseChoice::Dive);
+                    }
+                }
+                if t.offers(DefenseChoice::DropProne) {
+                    let drop = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::DropProne);
+                    let gain = super::swift::worth_dropping(&take, &drop, life, max);
+                    if gain >= 0.0 && (best.1 == DefenseChoice::Take || gain > best.0) {
+                        best = (gain, DefenseChoice::DropProne);
+                    }
+                }
+                return Some(best.1);
             }
             if target.controller.defense == DefensePolicy::AlwaysDodge {
                 return Some(DefenseChoice::Dodge);
@@ -1174,6 +1182,19 @@ pub fn roll_opposed_checks(
     let field = ground.field(rules);
     let ctx = assemble(rules, &field, attacker, &targets, &decl);
     if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s)) {
+        // One who drops prone lies down before the shot is rolled (its difficulty already
+        // counts the prone bonus, from the answer's entry).
+        for t in state
+            .targets
+            .iter()
+            .filter(|t| t.defense == Some(DefenseChoice::DropProne))
+        {
+            if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id)
+                && let Ok(how) = super::swift::check_drop_prone(d, &f.snapshot(), false)
+            {
+                super::swift::drop_prone(d, &mut f, how, true, &mut log);
+            }
+        }
         let strike =
             super::d20::roll_checks(&ctx, attacker.id, &mut state.targets, &mut dice.0, &mut log);
         // A diver lands prone once its Dodge check is made.

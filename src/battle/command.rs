@@ -125,6 +125,10 @@ pub enum Command {
         #[serde(default)]
         way: SkillWay,
     },
+    /// d20: lie down where one stands, a swift action on one's own turn (the round's Swift
+    /// action, or a Move action or the attack of opportunity traded for one). Against a shot
+    /// on another's turn it is the `Defend` answer `DropProne` instead.
+    DropProne { who: CombatantId },
 }
 
 /// How a Skill Check on the ground is made and paid for.
@@ -182,7 +186,8 @@ impl Command {
             | Self::Recover { who, .. }
             | Self::Intercede { who, .. }
             | Self::HandOver { who }
-            | Self::UseSkill { who, .. } => *who,
+            | Self::UseSkill { who, .. }
+            | Self::DropProne { who } => *who,
         }
     }
 }
@@ -288,6 +293,8 @@ pub enum RuleError {
     CannotHandOver { who: CombatantId, why: String },
     #[error("{who} cannot Use a Skill there: {why}")]
     CannotUseSkill { who: CombatantId, why: String },
+    #[error("{who} cannot Drop prone: {why}")]
+    CannotDropProne { who: CombatantId, why: String },
     #[error("nothing is being asked of {0} right now")]
     NothingToAnswer(CombatantId),
     #[error("{0} is Defeated and can make no maneuvers")]

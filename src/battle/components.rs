@@ -329,6 +329,14 @@ pub struct RoundLog {
     /// d20: the round's free single step has been taken.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stepped: bool,
+    /// d20: the round's Swift actions spent (on its own turn, or as immediate actions on
+    /// another's); trades buy more once they are gone.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub swift_spent: u32,
+}
+
+fn is_zero_u32(v: &u32) -> bool {
+    *v == 0
 }
 
 /// A d20 full-round attack: "A character devoting a full round action to attacks may make
@@ -359,7 +367,8 @@ pub struct EncounterLog {
     /// d20: grenades thrown so far, by weapon id (each character carries a few).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub grenades_thrown: std::collections::BTreeMap<String, u32>,
-    /// d20: lying prone after a Dive for cover; shots at it are harder until it moves.
+    /// d20: lying prone after a Dive for cover or a Drop prone; shots at it are harder and
+    /// melee blows easier until it moves.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub prone: bool,
     /// d20: a Dive for cover taken with "your next move action": the diver's next turn

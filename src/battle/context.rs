@@ -35,6 +35,9 @@ pub enum DefenseChoice {
     /// d20: "Dive for cover": a Dodge check against the shot, paid with the diver's next Move
     /// action, landing prone.
     Dive,
+    /// d20: lie down where one stands as an immediate action (the round's Swift action, or
+    /// the attack of opportunity traded for one): the shot's DC gets the prone bonus.
+    DropProne,
 }
 
 impl DefenseChoice {
@@ -47,6 +50,7 @@ impl DefenseChoice {
             Self::Deflect => "Deflect",
             Self::Take => "Take the shot",
             Self::Dive => "Dive for cover",
+            Self::DropProne => "Drop prone",
         }
     }
 }
@@ -357,7 +361,10 @@ pub fn defense_spec(
     let d = defender.derived(rules);
     match choice {
         // The d20 answers are never offered in DBU; they read as a Dodge.
-        DefenseChoice::Dodge | DefenseChoice::Take | DefenseChoice::Dive => {
+        DefenseChoice::Dodge
+        | DefenseChoice::Take
+        | DefenseChoice::Dive
+        | DefenseChoice::DropProne => {
             let mut s = combat_roll(rules, defender, RollKind::Dodge, 0, None, true);
             s.add("Defense Value", d.defense_value);
             if !defender.raging() {

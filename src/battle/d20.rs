@@ -182,6 +182,11 @@ pub(crate) fn add_stat(d: &D20Data, f: &Fighter, id: &str, s: &mut RollSpec) {
     s.add(format!("{} ({id})", stat_name(d, id)), f.attributes.get(id));
 }
 
+/// True when `f`'s weapon is a missile weapon (it shoots rather than strikes).
+pub fn shoots(d: &D20Data, f: &Fighter) -> bool {
+    gear(d, f).is_some_and(|(_, w)| w.class == WeaponClass::Missile)
+}
+
 /// True for a weapon swung in hand (strength counts to hit and to its effect), not shot or
 /// thrown.
 fn hand_held(w: &WeaponDef) -> bool {
@@ -228,8 +233,9 @@ pub fn strike_spec(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, swing: u32
 }
 
 /// The answers `target` may give `a` from `distance`: none against a grenade; against a
-/// missile beyond melee range ("Normally ranged attacks cannot be dodged") taking the shot or
-/// a Dive for cover, when it may dive; otherwise Dodge, and a parry (Block) with a parry feat.
+/// missile beyond melee range ("Normally ranged attacks cannot be dodged") taking the shot, a
+/// Dive for cover when it may dive, dropping prone when it has a swift action to do it with
+/// (none of these: no answer); otherwise Dodge, and a parry (Block) with a parry feat.
 pub fn offered(
     d: &D20Data,
     target: &Fighter,
@@ -242,11 +248,17 @@ pub fn offered(
         return Vec::new();
     }
     if class == Some(WeaponClass::Missile) && distance > 1 {
-        return if super::dive::can_dive(d, target) {
-            vec![DefenseChoice::Take, DefenseChoice::Dive]
-        } else {
-            Vec::new()
-        };
+        let mut v = Vec::new();
+        if super::dive::can_dive(d, target) {
+            v.push(DefenseChoice::Dive);
+        }
+        if super::swift::can_drop_prone(d, target) {
+            v.push(DefenseChoice::DropProne);
+        }
+        if !v.is_empty() {
+            v.insert(0, DefenseChoice::Take);
+        }
+        return v;
     }
     let mut v = vec![DefenseChoice::Dodge];
     if parry_feat(d, target).is_some() {
@@ -255,13 +267,34 @@ pub fn offered(
     v
 }
 
-/// The defense roll an answer makes, if any: none when taking the shot or when nothing can be
-/// answered; a Dive for cover rolls the Dodge its entry holds.
+/// The defense roll an answer makes, if any: none when taking the shot, dropping prone or
+/// when nothing can be answered; a Dive for cover rolls the Dodge its entry holds.
 pub fn answer_roll(t: &TargetContext, choice: DefenseChoice) -> Option<&RollSpec> {
+    let shot = t.offers(DefenseChoice::Take);
     let undefended = t.defenses.is_empty()
-        || choice == DefenseChoice::Take
-        || (choice != DefenseChoice::Dive && t.offers(DefenseChoice::Dive));
+        || matches!(choice, DefenseChoice::Take | DefenseChoice::DropProne)
+        || (choice != DefenseChoice::Dive && shot);
     (!undefended).then(|| t.defense(choice))
+}
+
+/// What the attack must meet besides a defense roll, answered with `choice`: dropping prone
+/// against a shot adds the prone bonus (its entry holds that difficulty), else as declared.
+pub fn difficulty_of(t: &TargetContext, choice: DefenseChoice) -> Option<&RollSpec> {
+    if choice == DefenseChoice::DropProne && t.offers(DefenseChoice::DropProne) {
+        Some(t.defense(DefenseChoice::DropProne))
+    } else {
+        t.difficulty.as_ref()
+    }
+}
+
+/// What lying prone takes off `target`'s Dodge or parry against a blow of `w` (a hand-held
+/// weapon; prone is no help up close), as a modifier.
+fn prone_in_melee(d: &D20Data, target: &Fighter, w: &WeaponDef) -> Option<crate::dice::Modifier> {
+    let rule = d.combat.prone.as_ref()?;
+    (target.encounter.prone && hand_held(w) && rule.melee > 0).then(|| crate::dice::Modifier {
+        label: format!("prone against a melee attack -{}", rule.melee),
+        value: -rule.melee,
+    })
 }
 
 /// The parry feat `f` has, if any (Blocking Parry before Deflecting Parry).
@@ -540,7 +573,8 @@ pub fn assemble(
             .map(|(t, strike)| {
                 let distance = attacker.distance_to(t).unwrap_or(1);
                 let difficulty = difficulty_spec(d, field, attacker, t, w);
-                let bonus: Vec<_> = difficulty.modifiers.iter().skip(1).cloned().collect();
+                let mut bonus: Vec<_> = difficulty.modifiers.iter().skip(1).cloned().collect();
+                bonus.extend(prone_in_melee(d, t, w));
                 TargetContext {
                     id: t.id,
                     distance: attacker.distance_to(t),
@@ -551,6 +585,15 @@ pub fn assemble(
                             let spec = match c {
                                 // Taking the shot rolls nothing.
                                 DefenseChoice::Take => RollSpec::new(RollKind::Dodge),
+                                // Dropping prone rolls nothing either: the shot's difficulty
+                                // gets the prone bonus.
+                                DefenseChoice::DropProne => {
+                                    let mut s = difficulty.clone();
+                                    if let Some(p) = &d.combat.prone {
+                                        s.add(format!("prone +{} (drops prone)", p.shots), p.shots);
+                                    }
+                                    s
+                                }
                                 DefenseChoice::Block => {
                                     defense_spec(d, t, Some(w), DefenseKind::Block, &bonus)
                                 }
@@ -818,7 +861,8 @@ pub fn target_odds(
         };
     }
     let weapon = d.attack(attacker_profile).and_then(|a| d.weapon(&a.weapon));
-    let dc = t.difficulty.as_ref().map_or(0, RollSpec::flat_total);
+    let difficulty = difficulty_of(t, choice);
+    let dc = difficulty.map_or(0, RollSpec::flat_total);
     let defense = answer_roll(t, choice);
     let successes = success_chances(&t.strike, dc, defense);
     let hit: f64 = successes.values().sum();
@@ -846,7 +890,7 @@ pub fn target_odds(
     }
     TargetOdds {
         critical_hit_chance: critical,
-        difficulty: t.difficulty.as_ref().map(RollSummary::of),
+        difficulty: difficulty.map(RollSummary::of),
         ..TargetOdds::lethal(
             t.id,
             choice,
@@ -888,18 +932,19 @@ pub fn roll_checks(
         let Some(state) = targets.get_mut(i) else {
             continue;
         };
-        let dc = tc.difficulty.as_ref().map_or(0, RollSpec::flat_total);
-        let defense =
-            if let Some(spec) = answer_roll(tc, state.defense.unwrap_or(DefenseChoice::Dodge)) {
-                let r = tidy(roll(spec, dice));
-                log.push(BattleEvent::DefenseRolled {
-                    defender: tc.id,
-                    roll: r.clone(),
-                });
-                Some(r)
-            } else {
-                None
-            };
+        let choice = state.defense.unwrap_or(DefenseChoice::Dodge);
+        let difficulty = difficulty_of(tc, choice);
+        let dc = difficulty.map_or(0, RollSpec::flat_total);
+        let defense = if let Some(spec) = answer_roll(tc, choice) {
+            let r = tidy(roll(spec, dice));
+            log.push(BattleEvent::DefenseRolled {
+                defender: tc.id,
+                roll: r.clone(),
+            });
+            Some(r)
+        } else {
+            None
+        };
         let defense_counts = defense.as_ref().filter(|r| r.natural != Some(1));
         let need = defense_counts.map_or(dc, |r| r.total.max(dc));
         let hit = !natural_one && strike.total >= need;
@@ -910,9 +955,7 @@ pub fn roll_checks(
             defender: tc.id,
             strike: strike.total,
             difficulty: dc,
-            difficulty_why: tc
-                .difficulty
-                .as_ref()
+            difficulty_why: difficulty
                 .map(|s| {
                     s.modifiers
                         .iter()

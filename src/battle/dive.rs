@@ -15,15 +15,17 @@ use crate::ruleset::d20::D20Data;
 /// against you": one dive for each Move action given up).
 pub fn can_dive(d: &D20Data, target: &Fighter) -> bool {
     d.combat.dive_for_cover.is_some()
+        && d.combat.prone.is_some()
         && !target.encounter.dive_owed
         && !target.defeated()
         && target.position.is_some()
 }
 
-/// What lying prone adds to a shot's DC at `target` (0 standing).
+/// What lying prone adds to a shot's DC at `target` (0 standing), after a dive or a Drop
+/// prone.
 pub fn prone_bonus(d: &D20Data, target: &Fighter) -> i64 {
-    match &d.combat.dive_for_cover {
-        Some(rule) if target.encounter.prone => rule.prone_bonus,
+    match &d.combat.prone {
+        Some(rule) if target.encounter.prone => rule.shots,
         _ => 0,
     }
 }
@@ -82,7 +84,7 @@ pub fn dive(
     shooter: &Fighter,
     log: &mut EventLog,
 ) {
-    let Some(rule) = &d.combat.dive_for_cover else {
+    let Some(rule) = &d.combat.prone else {
         return;
     };
     let me = f.snapshot();
@@ -104,8 +106,8 @@ pub fn dive(
     log.push(BattleEvent::Dive {
         who: *f.id,
         text: format!(
-            "{} dives for cover and lands prone {place}: shots at it +{} (prone){cover} until it moves; its next turn starts by spending a Move action on the dive",
-            me.identity.name, rule.prone_bonus
+            "{} dives for cover and lands prone {place}: shots at it +{} (prone){cover}, its Dodge or parry against melee -{}, until it moves; its next turn starts by spending a Move action on the dive",
+            me.identity.name, rule.shots, rule.melee
         ),
     });
 }
@@ -133,11 +135,11 @@ pub fn stand_up(who: CombatantId, name: &str, prone: &mut bool, log: &mut EventL
     });
 }
 
-/// The computer dives when doing so saves at least a seventh of its Hit Points in expected
-/// damage (a defeat avoided counts as the Hit Points it has left), since the dive costs it a
-/// Move action next turn.
-pub fn worth_diving(take: &TargetOdds, dive: &TargetOdds, life: i64, max: i64) -> bool {
+/// What diving gains the computer over taking the shot: the expected damage it saves (a
+/// defeat avoided counts as the Hit Points it has left) less a seventh of its Hit Points,
+/// since the dive costs it a Move action next turn. It dives when this is 0 or more.
+pub fn worth_diving(take: &TargetOdds, dive: &TargetOdds, life: i64, max: i64) -> f64 {
     let saved = take.expected_damage - dive.expected_damage
         + (take.defeat_chance - dive.defeat_chance) * life.max(0) as f64;
-    saved >= (max as f64 / 7.0).max(1.0)
+    saved - (max as f64 / 7.0).max(1.0)
 }

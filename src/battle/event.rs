@@ -52,6 +52,8 @@ pub enum ActionKind {
     Momentum,
     /// One shinobi action point.
     ActionPoint,
+    /// d20: the round's Swift action.
+    Swift,
 }
 
 /// One thing that happened.
@@ -407,6 +409,12 @@ pub enum BattleEvent {
         who: CombatantId,
         text: String,
     },
+    /// d20: a Drop prone, on one's turn or as an immediate action (what it paid with, what
+    /// lying prone changes).
+    DroppedProne {
+        who: CombatantId,
+        text: String,
+    },
     WoundRolled {
         attacker: CombatantId,
         roll: RollBreakdown,
@@ -612,6 +620,11 @@ impl BattleEvent {
                 kind: ActionKind::ActionPoint,
                 what,
             } => format!("{} spends 1 AP on {what}.", n(names, *who)),
+            E::ActionSpent {
+                who,
+                kind: ActionKind::Swift,
+                what,
+            } => format!("{} spends its Swift action on {what}.", n(names, *who)),
             E::ActionSpent { who, kind, what } => {
                 format!("{} spends a {kind:?} Action on {what}.", n(names, *who))
             }
@@ -973,6 +986,7 @@ impl BattleEvent {
             E::DefenseDeclared { defender, choice } => match choice {
                 DefenseChoice::Take => format!("{} takes the shot.", n(names, *defender)),
                 DefenseChoice::Dive => format!("{} will dive for cover.", n(names, *defender)),
+                DefenseChoice::DropProne => format!("{} will drop prone.", n(names, *defender)),
                 _ => format!("{} will {choice:?}.", n(names, *defender)),
             },
             E::StrikeRolled { attacker, roll } => format!("{}: {roll}", n(names, *attacker)),
@@ -1036,7 +1050,7 @@ impl BattleEvent {
                         )
                     }
                     Some(d) => format!("DC {difficulty} ({difficulty_why}) and the defense {d}"),
-                    None => format!("DC {difficulty} ({difficulty_why}), no defense possible"),
+                    None => format!("DC {difficulty} ({difficulty_why}), no defense roll"),
                 };
                 let (a, t) = (n(names, *attacker), n(names, *defender));
                 if *attack_natural_one {
@@ -1075,7 +1089,8 @@ impl BattleEvent {
             E::DigiFall { text, .. }
             | E::DigiNote { text, .. }
             | E::Blast { text, .. }
-            | E::Dive { text, .. } => text.clone(),
+            | E::Dive { text, .. }
+            | E::DroppedProne { text, .. } => text.clone(),
             E::WoundRolled { attacker, roll } => format!("{}: {roll}", n(names, *attacker)),
             E::Damage {
                 target,

@@ -30,6 +30,7 @@ pub mod skill;
 pub mod stages;
 pub mod state;
 pub mod stats;
+pub mod swift;
 pub mod turn;
 
 use std::sync::Arc;
@@ -67,7 +68,7 @@ pub fn plugin(app: &mut App) {
             (
                 maneuvers::apply_end_turn,
                 turn::apply_hand_over,
-                skill::apply_use_skill,
+                (skill::apply_use_skill, swift::apply_drop_prone).chain(),
                 maneuvers::apply_convert_action,
                 maneuvers::apply_surge,
                 maneuvers::apply_stand_up,
@@ -200,6 +201,7 @@ pub fn command_name(cmd: &Command) -> &'static str {
         Command::Intercede { .. } => "Intercede",
         Command::HandOver { .. } => "Hand Over",
         Command::UseSkill { .. } => "Use a Skill",
+        Command::DropProne { .. } => "Drop prone",
     }
 }
 
@@ -944,6 +946,7 @@ impl Battle {
                 skill::check_use_skill(&rules, &field, turn.round, fighters, me, *at, *way)
                     .map(|_| ())
             }
+            Command::DropProne { .. } => swift::check_command(&rules, me),
             Command::Defend { .. }
             | Command::Respond { .. }
             | Command::Exploit { .. }

@@ -577,8 +577,16 @@ pub fn end_turn_without_actions(
             .and_then(|s| super::d20::of(s))
             .is_some_and(|d| !f.round.stepped && d.combat.single_step > 0)
     };
+    // d20: so does a Drop prone the round's own Swift action could still pay for.
+    let swift_left = |f: &super::fighter::FighterQueryReadOnlyItem| {
+        super::swift::data(&rules.0).is_some_and(|d| {
+            d.combat.drop_prone
+                && !f.encounter.prone
+                && f.round.swift_spent < d.combat.swift_actions
+        })
+    };
     if let Some(f) = q.iter().find(|f| *f.id == active)
-        && ((f.actions.usable() == 0 && !swings_left(f.round) && !step_left(&f))
+        && ((f.actions.usable() == 0 && !swings_left(f.round) && !step_left(&f) && !swift_left(&f))
             || f.life.current <= 0)
     {
         order.phase = TurnPhase::TurnEnd;

@@ -373,17 +373,28 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
             if ninja && pressed(GameAction::Counter) {
                 session.counter = !session.counter;
             }
-            // d20, against a shot from beyond melee range: take it or dive for cover.
-            let answering = pressed(GameAction::Dodge) || pressed(GameAction::Parry);
-            let dive = answering
-                && session
+            // d20, against a shot from beyond melee range: take it (the Dodge key), dive for
+            // cover (the Parry key) or drop prone (the Deflect key).
+            let answering = pressed(GameAction::Dodge)
+                || pressed(GameAction::Parry)
+                || pressed(GameAction::Deflect);
+            let answers: Vec<DefenseChoice> = if answering {
+                session
                     .battle
                     .defense_odds()
-                    .is_some_and(|v| v.iter().any(|o| o.defense == DefenseChoice::Dive));
-            let choice = if dive && pressed(GameAction::Dodge) {
+                    .map(|v| v.iter().map(|o| o.defense).collect())
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            let offered = |c: DefenseChoice| answers.contains(&c);
+            let shot = offered(DefenseChoice::Take);
+            let choice = if shot && pressed(GameAction::Dodge) {
                 Some(DefenseChoice::Take)
-            } else if dive && pressed(GameAction::Parry) {
-                Some(DefenseChoice::Dive)
+            } else if shot && pressed(GameAction::Parry) {
+                offered(DefenseChoice::Dive).then_some(DefenseChoice::Dive)
+            } else if shot && pressed(GameAction::Deflect) {
+                offered(DefenseChoice::DropProne).then_some(DefenseChoice::DropProne)
             } else if pressed(GameAction::Dodge) {
                 Some(DefenseChoice::Dodge)
             } else if pressed(GameAction::Parry) {
@@ -587,6 +598,8 @@ fn command_active_unit(
         Some(Command::EndTurn { who })
     } else if pressed(GameAction::HandOver) {
         Some(Command::HandOver { who })
+    } else if pressed(GameAction::DropProne) {
+        Some(Command::DropProne { who })
     } else if pressed(GameAction::Select) {
         cursor
             .0

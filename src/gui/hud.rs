@@ -861,7 +861,7 @@ fn d20_unit_text(
         })
         .collect();
     let mut out = format!(
-        "{} {}  |  {}\n{} ({})\n{} {}/{}\nActions {} of {} left  |  attack of opportunity {}  |  move {} squares\nWeapon: {weapon}\nArmour: {armour}\nFeats: {}\n{}\n{}\nAttacks: {}",
+        "{} {}  |  {}\n{} ({})\n{} {}/{}\nActions {} of {} left  |  {}attack of opportunity {}  |  move {} squares\nWeapon: {weapon}\nArmour: {armour}\nFeats: {}\n{}\n{}\nAttacks: {}",
         palette::side_mark(usize::from(f.side.0)),
         f.identity.name,
         c.map_or(f.identity.archetype.as_str(), |c| c.name.as_str()),
@@ -875,6 +875,11 @@ fn d20_unit_text(
         f.life.max,
         f.actions.usable(),
         d.combat.actions_per_round,
+        match d.combat.swift_actions {
+            0 => String::new(),
+            n if f.round.swift_spent < n => "swift action ready  |  ".to_string(),
+            _ => "swift action spent  |  ".to_string(),
+        },
         if f.actions.counter > 0 {
             "ready"
         } else {
@@ -890,16 +895,16 @@ fn d20_unit_text(
         stats(StatKind::Skill),
         attacks.join(", "),
     );
-    if let Some(rule) = &d.combat.dive_for_cover {
-        if f.encounter.prone {
-            out.push_str(&format!(
-                "\nPRONE (Dive for cover): shots from beyond melee range +{} until it moves",
-                rule.prone_bonus
-            ));
-        }
-        if f.encounter.dive_owed {
-            out.push_str("\nDived: its next turn starts by spending a Move action on it");
-        }
+    if let Some(rule) = &d.combat.prone
+        && f.encounter.prone
+    {
+        out.push_str(&format!(
+            "\nPRONE: shots from beyond melee range +{}, its Dodge or parry against melee -{}, until it moves",
+            rule.shots, rule.melee
+        ));
+    }
+    if f.encounter.dive_owed {
+        out.push_str("\nDived: its next turn starts by spending a Move action on it");
     }
     if f.defeated() {
         out.push_str("\nDEFEATED (0 HP)");
@@ -1125,15 +1130,34 @@ fn answer_key(
         DefenseChoice::Dive => (
             keys.of(GameAction::Parry).to_string(),
             format!(
-                "Dive for cover (spends your next Move action; you land prone, shots +{} until you move)",
-                rules
-                    .shinobi
-                    .as_ref()
-                    .and_then(|s| s.d20.as_ref())
-                    .and_then(|d| d.combat.dive_for_cover.as_ref())
-                    .map_or(0, |r| r.prone_bonus)
+                "Dive for cover (spends your next Move action; you land prone, {})",
+                prone_terms(rules)
             ),
         ),
+        // The Deflect key drops prone: an immediate action.
+        DefenseChoice::DropProne => (
+            keys.of(GameAction::Deflect).to_string(),
+            format!(
+                "Drop prone (immediate action: your Swift action, or your attack of opportunity once it is spent; {})",
+                prone_terms(rules)
+            ),
+        ),
+    }
+}
+
+/// What lying prone changes, in the second person, for prompts.
+fn prone_terms(rules: &crate::ruleset::Rules) -> String {
+    let prone = rules
+        .shinobi
+        .as_ref()
+        .and_then(|s| s.d20.as_ref())
+        .and_then(|d| d.combat.prone.as_ref());
+    match prone {
+        Some(p) => format!(
+            "shots +{}, your Dodge against melee -{}, until you move",
+            p.shots, p.melee
+        ),
+        None => "until you move".into(),
     }
 }
 
@@ -1751,6 +1775,7 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
                                 (DefenseChoice::Deflect, None) => "deflects".into(),
                                 (DefenseChoice::Take, None) => "takes the shot".into(),
                                 (DefenseChoice::Dive, None) => "dives for cover".into(),
+                                (DefenseChoice::DropProne, None) => "drops prone".into(),
                             };
                             target_line(&tname, &how, o, exploding)
                         })
@@ -2019,6 +2044,27 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
             format!("{} Use a Skill{free}", keys.of(GameAction::UseSkill)),
         ));
     }
+    // d20: Drop prone, when this unit may, with what it would be paid with.
+    let rules = session.battle.rules().clone();
+    if let Some(f) = &me
+        && let Some(d) = crate::battle::swift::data(&rules)
+        && session
+            .battle
+            .check(&crate::battle::command::Command::DropProne { who: f.id })
+            .is_ok()
+        && let Ok(how) = crate::battle::swift::check_drop_prone(d, f, true)
+    {
+        use crate::battle::swift::SwiftPay;
+        let paid = match how {
+            SwiftPay::Swift => "swift action",
+            SwiftPay::MoveAction => "trades a Move action for a swift action",
+            SwiftPay::AttackOfOpportunity => "trades the attack of opportunity for a swift action",
+        };
+        items.push(format!(
+            "{} Drop prone ({paid})",
+            keys.of(GameAction::DropProne)
+        ));
+    }
     // Digimon: the partner this one can let act now, in the turn they share.
     let partner = me
         .as_ref()
@@ -2141,6 +2187,15 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
                         let d20 = rules.shinobi.as_ref().is_some_and(|s| s.d20.is_some());
                         let what = if d20 && o.defense == DefenseChoice::Take {
                             what
+                        } else if d20 && o.defense == DefenseChoice::DropProne {
+                            // No roll: the shot's DC rises.
+                            let dc: i64 = o
+                                .difficulty
+                                .iter()
+                                .flat_map(|d| &d.terms)
+                                .filter_map(|t| t.value)
+                                .sum();
+                            format!("{what}: DC {dc}")
                         } else if d20 {
                             // This defender's own roll (a Deflecting Parry rolls DEX, a sai
                             // adds 1…), from the same summary the odds come from.

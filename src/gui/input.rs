@@ -65,6 +65,9 @@ pub enum GameAction {
     /// Digimon: Use a Skill on a square beside the unit (a Simple Action; pressed again, the
     /// free check of the round's Interrupt Action).
     UseSkill,
+    /// d20: Drop prone where the unit stands, a swift action (against a shot on another's
+    /// turn, the prompt's Deflect key answers with it instead).
+    DropProne,
     /// Answer a defense prompt: Dodge (take it in power stages), Parry (DBU; Block in shinobi,
     /// block with a card in power stages), Deflect (shinobi).
     Dodge,
@@ -175,6 +178,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::EndTurn, vec![K::KeyT]),
         (A::HandOver, vec![K::KeyG]),
         (A::UseSkill, vec![K::KeyK]),
+        (A::DropProne, vec![K::KeyO]),
         (A::Dodge, vec![K::KeyD]),
         (A::Parry, vec![K::KeyP]),
         (A::Deflect, vec![K::KeyE]),
@@ -257,6 +261,11 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(
             A::Rotate,
             ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::East]),
+        )
+        // Every left-trigger chord is taken: Drop prone is a right-trigger one.
+        .with(
+            A::DropProne,
+            ButtonlikeChord::new([GamepadButton::RightTrigger2, GamepadButton::North]),
         )
         .with(
             A::Undo,

@@ -24,7 +24,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 34] = [
+pub const REBINDABLE: [GameAction; 35] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -45,6 +45,7 @@ pub const REBINDABLE: [GameAction; 34] = [
     GameAction::EndTurn,
     GameAction::HandOver,
     GameAction::UseSkill,
+    GameAction::DropProne,
     GameAction::Dodge,
     GameAction::Parry,
     GameAction::Deflect,

@@ -98,6 +98,19 @@ pub struct D20Rules {
     /// from beyond melee range; absent, such a shot is never defended.
     #[serde(default)]
     pub dive_for_cover: Option<DiveRule>,
+    /// What lying prone does (after a Dive for cover or a Drop prone). Needed by either.
+    #[serde(default)]
+    pub prone: Option<ProneRule>,
+    /// "Each round a character gets … one(1) Swift action": how many (0: none). When it is
+    /// spent, "A Move action may be traded for a Swift Action" on one's own turn and "An
+    /// Attack of Opportunity may be traded for one(1) Swift action" on any.
+    #[serde(default)]
+    pub swift_actions: u32,
+    /// Our swift action (the text names none): lying down where one stands, on one's own
+    /// turn or as an immediate action against a shot ("An Immediate action is a Swift action,
+    /// but can be used on another characters turn"). Needs `prone` and a swift action.
+    #[serde(default)]
+    pub drop_prone: bool,
     /// "Off Guard attacks get +2 to hit": the bonus, for the one cause a grid settles by
     /// itself, a flanking attack. Absent: nobody is off guard.
     #[serde(default)]
@@ -122,9 +135,19 @@ pub struct DiveRule {
     /// How far the diver may land from where it stood ("in any space you can jump to"; the
     /// text gives no jump distance, so this is ours).
     pub squares: u32,
-    /// What lying prone adds to the DC of a shot at the diver ("you are now prone (+4)"); it
-    /// adds to cover ("+4 and … prone (+4) that grants +8").
-    pub prone_bonus: i64,
+}
+
+/// Lying prone: harder to shoot from afar, easier to strike up close, until one moves.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProneRule {
+    /// What lying prone adds to the DC of a shot from beyond melee range ("you are now prone
+    /// (+4)"); it adds to cover ("+4 and … prone (+4) that grants +8").
+    pub shots: i64,
+    /// What lying prone takes off one's Dodge or parry against a melee attack. The text is
+    /// silent; without a price, lying down at the end of every turn would cost nothing, so
+    /// this is ours (the usual d20 figure, 4).
+    pub melee: i64,
 }
 
 /// "How do grenades and splash weapons work?": the aim, the corners, the scatter, the
@@ -921,13 +944,39 @@ pub fn validate(
                 "a dive lands 0 to 5 squares away".into(),
             );
         }
-        if !(0..=20).contains(&dive.prone_bonus) {
+        if rules.prone.is_none() {
             at2(
                 src,
-                p.field("prone_bonus"),
-                "the prone bonus is 0 to 20".into(),
+                p,
+                "a Dive for cover lands the diver prone: `prone` is needed too".into(),
             );
         }
+    }
+    if let Some(prone) = &rules.prone {
+        let p = root.field("prone");
+        for (field, v) in [("shots", prone.shots), ("melee", prone.melee)] {
+            if !(0..=20).contains(&v) {
+                at2(
+                    src,
+                    p.field(field),
+                    format!("what lying prone changes is 0 to 20 (`{field}`)"),
+                );
+            }
+        }
+    }
+    if rules.swift_actions > 3 {
+        at2(
+            src,
+            root.field("swift_actions"),
+            "a round has 0 to 3 swift actions".into(),
+        );
+    }
+    if rules.drop_prone && (rules.prone.is_none() || rules.swift_actions == 0) {
+        at2(
+            src,
+            root.field("drop_prone"),
+            "Drop prone is a swift action that lays one prone: `prone` and `swift_actions` of 1 or more are needed too".into(),
+        );
     }
     let mut armour_ids = BTreeSet::new();
     for (i, a) in rules.armours.iter().enumerate() {

@@ -459,7 +459,7 @@ fn d20_range_increments_set_the_difficulty() {
 #[test]
 fn d20_ranged_attacks_cannot_be_dodged_beyond_melee_range() {
     // From beyond melee range neither Dodge nor a parry is offered: the shot is taken, or
-    // dodged only by diving for cover (below).
+    // dodged only by diving for cover, or made harder by dropping prone (below).
     let mut b = adam_and_betty(rules(), 20, DefensePolicy::AlwaysParry, false, &[]);
     let far = b.preview(&order(0, "bow_shot", 1)).expect("in range");
     let answers: Vec<DefenseChoice> = far.context.targets[0]
@@ -467,7 +467,14 @@ fn d20_ranged_attacks_cannot_be_dodged_beyond_melee_range() {
         .iter()
         .map(|(c, _)| *c)
         .collect();
-    assert_eq!(answers, vec![DefenseChoice::Take, DefenseChoice::Dive]);
+    assert_eq!(
+        answers,
+        vec![
+            DefenseChoice::Take,
+            DefenseChoice::Dive,
+            DefenseChoice::DropProne
+        ]
+    );
     // A target told always to parry, or always to dodge, takes it: only `Best` (or a person)
     // gives up a Move action to dive.
     for policy in [DefensePolicy::AlwaysParry, DefensePolicy::AlwaysDodge] {
@@ -475,10 +482,11 @@ fn d20_ranged_attacks_cannot_be_dodged_beyond_melee_range() {
         let got = run(&mut b, shoot(0, "bow_shot", 1));
         assert!(got.iter().any(|l| l == "Betty takes the shot."), "{got:#?}");
     }
-    // Without the Dive for cover rule there is no answer at all.
+    // Without the Dive for cover and Drop prone rules there is no answer at all.
     let mut r = (*rules()).clone();
     if let Some(d) = r.shinobi.as_mut().and_then(|s| s.d20.as_deref_mut()) {
         d.combat.dive_for_cover = None;
+        d.combat.drop_prone = false;
     }
     let mut b = adam_and_betty(Arc::new(r), 20, DefensePolicy::AlwaysParry, false, &[]);
     let far = b.preview(&order(0, "bow_shot", 1)).expect("in range");
@@ -720,7 +728,7 @@ fn d20_sample_adams_first_arrow_is_absorbed_by_bettys_armour() {
         &l,
         &[
             "Adam: Strike 26 = d20:11 + Dexterity (DEX) 10 + WU: Archery (WU_ARCHERY) 5",
-            "Attack 26 against DC 20 (20 squares, within 2x range (15-square increments): DC 20), no defense possible: Adam hits Betty by 6 (ties go to the attacker).",
+            "Attack 26 against DC 20 (20 squares, within 2x range (15-square increments): DC 20), no defense roll: Adam hits Betty by 6 (ties go to the attacker).",
             "Adam: Wound 4 = d6:2 [5 EP] + 5 EP 2",
         ],
     );
@@ -890,9 +898,11 @@ fn d20_broken_files_name_file_line_and_field() {
                 .replace("damage_type: \"CD\",", "damage_type: \"XD\",")
                 .replace("blast: Some((radius: 4, save_dc: 15)),", "")
                 .replace("single_step: 1,", "single_step: 12,")
+                .replace("squares: 1,\n    )),", "squares: 9,\n    )),")
+                .replace("swift_actions: 1,", "swift_actions: 0,")
                 .replace(
-                    "squares: 1,\n        prone_bonus: 4,",
-                    "squares: 9,\n        prone_bonus: 4,",
+                    "prone: Some((shots: 4, melee: 4)),",
+                    "prone: Some((shots: 4, melee: 40)),",
                 ),
             "terrain.ron" => text
                 .replace("concealment_bonus: 4,", "concealment: 40,")
@@ -908,6 +918,8 @@ fn d20_broken_files_name_file_line_and_field() {
         "weapons[6].blast: a grenade needs a `blast`",
         "single_step: a single step is 0 to 10 squares",
         "dive_for_cover.squares: a dive lands 0 to 5 squares away",
+        "prone.melee: what lying prone changes is 0 to 20 (`melee`)",
+        "drop_prone: Drop prone is a swift action that lays one prone: `prone` and `swift_actions` of 1 or more are needed too",
         "roster.ron:22:35: characters[0].attacks[1]: unknown attack `bow_rapd`",
         "characters[5].grenades.long_bow: `long_bow` is not a grenade",
         "terrain.ron:94:26: types[8].concealment: `concealment` is not a d20 rule",
@@ -1204,7 +1216,10 @@ fn d20_single_step_is_a_free_action_once_a_round() {
             .any(|x| x == "Adam takes a free action: the round's single step."),
         "{l:#?}"
     );
-    // Taken: nothing is left, and the turn ends by itself.
+    // Taken: only the round's Swift action is left (Drop prone), so the turn stays open
+    // until it is passed up.
+    assert_eq!(b.turn().active(), Some(CombatantId(0)), "the swift action");
+    end_turn(&mut b);
     assert_eq!(b.turn().active(), Some(CombatantId(1)));
     end_turn(&mut b);
     // Next round: a one-square move with actions left is the free step (no action spent);
@@ -1260,6 +1275,24 @@ fn shot_at_betty(betty: (i32, i32), map: &[(char, (i32, i32))], faces: &[u32]) -
     Battle::new(r, &setup, DiceSource::scripted(all)).expect("battle starts")
 }
 
+/// As [`shot_at_betty`] at (25, 2) on open ground, but Betty rolls a 20 for initiative and
+/// the archers 1s: she acts first.
+fn shot_at_betty_first(faces: &[u32]) -> Battle {
+    let r = rules();
+    let setup = BattleSetup::open(
+        40,
+        6,
+        vec![
+            unit("adam", 0, (5, 2), DefensePolicy::AlwaysDodge, false),
+            unit("adam", 0, (5, 4), DefensePolicy::AlwaysDodge, false),
+            unit("betty", 1, (25, 2), DefensePolicy::Prompt, false),
+        ],
+    );
+    let mut all = vec![1, 1, 20];
+    all.extend_from_slice(faces);
+    Battle::new(r, &setup, DiceSource::scripted(all)).expect("battle starts")
+}
+
 fn answer(b: &mut Battle, choice: DefenseChoice) -> Vec<String> {
     run(
         b,
@@ -1303,7 +1336,14 @@ fn d20_dive_for_cover_dodges_the_first_shot_and_spends_the_next_move_action() {
     run(&mut b, shoot(0, "bow_shot", 2));
     let odds = b.defense_odds().expect("asked");
     let answers: Vec<DefenseChoice> = odds.iter().map(|o| o.defense).collect();
-    assert_eq!(answers, vec![DefenseChoice::Take, DefenseChoice::Dive]);
+    assert_eq!(
+        answers,
+        vec![
+            DefenseChoice::Take,
+            DefenseChoice::Dive,
+            DefenseChoice::DropProne
+        ]
+    );
     assert!(
         odds[1].hit_chance < odds[0].hit_chance,
         "diving lowers the hit chance"
@@ -1334,7 +1374,7 @@ fn d20_dive_for_cover_dodges_the_first_shot_and_spends_the_next_move_action() {
     let p = b.preview(&order(1, "bow_shot", 2)).expect("in range");
     assert!(
         p.context.targets[0].defenses.is_empty(),
-        "the dive is spent"
+        "the dive is spent, and a prone Betty cannot drop prone"
     );
     assert_eq!(dc_of(&mut b, 1).0, 24);
     assert!(dc_of(&mut b, 1).1.contains(&"prone +4".to_string()));
@@ -1365,6 +1405,250 @@ fn d20_dive_for_cover_dodges_the_first_shot_and_spends_the_next_move_action() {
     );
     assert!(!b.fighter(CombatantId(2)).expect("Betty").encounter.prone);
     assert_eq!(dc_of(&mut b, 1).0, 20);
+}
+
+// "Each round a character gets one(1) Full-round action, one(1) Swift action and any number
+// of Free actions. ... A Move action may be traded for a Swift Action. ... An Immediate action
+// is a Swift action, but can be used on another characters turn. ... An Attack of Opportunity
+// may be traded for one(1) Swift action." The text names no swift action: Drop prone is ours.
+
+/// The one-line story of a Drop prone in `got`, if any.
+fn dropped(got: &[String]) -> Option<&String> {
+    got.iter()
+        .find(|l| l.contains("drops prone where it stands"))
+}
+
+#[test]
+fn d20_immediate_action_drops_prone_against_a_shot_with_the_rounds_swift_action() {
+    // Adam rolls 6: 10 DEX + 5 Archery + 6 = 21. Taken, DC 20 is met; a Betty who drops
+    // prone makes it DC 24, which the 21 misses.
+    let mut b = shot_at_betty((25, 2), &[], &[6]);
+    run(&mut b, shoot(0, "bow_shot", 2));
+    let odds = b.defense_odds().expect("asked");
+    let take = odds
+        .iter()
+        .find(|o| o.defense == DefenseChoice::Take)
+        .expect("take");
+    let drop = odds
+        .iter()
+        .find(|o| o.defense == DefenseChoice::DropProne)
+        .expect("Drop prone is offered against a shot");
+    // Exactly: a d20 of 5 or more meets DC 20 (16 in 20), of 9 or more DC 24 (12 in 20).
+    assert!((take.hit_chance - 0.8).abs() < 1e-9, "{}", take.hit_chance);
+    assert!((drop.hit_chance - 0.6).abs() < 1e-9, "{}", drop.hit_chance);
+    let dc = drop.difficulty.as_ref().expect("a DC");
+    assert!(
+        dc.terms
+            .iter()
+            .any(|t| t.label == "prone +4 (drops prone)" && t.value == Some(4)),
+        "{dc:?}"
+    );
+    let total: i64 = dc.terms.iter().filter_map(|t| t.value).sum();
+    assert_eq!(total, 24);
+    let got = answer(&mut b, DefenseChoice::DropProne);
+    assert!(
+        got.iter()
+            .any(|l| l == "Betty spends its Swift action on Drop prone."),
+        "{got:#?}"
+    );
+    assert_eq!(
+        dropped(&got).map(String::as_str),
+        Some(
+            "Betty drops prone where it stands as an immediate action (its Swift action): shots from beyond melee range +4, its Dodge or parry against melee -4, until it moves"
+        )
+    );
+    assert!(
+        b.events().iter().any(|e| matches!(
+            e,
+            BattleEvent::D20Check {
+                hit: false,
+                strike: 21,
+                difficulty: 24,
+                defense: None,
+                ..
+            }
+        )),
+        "{got:#?}"
+    );
+    let betty = b.fighter(CombatantId(2)).expect("Betty");
+    assert!(betty.encounter.prone && !betty.encounter.dive_owed);
+    assert_eq!(betty.round.swift_spent, 1);
+    // The second archer: lying prone already, she may take it or dive, and the shot is DC 24.
+    end_turn(&mut b);
+    let p = b.preview(&order(1, "bow_shot", 2)).expect("in range");
+    let answers: Vec<DefenseChoice> = p.context.targets[0]
+        .defenses
+        .iter()
+        .map(|(c, _)| *c)
+        .collect();
+    assert_eq!(answers, vec![DefenseChoice::Take, DefenseChoice::Dive]);
+    assert_eq!(dc_of(&mut b, 1).0, 24);
+    // Unlike a dive, it takes nothing from her turn.
+    end_turn(&mut b);
+    assert_eq!(b.turn().active(), Some(CombatantId(2)));
+    assert_eq!(
+        b.fighter(CombatantId(2)).expect("Betty").actions.usable(),
+        2
+    );
+}
+
+#[test]
+fn d20_swift_action_once_a_round_then_a_move_action_or_the_attack_of_opportunity_traded_for_one() {
+    let mut b = adam_and_betty(rules(), 12, DefensePolicy::AlwaysDodge, true, &[]);
+    let adam = CombatantId(0);
+    let drop = Command::DropProne { who: adam };
+    let got = run(&mut b, drop.clone());
+    assert!(
+        got.iter()
+            .any(|l| l == "Adam spends its Swift action on Drop prone."),
+        "{got:#?}"
+    );
+    assert!(dropped(&got).is_some_and(|l| l.contains("(its Swift action)")));
+    // Prone already: nothing to drop.
+    let err = b
+        .submit(drop.clone())
+        .expect_err("prone already")
+        .to_string();
+    assert_eq!(err, "#0 cannot Drop prone: it is prone already");
+    // The free single step gets him up; the round's Swift action is spent, so the next Drop
+    // prone trades a Move action for one.
+    let step = run(
+        &mut b,
+        Command::Move {
+            who: adam,
+            path: vec![Square::new(2, 4)],
+            boosted: false,
+        },
+    );
+    assert!(
+        step.iter()
+            .any(|l| l.contains("Adam gets up from prone as it moves"))
+    );
+    let got = run(&mut b, drop.clone());
+    assert!(
+        got.iter()
+            .any(|l| l
+                .contains("spends 1 AP on a Move action traded for a Swift action (Drop prone)")),
+        "{got:#?}"
+    );
+    assert_eq!(b.fighter(adam).expect("Adam").actions.usable(), 1);
+    // Up again with his last Move action: with only the attack of opportunity left to trade,
+    // the turn ends by itself (only the round's own Swift action keeps a turn open).
+    run(
+        &mut b,
+        Command::Move {
+            who: adam,
+            path: vec![Square::new(3, 4), Square::new(4, 4)],
+            boosted: false,
+        },
+    );
+    assert_eq!(b.turn().active(), Some(CombatantId(1)));
+    // The payments, as a check of the rule alone: with the Swift action spent, a Move action
+    // first on his own turn, then the attack of opportunity; never a Move action on another's
+    // turn (an immediate action).
+    let r = rules();
+    let d = data(&r);
+    let mut up = b.fighter(adam).expect("Adam");
+    assert_eq!(up.round.swift_spent, 1);
+    up.encounter.prone = false;
+    up.actions.standard = 1;
+    use gridclash::battle::swift::{SwiftPay, check_drop_prone};
+    assert_eq!(check_drop_prone(d, &up, true), Ok(SwiftPay::MoveAction));
+    assert_eq!(
+        check_drop_prone(d, &up, false),
+        Ok(SwiftPay::AttackOfOpportunity)
+    );
+    up.actions.standard = 0;
+    assert_eq!(
+        check_drop_prone(d, &up, true),
+        Ok(SwiftPay::AttackOfOpportunity)
+    );
+    up.actions.standard = 1;
+    up.actions.counter = 0;
+    let err = check_drop_prone(d, &up, false)
+        .expect_err("no trade off-turn")
+        .to_string();
+    assert!(
+        err.ends_with("an immediate action cannot trade a Move action)"),
+        "{err}"
+    );
+    // Not a rule of the other systems.
+    let mut dbu = crate::common::duel("brawler", "ki_blaster", &[]);
+    let who = dbu.turn().active().expect("a turn");
+    assert!(matches!(
+        dbu.check(&Command::DropProne { who }),
+        Err(RuleError::NotInRuleset {
+            what: "Drop prone",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn d20_immediate_action_trades_the_attack_of_opportunity_once_the_swift_action_is_spent() {
+    // Betty acts first this time (the archers roll 1s for initiative).
+    let mut b = shot_at_betty_first(&[6]);
+    let betty = CombatantId(2);
+    assert_eq!(b.turn().active(), Some(betty));
+    run(&mut b, Command::DropProne { who: betty });
+    run(
+        &mut b,
+        Command::Move {
+            who: betty,
+            path: vec![Square::new(25, 3)],
+            boosted: false,
+        },
+    );
+    end_turn(&mut b);
+    // An archer shoots: her Swift action is gone, her attack of opportunity is not.
+    let archer = b.turn().active().expect("an archer's turn");
+    run(&mut b, shoot(archer.0, "bow_shot", 2));
+    let odds = b.defense_odds().expect("asked");
+    assert!(odds.iter().any(|o| o.defense == DefenseChoice::DropProne));
+    let got = answer(&mut b, DefenseChoice::DropProne);
+    assert!(
+        dropped(&got).is_some_and(|l| l.contains(
+            "as an immediate action (its attack of opportunity traded for a Swift action)"
+        )),
+        "{got:#?}"
+    );
+    let f = b.fighter(betty).expect("Betty");
+    assert!(f.encounter.prone);
+    assert_eq!(f.actions.counter, 0);
+}
+
+#[test]
+fn d20_prone_defends_worse_against_melee() {
+    // Adam and Betty side by side: Betty's cut at a prone Adam meets a Dodge 4 lower (ours:
+    // the text gives lying prone no price up close).
+    let mut b = adam_and_betty(rules(), 1, DefensePolicy::AlwaysDodge, false, &[]);
+    let dodge = |b: &mut Battle| {
+        let p = b
+            .preview(&order(1, "great_sword_cut", 0))
+            .expect("adjacent");
+        p.context.targets[0].defense(DefenseChoice::Dodge).clone()
+    };
+    let standing = dodge(&mut b);
+    run(
+        &mut b,
+        Command::DropProne {
+            who: CombatantId(0),
+        },
+    );
+    let prone = dodge(&mut b);
+    assert_eq!(prone.flat_total(), standing.flat_total() - 4);
+    assert!(
+        prone
+            .modifiers
+            .iter()
+            .any(|m| m.label == "prone against a melee attack -4" && m.value == -4),
+        "{prone:?}"
+    );
+    // A point-blank shot is no melee attack: no bonus, no penalty.
+    let shot = b
+        .preview(&order(1, "great_sword_cut", 0))
+        .expect("adjacent");
+    assert!(shot.context.targets[0].difficulty.is_some());
 }
 
 #[test]
@@ -1439,8 +1723,9 @@ fn d20_dive_preview_is_exactly_what_happens() {
 }
 
 #[test]
-fn d20_odds_command_gives_both_answers_to_a_shot_from_beyond_melee_range() {
-    // `gridclash odds --defense dive` is the same figure the battle's prompt shows.
+fn d20_odds_command_gives_every_answer_to_a_shot_from_beyond_melee_range() {
+    // `gridclash odds --defense dive` (and `prone`) is the same figure the battle's prompt
+    // shows.
     let json = |defense: &str| -> serde_json::Value {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_gridclash"))
             .args([
@@ -1493,6 +1778,22 @@ fn d20_odds_command_gives_both_answers_to_a_shot_from_beyond_melee_range() {
             .iter()
             .any(|t| t["label"] == "Agility (AGI)")
     );
+    // `--defense prone` (Drop prone): the battle's figure, its Difficulty 4 higher.
+    let prone = json("prone");
+    assert_eq!(
+        prone["hit_chance"].as_f64(),
+        Some(of(DefenseChoice::DropProne).hit_chance)
+    );
+    assert!(prone["hit_chance"].as_f64() < take["hit_chance"].as_f64());
+    let dc = |v: &serde_json::Value| -> i64 {
+        v["difficulty"]["terms"]
+            .as_array()
+            .expect("the Difficulty")
+            .iter()
+            .filter_map(|t| t["value"].as_i64())
+            .sum()
+    };
+    assert_eq!(dc(&prone), dc(&take) + 4);
 }
 
 /// The knight (id 0) beside the duelist (id 1, side 1) at (6, 2), with `ally` of side 0 at

@@ -165,3 +165,25 @@ fn gui_end_to_end_digimon_heaves_a_boulder_then_hands_the_turn_to_the_tamer_who_
     assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn gui_end_to_end_d20_drops_prone_against_a_shot_as_an_immediate_action() {
+    if std::env::var_os("GRIDCLASH_SKIP_E2E").is_some() {
+        eprintln!("GRIDCLASH_SKIP_E2E is set: skipping the window test");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("gridclash-e2e-d20-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    let prompt = dir.join("d20-prompt.png");
+    // Seed 1: Vex acts first and ends his turn (T); Quill's crossbow bolt comes in and Vex is
+    // asked: E drops prone, an immediate action paid with the round's Swift action.
+    let text = format!(
+        "wait 30\nuntil-human 900\nkey KeyT\nuntil-human 3000\nwait 5\nshot {}\nkey KeyE\nwait 30\nexpect Vex will drop prone\nexpect Vex spends its Swift action on Drop prone\nexpect drops prone where it stands as an immediate action (its Swift action)\nquit\n",
+        prompt.display()
+    );
+    let log = play_script(&dir, "d20-patrol", 1, &text);
+    let bytes =
+        std::fs::read(&prompt).unwrap_or_else(|e| panic!("{}: {e}\n{log}", prompt.display()));
+    assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000);
+    std::fs::remove_dir_all(&dir).ok();
+}
