@@ -780,6 +780,23 @@ fn animate_events(
                 .into(),
                 palette::TEXT,
             ),
+            // d20: a missed attack roll, and a combatant lying down.
+            BattleEvent::D20Check {
+                defender,
+                hit: false,
+                ..
+            } => float(
+                &mut commands,
+                at_of(*defender),
+                "miss".into(),
+                palette::TEXT,
+            ),
+            BattleEvent::DroppedProne { who, .. } => float(
+                &mut commands,
+                at_of(*who).map(|p| p - Vec2::new(0.0, 12.0)),
+                "prone".into(),
+                palette::TEXT,
+            ),
             BattleEvent::StageHit {
                 target,
                 stages,
