@@ -1242,6 +1242,16 @@ fn d20_single_step_is_a_free_action_once_a_round() {
 /// Adam (id 0, 26 initiative) and a second archer (id 1, Adam's sheet) on side 0 shoot at
 /// Betty (id 2, asked how she answers) from 20 squares away: DC 20. `map` adds terrain.
 fn shot_at_betty(betty: (i32, i32), map: &[(char, (i32, i32))], faces: &[u32]) -> Battle {
+    shot_at_betty_rolling(betty, map, [15, 14, 3], faces)
+}
+
+/// As [`shot_at_betty`], with the three initiative dice given.
+fn shot_at_betty_rolling(
+    betty: (i32, i32),
+    map: &[(char, (i32, i32))],
+    initiative: [u32; 3],
+    faces: &[u32],
+) -> Battle {
     let r = rules();
     let mut setup = BattleSetup::open(
         40,
@@ -1270,7 +1280,7 @@ fn shot_at_betty(betty: (i32, i32), map: &[(char, (i32, i32))], faces: &[u32]) -
             r.terrain_by_symbol(*sym).expect("shipped terrain"),
         );
     }
-    let mut all = vec![15, 14, 3];
+    let mut all = initiative.to_vec();
     all.extend_from_slice(faces);
     Battle::new(r, &setup, DiceSource::scripted(all)).expect("battle starts")
 }
@@ -1278,19 +1288,7 @@ fn shot_at_betty(betty: (i32, i32), map: &[(char, (i32, i32))], faces: &[u32]) -
 /// As [`shot_at_betty`] at (25, 2) on open ground, but Betty rolls a 20 for initiative and
 /// the archers 1s: she acts first.
 fn shot_at_betty_first(faces: &[u32]) -> Battle {
-    let r = rules();
-    let setup = BattleSetup::open(
-        40,
-        6,
-        vec![
-            unit("adam", 0, (5, 2), DefensePolicy::AlwaysDodge, false),
-            unit("adam", 0, (5, 4), DefensePolicy::AlwaysDodge, false),
-            unit("betty", 1, (25, 2), DefensePolicy::Prompt, false),
-        ],
-    );
-    let mut all = vec![1, 1, 20];
-    all.extend_from_slice(faces);
-    Battle::new(r, &setup, DiceSource::scripted(all)).expect("battle starts")
+    shot_at_betty_rolling((25, 2), &[], [1, 1, 20], faces)
 }
 
 fn answer(b: &mut Battle, choice: DefenseChoice) -> Vec<String> {
