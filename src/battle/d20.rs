@@ -31,6 +31,11 @@ pub fn of(data: &ShinobiData) -> Option<&D20Data> {
     data.d20.as_deref()
 }
 
+/// The d20 rules of `rules`, when it plays d20.
+pub fn data(rules: &crate::ruleset::Rules) -> Option<&D20Data> {
+    rules.shinobi.as_ref().and_then(of)
+}
+
 /// The most dice one hit rolls, whatever its Effect Points.
 pub const MAX_EFFECT_DICE: u32 = 200;
 

@@ -11,6 +11,7 @@
 use bevy::prelude::*;
 
 use super::command::{Command, RuleError};
+use super::components::RoundLog;
 use super::event::{ActionKind, BattleEvent, EventLog};
 use super::fighter::{Fighter, FighterQuery, FighterQueryItem};
 use super::maneuvers::take;
@@ -113,6 +114,12 @@ pub fn check_drop_prone(d: &D20Data, f: &Fighter, own_turn: bool) -> Result<Swif
     })
 }
 
+/// True when the round's own Swift action (no trade) could still drop a unit prone: what
+/// keeps a turn open, and what the computer spends on lying down.
+pub fn own_swift_left(d: &D20Data, prone: bool, round: &RoundLog) -> bool {
+    d.combat.drop_prone && !prone && round.swift_spent < d.combat.swift_actions
+}
+
 /// True when `target` may answer a shot by dropping prone (an immediate action).
 pub fn can_drop_prone(d: &D20Data, target: &Fighter) -> bool {
     d.combat.drop_prone && check_drop_prone(d, target, false).is_ok()
@@ -164,7 +171,7 @@ pub fn apply_drop_prone(
         return;
     };
     progress.0 = true;
-    let Some(d) = data(&rules.0) else {
+    let Some(d) = super::d20::data(&rules.0) else {
         return;
     };
     let Some(mut f) = q.iter_mut().find(|f| *f.id == who) else {
@@ -175,15 +182,10 @@ pub fn apply_drop_prone(
     }
 }
 
-/// The d20 data of `rules`, when it plays d20.
-pub fn data(rules: &Rules) -> Option<&D20Data> {
-    rules.shinobi.as_ref().and_then(|s| super::d20::of(s))
-}
-
 /// The refusal of a Drop prone command on one's own turn (the turn itself is checked by the
 /// caller).
 pub fn check_command(rules: &Rules, me: &Fighter) -> Result<(), RuleError> {
-    match data(rules) {
+    match super::d20::data(rules) {
         Some(d) if d.combat.drop_prone => check_drop_prone(d, me, true).map(|_| ()),
         _ => Err(RuleError::NotInRuleset {
             what: "Drop prone",
@@ -205,14 +207,10 @@ pub fn worth_dropping(take: &TargetOdds, drop: &TargetOdds, life: i64, max: i64)
 /// range and no foe with a hand weapon could reach it next turn (prone is worse up close),
 /// paying only with the round's own Swift action.
 pub fn worth_lying_down(rules: &Rules, me: &Fighter, all: &[Fighter]) -> bool {
-    let Some(d) = data(rules) else {
+    let Some(d) = super::d20::data(rules) else {
         return false;
     };
-    if !d.combat.drop_prone
-        || payment(d, me, true) != Some(SwiftPay::Swift)
-        || me.encounter.prone
-        || me.defeated()
-    {
+    if !own_swift_left(d, me.encounter.prone, &me.round) || me.defeated() {
         return false;
     }
     let foes = || {

@@ -570,20 +570,12 @@ pub fn end_turn_without_actions(
     // Out of actions, or defeated on its own turn (by an Exploit or its own Backlash).
     // d20: the round's free single step keeps the turn open until it is taken or passed up.
     let step_left = |f: &super::fighter::FighterQueryReadOnlyItem| {
-        rules
-            .0
-            .shinobi
-            .as_ref()
-            .and_then(|s| super::d20::of(s))
-            .is_some_and(|d| !f.round.stepped && d.combat.single_step > 0)
+        super::d20::data(&rules.0).is_some_and(|d| !f.round.stepped && d.combat.single_step > 0)
     };
     // d20: so does a Drop prone the round's own Swift action could still pay for.
     let swift_left = |f: &super::fighter::FighterQueryReadOnlyItem| {
-        super::swift::data(&rules.0).is_some_and(|d| {
-            d.combat.drop_prone
-                && !f.encounter.prone
-                && f.round.swift_spent < d.combat.swift_actions
-        })
+        super::d20::data(&rules.0)
+            .is_some_and(|d| super::swift::own_swift_left(d, f.encounter.prone, f.round))
     };
     if let Some(f) = q.iter().find(|f| *f.id == active)
         && ((f.actions.usable() == 0 && !swings_left(f.round) && !step_left(&f) && !swift_left(&f))

@@ -2047,7 +2047,7 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
     // d20: Drop prone, when this unit may, with what it would be paid with.
     let rules = session.battle.rules().clone();
     if let Some(f) = &me
-        && let Some(d) = crate::battle::swift::data(&rules)
+        && let Some(d) = crate::battle::d20::data(&rules)
         && session
             .battle
             .check(&crate::battle::command::Command::DropProne { who: f.id })

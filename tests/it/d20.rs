@@ -118,6 +118,15 @@ fn adam_and_betty(
     )
 }
 
+/// The answers a previewed attack's first target may give.
+fn answers_offered(p: &gridclash::battle::AttackPreview) -> Vec<DefenseChoice> {
+    p.context.targets[0]
+        .defenses
+        .iter()
+        .map(|(c, _)| *c)
+        .collect()
+}
+
 fn life(b: &mut Battle, id: u32) -> i64 {
     b.fighter(CombatantId(id)).expect("fighter").life.current
 }
@@ -462,11 +471,7 @@ fn d20_ranged_attacks_cannot_be_dodged_beyond_melee_range() {
     // dodged only by diving for cover, or made harder by dropping prone (below).
     let mut b = adam_and_betty(rules(), 20, DefensePolicy::AlwaysParry, false, &[]);
     let far = b.preview(&order(0, "bow_shot", 1)).expect("in range");
-    let answers: Vec<DefenseChoice> = far.context.targets[0]
-        .defenses
-        .iter()
-        .map(|(c, _)| *c)
-        .collect();
+    let answers = answers_offered(&far);
     assert_eq!(
         answers,
         vec![
@@ -494,11 +499,7 @@ fn d20_ranged_attacks_cannot_be_dodged_beyond_melee_range() {
     assert_eq!(far.odds.targets[0].len(), 1, "one outcome, no answer");
     let mut b = adam_and_betty(rules(), 1, DefensePolicy::AlwaysParry, false, &[]);
     let near = b.preview(&order(0, "bow_shot", 1)).expect("in range");
-    let answers: Vec<DefenseChoice> = near.context.targets[0]
-        .defenses
-        .iter()
-        .map(|(c, _)| *c)
-        .collect();
+    let answers = answers_offered(&near);
     assert_eq!(answers, vec![DefenseChoice::Dodge, DefenseChoice::Block]);
 }
 
@@ -1474,11 +1475,7 @@ fn d20_immediate_action_drops_prone_against_a_shot_with_the_rounds_swift_action(
     // The second archer: lying prone already, she may take it or dive, and the shot is DC 24.
     end_turn(&mut b);
     let p = b.preview(&order(1, "bow_shot", 2)).expect("in range");
-    let answers: Vec<DefenseChoice> = p.context.targets[0]
-        .defenses
-        .iter()
-        .map(|(c, _)| *c)
-        .collect();
+    let answers = answers_offered(&p);
     assert_eq!(answers, vec![DefenseChoice::Take, DefenseChoice::Dive]);
     assert_eq!(dc_of(&mut b, 1).0, 24);
     // Unlike a dive, it takes nothing from her turn.
