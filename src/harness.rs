@@ -768,6 +768,12 @@ fn soak_one(opts: &SoakOptions, index: u64) -> Outcome {
 /// The panic hook is process-wide: while the run lasts, a panic anywhere in the process is
 /// recorded for the soak report instead of printed (the command-line tool runs nothing else).
 pub fn soak(opts: &SoakOptions) -> SoakReport {
+    soak_with_progress(opts, &|| {})
+}
+
+/// [`soak`], calling `battle_done` (from any worker thread) after each battle, so a terminal
+/// can show how far it got; the report is the same whatever it does.
+pub fn soak_with_progress(opts: &SoakOptions, battle_done: &(dyn Fn() + Sync)) -> SoakReport {
     let started = std::time::Instant::now();
     // A panic is caught and counted: its message and place go into the report, not stderr.
     let previous = std::panic::take_hook();
@@ -793,6 +799,7 @@ pub fn soak(opts: &SoakOptions) -> SoakReport {
                                 break done;
                             }
                             done.push((i, soak_one(opts, i)));
+                            battle_done();
                         }
                     })
             })

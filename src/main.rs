@@ -16,8 +16,10 @@ use gridclash::battle::context::DefenseChoice;
 use gridclash::dice::DiceSource;
 use gridclash::grid::Dir8;
 use gridclash::ruleset::{AreaOrigin, AreaShape, Targeting};
-use gridclash::ruleset::{DBU_FILES, Rules, RulesError};
+use gridclash::ruleset::{Rules, RulesError};
 use gridclash::{save, scenario, sim};
+
+mod progress;
 
 /// Gridclash: turn-based tactical battles played by tabletop rules.
 #[derive(Parser)]
@@ -39,7 +41,8 @@ enum Cmd {
     /// Check rules directories, rules files and scenario files; print each problem as
     /// PATH:LINE:COL: message and exit with 1 if there is any.
     Validate {
-        /// Ruleset directories (rules/dbu), files inside one, or scenario files.
+        /// Ruleset directories (rules/dbu), files inside one, scenario files, or folders of
+        /// them (rules, assets/scenarios): every ruleset and scenario inside is checked.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
@@ -574,38 +577,92 @@ fn demo(args: &DemoArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The ruleset directory a rules path belongs to, if it is one.
+/// What one path given to `validate` stands for.
+#[derive(Debug, PartialEq, Eq)]
+enum Checked {
+    /// A ruleset directory (it holds `ruleset.ron`), or a file inside one.
+    Ruleset(PathBuf),
+    /// A scenario file.
+    Scenario(PathBuf),
+}
+
+/// The ruleset directory a rules path belongs to, if it is one: a directory holding
+/// `ruleset.ron`, or a `.ron` file beside one.
 fn ruleset_dir(path: &Path) -> Option<PathBuf> {
     if path.is_dir() {
-        return Some(path.to_path_buf());
+        return path
+            .join("ruleset.ron")
+            .is_file()
+            .then(|| path.to_path_buf());
     }
-    let name = path.file_name()?.to_str()?;
     let dir = path.parent()?;
-    let known =
-        DBU_FILES.contains(&name) || gridclash::ruleset::stages::STAGE_FILES.contains(&name);
-    (known && dir.join("ruleset.ron").is_file()).then(|| dir.to_path_buf())
+    let ron = path.extension().is_some_and(|e| e == "ron");
+    (ron && dir.join("ruleset.ron").is_file()).then(|| dir.to_path_buf())
+}
+
+/// Everything one `validate` argument names: a ruleset directory or a file in one, a scenario
+/// file, or a folder of them (`rules/`, `assets/scenarios/`): each ruleset directory inside it
+/// and each `.ron` file directly in it, in name order, so a modder can check a whole folder.
+fn checked_paths(path: &Path) -> Result<Vec<Checked>, String> {
+    if let Some(dir) = ruleset_dir(path) {
+        return Ok(vec![Checked::Ruleset(dir)]);
+    }
+    if !path.is_dir() {
+        return Ok(vec![Checked::Scenario(path.to_path_buf())]);
+    }
+    let entries = std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut inside: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    inside.sort();
+    let found: Vec<Checked> = inside
+        .into_iter()
+        .filter_map(|p| {
+            if p.is_dir() {
+                ruleset_dir(&p).map(Checked::Ruleset)
+            } else if p.extension().is_some_and(|e| e == "ron") {
+                Some(Checked::Scenario(p))
+            } else {
+                None
+            }
+        })
+        .collect();
+    if found.is_empty() {
+        return Err(format!(
+            "{}: nothing to validate: no ruleset.ron, no ruleset folders and no .ron scenario files in it",
+            path.display()
+        ));
+    }
+    Ok(found)
 }
 
 fn validate(paths: &[PathBuf]) -> Result<ExitCode, String> {
     let mut problems = 0;
-    for path in paths {
-        let errors: Vec<RulesError> = match ruleset_dir(path) {
-            Some(dir) => match Rules::load(&dir) {
-                Ok(_) => Vec::new(),
-                Err(e) => e.0,
-            },
-            None => match scenario::load(path) {
-                Ok(_) => Vec::new(),
-                Err(e) => e.0,
-            },
+    for given in paths {
+        let checked = match checked_paths(given) {
+            Ok(c) => c,
+            Err(e) => {
+                out!("{e}");
+                problems += 1;
+                continue;
+            }
         };
-        if errors.is_empty() {
-            out!("{}: ok", path.display());
+        for item in checked {
+            let (path, errors): (&Path, Vec<RulesError>) = match &item {
+                Checked::Ruleset(dir) => {
+                    (dir, Rules::load(dir).err().map_or_else(Vec::new, |e| e.0))
+                }
+                Checked::Scenario(file) => (
+                    file,
+                    scenario::load(file).err().map_or_else(Vec::new, |e| e.0),
+                ),
+            };
+            if errors.is_empty() {
+                out!("{}: ok", path.display());
+            }
+            for e in &errors {
+                out!("{e}");
+            }
+            problems += errors.len();
         }
-        for e in &errors {
-            out!("{e}");
-        }
-        problems += errors.len();
     }
     if problems > 0 {
         eprintln!("{problems} problem(s) found");
@@ -658,15 +715,20 @@ fn soak(args: &SoakArgs) -> Result<ExitCode, String> {
             }
         });
     }
-    let report = gridclash::harness::soak(&gridclash::harness::SoakOptions {
-        scenarios,
-        battles: args.battles,
-        seed: args.seed,
-        max_rounds: args.max_rounds,
-        jobs: args.jobs.unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-        }),
-    });
+    let bar = progress::bar(args.battles, "battles", args.json);
+    let report = gridclash::harness::soak_with_progress(
+        &gridclash::harness::SoakOptions {
+            scenarios,
+            battles: args.battles,
+            seed: args.seed,
+            max_rounds: args.max_rounds,
+            jobs: args.jobs.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            }),
+        },
+        &|| bar.inc(1),
+    );
+    bar.finish_and_clear();
     if args.json {
         out!(
             "{}",
@@ -688,15 +750,20 @@ fn simulate(args: &SimulateArgs) -> Result<ExitCode, String> {
     if args.check_saves {
         return check_saves(args, &scenarios, started);
     }
-    let report = sim::run(&sim::Options {
-        scenarios,
-        battles: args.battles,
-        seed: args.seed,
-        ai: args.ai.clone(),
-        max_rounds: args.max_rounds,
-        swap: args.swap,
-        timings: args.timings,
-    })?;
+    let bar = progress::bar(u64::from(args.battles), "battles", args.json);
+    let report = sim::run_with_progress(
+        &sim::Options {
+            scenarios,
+            battles: args.battles,
+            seed: args.seed,
+            ai: args.ai.clone(),
+            max_rounds: args.max_rounds,
+            swap: args.swap,
+            timings: args.timings,
+        },
+        &|| bar.inc(1),
+    )?;
+    bar.finish_and_clear();
     if args.json {
         out!(
             "{}",
@@ -728,6 +795,7 @@ fn check_saves(
     started: Instant,
 ) -> Result<ExitCode, String> {
     let (mut boundaries, mut continued, mut commands) = (0, 0, 0);
+    let bar = progress::bar(u64::from(args.battles), "battles", args.json);
     for i in 0..args.battles {
         let loaded = &scenarios[i as usize % scenarios.len()];
         let seed = sim::battle_seed(args.seed, u64::from(i));
@@ -737,7 +805,9 @@ fn check_saves(
         boundaries += r.boundaries;
         continued += r.continued;
         commands += r.commands;
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     out!(
         "{} battles, {commands} commands: {boundaries} turn boundaries saved, loaded and saved again byte-identical; {continued} loads continued to the uninterrupted final state",
         args.battles
@@ -764,8 +834,12 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
         return Err("this build has no window: use `gridclash replay --verify FILE`".into());
     }
     let mut failed = 0;
+    let bar = progress::bar(args.files.len() as u64, "files", false);
     for file in &args.files {
-        match save::verify(file) {
+        let verified = save::verify(file);
+        bar.inc(1);
+        // Lines are printed above the bar, which stays at the bottom until the last file.
+        bar.suspend(|| match verified {
             Ok(v) => out!(
                 "{}: verified, {} commands, {}, final state {}",
                 file.display(),
@@ -785,8 +859,9 @@ fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
                 failed += 1;
                 out!("{e}");
             }
-        }
+        });
     }
+    bar.finish_and_clear();
     Ok(if failed == 0 {
         ExitCode::SUCCESS
     } else {

@@ -278,6 +278,12 @@ pub fn play(
 
 /// Runs every battle and sums the report.
 pub fn run(opts: &Options) -> Result<Report, String> {
+    run_with_progress(opts, &|| {})
+}
+
+/// [`run`], calling `battle_done` after each battle, so a terminal can show how far it got
+/// (the report is the same whatever it does).
+pub fn run_with_progress(opts: &Options, battle_done: &dyn Fn()) -> Result<Report, String> {
     if opts.scenarios.is_empty() {
         return Err("no scenario to simulate".into());
     }
@@ -378,6 +384,7 @@ pub fn run(opts: &Options) -> Result<Report, String> {
             }
             entry.stats.add(&stats);
         }
+        battle_done();
     }
     for sr in &mut per_scenario {
         if sr.battles > 0 {

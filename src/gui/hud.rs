@@ -108,7 +108,6 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                 flex_direction: FlexDirection::Column,
                 ..default()
             },
-            Pickable::IGNORE,
         ))
         .with_children(|root| {
             // Round, whose turn, and the turn order along the top.
