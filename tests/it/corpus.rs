@@ -5,6 +5,8 @@
 //! a typed error that says where (file, line and column, or the field), none may panic, and
 //! none may take a second. A damaged file that still reads as a valid one (a flipped letter in
 //! a name, a field with a default removed) must load completely; those are counted apart.
+//! It is in the full-size tier (`#[ignore]`d in the quick `cargo test`; CI runs it with
+//! `cargo test --profile fast --no-default-features -- --ignored`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -287,6 +289,7 @@ fn copy_dir(from: &Path, to: &Path) {
 const PER_FILE: usize = 384;
 
 #[test]
+#[ignore = "full-size tier: cargo test --profile fast --no-default-features -- --ignored"]
 fn bad_input_corpus_is_refused_with_located_errors_and_never_panics() {
     let sources = shipped_sources();
     let tmp = tempfile::tempdir().expect("temp dir");

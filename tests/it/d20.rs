@@ -874,6 +874,7 @@ fn d20_preview_is_exactly_what_happens() {
 }
 
 #[test]
+#[ignore = "full-size tier: cargo test --profile fast --no-default-features -- --ignored"]
 fn d20_ai_beats_random_play_ninety_percent_over_200_battles() {
     let (won, played) = crate::common::normal_against_random(&["d20-duel", "d20-patrol"]);
     assert!(

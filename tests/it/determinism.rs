@@ -67,6 +67,7 @@ fn same_seed_and_commands_give_the_same_event_log() {
 }
 
 #[test]
+#[ignore = "full-size tier: cargo test --profile fast --no-default-features -- --ignored"]
 fn dbu_observed_hit_rate_matches_the_exact_odds_over_100k_attacks() {
     // A configuration with criticals, botches, Superiority (extra die) and Guard Down
     // (Penalization Die, -2(T)) in play.

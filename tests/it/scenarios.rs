@@ -209,6 +209,15 @@ fn simulate_command_json_is_byte_identical_across_runs() {
     let a = run();
     assert_eq!(a, run());
     let v: serde_json::Value = serde_json::from_slice(&a).unwrap();
+    // Piped (not a terminal) and --json: no progress bar, nothing at all on stderr.
+    for args in [
+        &["simulate", "--battles", "2", "--seed", "7", "--json"][..],
+        &["soak", "--battles", "2", "--seed", "7", "--json"][..],
+    ] {
+        let out = gridclash().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+    }
     for key in [
         "battles",
         "draws",
@@ -244,6 +253,55 @@ fn validate_command_accepts_what_ships() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
+}
+
+/// `validate rules assets/scenarios`: a folder of rulesets or of scenarios has everything in it
+/// checked (it used to be read as one ruleset and fail on a missing ruleset.ron).
+#[test]
+fn validate_command_checks_every_ruleset_and_scenario_in_a_folder() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = gridclash()
+        .arg("validate")
+        .arg(root.join("rules"))
+        .arg(root.join("assets/scenarios"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let ok = text.lines().filter(|l| l.ends_with(": ok")).count();
+    let rulesets = std::fs::read_dir(root.join("rules")).unwrap().count();
+    assert_eq!(ok, rulesets + scenario::shipped().len(), "{text}");
+    assert!(text.contains(&format!("{}: ok", root.join("rules/d20").display())));
+    assert!(!text.contains("ruleset.ron: cannot read"), "{text}");
+}
+
+/// A broken scenario in a folder is reported by its own path; a folder with nothing to check
+/// is a problem, not a silent pass.
+#[test]
+fn validate_command_reports_a_broken_file_in_a_folder_and_an_empty_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = broken_duel(dir.path(), |s| s.replacen("at: (2, 4)", "at: (12, 4)", 1));
+    let out = gridclash()
+        .arg("validate")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("{}:", path.display()))
+            && text.contains("units[0].at: (12, 4) is off the 12x8 map"),
+        "{text}"
+    );
+    let empty = tempfile::tempdir().unwrap();
+    let out = gridclash()
+        .arg("validate")
+        .arg(empty.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("nothing to validate"), "{text}");
 }
 
 /// Writes a scenario built from the duel with `edit` applied; returns the path and its text.

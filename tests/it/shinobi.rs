@@ -1093,6 +1093,7 @@ fn shinobi_refuses_maneuvers_of_other_rulesets() {
 }
 
 #[test]
+#[ignore = "full-size tier: cargo test --profile fast --no-default-features -- --ignored"]
 fn shinobi_ai_beats_random_play_ninety_percent_over_200_battles() {
     let (won, played) = crate::common::normal_against_random(&["shinobi-duel", "shinobi-squad"]);
     assert!(

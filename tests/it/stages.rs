@@ -676,6 +676,7 @@ fn stages_battles_save_and_load_byte_identical() {
 }
 
 #[test]
+#[ignore = "full-size tier: cargo test --profile fast --no-default-features -- --ignored"]
 fn stages_ai_beats_random_play_ninety_percent_over_200_battles() {
     let (won, played) = crate::common::normal_against_random(&["stages-duel", "stages-team"]);
     assert!(
