@@ -2,7 +2,7 @@
 //! terminal demo battle, the rules and scenario validator, the odds calculator and the
 //! headless simulator.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -16,10 +16,7 @@ use gridclash::battle::context::DefenseChoice;
 use gridclash::dice::DiceSource;
 use gridclash::grid::Dir8;
 use gridclash::ruleset::{AreaOrigin, AreaShape, Targeting};
-use gridclash::ruleset::{Rules, RulesError};
 use gridclash::{save, scenario, sim};
-
-mod progress;
 
 /// Gridclash: turn-based tactical battles played by tabletop rules.
 #[derive(Parser)]
@@ -283,6 +280,10 @@ macro_rules! out {
     }};
 }
 
+// Declared after `out!`, which they print with.
+mod progress;
+mod validate;
+
 /// The exact chances of a Digimon Clash action, from the same check rolls the Clash makes.
 fn print_clash_odds(
     d: &gridclash::ruleset::digimon::DigimonData,
@@ -353,7 +354,7 @@ fn main() -> ExitCode {
         #[cfg(feature = "gui")]
         Some(Cmd::Play(args)) => play(&args),
         Some(Cmd::Demo(args)) => demo(&args),
-        Some(Cmd::Validate { paths }) => validate(&paths),
+        Some(Cmd::Validate { paths }) => validate::run(&paths),
         Some(Cmd::Simulate(args)) => simulate(&args),
         Some(Cmd::Odds(args)) => odds(&args),
         Some(Cmd::Replay(args)) => replay(&args),
@@ -465,7 +466,7 @@ fn play(args: &PlayArgs) -> Result<ExitCode, String> {
 
 /// A save named on the command line: a file if one is there, else a slot name.
 #[cfg(feature = "gui")]
-fn save_path(root: &Path, name: &str) -> PathBuf {
+fn save_path(root: &std::path::Path, name: &str) -> PathBuf {
     let file = PathBuf::from(name);
     if file.is_file() {
         file
@@ -575,101 +576,6 @@ fn demo(args: &DemoArgs) -> Result<ExitCode, String> {
         out!("No winner after {} rounds.", args.max_rounds);
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// What one path given to `validate` stands for.
-#[derive(Debug, PartialEq, Eq)]
-enum Checked {
-    /// A ruleset directory (it holds `ruleset.ron`), or a file inside one.
-    Ruleset(PathBuf),
-    /// A scenario file.
-    Scenario(PathBuf),
-}
-
-/// The ruleset directory a rules path belongs to, if it is one: a directory holding
-/// `ruleset.ron`, or a `.ron` file beside one.
-fn ruleset_dir(path: &Path) -> Option<PathBuf> {
-    if path.is_dir() {
-        return path
-            .join("ruleset.ron")
-            .is_file()
-            .then(|| path.to_path_buf());
-    }
-    let dir = path.parent()?;
-    let ron = path.extension().is_some_and(|e| e == "ron");
-    (ron && dir.join("ruleset.ron").is_file()).then(|| dir.to_path_buf())
-}
-
-/// Everything one `validate` argument names: a ruleset directory or a file in one, a scenario
-/// file, or a folder of them (`rules/`, `assets/scenarios/`): each ruleset directory inside it
-/// and each `.ron` file directly in it, in name order, so a modder can check a whole folder.
-fn checked_paths(path: &Path) -> Result<Vec<Checked>, String> {
-    if let Some(dir) = ruleset_dir(path) {
-        return Ok(vec![Checked::Ruleset(dir)]);
-    }
-    if !path.is_dir() {
-        return Ok(vec![Checked::Scenario(path.to_path_buf())]);
-    }
-    let entries = std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut inside: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    inside.sort();
-    let found: Vec<Checked> = inside
-        .into_iter()
-        .filter_map(|p| {
-            if p.is_dir() {
-                ruleset_dir(&p).map(Checked::Ruleset)
-            } else if p.extension().is_some_and(|e| e == "ron") {
-                Some(Checked::Scenario(p))
-            } else {
-                None
-            }
-        })
-        .collect();
-    if found.is_empty() {
-        return Err(format!(
-            "{}: nothing to validate: no ruleset.ron, no ruleset folders and no .ron scenario files in it",
-            path.display()
-        ));
-    }
-    Ok(found)
-}
-
-fn validate(paths: &[PathBuf]) -> Result<ExitCode, String> {
-    let mut problems = 0;
-    for given in paths {
-        let checked = match checked_paths(given) {
-            Ok(c) => c,
-            Err(e) => {
-                out!("{e}");
-                problems += 1;
-                continue;
-            }
-        };
-        for item in checked {
-            let (path, errors): (&Path, Vec<RulesError>) = match &item {
-                Checked::Ruleset(dir) => {
-                    (dir, Rules::load(dir).err().map_or_else(Vec::new, |e| e.0))
-                }
-                Checked::Scenario(file) => (
-                    file,
-                    scenario::load(file).err().map_or_else(Vec::new, |e| e.0),
-                ),
-            };
-            if errors.is_empty() {
-                out!("{}: ok", path.display());
-            }
-            for e in &errors {
-                out!("{e}");
-            }
-            problems += errors.len();
-        }
-    }
-    if problems > 0 {
-        eprintln!("{problems} problem(s) found");
-        Ok(ExitCode::FAILURE)
-    } else {
-        Ok(ExitCode::SUCCESS)
-    }
 }
 
 /// One named scenario, or every shipped one.
