@@ -281,27 +281,22 @@ fn validate_command_checks_every_ruleset_and_scenario_in_a_folder() {
 fn validate_command_reports_a_broken_file_in_a_folder_and_an_empty_folder() {
     let dir = tempfile::tempdir().unwrap();
     let (path, _) = broken_duel(dir.path(), |s| s.replacen("at: (2, 4)", "at: (12, 4)", 1));
-    let out = gridclash()
-        .arg("validate")
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = refused_by_validate(dir.path());
     assert!(
         text.contains(&format!("{}:", path.display()))
             && text.contains("units[0].at: (12, 4) is off the 12x8 map"),
         "{text}"
     );
     let empty = tempfile::tempdir().unwrap();
-    let out = gridclash()
-        .arg("validate")
-        .arg(empty.path())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = refused_by_validate(empty.path());
     assert!(text.contains("nothing to validate"), "{text}");
+}
+
+/// What `validate PATH` prints, asserting that it exits with 1 (a problem found).
+fn refused_by_validate(path: &Path) -> String {
+    let out = gridclash().arg("validate").arg(path).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", path.display());
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// Writes a scenario built from the duel with `edit` applied; returns the path and its text.
@@ -430,9 +425,7 @@ fn scenario_errors_point_at_a_bad_map_symbol_and_bad_dice_in_inline_stats() {
 fn validate_command_prints_problems_and_fails() {
     let dir = tempfile::tempdir().unwrap();
     let (path, _) = broken_duel(dir.path(), |s| s.replacen("at: (2, 4)", "at: (12, 4)", 1));
-    let out = gridclash().arg("validate").arg(&path).output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = refused_by_validate(&path);
     assert!(
         text.contains("units[0].at: (12, 4) is off the 12x8 map"),
         "{text}"
