@@ -317,7 +317,7 @@ pub fn check_state(battle: &mut Battle) -> Vec<Violation> {
         }
         // Digimon: Haste gives one more Simple Action for the round it comes in.
         let hasted = f.digi.as_ref().is_some_and(|s| s.hasted_now);
-        if let Some(data) = &rules.shinobi
+        if let Some(data) = rules.action_points()
             && f.actions.standard > data.combat.action_points + u32::from(hasted)
         {
             out.push(violation(

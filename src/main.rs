@@ -509,7 +509,7 @@ fn demo(args: &DemoArgs) -> Result<ExitCode, String> {
     for f in battle.fighters() {
         let d = f.derived(&rules);
         let side = &loaded.scenario.sides[usize::from(f.side.0)].name;
-        if let Some(data) = &rules.stages {
+        if let Some(data) = rules.stages() {
             out!(
                 "{} ({side}) at {}: {} {}, {} {} of {} (power {}), Speed {}",
                 f.identity.name,
@@ -847,7 +847,7 @@ fn stage_odds(
     defense: DefenseChoice,
 ) -> Result<ExitCode, String> {
     let rules = battle.rules().clone();
-    let data = rules.stages.as_ref().ok_or("not a power-stages ruleset")?;
+    let data = rules.stages().ok_or("not a power-stages ruleset")?;
     let kind = gridclash::battle::stages::attack_kind(data, &args.maneuver).ok_or_else(|| {
         let ids: Vec<&str> = rules
             .attacks
@@ -998,13 +998,13 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
     .map_err(|e| e.to_string())?;
     let attacker = unit_id(&mut battle, &args.attacker)?;
     let target = unit_id(&mut battle, &args.target)?;
-    let d20_rules = rules.shinobi.as_ref().is_some_and(|s| s.d20.is_some());
+    let d20_rules = rules.d20().is_some();
     let defense = match args.defense.as_str() {
         "take" if d20_rules => DefenseChoice::Take,
         "dive" if d20_rules => DefenseChoice::Dive,
         "prone" if d20_rules => DefenseChoice::DropProne,
         "dodge" | "take" => DefenseChoice::Dodge,
-        "block" if rules.shinobi.is_some() => DefenseChoice::Block,
+        "block" if rules.action_points().is_some() => DefenseChoice::Block,
         "parry" | "block" => DefenseChoice::Parry,
         "deflect" => DefenseChoice::Deflect,
         other => {
@@ -1025,7 +1025,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             }
         }
     }
-    if rules.stages.is_some() {
+    if rules.stages().is_some() {
         return stage_odds(args, &mut battle, attacker, target, defense);
     }
     let fighters = battle.fighters();
@@ -1161,7 +1161,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     }
     let pct = |p: f64| format!("{:.1}%", p * 100.0);
-    let d20 = rules.shinobi.as_ref().is_some_and(|s| s.d20.is_some());
+    let d20 = rules.d20().is_some();
     let undefended = d20
         && preview
             .context
@@ -1171,9 +1171,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             .is_some_and(|t| t.defenses.is_empty());
     // d20: a grenade's odds are its blast's: the chance of being caught, a Roll check for half.
     let grenade = rules
-        .shinobi
-        .as_ref()
-        .and_then(|s| s.d20.as_deref())
+        .d20()
         .and_then(|d| Some((d, gridclash::battle::grenade::of(d, &order.profile)?)));
     if d20 {
         out!(
@@ -1189,7 +1187,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
                 defense.name()
             },
         );
-    } else if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some()) {
+    } else if rules.digimon().is_some() {
         out!(
             "{} -> {}: {} ({})",
             names.get(&attacker).cloned().unwrap_or_default(),
@@ -1201,7 +1199,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
                 defense.name()
             },
         );
-    } else if rules.shinobi.is_some() {
+    } else if rules.action_points().is_some() {
         out!(
             "{} -> {}: {} ({}), chakra cost {}",
             names.get(&attacker).cloned().unwrap_or_default(),
@@ -1221,7 +1219,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             preview.odds.wager
         );
     }
-    let digimon = rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some());
+    let digimon = rules.digimon().is_some();
     let mut rolls = vec![("Strike", &chosen.strike)];
     if let Some(dc) = &chosen.difficulty {
         rolls.push(("Difficulty", dc));
@@ -1251,7 +1249,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             &preview.odds.wound,
         ));
     }
-    if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref())
+    if let Some(d) = rules.digimon()
         && let Some((a, _)) = gridclash::battle::digimon::attack_of(d, &order.profile)
         && let Some(m) = a.clash
         && let Some(t) = battle.fighter(target)
@@ -1280,7 +1278,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
                 r.min,
                 r.max
             );
-        } else if rules.shinobi.is_some() {
+        } else if rules.action_points().is_some() {
             // No criticals or botches in this chapter.
             out!("  {title}: mean {:.2}, {}..{}", r.mean, r.min, r.max);
         } else {
@@ -1317,7 +1315,7 @@ fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
     if let Some(why) = &chosen.automatic_hit {
         out!("  Hits automatically: {why}");
     }
-    if rules.shinobi.is_some() {
+    if rules.action_points().is_some() {
         let tc = preview.context.targets.iter().find(|t| t.id == target);
         let mut notes = vec![if rules.dice.attacker_wins_ties {
             "the attacker wins ties".to_string()

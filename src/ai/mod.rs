@@ -201,10 +201,7 @@ fn random_options(
     extra.push(Command::CurePoison { who });
     extra.push(Command::HandOver { who });
     extra.push(Command::DropProne { who });
-    if rules
-        .shinobi
-        .as_ref()
-        .is_some_and(|s| s.digimon.is_some() || s.d20.is_some())
+    if (rules.digimon().is_some() || rules.d20().is_some())
         && let Some(at) = me.position
     {
         for sq in crate::grid::Dir8::ALL.map(|d| at.step(d)) {

@@ -154,16 +154,16 @@ impl Situation<'_> {
         for (tc, t) in ctx.targets.iter().zip(&refs) {
             // A power-stages target blocks when it holds the card; a DBU one may Parry with a
             // Counter Action.
-            let may_answer = match &self.rules.stages {
+            let may_answer = match self.rules.stages() {
                 Some(data) => crate::battle::stages::attack_kind(data, &decl.profile.id)
                     .and_then(|k| crate::battle::stages::block_card(data, t, k))
                     .is_some(),
                 None => t.actions.counter > 0,
             };
-            let choice = if self.rules.shinobi.is_some() && tc.defenses.is_empty() {
+            let choice = if self.rules.action_points().is_some() && tc.defenses.is_empty() {
                 // d20: a shot beyond melee range cannot be dodged.
                 target_odds(self.rules, &ctx, tc, &decl, t, DefenseChoice::Dodge)
-            } else if self.rules.shinobi.is_some() {
+            } else if self.rules.action_points().is_some() {
                 // A ninja's defenses cost nothing: assume it picks the one that hurts it least.
                 tc.defenses
                     .iter()
@@ -198,12 +198,7 @@ impl Situation<'_> {
             } else {
                 0.0
             };
-            let effect = match self
-                .rules
-                .shinobi
-                .as_ref()
-                .and_then(|s| s.digimon.as_deref())
-            {
+            let effect = match self.rules.digimon() {
                 Some(d) => {
                     crate::battle::digimon::effect_worth(d, &decl.profile.id, me, t)
                         * choice.hit_chance
@@ -218,9 +213,7 @@ impl Situation<'_> {
                 + worth * choice.defeat_chance;
             let helping = self
                 .rules
-                .shinobi
-                .as_ref()
-                .and_then(|s| s.digimon.as_deref())
+                .digimon()
                 .and_then(|d| crate::battle::digimon::attack_of(d, &decl.profile.id))
                 .is_some_and(|(a, _)| crate::battle::digimon::helps(a));
             value += if t.side == me.side && !helping {
@@ -248,14 +241,9 @@ impl Situation<'_> {
     /// The damage the opponents (and, d20, the live grenades) can deal us next round if we
     /// stand on `at`.
     fn risk(&self, at: Square) -> f64 {
-        let grenades = self
-            .rules
-            .shinobi
-            .as_ref()
-            .and_then(|s| crate::battle::d20::of(s))
-            .map_or(0.0, |d| {
-                crate::battle::grenade::live_risk(d, &self.field, &self.me, at)
-            });
+        let grenades = self.rules.d20().map_or(0.0, |d| {
+            crate::battle::grenade::live_risk(d, &self.field, &self.me, at)
+        });
         self.risk_of(at, |_| true) + grenades
     }
 
@@ -271,21 +259,14 @@ impl Situation<'_> {
             let run = speed(self.rules, o, true).saturating_add(o.size.melee_range);
             let walk = speed(self.rules, o, false).saturating_add(o.size.melee_range);
             // Power stages: one attack a turn, whatever the actions; DBU: up to 3 a round.
-            let most = match &self.rules.stages {
+            let most = match self.rules.stages() {
                 Some(data) => data.combat.turn.attacks,
                 // Digimon: two Simple Actions a round (three elsewhere).
-                None if self
-                    .rules
-                    .shinobi
-                    .as_ref()
-                    .is_some_and(|s| s.digimon.is_some()) =>
-                {
-                    o.actions.standard.max(2)
-                }
+                None if self.rules.digimon().is_some() => o.actions.standard.max(2),
                 None => o.actions.standard.max(3),
             };
             let attacks = |moves: u32| {
-                if self.rules.stages.is_some() {
+                if self.rules.stages().is_some() {
                     f64::from(most)
                 } else {
                     f64::from(most.saturating_sub(moves))
@@ -352,7 +333,7 @@ fn threat_of(rules: &Rules, field: &Field, attacker: &Fighter, victim: &Fighter)
         };
         // Power stages: hands are open, so only the cards it holds threaten (the Final Physical
         // Attack only while it holds some card to discard).
-        if let (Some(data), Some(cards)) = (&rules.stages, &attacker.cards) {
+        if let (Some(data), Some(cards)) = (rules.stages(), &attacker.cards) {
             let held = if data.card(pid).is_some() {
                 cards.count(pid) > 0
             } else {
@@ -425,7 +406,7 @@ fn hand_over_for_direct(
     fighters: &[Fighter],
     me: &Fighter,
 ) -> Option<Command> {
-    let d = rules.shinobi.as_ref()?.digimon.as_deref()?;
+    let d = rules.digimon()?;
     let state = me.digi.as_ref()?;
     let turn = battle.turn();
     let fresh = turn.hand_overs == 0
@@ -544,7 +525,7 @@ pub fn decide(
     }
     // Power stages: what is left after an attack can only be a move once the turn's attacks
     // are spent.
-    let attacks_after = match (&rules.stages, &me.cards) {
+    let attacks_after = match (rules.stages(), &me.cards) {
         (Some(data), Some(c)) => {
             let left = data
                 .combat
@@ -561,25 +542,22 @@ pub fn decide(
         // on the unhurt) is an action thrown away, not a tie with ending the turn.
         let helps_nobody = v <= 0.0
             && rules
-                .shinobi
-                .as_ref()
-                .and_then(|s| s.digimon.as_deref())
+                .digimon()
                 .and_then(|d| crate::battle::digimon::attack_of(d, &o.profile))
                 .is_some_and(|(a, _)| crate::battle::digimon::helps(a));
         if helps_nobody {
             continue;
         }
         // Digimon: a Complex Action (a Bolstered or Complex attack) leaves nothing after it.
-        let rest_here = match rules.shinobi.as_ref().filter(|s| s.digimon.is_some()) {
-            Some(data) => {
-                f64::from(
-                    me.actions
-                        .usable()
-                        .saturating_sub(crate::battle::shinobi::attack_ap(data, &me, &o.profile)),
-                ) * best_here
-            }
-            None => rest_here,
-        };
+        let rest_here =
+            match rules.action_points().filter(|_| rules.digimon().is_some()) {
+                Some(data) => {
+                    f64::from(me.actions.usable().saturating_sub(
+                        crate::battle::shinobi::attack_ap(data, rules.digimon(), &me, &o.profile),
+                    )) * best_here
+                }
+                None => rest_here,
+            };
         options.push(Candidate {
             score: v + rest_here - settings.risk_weight * risk_here,
             command: Command::Attack(o),
@@ -633,17 +611,14 @@ pub fn decide(
                 let mut exploit = 0.0;
                 let mut at = here;
                 let mut visited = vec![here];
-                let d20 = rules
-                    .shinobi
-                    .as_ref()
-                    .is_some_and(|d| !d.is_ninja_chapter());
+                let d20 = rules.action_points().is_some() && !rules.is_ninja_chapter();
                 for step in &path {
                     for o in provoked_by(&fighters, &me, at, *step)
                         .into_iter()
                         .filter(|_| !d20)
                     {
                         let answers = fighters.iter().find(|f| f.id == o).is_some_and(|f| {
-                            if rules.shinobi.is_some() {
+                            if rules.action_points().is_some() {
                                 f.actions.usable() > 0
                                     && crate::battle::shinobi::entered_reach(
                                         &visited,
@@ -661,9 +636,10 @@ pub fn decide(
                     }
                     at = *step;
                     visited.push(at);
-                    if let (Some(data), Some(feet)) =
-                        (&rules.shinobi, s.field.terrain(at).and_then(|t| t.drop))
-                    {
+                    if let (Some(data), Some(feet)) = (
+                        rules.action_points(),
+                        s.field.terrain(at).and_then(|t| t.drop),
+                    ) {
                         exploit += crate::battle::shinobi::fall_dist(
                             &crate::battle::shinobi::fall(data, &me, feet),
                         )

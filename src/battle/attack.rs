@@ -23,8 +23,8 @@ use crate::grid::area::covered;
 use crate::grid::los::clear_between;
 use crate::grid::{Field, footprint, footprint_distance};
 use crate::ruleset::{
-    Affects, AreaOrigin, AreaShape, ConditionKind, Polarity, ProfileEffect, Rules, Targeting,
-    TechniqueDef,
+    Affects, AreaOrigin, AreaShape, ConditionKind, FamilyData, Polarity, ProfileEffect, Rules,
+    Targeting, TechniqueDef,
 };
 
 /// Run condition: an attack is in `phase` and nobody is being waited on.
@@ -168,9 +168,7 @@ pub fn attack_targets(
                 .find(|f| f.id == id)
                 .ok_or(RuleError::UnknownCombatant(id))?;
             let helping = rules
-                .shinobi
-                .as_ref()
-                .and_then(|s| super::digimon::of(s))
+                .digimon()
                 .and_then(|d| super::digimon::attack_of(d, &order.profile))
                 .is_some_and(|(a, _)| super::digimon::helps(a));
             // Digimon: a helping effect may be given to oneself (Direct is the partner's).
@@ -382,7 +380,7 @@ pub fn check_attack(
         _ => {}
     }
     if order.sneak {
-        if rules.shinobi.is_none() {
+        if rules.action_points().is_none() {
             return Err(RuleError::NotInRuleset {
                 what: "a sneak attack",
                 ruleset: rules.manifest.id.clone(),
@@ -393,24 +391,32 @@ pub fn check_attack(
         }
     }
     // The card game's rules first: a card not held is the reason, not the distance.
-    if let Some(data) = &rules.stages {
+    if let Some(data) = rules.stages() {
         super::stages::check_attack(data, attacker, &order.profile)?;
     }
-    if let Some(data) = &rules.shinobi {
-        match super::d20::of(data) {
-            Some(d) => super::d20::check_attack(d, attacker, &order.profile, exploit.is_some())?,
-            None => {
-                super::shinobi::check_attack(data, attacker, &order.profile, exploit.is_some())?
-            }
+    match &rules.family {
+        FamilyData::D20 { d20, .. } => {
+            super::d20::check_attack(d20, attacker, &order.profile, exploit.is_some())?
         }
+        FamilyData::Shinobi(data) => {
+            super::shinobi::check_attack(data, None, attacker, &order.profile, exploit.is_some())?
+        }
+        FamilyData::Digimon { ap, digimon } => super::shinobi::check_attack(
+            ap,
+            Some(digimon),
+            attacker,
+            &order.profile,
+            exploit.is_some(),
+        )?,
+        FamilyData::Dbu | FamilyData::PowerStages(_) => {}
     }
-    if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s))
+    if let Some(d) = rules.d20()
         && let Some(g) = super::grenade::of(d, &order.profile)
     {
         super::grenade::check(d, &g, field, attacker, order.target.square())?;
     }
     let targets = attack_targets(rules, field, fighters, attacker, order)?;
-    if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::digimon::of(s)) {
+    if let Some(d) = rules.digimon() {
         let ts: Vec<&Fighter> = fighters
             .iter()
             .filter(|f| targets.contains(&f.id))
@@ -482,9 +488,9 @@ pub fn begin_attack(
     let technique = decl.technique.map(|t| t.name.clone());
     let element = decl.element.map(|e| e.name.clone());
     let mut f = q.iter_mut().find(|f| *f.id == order.attacker)?;
-    if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s)) {
+    if let Some(d) = rules.d20() {
         super::d20::pay_attack(d, &mut f, &profile_id, exploit.is_some(), log);
-    } else if let Some(data) = &rules.shinobi {
+    } else if let Some(data) = rules.action_points() {
         // Action points: an opportunity attack costs its AP, any other attack its own.
         let (ap, what) = if exploit.is_some() {
             (
@@ -493,7 +499,7 @@ pub fn begin_attack(
             )
         } else {
             (
-                super::shinobi::attack_ap(data, me, &profile_id),
+                super::shinobi::attack_ap(data, rules.digimon(), me, &profile_id),
                 format!("an attack ({name})"),
             )
         };
@@ -519,16 +525,16 @@ pub fn begin_attack(
         targets: targets.clone(),
         ki_cost: cost,
         wager: order.wager,
-        cost_pool: if rules.stages.is_some() {
+        cost_pool: if rules.stages().is_some() {
             Some(Pool::PowerStage)
-        } else if rules.shinobi.is_some() {
+        } else if rules.action_points().is_some() {
             Some(Pool::Chakra)
         } else {
             None
         },
     });
-    if pay > 0 && (rules.stages.is_some() || rules.shinobi.is_some()) {
-        let pool = if rules.stages.is_some() {
+    if pay > 0 && (rules.stages().is_some() || rules.action_points().is_some()) {
+        let pool = if rules.stages().is_some() {
             Pool::PowerStage
         } else {
             Pool::Chakra
@@ -562,7 +568,7 @@ pub fn begin_attack(
         });
     }
     f.round.attacks += 1;
-    if let Some(data) = &rules.stages {
+    if let Some(data) = rules.stages() {
         super::stages::play_attack(data, &mut f, &profile_id, log);
     }
     if technique.is_some() {
@@ -619,7 +625,7 @@ pub fn declare_attack(
     progress.0 = true;
     let rules = &rules.0;
     let field = ground.field(rules);
-    let sneak = match (&rules.shinobi, order.target) {
+    let sneak = match (rules.action_points(), order.target) {
         (Some(data), AttackTarget::Combatant(target)) if order.sneak => Some((data, target)),
         _ => None,
     };
@@ -712,7 +718,7 @@ fn d20_provoked(
     q: &Query<FighterQuery>,
     order: &AttackOrder,
 ) -> Option<CombatantId> {
-    let d = super::d20::of(rules.shinobi.as_ref()?)?;
+    let d = rules.d20()?;
     let a = d.attack(&order.profile)?;
     let all = snapshots(q);
     let me = all.iter().find(|f| f.id == order.attacker)?;
@@ -870,10 +876,10 @@ pub fn policy_defense(
     sneak_won: &[CombatantId],
     bystanders: &[Fighter],
 ) -> Option<DefenseChoice> {
-    if let Some(data) = &rules.stages {
+    if let Some(data) = rules.stages() {
         return stage_defense(rules, data, field, attacker, target, all, order);
     }
-    if rules.shinobi.is_some() {
+    if rules.action_points().is_some() {
         return shinobi_defense(
             rules, field, attacker, target, all, order, sneak_won, bystanders,
         );
@@ -964,9 +970,7 @@ fn shinobi_defense(
     match target.controller.defense {
         DefensePolicy::Prompt => None,
         // d20 looks first: a shot from beyond melee range has no Dodge to roll (it is taken).
-        DefensePolicy::AlwaysDodge if rules.shinobi.as_ref().is_none_or(|s| s.d20.is_none()) => {
-            Some(DefenseChoice::Dodge)
-        }
+        DefensePolicy::AlwaysDodge if rules.d20().is_none() => Some(DefenseChoice::Dodge),
         DefensePolicy::AlwaysDodge | DefensePolicy::AlwaysParry | DefensePolicy::Best => {
             let Ok(mut decl) = declaration(rules, attacker, order, all.len()) else {
                 return Some(DefenseChoice::Dodge);
@@ -1054,13 +1058,13 @@ pub fn collect_defenses(
             continue;
         };
         let field = ground.field(rules);
-        if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some()) {
+        if rules.digimon().is_some() {
             // Digimon: the one defense is Dodge, rolled automatically (a helping effect's ally
             // rolls none: the context marks it an automatic hit).
             state.targets[i].defense = Some(DefenseChoice::Dodge);
             continue;
         }
-        if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s))
+        if let Some(d) = rules.d20()
             && let Some(a) = d.attack(&state.order.profile)
             && super::d20::offered(d, target, a, attacker.distance_to(target).unwrap_or(1))
                 .is_empty()
@@ -1081,12 +1085,11 @@ pub fn collect_defenses(
         ) {
             Some(choice) => {
                 let counter = rules
-                    .shinobi
-                    .as_ref()
+                    .action_points()
                     .and_then(|data| super::shinobi::policy_counter(data, &turn, target, attacker));
                 if let Some(mut f) = q.iter_mut().find(|f| *f.id == id) {
                     declare_defense(&mut f, &mut state.targets[i], choice, &mut log);
-                    if let (Some(data), Some(c)) = (&rules.shinobi, counter)
+                    if let (Some(data), Some(c)) = (rules.action_points(), counter)
                         && let Some(def) = data.counter(&c)
                     {
                         super::shinobi::cast_counter(&mut f, def, &mut log);
@@ -1144,7 +1147,7 @@ pub fn roll_opposed_checks(
     let Some((attacker, targets)) = parties(&all, state) else {
         return;
     };
-    if let Some(data) = &rules.stages {
+    if let Some(data) = rules.stages() {
         let profile = state.order.profile.clone();
         resolve_stage_blocks(data, attacker.id, &profile, state, &mut q, &mut log);
         return;
@@ -1155,7 +1158,7 @@ pub fn roll_opposed_checks(
     let won = state.sneak_won.clone();
     decl.sneak_won = &won;
     decl.bystanders = &all;
-    if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s))
+    if let Some(d) = rules.d20()
         && super::grenade::of(d, &state.order.profile).is_some()
     {
         // A grenade: the aim, then its blast (or a miss lying live), resolved here at once.
@@ -1181,7 +1184,7 @@ pub fn roll_opposed_checks(
     }
     let field = ground.field(rules);
     let ctx = assemble(rules, &field, attacker, &targets, &decl);
-    if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s)) {
+    if let Some(d) = rules.d20() {
         // One who drops prone lies down before the shot is rolled (its difficulty already
         // counts the prone bonus, from the answer's entry).
         for t in state
@@ -1213,9 +1216,7 @@ pub fn roll_opposed_checks(
     }
     // Digimon: a helping effect on allies rolls nothing ("Allies do not have to roll Dodge at
     // all for Positive Effects"), so no Accuracy roll is shown either.
-    if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some())
-        && ctx.targets.iter().all(|t| t.automatic_hit.is_some())
-    {
+    if rules.digimon().is_some() && ctx.targets.iter().all(|t| t.automatic_hit.is_some()) {
         for (i, tc) in ctx.targets.iter().enumerate() {
             state.targets[i].hit = Some(true);
             log.push(BattleEvent::Clash {
@@ -1281,7 +1282,7 @@ pub fn roll_opposed_checks(
         });
         // Shinobi counters: an evading defense strikes back with its roll; a failed one wastes
         // the counter.
-        if let (Some(data), Some(id)) = (&rules.shinobi, state.targets[i].counter.clone())
+        if let (Some(data), Some(id)) = (rules.action_points(), state.targets[i].counter.clone())
             && let Some(c) = data.counter(&id)
         {
             if let Some(mut f) = q.iter_mut().find(|f| *f.id == tc.id) {
@@ -1331,7 +1332,7 @@ pub fn roll_opposed_checks(
     }
     state.strike = Some(common);
     // Digimon: an ally of a target about to be hit may Intercede before the damage.
-    state.phase = if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some()) {
+    state.phase = if rules.digimon().is_some() {
         AttackPhase::Intercede
     } else {
         AttackPhase::Damage
@@ -1406,7 +1407,7 @@ pub fn roll_damage(
     let mut wear = ground.0.wear.clone();
     let mut slams = Vec::new();
     let field = ground.field(rules);
-    if any_hit && let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s)) {
+    if any_hit && let Some(d) = rules.d20() {
         let ctx = assemble(rules, &field, attacker, &targets, &decl);
         for (i, t) in targets.iter().enumerate() {
             let (Some(true), Some(success)) = (state.targets[i].hit, state.targets[i].success)
@@ -1453,7 +1454,7 @@ pub fn roll_damage(
                 &mut log,
             );
         }
-    } else if any_hit && let Some(d) = rules.shinobi.as_ref().and_then(|s| super::digimon::of(s)) {
+    } else if any_hit && let Some(d) = rules.digimon() {
         let ctx = assemble(rules, &field, attacker, &targets, &decl);
         super::digimon::resolve_hits(
             rules,
@@ -1544,7 +1545,7 @@ pub fn roll_damage(
             if let Some(k) = &ctx.targets[i].knockback {
                 slams.push((t.id, k.clone()));
             }
-            if let Some(data) = &rules.stages {
+            if let Some(data) = rules.stages() {
                 state.targets[i].damage = r.damage;
                 if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) {
                     let kind = super::stages::attack_kind(data, &decl.profile.id)
@@ -1571,7 +1572,7 @@ pub fn roll_damage(
                 soak_used: r.soak_used,
                 damage: r.damage,
                 notes: r.notes.clone(),
-                flat: rules.shinobi.is_some(),
+                flat: rules.action_points().is_some(),
             });
             state.targets[i].damage = r.damage;
             let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) else {
@@ -1814,7 +1815,7 @@ pub fn end_attack(
         .filter(|t| !t.interceded)
         .map(|t| t.id)
         .collect();
-    let dodged = match rules.shinobi.as_ref().and_then(|s| super::digimon::of(s)) {
+    let dodged = match rules.digimon() {
         Some(d) => super::digimon::end_attack(d, &state.order.profile, attacker, &ids, &mut items),
         None => ids,
     };
@@ -1828,7 +1829,7 @@ pub fn end_attack(
         {
             let stacks = rules.tier(f.power.base_tier).diminishing_defense;
             f.defense.diminishing += stacks;
-            if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some()) {
+            if rules.digimon().is_some() {
                 log.push(BattleEvent::DigiEffect {
                     who: *f.id,
                     by: *f.id,
@@ -1872,7 +1873,7 @@ pub fn end_attack(
         }
     }
     if state.exploit.is_none()
-        && rules.shinobi.as_ref().is_some_and(|s| s.d20.is_some())
+        && rules.d20().is_some()
         && let Some(f) = items.iter_mut().find(|f| *f.id == attacker)
     {
         super::d20::count_swing(f, &state.order.profile);
@@ -1884,7 +1885,7 @@ pub fn end_attack(
     if let (Some(mover), Some(m)) = (state.exploit, moving.0.as_mut())
         && m.who == mover
     {
-        if rules.shinobi.is_some() {
+        if rules.action_points().is_some() {
             if state
                 .targets
                 .iter()
@@ -1910,7 +1911,7 @@ pub fn end_attack(
     }
     drop(items);
     // Digimon: a Clash ends when a hit knocks, stuns or paralyses a participant out of it.
-    if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some()) {
+    if rules.digimon().is_some() {
         super::grapple::break_loose(&mut q, &mut log);
         super::digimon::release_charms(&mut q, &mut log);
     }

@@ -118,7 +118,7 @@ pub fn skill_spec(rules: &Rules, f: &Fighter, skill: &str) -> Option<RollSpec> {
 /// The Initiative Check: base die + the initiative bonus; it cannot crit and takes no other
 /// modifier (it is Urgent).
 pub fn initiative_spec(rules: &Rules, f: &Fighter) -> RollSpec {
-    if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref()) {
+    if let Some(d) = rules.digimon() {
         return super::digimon::initiative_spec(d, f);
     }
     let mut s = RollSpec::new(RollKind::Initiative);

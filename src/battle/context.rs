@@ -13,8 +13,8 @@ use crate::dice::{BaseDie, DiceFormula, RollKind, RollSpec};
 use crate::grid::los::crosses;
 use crate::grid::{Dir8, Field, footprint, footprint_distance};
 use crate::ruleset::{
-    AttackTypeDef, Category, ConditionKind, ConditionRule, ElementDef, ProfileDef, ProfileEffect,
-    Reach, Rules, Targeting, TechniqueDef, TerrainDef,
+    AttackTypeDef, Category, ConditionKind, ConditionRule, ElementDef, FamilyData, ProfileDef,
+    ProfileEffect, Reach, Rules, Targeting, TechniqueDef, TerrainDef,
 };
 
 /// The target's answer to an attack.
@@ -779,17 +779,20 @@ pub fn assemble(
     targets: &[&Fighter],
     decl: &Declaration,
 ) -> AttackContext {
-    if let Some(data) = &rules.stages {
-        return super::stages::assemble(data, attacker, targets, decl);
-    }
-    if let Some(data) = &rules.shinobi {
-        if let Some(d) = super::d20::of(data) {
-            return super::d20::assemble(d, field, attacker, targets, decl);
+    match &rules.family {
+        FamilyData::PowerStages(data) => {
+            return super::stages::assemble(data, attacker, targets, decl);
         }
-        if let Some(d) = super::digimon::of(data) {
-            return super::digimon::assemble(d, attacker, targets, decl);
+        FamilyData::D20 { d20, .. } => {
+            return super::d20::assemble(d20, field, attacker, targets, decl);
         }
-        return super::shinobi::assemble(data, field, attacker, targets, decl);
+        FamilyData::Digimon { digimon, .. } => {
+            return super::digimon::assemble(digimon, attacker, targets, decl);
+        }
+        FamilyData::Shinobi(data) => {
+            return super::shinobi::assemble(data, field, attacker, targets, decl);
+        }
+        FamilyData::Dbu => {}
     }
     let single = (targets.len() == 1).then(|| targets[0]);
     AttackContext {

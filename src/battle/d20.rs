@@ -24,17 +24,7 @@ use crate::grid::{Field, footprint};
 use crate::ruleset::d20::{
     CriticalRule, D20AttackDef, D20Data, D20Rules, EffectTable, Feat, WeaponClass, WeaponDef,
 };
-use crate::ruleset::shinobi::{DefenseKind, ShinobiData};
-
-/// The d20 rules of a ruleset on the d20 path, if it is a d20 ruleset.
-pub fn of(data: &ShinobiData) -> Option<&D20Data> {
-    data.d20.as_deref()
-}
-
-/// The d20 rules of `rules`, when it plays d20.
-pub fn data(rules: &crate::ruleset::Rules) -> Option<&D20Data> {
-    rules.shinobi.as_ref().and_then(of)
-}
+use crate::ruleset::shinobi::DefenseKind;
 
 /// The most dice one hit rolls, whatever its Effect Points.
 pub const MAX_EFFECT_DICE: u32 = 200;

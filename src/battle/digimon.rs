@@ -21,12 +21,6 @@ use crate::ruleset::digimon::{
     ACC, ARM, BIT, CPU, ClashMove, DMG, DODGE, DigiAttackDef, DigimonData, EffectKind, INIT,
     Lasting, MOVE, RAM, Tag,
 };
-use crate::ruleset::shinobi::ShinobiData;
-
-/// The Digimon rules of a ruleset on the action-point path, if it is a Digimon ruleset.
-pub fn of(data: &ShinobiData) -> Option<&DigimonData> {
-    data.digimon.as_deref()
-}
 
 /// The suffix of a Bolstered attack's id (see [`crate::ruleset::digimon::BOLSTERED`]).
 pub use crate::ruleset::digimon::BOLSTERED;

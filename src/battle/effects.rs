@@ -76,9 +76,9 @@ pub fn set_life(
     f.life.current = value;
     log.push(BattleEvent::PoolChanged {
         who: *f.id,
-        pool: if rules.stages.is_some() {
+        pool: if rules.stages().is_some() {
             Pool::LifeCards
-        } else if rules.shinobi.is_some() {
+        } else if rules.action_points().is_some() {
             Pool::Hp
         } else {
             Pool::Life

@@ -128,7 +128,7 @@ pub fn offer_intercede(
         return;
     };
     progress.0 = true;
-    let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref()) else {
+    let Some(d) = rules.digimon() else {
         state.phase = AttackPhase::Damage;
         return;
     };

@@ -319,7 +319,7 @@ pub fn apply_defense_answer(
         && let Some(mut f) = q.iter_mut().find(|f| *f.id == who)
     {
         super::attack::declare_defense(&mut f, t, choice, &mut log);
-        if let (Some(data), Some(id)) = (&rules.0.shinobi, counter)
+        if let (Some(data), Some(id)) = (rules.0.action_points(), counter)
             && let Some(c) = data.counter(&id)
         {
             super::shinobi::cast_counter(&mut f, c, &mut log);

@@ -650,7 +650,7 @@ impl Battle {
             return None;
         };
         let rules = self.rules.clone();
-        let data = rules.shinobi.as_ref()?;
+        let data = rules.action_points()?;
         let attack = self.world.resource::<CurrentAttack>().0.clone()?;
         let fighters = self.fighters();
         let a = fighters.iter().find(|f| f.id == attacker)?;
@@ -726,7 +726,7 @@ impl Battle {
                 }
                 if let Some(id) = counter {
                     let why = match (
-                        &self.rules.shinobi,
+                        self.rules.action_points(),
                         fighters.iter().find(|f| f.id == *attacker),
                     ) {
                         (Some(data), Some(a)) => shinobi::check_counter(data, me, a, id).err(),
@@ -750,10 +750,10 @@ impl Battle {
                         choice: choice.name(),
                     });
                 }
-                if self.rules.shinobi.is_some() {
+                if self.rules.action_points().is_some() {
                     return Ok(());
                 }
-                if let Some(data) = &self.rules.stages {
+                if let Some(data) = self.rules.stages() {
                     let kind = self
                         .world
                         .resource::<CurrentAttack>()
@@ -816,7 +816,7 @@ impl Battle {
                 return Err(RuleError::NothingToAnswer(who));
             }
             (None, Command::ConvertAction { .. }) => {
-                if self.rules.shinobi.is_some() {
+                if self.rules.action_points().is_some() {
                     return Err(RuleError::NotInRuleset {
                         what: "converting an action (held AP answer opportunity attacks as they are)",
                         ruleset: self.rules.manifest.id.clone(),
@@ -856,7 +856,7 @@ impl Battle {
         // DBU's maneuvers that the other families do not have.
         if rules.manifest.family != crate::ruleset::Family::Dbu {
             let foreign = match cmd {
-                Command::PowerUp { .. } if rules.stages.is_some() => {
+                Command::PowerUp { .. } if rules.stages().is_some() => {
                     Some("Power Up (the Power Up step is automatic)")
                 }
                 Command::PowerUp { .. } => Some("Power Up"),

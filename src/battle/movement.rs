@@ -20,11 +20,11 @@ use crate::ruleset::{ConditionKind, Rules};
 
 /// The squares a move may cover: Normal or Boosted Speed, as conditions leave it.
 pub fn speed(rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
-    if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref()) {
+    if let Some(d) = rules.digimon() {
         return super::digimon::movement(d, f);
     }
     // d20: with no action left, the round's free single step is the only move there is.
-    if let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s))
+    if let Some(d) = rules.d20()
         && f.actions.usable() == 0
     {
         return super::d20::step_left(d, f);
@@ -41,10 +41,10 @@ pub fn speed(rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
 /// The action points a move along `path` costs: the ruleset's move cost, or for Digimon every
 /// Simple Action of the turn (a Complex Action) when it enters Difficult Terrain.
 pub fn move_ap(rules: &Rules, field: &Field, path: &[Square]) -> u32 {
-    let Some(data) = &rules.shinobi else {
+    let Some(data) = rules.action_points() else {
         return 1;
     };
-    let difficult = data.digimon.is_some()
+    let difficult = rules.digimon().is_some()
         && path
             .iter()
             .any(|s| field.terrain(*s).is_some_and(|t| t.difficult == Some(true)));
@@ -58,7 +58,7 @@ pub fn move_ap(rules: &Rules, field: &Field, path: &[Square]) -> u32 {
 /// d20: true when a move along `path` is the round's free single step: no longer than the
 /// step, over ground that costs no more than it, and the step not taken yet this round.
 pub fn is_free_step(rules: &Rules, field: &Field, f: &Fighter, path: &[Square]) -> bool {
-    let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s)) else {
+    let Some(d) = rules.d20() else {
         return false;
     };
     let left = super::d20::step_left(d, f);
@@ -138,7 +138,7 @@ pub fn check_move(
     let free = is_free_step(rules, field, me, path);
     if free {
         // d20: the free single step needs no action and is not one of the round's moves.
-    } else if rules.shinobi.is_some() {
+    } else if rules.action_points().is_some() {
         let need = move_ap(rules, field, path);
         if me.actions.usable() < need {
             return Err(RuleError::NotEnoughAp {
@@ -280,7 +280,7 @@ pub fn declare_move(
     let free = is_free_step(rules, &ground.field(rules), &f.snapshot(), &path);
     let name = f.identity.name.clone();
     super::dive::stand_up(who, &name, &mut f.encounter.prone, &mut log);
-    match &rules.shinobi {
+    match rules.action_points() {
         _ if free => {
             f.round.stepped = true;
             log.push(BattleEvent::FreeAction {
@@ -385,17 +385,14 @@ pub fn advance_move(
             .collect();
         // d20 and Digimon: moving provokes nothing (d20's attacks of opportunity come from
         // shooting or reloading in a threatened square; the Digimon chapter has none).
-        let d20 = rules
-            .shinobi
-            .as_ref()
-            .is_some_and(|d| !d.is_ninja_chapter());
+        let d20 = rules.action_points().is_some() && !rules.is_ninja_chapter();
         let pending: Vec<CombatantId> = provoked_by(&all, mover, from, to)
             .into_iter()
             .filter(|_| !d20)
             .filter(|id| !m.asked.contains(id))
             // Shinobi: only a reach entered during this move and now left provokes.
             .filter(|id| {
-                rules.shinobi.is_none()
+                rules.action_points().is_none()
                     || all.iter().find(|f| f.id == *id).is_some_and(|o| {
                         super::shinobi::entered_reach(&visited, mover.size.squares, o).is_some()
                     })
@@ -433,7 +430,7 @@ pub fn advance_move(
             f.position.0 = Some(to);
             // Shinobi: stepping onto a drop is a fall.
             if let (Some(data), Some(feet)) = (
-                &rules.shinobi,
+                rules.action_points(),
                 super::shinobi::drop_between(&field, from, to),
             ) {
                 let fall = super::shinobi::fall(data, mover, feet);
@@ -484,7 +481,7 @@ pub fn offer_exploit(
         at: by.at,
         recovering: by.recovering,
         sneak: by.sneak,
-        opportunity: rules.shinobi.is_some(),
+        opportunity: rules.action_points().is_some(),
         shooting: by.shooting,
     };
     match provoker.controller.exploits {
@@ -499,7 +496,7 @@ pub fn offer_exploit(
         }
         ExploitPolicy::Always => {
             // DBU spends only a real Counter Action; a shinobi spends held AP (any it has).
-            if actions.counter == 0 && rules.shinobi.is_none() {
+            if actions.counter == 0 && rules.action_points().is_none() {
                 return false;
             }
             let Some((_, order)) = best_attack(rules, field, all, provoker, Some(by.mover)) else {
@@ -524,7 +521,7 @@ fn finish_move(rules: &Rules, field: &Field, m: &MoveState, size: u32, log: &mut
         cost,
         boosted: m.boosted,
         stopped: m.stopped,
-        by_ap: rules.shinobi.is_some(),
+        by_ap: rules.action_points().is_some(),
     });
 }
 

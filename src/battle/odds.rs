@@ -14,7 +14,7 @@ use super::context::{AttackContext, Declaration, DefenseChoice, TargetContext, d
 use super::effects::reached_thresholds;
 use super::fighter::Fighter;
 use crate::dice::{Dist, RollSpec, distribution, distribution_split};
-use crate::ruleset::{Category, Rules};
+use crate::ruleset::{Category, FamilyData, Rules};
 
 /// One part of a roll: a die (`"1d10"`) or a flat modifier (`value`), with where it comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -219,17 +219,20 @@ pub fn target_odds(
     target: &Fighter,
     choice: DefenseChoice,
 ) -> TargetOdds {
-    if let Some(data) = &rules.stages {
-        return super::stages::target_odds(data, ctx, t, decl, target, choice);
-    }
-    if let Some(data) = &rules.shinobi {
-        if let Some(d) = super::d20::of(data) {
-            return super::d20::target_odds(d, ctx, t, &decl.profile.id, target, choice);
+    match &rules.family {
+        FamilyData::PowerStages(data) => {
+            return super::stages::target_odds(data, ctx, t, decl, target, choice);
         }
-        if let Some(d) = super::digimon::of(data) {
-            return super::digimon::target_odds(d, ctx, t, &decl.profile.id, target, choice);
+        FamilyData::D20 { d20, .. } => {
+            return super::d20::target_odds(d20, ctx, t, &decl.profile.id, target, choice);
         }
-        return super::shinobi::target_odds(data, ctx, t, target, choice);
+        FamilyData::Digimon { digimon, .. } => {
+            return super::digimon::target_odds(digimon, ctx, t, &decl.profile.id, target, choice);
+        }
+        FamilyData::Shinobi(data) => {
+            return super::shinobi::target_odds(data, ctx, t, target, choice);
+        }
+        FamilyData::Dbu => {}
     }
     let defense_spec = t.defense(choice);
     let (plain, crit) = distribution_split(&t.strike);

@@ -48,9 +48,7 @@ pub fn candidate_attacks(rules: &Rules, fighters: &[Fighter], me: &Fighter) -> V
         };
         // Digimon: a helping effect goes to an ally (or oneself), not an opponent.
         let helping = rules
-            .shinobi
-            .as_ref()
-            .and_then(|s| super::digimon::of(s))
+            .digimon()
             .and_then(|d| super::digimon::attack_of(d, &profile_id))
             .is_some_and(|(a, _)| super::digimon::helps(a));
         let targets: Vec<AttackTarget> = match profile.targeting {
@@ -114,7 +112,7 @@ pub fn candidate_attacks(rules: &Rules, fighters: &[Fighter], me: &Fighter) -> V
                 out.push(base.clone());
                 // Shinobi: the same attack as a sneak attack, where a lost contest cannot be
                 // answered (the target has no melee reach on the attacker).
-                if rules.shinobi.as_ref().is_some_and(|d| d.is_ninja_chapter())
+                if rules.is_ninja_chapter()
                     && let AttackTarget::Combatant(id) = target
                     && fighters
                         .iter()

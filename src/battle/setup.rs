@@ -187,10 +187,10 @@ pub fn build_fighter(rules: &Rules, id: CombatantId, unit: &UnitSetup) -> Option
         max: capacity,
     };
     f.thresholds.reached = reached_thresholds(rules, a.minion, f.life);
-    if let Some(data) = &rules.stages {
+    if let Some(data) = rules.stages() {
         super::stages::prepare(data, a, &mut f);
     }
-    if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref()) {
+    if let Some(d) = rules.digimon() {
         f.digi = Some(DigiState {
             tamer: d.tamer(&a.id).is_some(),
             ..DigiState::default()
@@ -253,7 +253,7 @@ pub fn build_all(rules: &Rules, setup: &BattleSetup) -> Result<Vec<Fighter>, Set
         }
         out.push(f);
     }
-    if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref()) {
+    if let Some(d) = rules.digimon() {
         link_partners(d, &mut out);
     }
     let mut sides: Vec<u8> = out.iter().map(|f| f.side.0).collect();

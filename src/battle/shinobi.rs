@@ -22,6 +22,7 @@ use super::fighter::FighterQueryItem;
 use super::odds::{RollSummary, TargetOdds};
 use crate::dice::{BaseDie, DiceSource, Dist, RollKind, RollSpec, distribution, roll};
 use crate::grid::{Field, footprint, footprint_distance};
+use crate::ruleset::digimon::DigimonData;
 use crate::ruleset::shinobi::{AttackDef, CounterDef, DefenseKind, ShinobiData};
 
 /// The attack a profile id names (validated data always has one).
@@ -35,10 +36,14 @@ pub fn ap_cost(data: &ShinobiData, profile: &str) -> u32 {
 }
 
 /// AP an attack costs `attacker` now: its own cost, except a Digimon Clash controller's
-/// [Melee] Attack, a Complex Action.
-pub fn attack_ap(data: &ShinobiData, attacker: &Fighter, profile: &str) -> u32 {
-    data.digimon
-        .as_deref()
+/// [Melee] Attack, a Complex Action (`digimon` is the Digimon data when that family plays).
+pub fn attack_ap(
+    data: &ShinobiData,
+    digimon: Option<&DigimonData>,
+    attacker: &Fighter,
+    profile: &str,
+) -> u32 {
+    digimon
         .and_then(|d| {
             let (a, _) = super::digimon::attack_of(d, profile)?;
             super::grapple::attack_ap(d, attacker, a)
@@ -54,8 +59,10 @@ pub fn has_weapon(data: &ShinobiData, f: &Fighter) -> bool {
 
 /// The chapter's own refusals of an attack order: AP for its cost, a weapon for a weapon attack.
 /// `opportunity` is true for an opportunity attack, which costs the opportunity AP instead.
+/// Digimon, played on these action points, passes its own data for its Complex Actions.
 pub fn check_attack(
     data: &ShinobiData,
+    digimon: Option<&DigimonData>,
     attacker: &Fighter,
     profile: &str,
     opportunity: bool,
@@ -66,7 +73,7 @@ pub fn check_attack(
     let need = if opportunity {
         data.combat.opportunity_cost
     } else {
-        attack_ap(data, attacker, profile)
+        attack_ap(data, digimon, attacker, profile)
     };
     if attacker.actions.usable() < need {
         return Err(RuleError::NotEnoughAp {

@@ -48,10 +48,9 @@ enum Family<'r> {
 }
 
 fn family(rules: &Rules) -> Option<Family<'_>> {
-    let s = rules.shinobi.as_ref()?;
-    match (&s.digimon, &s.d20) {
-        (Some(d), _) => Some(Family::Digimon(d)),
-        (_, Some(d)) => Some(Family::D20(d)),
+    match &rules.family {
+        crate::ruleset::FamilyData::Digimon { digimon, .. } => Some(Family::Digimon(digimon)),
+        crate::ruleset::FamilyData::D20 { d20, .. } => Some(Family::D20(d20)),
         _ => None,
     }
 }
@@ -152,8 +151,7 @@ pub fn spec(rules: &Rules, me: &Fighter, check: &SkillCheckDef, way: SkillWay) -
             let mut s = super::digimon::check(d, kind);
             // The stat's name as the ruleset gives it ("Body", "BIT value").
             let name = rules
-                .shinobi
-                .as_ref()
+                .action_points()
                 .and_then(|x| x.combat.stats.iter().find(|st| st.id == check.stat))
                 .map_or(check.stat.as_str(), |st| st.name.as_str());
             super::digimon::add_stat(d, me, &check.stat, name, &mut s);

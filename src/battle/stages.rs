@@ -380,7 +380,7 @@ pub fn deal_starting_hands(
     mut log: ResMut<EventLog>,
     mut q: Query<FighterQuery>,
 ) {
-    let Some(data) = &rules.0.stages else {
+    let Some(data) = rules.0.stages() else {
         return;
     };
     let mut items: Vec<_> = q.iter_mut().collect();

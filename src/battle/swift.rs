@@ -171,7 +171,7 @@ pub fn apply_drop_prone(
         return;
     };
     progress.0 = true;
-    let Some(d) = super::d20::data(&rules.0) else {
+    let Some(d) = rules.0.d20() else {
         return;
     };
     let Some(mut f) = q.iter_mut().find(|f| *f.id == who) else {
@@ -185,7 +185,7 @@ pub fn apply_drop_prone(
 /// The refusal of a Drop prone command on one's own turn (the turn itself is checked by the
 /// caller).
 pub fn check_command(rules: &Rules, me: &Fighter) -> Result<(), RuleError> {
-    match super::d20::data(rules) {
+    match rules.d20() {
         Some(d) if d.combat.drop_prone => check_drop_prone(d, me, true).map(|_| ()),
         _ => Err(RuleError::NotInRuleset {
             what: "Drop prone",
@@ -207,7 +207,7 @@ pub fn worth_dropping(take: &TargetOdds, drop: &TargetOdds, life: i64, max: i64)
 /// range and no foe with a hand weapon could reach it next turn (prone is worse up close),
 /// paying only with the round's own Swift action.
 pub fn worth_lying_down(rules: &Rules, me: &Fighter, all: &[Fighter]) -> bool {
-    let Some(d) = super::d20::data(rules) else {
+    let Some(d) = rules.d20() else {
         return false;
     };
     if !own_swift_left(d, me.encounter.prone, &me.round) || me.defeated() {

@@ -214,7 +214,7 @@ pub fn start_round(
         } else {
             f.actions.lost_to_pin = (0, 0);
         }
-        if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref()) {
+        if let Some(d) = rules.digimon() {
             super::digimon::refresh_round(d, f, &mut standard, &mut notes, &mut log);
         }
         f.actions.standard = standard;
@@ -224,7 +224,7 @@ pub fn start_round(
             standard,
             counter,
             notes,
-            ap: rules.shinobi.is_some(),
+            ap: rules.action_points().is_some(),
         });
         if f.defense.diminishing != 0 {
             f.defense.diminishing = 0;
@@ -245,7 +245,7 @@ pub fn start_round(
     drop(items);
     // Digimon: every Clash rolls for control again "at the start of each round following".
     if order.round > 1
-        && let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref())
+        && let Some(d) = rules.digimon()
     {
         super::grapple::recheck(d, &mut q, &mut dice.0, &mut log);
     }
@@ -285,7 +285,7 @@ pub fn start_turn(
         f.defense.changes.retain(|c| c.until_turn_of != active);
     }
     // Digimon: a Clash whose participant fell since (Poison at its turn's start) is over.
-    if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some()) {
+    if rules.digimon().is_some() {
         super::grapple::break_loose(&mut q, &mut log);
         super::digimon::release_charms(&mut q, &mut log);
     }
@@ -306,7 +306,7 @@ pub fn start_turn(
         who: active,
         round: order.round,
     });
-    if let Some(data) = &rules.stages
+    if let Some(data) = rules.stages()
         && let Some(mut f) = q.iter_mut().find(|f| *f.id == active)
     {
         super::stages::begin_turn(data, &mut dice.0, &mut f, &mut log);
@@ -380,7 +380,7 @@ pub fn start_turn(
     let Some(mut f) = q.iter_mut().find(|f| *f.id == active) else {
         return;
     };
-    if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref()) {
+    if let Some(d) = rules.digimon() {
         super::digimon::begin_turn(rules, d, &mut f, &mut dice.0, &mut log);
     }
     let snap = f.snapshot();
@@ -444,7 +444,7 @@ fn set_off_grenades(
     q: &mut Query<FighterQuery>,
     log: &mut EventLog,
 ) {
-    let Some(d) = rules.shinobi.as_ref().and_then(|s| super::d20::of(s)) else {
+    let Some(d) = rules.d20() else {
         return;
     };
     let (due, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut ground.0.grenades)
@@ -570,11 +570,16 @@ pub fn end_turn_without_actions(
     // Out of actions, or defeated on its own turn (by an Exploit or its own Backlash).
     // d20: the round's free single step keeps the turn open until it is taken or passed up.
     let step_left = |f: &super::fighter::FighterQueryReadOnlyItem| {
-        super::d20::data(&rules.0).is_some_and(|d| !f.round.stepped && d.combat.single_step > 0)
+        rules
+            .0
+            .d20()
+            .is_some_and(|d| !f.round.stepped && d.combat.single_step > 0)
     };
     // d20: so does a Drop prone the round's own Swift action could still pay for.
     let swift_left = |f: &super::fighter::FighterQueryReadOnlyItem| {
-        super::d20::data(&rules.0)
+        rules
+            .0
+            .d20()
             .is_some_and(|d| super::swift::own_swift_left(d, f.encounter.prone, f.round))
     };
     if let Some(f) = q.iter().find(|f| *f.id == active)
@@ -621,7 +626,7 @@ pub fn end_turn(
             }
             super::recovery::fade_power(rules, a, round, f, &mut log);
             if *f.id == a
-                && let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref())
+                && let Some(d) = rules.digimon()
             {
                 super::digimon::tick_effects(d, f, &mut log);
             }
@@ -660,7 +665,7 @@ pub fn end_turn(
         order.phase = TurnPhase::TurnStart;
     }
     drop(items);
-    if rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some()) {
+    if rules.digimon().is_some() {
         super::digimon::release_charms(&mut q, &mut log);
     }
 }
@@ -678,7 +683,7 @@ pub fn check_hand_over(
     me: &super::fighter::Fighter,
 ) -> Result<(), super::command::RuleError> {
     use super::command::RuleError;
-    if rules.shinobi.as_ref().is_none_or(|s| s.digimon.is_none()) {
+    if rules.digimon().is_none() {
         return Err(RuleError::NotInRuleset {
             what: "handing the turn to a partner (Digimon: Tamers and their Digimon share a turn)",
             ruleset: rules.manifest.id.clone(),

@@ -496,13 +496,7 @@ fn draw_overlay(
                 if let Some(c) = cursor.0
                     && let Some(path) = session.battle.path_to(who, c, boosted)
                 {
-                    if session
-                        .battle
-                        .rules()
-                        .shinobi
-                        .as_ref()
-                        .is_some_and(|s| s.is_ninja_chapter())
-                    {
+                    if session.battle.rules().is_ninja_chapter() {
                         // Shinobi: a step that leaves a reach the path entered provokes.
                         let danger = shinobi_danger(&mut session, who, &path);
                         for (s, d) in path.iter().zip(danger) {
@@ -510,7 +504,7 @@ fn draw_overlay(
                         }
                     } else {
                         // Power stages has no Exploits: no path square is risky.
-                        let risky = if session.battle.rules().stages.is_some() {
+                        let risky = if session.battle.rules().stages().is_some() {
                             Default::default()
                         } else {
                             exploit_squares(&mut session, who)
@@ -599,9 +593,7 @@ fn draw_overlay(
     if !live.is_empty() {
         let rules = session.battle.rules().clone();
         let radius = rules
-            .shinobi
-            .as_ref()
-            .and_then(|s| s.d20.as_deref())
+            .d20()
             .map(|d| {
                 d.combat
                     .weapons

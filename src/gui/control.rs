@@ -363,13 +363,8 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
     let pressed = |a: GameAction| actions.just_pressed(&a);
     let cmd = match decision {
         Decision::Defense { defender, .. } => {
-            let shinobi = session.battle.rules().shinobi.is_some();
-            let ninja = session
-                .battle
-                .rules()
-                .shinobi
-                .as_ref()
-                .is_some_and(|s| s.is_ninja_chapter());
+            let shinobi = session.battle.rules().action_points().is_some();
+            let ninja = session.battle.rules().is_ninja_chapter();
             if ninja && pressed(GameAction::Counter) {
                 session.counter = !session.counter;
             }
@@ -495,14 +490,7 @@ fn command_active_unit(
     }
     // Only DBU has Boosted moves, Power Up and Combat Recovery: elsewhere their keys do nothing.
     let dbu_only = session.battle.rules().manifest.family == crate::ruleset::Family::Dbu;
-    if pressed(GameAction::Sneak)
-        && session
-            .battle
-            .rules()
-            .shinobi
-            .as_ref()
-            .is_some_and(|s| s.is_ninja_chapter())
-    {
+    if pressed(GameAction::Sneak) && session.battle.rules().is_ninja_chapter() {
         session.sneak = !session.sneak;
     }
     if dbu_only && pressed(GameAction::BoostedMove) {
@@ -554,10 +542,13 @@ fn command_active_unit(
     // free Interrupt; d20: Taking 10); pressed a third time, off.
     if pressed(GameAction::UseSkill) {
         use crate::battle::command::SkillWay;
-        let other = match session.battle.rules().shinobi.as_ref() {
-            Some(s) if s.digimon.is_some() => Some(SkillWay::Interrupt),
-            Some(s) if s.d20.is_some() => Some(SkillWay::TakeTen),
-            _ => None,
+        let rules = session.battle.rules();
+        let other = if rules.digimon().is_some() {
+            Some(SkillWay::Interrupt)
+        } else if rules.d20().is_some() {
+            Some(SkillWay::TakeTen)
+        } else {
+            None
         };
         if let Some(other) = other {
             session.intent = match session.intent {

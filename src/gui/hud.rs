@@ -538,13 +538,7 @@ fn round_text(session: &mut Session) -> String {
 /// d20: the grenades lying live, one line each (empty when none): everyone's business until
 /// they go off.
 fn live_grenade_lines(session: &Session) -> String {
-    let Some(d) = session
-        .battle
-        .rules()
-        .shinobi
-        .as_ref()
-        .and_then(|s| s.d20.as_deref())
-    else {
+    let Some(d) = session.battle.rules().d20() else {
         return String::new();
     };
     session
@@ -572,16 +566,16 @@ fn unit_text(session: &mut Session, cursor: Option<crate::grid::Square>) -> Stri
         return String::new();
     };
     let rules = session.battle.rules().clone();
-    if let Some(data) = &rules.stages {
+    if let Some(data) = rules.stages() {
         return stage_unit_text(session, &f, data);
     }
-    if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.d20.as_deref()) {
+    if let Some(d) = rules.d20() {
         return d20_unit_text(session, &f, d);
     }
-    if let Some(d) = rules.shinobi.as_ref().and_then(|s| s.digimon.as_deref()) {
+    if let Some(d) = rules.digimon() {
         return digimon_unit_text(session, &f, d);
     }
-    if let Some(data) = &rules.shinobi {
+    if let Some(data) = rules.action_points() {
         return shinobi_unit_text(session, &f, data);
     }
     let d = f.derived(&rules);
@@ -1077,11 +1071,11 @@ fn digimon_unit_text(
 
 /// The two answers to an attack, as this ruleset names them.
 fn defense_names(rules: &crate::ruleset::Rules) -> (&'static str, &'static str) {
-    if rules.stages.is_some() {
+    if rules.stages().is_some() {
         ("Take it", "Block (plays a defense card)")
-    } else if rules.shinobi.as_ref().is_some_and(|s| s.d20.is_some()) {
+    } else if rules.d20().is_some() {
         ("Dodge", "Parry (with a parry feat)")
-    } else if rules.shinobi.is_some() {
+    } else if rules.action_points().is_some() {
         ("Dodge", "Block (with a weapon)")
     } else {
         ("Dodge", "Parry (a Counter Action)")
@@ -1096,11 +1090,11 @@ fn shinobi_answer(rules: &crate::ruleset::Rules, choice: DefenseChoice, name: St
         DefenseChoice::Deflect => DefenseKind::Deflect,
         _ => DefenseKind::Dodge,
     };
-    match rules.shinobi.as_ref().and_then(|d| d.defense(kind)) {
+    match rules.action_points().and_then(|d| d.defense(kind)) {
         Some(d) => format!(
             "{} (1d{} + {})",
             d.name,
-            rules.shinobi.as_ref().map_or(20, |s| s.combat.die),
+            rules.action_points().map_or(20, |s| s.combat.die),
             d.terms.join(" + ")
         ),
         None => name,
@@ -1146,11 +1140,7 @@ fn answer_key(
 
 /// What lying prone changes, in the second person, for prompts.
 fn prone_terms(rules: &crate::ruleset::Rules) -> String {
-    let prone = rules
-        .shinobi
-        .as_ref()
-        .and_then(|s| s.d20.as_ref())
-        .and_then(|d| d.combat.prone.as_ref());
+    let prone = rules.d20().and_then(|d| d.combat.prone.as_ref());
     match prone {
         Some(p) => format!(
             "shots +{}, your Dodge against melee -{}, until you move",
@@ -1181,12 +1171,7 @@ fn skill_text(
 ) -> String {
     use crate::battle::command::SkillWay;
     let again = keys.of(GameAction::UseSkill);
-    let digimon = session
-        .battle
-        .rules()
-        .shinobi
-        .as_ref()
-        .is_some_and(|s| s.digimon.is_some());
+    let digimon = session.battle.rules().digimon().is_some();
     let paid = match way {
         SkillWay::Interrupt => {
             "free, with the round's Interrupt Action (no Intercede this round)".to_string()
@@ -1445,7 +1430,14 @@ fn digimon_aim_head(
     let me = session.battle.fighter(order.attacker);
     let ap = me.as_ref().map_or_else(
         || crate::battle::shinobi::ap_cost(data, &order.profile),
-        |f| crate::battle::shinobi::attack_ap(data, f, &order.profile),
+        |f| {
+            crate::battle::shinobi::attack_ap(
+                data,
+                session.battle.rules().digimon(),
+                f,
+                &order.profile,
+            )
+        },
     );
     let action = if ap >= data.combat.action_points {
         "a Complex Action"
@@ -1559,26 +1551,23 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
         return live
             + &match session.intent {
             Intent::Skill { way } => skill_text(session, view, keys, way),
-            Intent::Move { .. } if session.battle.rules().stages.is_some() => {
+            Intent::Move { .. } if session.battle.rules().stages().is_some() => {
                 "Moving: click a lit square.".to_string()
             }
             Intent::Move { .. }
                 if session
                     .battle
                     .rules()
-                    .shinobi
-                    .as_ref()
-                    .is_some_and(|s| s.d20.is_some()) =>
+                    .d20().is_some() =>
             {
                 "Moving (1 action; the round's first one-square step is free): click a lit square.\nMoving provokes nothing; shooting with an enemy blade beside you provokes its attack of opportunity.".to_string()
             }
-            Intent::Move { .. } if session.battle.rules().shinobi.is_some() => format!(
+            Intent::Move { .. } if session.battle.rules().action_points().is_some() => format!(
                 "Moving ({} AP): click a lit square.\nRed path squares leave a reach the path entered: an opportunity attack (a hit stops you where you entered).\nStepping onto a drop from above is a fall (see the terrain's description).",
                 session
                     .battle
                     .rules()
-                    .shinobi
-                    .as_ref()
+                    .action_points()
                     .map_or(1, |d| d.combat.move_cost)
             ),
             Intent::Move { boosted } => format!(
@@ -1599,21 +1588,17 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
         .slots
         .get(slot)
         .map_or(String::new(), |s| s.name.clone());
-    let stages = session.battle.rules().stages.is_some();
+    let stages = session.battle.rules().stages().is_some();
     let Some(aim) = &view.aim else {
         if stages {
             return format!("{name}: point at a target.");
         }
-        if session
-            .battle
-            .rules()
-            .shinobi
-            .as_ref()
-            .is_some_and(|s| !s.is_ninja_chapter())
+        if session.battle.rules().action_points().is_some()
+            && !session.battle.rules().is_ninja_chapter()
         {
             return format!("{name}: point at a target.");
         }
-        if session.battle.rules().shinobi.is_some() {
+        if session.battle.rules().action_points().is_some() {
             return format!(
                 "{name}: point at a target.\nSneak attack {} ({})",
                 if session.sneak { "ON" } else { "off" },
@@ -1654,10 +1639,7 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
         }
         Ok(p) => {
             let rules = session.battle.rules().clone();
-            let d20 = rules
-                .shinobi
-                .as_ref()
-                .and_then(|s| s.d20.as_deref().map(|d| (s, d)));
+            let d20 = rules.action_points().zip(rules.d20());
             if let Some((_, d)) = d20
                 && let Some(g) = crate::battle::grenade::of(d, &aim.order.profile)
             {
@@ -1690,13 +1672,9 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
                     }
                 }
                 head
-            } else if let Some((data, d)) = rules
-                .shinobi
-                .as_ref()
-                .and_then(|s| s.digimon.as_deref().map(|d| (s, d)))
-            {
+            } else if let Some((data, d)) = rules.action_points().zip(rules.digimon()) {
                 digimon_aim_head(session, data, d, &aim.order, p)
-            } else if let Some(data) = &session.battle.rules().shinobi {
+            } else if let Some(data) = session.battle.rules().action_points() {
                 let ap = crate::battle::shinobi::ap_cost(data, &aim.order.profile);
                 let mut head = format!(
                     "{}: {ap} AP, {} chakra  |  sneak attack {} ({})\n",
@@ -1742,8 +1720,7 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
                     p.odds.maneuver, p.ki_cost, p.odds.wager
                 )
             };
-            let exploding =
-                d20.is_some() || rules.shinobi.as_ref().is_some_and(|s| s.digimon.is_some());
+            let exploding = d20.is_some() || rules.digimon().is_some();
             let several = p.odds.targets.len() > 1;
             for answers in &p.odds.targets {
                 let Some(first) = answers.first() else {
@@ -1802,16 +1779,8 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
                     out.push_str(&format!(
                         "{}\n+ the Success Value, then 1d{} per {} Effect Points",
                         terms(&p.odds.wound),
-                        rules
-                            .shinobi
-                            .as_ref()
-                            .and_then(|s| s.d20.as_deref())
-                            .map_or(6, |d| d.combat.effect_table.die),
-                        rules
-                            .shinobi
-                            .as_ref()
-                            .and_then(|s| s.d20.as_deref())
-                            .map_or(10, |d| d.combat.effect_table.per_die),
+                        rules.d20().map_or(6, |d| d.combat.effect_table.die),
+                        rules.d20().map_or(10, |d| d.combat.effect_table.per_die),
                     ));
                     return out;
                 } else if first.automatic_hit.is_some() && first.expected_damage == 0.0 {
@@ -1862,7 +1831,7 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
         );
     }
     if let Some((_, Some(Decision::Defense { .. }), _)) = session.human_to_act()
-        && session.battle.rules().shinobi.is_some()
+        && session.battle.rules().action_points().is_some()
     {
         let rules = session.battle.rules().clone();
         let answers: Vec<String> = view
@@ -1925,12 +1894,12 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
         rules.actions.moves_per_round.saturating_sub(f.round.moves)
     });
     let mark = |on: bool, s: String| if on { format!("[{s}]") } else { s };
-    let step = match (rules.shinobi.as_ref().and_then(|s| s.d20.as_deref()), &me) {
+    let step = match (rules.d20(), &me) {
         (Some(d), Some(f)) => crate::battle::d20::step_left(d, f),
         _ => 0,
     };
-    let move_label = match &rules.shinobi {
-        Some(data) if data.d20.is_some() && step > 0 => format!(
+    let move_label = match rules.action_points() {
+        Some(_) if rules.d20().is_some() && step > 0 => format!(
             "{} Move 1 action (a {step}-square step is free, once a round)",
             keys.of(GameAction::Move)
         ),
@@ -1942,7 +1911,7 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
         None => format!("{} Move ({moves_left} left)", keys.of(GameAction::Move)),
     };
     let mut items = Vec::new();
-    if rules.shinobi.is_some() {
+    if rules.action_points().is_some() {
         items.push(format!(
             "AP {}:",
             me.as_ref().map_or(0, |f| f.actions.usable())
@@ -1966,9 +1935,9 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
         let key = GameAction::SLOTS
             .get(i)
             .map_or("-".to_string(), |a| keys.of(*a).to_string());
-        let label = match (&hand, &rules.stages) {
-            _ if rules.shinobi.as_ref().is_some_and(|d| d.d20.is_some()) => {
-                let cost = match (rules.shinobi.as_ref().and_then(|d| d.d20.as_deref()), &me) {
+        let label = match (&hand, rules.stages()) {
+            _ if rules.d20().is_some() => {
+                let cost = match (rules.d20(), &me) {
                     (Some(d), Some(f)) => crate::battle::d20::cost_now(d, f, &s.profile),
                     _ => 1,
                 };
@@ -1978,9 +1947,11 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
                     format!("{key} {} {cost}AP", s.name)
                 }
             }
-            _ if rules.shinobi.is_some() => {
-                let ap = match (rules.shinobi.as_ref(), &me) {
-                    (Some(d), Some(f)) => crate::battle::shinobi::attack_ap(d, f, &s.profile),
+            _ if rules.action_points().is_some() => {
+                let ap = match (rules.action_points(), &me) {
+                    (Some(d), Some(f)) => {
+                        crate::battle::shinobi::attack_ap(d, rules.digimon(), f, &s.profile)
+                    }
                     (Some(d), None) => crate::battle::shinobi::ap_cost(d, &s.profile),
                     _ => 1,
                 };
@@ -2020,7 +1991,7 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
             format!("{} Recover", keys.of(GameAction::Recover)),
         ]);
     }
-    if rules.shinobi.as_ref().is_some_and(|s| s.is_ninja_chapter()) {
+    if rules.is_ninja_chapter() {
         items.push(mark(
             session.sneak,
             format!("{} Sneak", keys.of(GameAction::Sneak)),
@@ -2046,7 +2017,7 @@ fn action_bar_text(session: &mut Session, view: &BattleView, keys: &Keys) -> (St
     // d20: Drop prone, when this unit may, with what it would be paid with.
     let rules = session.battle.rules().clone();
     if let Some(f) = &me
-        && let Some(d) = crate::battle::d20::data(&rules)
+        && let Some(d) = rules.d20()
         && session
             .battle
             .check(&crate::battle::command::Command::DropProne { who: f.id })
@@ -2168,7 +2139,7 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
             let mut s = format!("{name} is attacked by {an}. Defend:\n");
             let (first, second) = defense_names(session.battle.rules());
             if let Some([take, block]) = view.defense_odds.as_deref()
-                && session.battle.rules().stages.is_some()
+                && session.battle.rules().stages().is_some()
             {
                 s.push_str(&format!(
                     "{}  {}\n{}  {}",
@@ -2183,7 +2154,7 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
                     .iter()
                     .map(|o| {
                         let (key, what) = answer_key(&rules, o.defense, keys);
-                        let d20 = rules.shinobi.as_ref().is_some_and(|s| s.d20.is_some());
+                        let d20 = rules.d20().is_some();
                         let what = if d20 && o.defense == DefenseChoice::Take {
                             what
                         } else if d20 && o.defense == DefenseChoice::DropProne {
@@ -2209,7 +2180,7 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
                                 })
                                 .collect();
                             format!("{} ({})", what, terms.join(", "))
-                        } else if rules.shinobi.is_some() {
+                        } else if rules.action_points().is_some() {
                             shinobi_answer(&rules, o.defense, what)
                         } else {
                             what
@@ -2243,14 +2214,7 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
             }
             Some(s)
         }
-        Decision::Exploit { mover, .. }
-            if session
-                .battle
-                .rules()
-                .shinobi
-                .as_ref()
-                .is_some_and(|s| s.d20.is_some()) =>
-        {
+        Decision::Exploit { mover, .. } if session.battle.rules().d20().is_some() => {
             let mn = session.names.get(&mover).cloned().unwrap_or_default();
             Some(format!(
                 "{mn} shoots within your reach: {name} may make the round's one attack of opportunity first.\n{}: strike (best melee attack)  |  {}: let it go",
@@ -2258,13 +2222,12 @@ fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<
                 keys.of(GameAction::Cancel)
             ))
         }
-        Decision::Exploit { mover, .. } if session.battle.rules().shinobi.is_some() => {
+        Decision::Exploit { mover, .. } if session.battle.rules().action_points().is_some() => {
             let mn = session.names.get(&mover).cloned().unwrap_or_default();
             let ap = session
                 .battle
                 .rules()
-                .shinobi
-                .as_ref()
+                .action_points()
                 .map_or(1, |d| d.combat.opportunity_cost);
             Some(format!(
                 "{mn} provokes an opportunity attack from {name} ({ap} AP; a hit on a runner stops it where it entered your reach).\n{}: strike (best melee attack)  |  {}: let it go",

@@ -661,9 +661,7 @@ impl Session {
         let live = !self.battle.map().grenades.is_empty();
         let throw_back = |p: &str| {
             rules
-                .shinobi
-                .as_ref()
-                .and_then(|s| s.d20.as_ref())
+                .d20()
                 .and_then(|d| d.attack(p))
                 .is_some_and(|a| a.throw_back)
         };
@@ -764,7 +762,7 @@ impl Session {
             element: slot.element.clone(),
             push: None,
             sneak: self.sneak
-                && rules.shinobi.as_ref().is_some_and(|s| s.is_ninja_chapter())
+                && rules.is_ninja_chapter()
                 && matches!(target, AttackTarget::Combatant(_)),
         })
     }
@@ -950,9 +948,7 @@ fn probe_target(
         _ => {
             // Digimon: a helping effect is given to an ally (Direct to the partner).
             let helping = rules
-                .shinobi
-                .as_ref()
-                .and_then(|s| s.digimon.as_deref())
+                .digimon()
                 .and_then(|d| crate::battle::digimon::attack_of(d, profile))
                 .is_some_and(|(a, _)| crate::battle::digimon::helps(a));
             if helping {

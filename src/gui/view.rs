@@ -67,13 +67,8 @@ fn read_skill_checks(session: &mut Session, cursor: Option<Square>, view: &mut B
     let Some(who) = session.battle.turn().active() else {
         return;
     };
-    if session
-        .battle
-        .rules()
-        .shinobi
-        .as_ref()
-        .is_none_or(|s| s.digimon.is_none() && s.d20.is_none())
-    {
+    let rules = session.battle.rules();
+    if rules.digimon().is_none() && rules.d20().is_none() {
         return;
     }
     let Some(me) = session.battle.fighter(who) else {

@@ -23,6 +23,31 @@ pub use error::{RulesError, RulesErrors};
 pub use locate::FieldPath;
 pub use schema::*;
 
+/// Each mechanic family's own data: what its rules need beyond the shared tables.
+///
+/// One value per family, so "which ruleset is this?" has one answer. d20 and Digimon are
+/// played on the action-point path the ninja chapter defined: they carry its lowered tables
+/// (`ap`) as data they use, not as a parent they live inside.
+#[derive(Debug, Clone)]
+pub enum FamilyData {
+    /// The DBU chapter: everything is in the shared tables.
+    Dbu,
+    /// The card game's power stages (`stages.ron`, `roster.ron`).
+    PowerStages(Box<stages::StageData>),
+    /// The ninja d20 chapter (`shinobi.ron`, `roster.ron`).
+    Shinobi(Box<shinobi::ShinobiData>),
+    /// The d20 skill system, with the action-point tables it is lowered onto.
+    D20 {
+        ap: Box<shinobi::ShinobiData>,
+        d20: Box<d20::D20Data>,
+    },
+    /// The Digimon RPG, with the action-point tables it is lowered onto.
+    Digimon {
+        ap: Box<shinobi::ShinobiData>,
+        digimon: Box<digimon::DigimonData>,
+    },
+}
+
 /// A loaded, validated ruleset.
 #[derive(Debug, Clone)]
 pub struct Rules {
@@ -37,10 +62,10 @@ pub struct Rules {
     pub actions: ActionRules,
     pub roster: Roster,
     pub terrain: TerrainRules,
-    /// The power-stages family's own data (`None` for DBU-family rulesets).
-    pub stages: Option<stages::StageData>,
-    /// The shinobi family's own data (`None` for other families).
-    pub shinobi: Option<shinobi::ShinobiData>,
+    /// The family's own data, beside the shared tables above that every family is lowered
+    /// into. Read it through [`Rules::stages`], [`Rules::action_points`], [`Rules::d20`] and
+    /// [`Rules::digimon`], never by asking which optional table happens to be present.
+    pub family: FamilyData,
     /// xxh3 of every data file's name and bytes: a save names the data it was played with
     /// and notices when the ruleset changed since.
     pub data_hash: u64,
@@ -289,8 +314,7 @@ impl Rules {
             actions: low.actions,
             roster: low.roster,
             terrain,
-            stages: None,
-            shinobi: None,
+            family: FamilyData::Dbu,
             data_hash: hash_sources(&sources),
         };
         Ok((rules, family_rules, roster))
@@ -312,7 +336,7 @@ impl Rules {
             terrain_check,
             stages::lower,
         )?;
-        rules.stages = Some(stages::StageData { combat, roster });
+        rules.family = FamilyData::PowerStages(Box::new(stages::StageData { combat, roster }));
         Ok(rules)
     }
 
@@ -330,12 +354,7 @@ impl Rules {
             },
             shinobi::lower,
         )?;
-        rules.shinobi = Some(shinobi::ShinobiData {
-            combat,
-            roster,
-            d20: None,
-            digimon: None,
-        });
+        rules.family = FamilyData::Shinobi(Box::new(shinobi::ShinobiData { combat, roster }));
         Ok(rules)
     }
 
@@ -354,12 +373,13 @@ impl Rules {
             d20::lower,
         )?;
         let (s, r) = d20::as_shinobi(&combat, &roster);
-        rules.shinobi = Some(shinobi::ShinobiData {
-            combat: s,
-            roster: r,
-            d20: Some(Box::new(d20::D20Data { combat, roster })),
-            digimon: None,
-        });
+        rules.family = FamilyData::D20 {
+            ap: Box::new(shinobi::ShinobiData {
+                combat: s,
+                roster: r,
+            }),
+            d20: Box::new(d20::D20Data { combat, roster }),
+        };
         Ok(rules)
     }
 
@@ -374,12 +394,13 @@ impl Rules {
             digimon::lower,
         )?;
         let (s, r) = digimon::as_shinobi(&combat, &roster);
-        rules.shinobi = Some(shinobi::ShinobiData {
-            combat: s,
-            roster: r,
-            d20: None,
-            digimon: Some(Box::new(digimon::DigimonData { combat, roster })),
-        });
+        rules.family = FamilyData::Digimon {
+            ap: Box::new(shinobi::ShinobiData {
+                combat: s,
+                roster: r,
+            }),
+            digimon: Box::new(digimon::DigimonData { combat, roster }),
+        };
         Ok(rules)
     }
 
@@ -434,8 +455,7 @@ impl Rules {
             actions,
             roster,
             terrain,
-            stages: None,
-            shinobi: None,
+            family: FamilyData::Dbu,
             data_hash: hash_sources(&sources),
         };
         let mut problems = validate::validate(&rules, &sources);
@@ -446,6 +466,47 @@ impl Rules {
             Ok(rules)
         } else {
             Err(RulesErrors(problems))
+        }
+    }
+
+    /// The power-stages data, when this ruleset plays the card game's power stages.
+    pub fn stages(&self) -> Option<&stages::StageData> {
+        match &self.family {
+            FamilyData::PowerStages(data) => Some(data),
+            _ => None,
+        }
+    }
+
+    /// The action-point tables (3 points a round, the ninja chapter's shape), when this
+    /// ruleset is played on them: the ninja chapter, d20 and Digimon.
+    pub fn action_points(&self) -> Option<&shinobi::ShinobiData> {
+        match &self.family {
+            FamilyData::Shinobi(ap)
+            | FamilyData::D20 { ap, .. }
+            | FamilyData::Digimon { ap, .. } => Some(ap),
+            FamilyData::Dbu | FamilyData::PowerStages(_) => None,
+        }
+    }
+
+    /// True for the ninja chapter itself, not a family lowered onto its action-point path:
+    /// sneak attacks, Deflect, counters and opportunity attacks on movement are its rules only.
+    pub fn is_ninja_chapter(&self) -> bool {
+        matches!(self.family, FamilyData::Shinobi(_))
+    }
+
+    /// The d20 skill system's own data, when this ruleset plays it.
+    pub fn d20(&self) -> Option<&d20::D20Data> {
+        match &self.family {
+            FamilyData::D20 { d20, .. } => Some(d20),
+            _ => None,
+        }
+    }
+
+    /// The Digimon RPG's own data, when this ruleset plays it.
+    pub fn digimon(&self) -> Option<&digimon::DigimonData> {
+        match &self.family {
+            FamilyData::Digimon { digimon, .. } => Some(digimon),
+            _ => None,
         }
     }
 

@@ -825,19 +825,9 @@ pub struct ShinobiData {
     pub combat: ShinobiRules,
     /// `roster.ron`, for weapons.
     pub roster: ShinobiRoster,
-    /// A d20-family ruleset's own rules, played on this path (`None` for the ninja chapter).
-    pub d20: Option<Box<super::d20::D20Data>>,
-    /// A Digimon-family ruleset's own rules, played on this path (`None` otherwise).
-    pub digimon: Option<Box<super::digimon::DigimonData>>,
 }
 
 impl ShinobiData {
-    /// True for the ninja chapter itself, not a family lowered onto its path (d20, Digimon):
-    /// sneak attacks, Deflect, counters and opportunity attacks on movement are its rules only.
-    pub fn is_ninja_chapter(&self) -> bool {
-        self.d20.is_none() && self.digimon.is_none()
-    }
-
     /// A ninja by id.
     pub fn ninja(&self, id: &str) -> Option<&NinjaDef> {
         self.roster.ninja.iter().find(|n| n.id == id)

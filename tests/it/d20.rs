@@ -26,10 +26,7 @@ fn rules() -> Arc<Rules> {
 }
 
 fn data(r: &Rules) -> &D20Data {
-    r.shinobi
-        .as_ref()
-        .and_then(|s| s.d20.as_deref())
-        .expect("a d20 ruleset")
+    r.d20().expect("a d20 ruleset")
 }
 
 /// The Old Rules' table: 1d6 per 3 points, leftovers added, +1 per 4 the attack exceeds by.
@@ -46,11 +43,9 @@ fn old_table() -> EffectTable {
 /// effects (bow 4, great sword 6) and no strength bonus (the sample adds none).
 fn sample_rules() -> Arc<Rules> {
     let mut r = (*rules()).clone();
-    let d = r
-        .shinobi
-        .as_mut()
-        .and_then(|s| s.d20.as_deref_mut())
-        .expect("a d20 ruleset");
+    let gridclash::ruleset::FamilyData::D20 { d20: d, .. } = &mut r.family else {
+        panic!("a d20 ruleset");
+    };
     d.combat.effect_table = old_table();
     d.combat.strength.per_point = 0;
     d.combat.strength.two_handed = 0;
@@ -489,7 +484,7 @@ fn d20_ranged_attacks_cannot_be_dodged_beyond_melee_range() {
     }
     // Without the Dive for cover and Drop prone rules there is no answer at all.
     let mut r = (*rules()).clone();
-    if let Some(d) = r.shinobi.as_mut().and_then(|s| s.d20.as_deref_mut()) {
+    if let gridclash::ruleset::FamilyData::D20 { d20: d, .. } = &mut r.family {
         d.combat.dive_for_cover = None;
         d.combat.drop_prone = false;
     }

@@ -34,8 +34,7 @@ fn data() -> &'static DigimonData {
     rules();
     RULES
         .get()
-        .and_then(|r| r.shinobi.as_ref())
-        .and_then(|s| s.digimon.as_deref())
+        .and_then(|r| r.digimon())
         .expect("a Digimon ruleset")
 }
 

@@ -143,7 +143,7 @@ fn shinobi_standard_attacks_add_ability_and_rank() {
 #[test]
 fn shinobi_movement_by_speed_table() {
     let r = rules();
-    let data = r.shinobi.as_ref().expect("shinobi data");
+    let data = r.action_points().expect("shinobi data");
     // "4 speed - 30 ft", 5 ft a square.
     assert_eq!(move_squares(&data.combat, 4), 6);
     assert_eq!(move_squares(&data.combat, 1), 3);
@@ -704,7 +704,7 @@ fn shinobi_spotted_sneak_attack_provokes_an_opportunity_attack() {
 #[test]
 fn shinobi_falling_damage_half_the_feet_acrobatics_negates_or_halves() {
     let r = rules();
-    let data = r.shinobi.as_ref().expect("shinobi");
+    let data = r.action_points().expect("shinobi");
     let mut b = battle(
         vec![
             unit("brawler", 0, (2, 2), DefensePolicy::AlwaysDodge),
@@ -1045,7 +1045,7 @@ fn shinobi_worn_cover_is_part_of_the_state_hash() {
 #[test]
 fn shinobi_opportunity_attacks_are_one_ap_melee_attacks_without_knockback() {
     let r = rules();
-    let data = r.shinobi.as_ref().expect("shinobi");
+    let data = r.action_points().expect("shinobi");
     let b = battle(
         vec![
             unit("iron_guard", 0, (2, 2), DefensePolicy::AlwaysDodge),
@@ -1055,9 +1055,9 @@ fn shinobi_opportunity_attacks_are_one_ap_melee_attacks_without_knockback() {
     );
     let mut b = b;
     let guard = b.fighter(CombatantId(0)).expect("guard");
-    assert!(shinobi::check_attack(data, &guard, "weapon_strike", true).is_ok());
+    assert!(shinobi::check_attack(data, None, &guard, "weapon_strike", true).is_ok());
     assert!(matches!(
-        shinobi::check_attack(data, &guard, "heavy_swing", true),
+        shinobi::check_attack(data, None, &guard, "heavy_swing", true),
         Err(RuleError::OpportunityNeedsMelee { ap: 1, .. })
     ));
 }

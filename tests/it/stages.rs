@@ -88,7 +88,7 @@ fn hit(attacker: u32, card: &str, target: u32) -> Command {
 #[test]
 fn stages_shipped_table_agrees_with_the_texts_1200_vs_200_row() {
     let r = rules();
-    let t = &r.stages.as_ref().expect("stage data").combat.physical_table;
+    let t = &r.stages().expect("stage data").combat.physical_table;
     // "using the fourth row down for Raditz [1200] ... and the second column ... for Gohan [200]"
     assert_eq!(t.band(1200), 3);
     assert_eq!(t.band(200), 1);
@@ -312,7 +312,7 @@ fn stages_final_physical_attack_only_without_attack_cards() {
 #[test]
 fn stages_final_physical_attack_passes_for_the_rest_of_the_round() {
     let r = rules();
-    let data = r.stages.as_ref().expect("stage data");
+    let data = r.stages().expect("stage data");
     let mut b = duel(
         "martial_artist",
         "energy_fighter",
