@@ -2,8 +2,9 @@
 # Builds the player's release binary and a distributable archive for the host platform:
 #   dist/gridclash-<version>-<target>.tar.gz   Linux and macOS (macOS: a Gridclash.app inside)
 #   dist/gridclash-<version>-<target>.zip      Windows
-# Each holds the executable, assets/, rules/, README.md and both licences; the game finds its
-# data beside the executable (or in the app bundle's Resources). Prints the sizes.
+# Each holds the executable, assets/, rules/, README.md, the book's chapters (docs/src/) and
+# both licences; the game finds its data beside the executable (or in the app bundle's
+# Resources). Prints the sizes.
 # Set TARGET to build for another installed target (e.g. x86_64-apple-darwin on Apple silicon).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,6 +62,9 @@ PLIST
     ;;
 esac
 cp README.md LICENSE-MIT LICENSE-APACHE "$stage/"
+# The book's chapters (Markdown) beside the README, whose links point into docs/src/.
+mkdir -p "$stage/docs"
+cp -R docs/src "$stage/docs/"
 
 case "$target" in
   *windows*)
