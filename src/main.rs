@@ -107,7 +107,7 @@ struct ReplayArgs {
     /// command that diverges; exit 1 if any file does not verify.
     #[arg(long)]
     verify: bool,
-    /// Drive the viewer with a script of inputs and screenshots (see README, "Scripted play").
+    /// Drive the viewer with a script of inputs and screenshots (see docs/src/cli.md, "Scripted play").
     #[arg(long)]
     script: Option<PathBuf>,
 }
@@ -190,7 +190,7 @@ struct PlayArgs {
     /// Seconds between the computer's commands (default 0.6).
     #[arg(long)]
     ai_pace: Option<f32>,
-    /// Drive the game with a script of inputs and screenshots (see README, "Scripted play").
+    /// Drive the game with a script of inputs and screenshots (see docs/src/cli.md, "Scripted play").
     #[arg(long)]
     script: Option<PathBuf>,
     /// Draw sides in the colour-blind safe palette (also a setting).

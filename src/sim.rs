@@ -1,6 +1,8 @@
 //! The headless simulator: whole seeded battles one after another, every side played by a
-//! computer policy, summed into a report (wins, rounds, damage by category, thresholds,
-//! Steadfast Saves, Ki, conditions) and a hash over every battle's final state.
+//! computer policy, summed into a report (wins, rounds, and each side's figures in its
+//! ruleset's own terms: DBU's damage categories and Ki, d20's damage and armour, Digimon's HP
+//! and effects, power stages' stages and life cards, the ninja chapter's chakra) and a hash
+//! over every battle's final state.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -10,7 +12,7 @@ use serde::Serialize;
 use crate::ai::{Agent, Policy};
 use crate::battle::Battle;
 use crate::battle::components::{CombatantId, Controller, Side};
-use crate::battle::stats::CombatantStats;
+use crate::battle::stats::{CombatantStats, Figure};
 use crate::dice::DiceSource;
 use crate::scenario::Loaded;
 
@@ -31,13 +33,18 @@ pub struct Options {
     pub timings: bool,
 }
 
-/// One side's totals over every battle.
+/// One side's totals over the battles of one ruleset: sides of different rulesets are never
+/// summed together, since their quantities are not the same things.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct SideReport {
+    /// The ruleset's id (`dbu`, `d20`…).
+    pub ruleset: String,
     pub side: u8,
     pub ai: String,
     pub wins: u32,
     pub stats: CombatantStats,
+    /// The counts as the ruleset names them (see [`CombatantStats::figures`]).
+    pub figures: Vec<Figure>,
 }
 
 /// One scenario's share of the battles.
@@ -305,7 +312,7 @@ pub fn run_with_progress(opts: &Options, battle_done: &dyn Fn()) -> Result<Repor
             ..ScenarioReport::default()
         })
         .collect();
-    let mut sides: BTreeMap<u8, SideReport> = BTreeMap::new();
+    let mut sides: BTreeMap<(String, u8), (crate::ruleset::Family, SideReport)> = BTreeMap::new();
     let mut by_policy: BTreeMap<String, PolicyReport> = BTreeMap::new();
     let mut times: BTreeMap<String, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
     let mut hashes: Vec<u8> = Vec::new();
@@ -369,16 +376,23 @@ pub fn run_with_progress(opts: &Options, battle_done: &dyn Fn()) -> Result<Repor
             .into_iter()
             .map(|f| (f.id, f.side))
             .collect();
+        let ruleset = &loaded.rules.manifest;
         for (side, stats) in battle.stats().by_side(&side_of) {
-            let entry = sides.entry(side.0).or_insert_with(|| SideReport {
-                side: side.0,
-                ai: if opts.swap {
-                    "swapped halfway".into()
-                } else {
-                    policies[usize::from(side.0) % policies.len()].to_string()
-                },
-                ..SideReport::default()
-            });
+            let (_, entry) = sides
+                .entry((ruleset.id.clone(), side.0))
+                .or_insert_with(|| {
+                    let report = SideReport {
+                        ruleset: ruleset.id.clone(),
+                        side: side.0,
+                        ai: if opts.swap {
+                            "swapped halfway".into()
+                        } else {
+                            policies[usize::from(side.0) % policies.len()].to_string()
+                        },
+                        ..SideReport::default()
+                    };
+                    (ruleset.family, report)
+                });
             if done.winner == Some(side) {
                 entry.wins += 1;
             }
@@ -396,7 +410,13 @@ pub fn run_with_progress(opts: &Options, battle_done: &dyn Fn()) -> Result<Repor
     } else {
         0.0
     };
-    report.sides = sides.into_values().collect();
+    report.sides = sides
+        .into_values()
+        .map(|(family, mut s)| {
+            s.figures = s.stats.figures(family);
+            s
+        })
+        .collect();
     report.policies = by_policy.into_values().collect();
     report.timings = times
         .into_iter()
@@ -455,25 +475,18 @@ impl Report {
             ));
         }
         for s in &self.sides {
-            let st = &s.stats;
+            let figures: Vec<String> = s
+                .figures
+                .iter()
+                .map(|f| format!("{} {}", f.label, f.value))
+                .collect();
             out.push_str(&format!(
-                "side {} ({}): {} wins; {} attacks, {} hits, {} misses; damage dealt {} (Standard {}, Direct {}, Lethal {}); thresholds crossed {}; Steadfast passed {} failed {}; Ki spent {}; conditions applied {}; defeated {}\n",
+                "{} side {} ({}): {} wins; {}\n",
+                s.ruleset,
                 s.side,
                 s.ai,
                 s.wins,
-                st.attacks,
-                st.hits,
-                st.misses,
-                st.damage_dealt.total(),
-                st.damage_dealt.standard,
-                st.damage_dealt.direct,
-                st.damage_dealt.lethal,
-                st.thresholds_reached,
-                st.steadfast_passed,
-                st.steadfast_failed,
-                st.ki_spent,
-                st.conditions_applied,
-                st.defeated
+                figures.join(", ")
             ));
         }
         for p in &self.policies {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::components::{CombatantId, Side};
 use super::event::BattleEvent;
-use crate::ruleset::Category;
+use crate::ruleset::{Category, Family};
 
 /// Damage by category.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +60,31 @@ pub struct CombatantStats {
     pub defeats: u32,
     /// 1 if this combatant was defeated (a count for sides).
     pub defeated: u32,
+    /// The damage its hits rolled before Soak, Armor or DR took their part.
+    #[serde(default)]
+    pub wound_rolled: i64,
+    /// What the targets' Soak or Armor took off its hits.
+    #[serde(default)]
+    pub soaked: i64,
+    /// d20: the Success Values its hits rolled (they buy the Effect Points).
+    #[serde(default)]
+    pub success_on_hits: i64,
+    /// Power stages: the stages its attacks took from targets.
+    #[serde(default)]
+    pub stages_dealt: i64,
+    /// d20: times a hit wore its own armour down.
+    #[serde(default)]
+    pub armour_worn: u32,
+    /// Digimon: attack effects it gave others.
+    #[serde(default)]
+    pub effects_given: u32,
+}
+
+/// One labelled quantity of a balance report, in the ruleset's own words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Figure {
+    pub label: String,
+    pub value: i64,
 }
 
 impl CombatantStats {
@@ -79,6 +104,69 @@ impl CombatantStats {
         self.squares_moved += o.squares_moved;
         self.defeats += o.defeats;
         self.defeated += o.defeated;
+        self.wound_rolled += o.wound_rolled;
+        self.soaked += o.soaked;
+        self.success_on_hits += o.success_on_hits;
+        self.stages_dealt += o.stages_dealt;
+        self.armour_worn += o.armour_worn;
+        self.effects_given += o.effects_given;
+    }
+
+    /// These counts as a balance report names them in `family`'s own terms: DBU's damage
+    /// categories, thresholds and Ki; d20's Success Values, damage and armour; Digimon's HP,
+    /// Armor and effects; power stages' stages and life cards; the ninja chapter's HP and
+    /// chakra. A quantity the family does not have is not listed.
+    pub fn figures(&self, family: Family) -> Vec<Figure> {
+        let dealt = self.damage_dealt.total();
+        let mut out: Vec<(&str, i64)> = vec![
+            ("attacks", i64::from(self.attacks)),
+            ("hits", i64::from(self.hits)),
+            ("misses", i64::from(self.misses)),
+        ];
+        out.extend(match family {
+            Family::Dbu => vec![
+                ("damage dealt", dealt),
+                ("Standard", self.damage_dealt.standard),
+                ("Direct", self.damage_dealt.direct),
+                ("Lethal", self.damage_dealt.lethal),
+                ("Soak used", self.soaked),
+                ("thresholds crossed", i64::from(self.thresholds_reached)),
+                ("Steadfast passed", i64::from(self.steadfast_passed)),
+                ("Steadfast failed", i64::from(self.steadfast_failed)),
+                ("Ki spent", self.ki_spent),
+                ("conditions applied", i64::from(self.conditions_applied)),
+            ],
+            Family::PowerStages => vec![
+                ("stages taken from targets", self.stages_dealt),
+                ("life cards taken", dealt),
+                ("stages spent on attacks", self.ki_spent),
+            ],
+            Family::Shinobi => vec![
+                ("HP damage dealt", dealt),
+                ("chakra spent", self.ki_spent),
+                ("conditions applied", i64::from(self.conditions_applied)),
+            ],
+            Family::D20 => vec![
+                ("Success Value on hits", self.success_on_hits),
+                ("damage rolled", self.wound_rolled),
+                ("stopped by armour DR", self.wound_rolled - dealt),
+                ("damage dealt", dealt),
+                ("own armour worn down", i64::from(self.armour_worn)),
+            ],
+            Family::Digimon => vec![
+                ("damage rolled", self.wound_rolled),
+                ("stopped by Armor", self.soaked),
+                ("HP damage dealt", dealt),
+                ("effects given", i64::from(self.effects_given)),
+            ],
+        });
+        out.push(("defeated", i64::from(self.defeated)));
+        out.into_iter()
+            .map(|(label, value)| Figure {
+                label: label.to_string(),
+                value,
+            })
+            .collect()
     }
 }
 
@@ -108,11 +196,24 @@ impl BattleStats {
                         c.ki_spent += ki_cost;
                     }
                 }
-                BattleEvent::Clash { attacker, hit, .. }
-                | BattleEvent::D20Check { attacker, hit, .. } => {
+                BattleEvent::Clash { attacker, hit, .. } => {
                     let c = s.of(*attacker);
                     if *hit {
                         c.hits += 1;
+                    } else {
+                        c.misses += 1;
+                    }
+                }
+                BattleEvent::D20Check {
+                    attacker,
+                    hit,
+                    success,
+                    ..
+                } => {
+                    let c = s.of(*attacker);
+                    if *hit {
+                        c.hits += 1;
+                        c.success_on_hits += success.unwrap_or(0);
                     } else {
                         c.misses += 1;
                     }
@@ -122,21 +223,32 @@ impl BattleStats {
                     target,
                     category,
                     damage,
+                    wound,
+                    soak_used,
                     ..
                 } => {
-                    s.of(*attacker).damage_dealt.add(*category, *damage);
+                    let c = s.of(*attacker);
+                    c.damage_dealt.add(*category, *damage);
+                    c.wound_rolled += wound;
+                    c.soaked += soak_used;
                     s.of(*target).damage_taken += damage;
+                }
+                BattleEvent::ArmourWorn { who, .. } => s.of(*who).armour_worn += 1,
+                BattleEvent::DigiEffect { who, by, .. } if who != by => {
+                    s.of(*by).effects_given += 1;
                 }
                 // Power stages: life cards count as damage (stages lost are in the log).
                 BattleEvent::StageHit {
                     attacker,
                     target,
+                    stages,
                     life_cards,
                     ..
                 } => {
-                    s.of(*attacker)
-                        .damage_dealt
+                    let c = s.of(*attacker);
+                    c.damage_dealt
                         .add(crate::ruleset::Category::Lethal, *life_cards);
+                    c.stages_dealt += stages;
                     s.of(*target).damage_taken += life_cards;
                 }
                 BattleEvent::ThresholdReached { who, .. } => s.of(*who).thresholds_reached += 1,

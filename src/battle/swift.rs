@@ -6,7 +6,7 @@
 //! of Free actions. … A Move action may be traded for a Swift Action. … An Immediate action
 //! is a Swift action, but can be used on another characters turn. … An Attack of Opportunity
 //! may be traded for one(1) Swift action." The text names no swift action; Drop prone is ours
-//! (see the README's d20 section).
+//! (see docs/src/d20.md).
 
 use bevy::prelude::*;
 

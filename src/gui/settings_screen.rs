@@ -300,7 +300,7 @@ fn draw_settings(
         out.push_str(&format!("\n! {m}\n"));
     }
     out.push_str(
-        "\nMouse: left click selects, right click cancels, middle drag pans, wheel zooms.\nGamepad: the default map (see the README's Controls).",
+        "\nMouse: left click selects, right click cancels, middle drag pans, wheel zooms.\nGamepad: the default map (see the book: docs/src/controls.md).",
     );
     if text.0 != out {
         text.0 = out;

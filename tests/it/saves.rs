@@ -72,7 +72,7 @@ fn golden_replays_verify_command_by_command() {
     for f in &files {
         let v = save::verify(f).unwrap_or_else(|e| {
             panic!(
-                "{e}\nIf the rules changed on purpose, re-record it with `gridclash record` (README, Replays)."
+                "{e}\nIf the rules changed on purpose, re-record it with `gridclash record` (docs/src/testing.md, Golden replays)."
             )
         });
         assert!(

@@ -145,12 +145,112 @@ fn simulate_is_deterministic_and_reports_every_side() {
     );
     assert_eq!(a.battles, 8);
     assert_eq!(a.scenarios.iter().map(|s| s.battles).sum::<u32>(), 8);
-    assert_eq!(a.sides.len(), 2);
+    // Two sides for each ruleset the eight battles played, never summed across rulesets.
+    let mut rulesets: Vec<&str> = a.sides.iter().map(|s| s.ruleset.as_str()).collect();
+    rulesets.dedup();
+    assert!(rulesets.len() > 1, "{rulesets:?}");
+    assert_eq!(a.sides.len(), 2 * rulesets.len());
     let wins: u32 = a.sides.iter().map(|s| s.wins).sum();
     assert_eq!(wins + a.draws, 8);
     assert!(a.sides.iter().all(|s| s.stats.attacks > 0));
     let c = sim::run(&sim::Options { seed: 8, ..opts }).unwrap();
     assert_ne!(a.hash, c.hash);
+}
+
+/// The balance report of each ruleset in its own terms: a d20 battle has no "Lethal" damage
+/// and no Ki, a power-stages battle counts stages and life cards, and each figure is the sum
+/// of the same battles' own statistics.
+#[test]
+fn simulate_reports_each_ruleset_in_its_own_terms() {
+    let pick = |ids: &[&str]| -> Vec<scenario::Loaded> {
+        shipped()
+            .into_iter()
+            .filter(|l| ids.contains(&l.id().as_str()))
+            .collect()
+    };
+    let opts = sim::Options {
+        scenarios: pick(&[
+            "duel",
+            "d20-duel",
+            "digimon-rivals",
+            "stages-duel",
+            "shinobi-duel",
+        ]),
+        battles: 5,
+        seed: 11,
+        ai: vec![Policy::Greedy, Policy::Greedy],
+        max_rounds: 100,
+        swap: false,
+        timings: false,
+    };
+    assert_eq!(opts.scenarios.len(), 5);
+    let report = sim::run(&opts).unwrap();
+    let labels = |ruleset: &str| -> Vec<String> {
+        let side = report
+            .sides
+            .iter()
+            .find(|s| s.ruleset == ruleset)
+            .unwrap_or_else(|| panic!("no {ruleset} side in {:#?}", report.sides));
+        side.figures.iter().map(|f| f.label.clone()).collect()
+    };
+    let has = |ruleset: &str, want: &[&str], not: &[&str]| {
+        let got = labels(ruleset);
+        for w in want {
+            assert!(got.iter().any(|g| g == w), "{ruleset} lacks {w}: {got:?}");
+        }
+        for n in not {
+            assert!(!got.iter().any(|g| g == n), "{ruleset} names {n}: {got:?}");
+        }
+    };
+    has(
+        "dbu",
+        &["Lethal", "thresholds crossed", "Ki spent"],
+        &["chakra spent"],
+    );
+    has(
+        "d20",
+        &[
+            "damage rolled",
+            "stopped by armour DR",
+            "Success Value on hits",
+        ],
+        &["Lethal", "Ki spent", "thresholds crossed"],
+    );
+    has(
+        "digimon",
+        &["HP damage dealt", "stopped by Armor", "effects given"],
+        &["Lethal", "Ki spent"],
+    );
+    has(
+        "power-stages",
+        &["stages taken from targets", "life cards taken"],
+        &["Lethal", "Ki spent"],
+    );
+    has(
+        "shinobi",
+        &["HP damage dealt", "chakra spent"],
+        &["Lethal", "Ki spent"],
+    );
+    // Each figure is read from the side's own counts: damage dealt is what its hits did.
+    for s in &report.sides {
+        let dealt = s.stats.damage_dealt.total();
+        let named = s
+            .figures
+            .iter()
+            .find(|f| {
+                ["damage dealt", "HP damage dealt", "life cards taken"].contains(&f.label.as_str())
+            })
+            .map(|f| f.value);
+        assert_eq!(named, Some(dealt), "{}", s.ruleset);
+    }
+    let text = report.text();
+    assert!(text.contains("d20 side 0"), "{text}");
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.starts_with("d20 side") && l.contains("Lethal")),
+        "{text}"
+    );
 }
 
 #[test]
