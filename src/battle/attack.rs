@@ -23,8 +23,8 @@ use crate::grid::area::covered;
 use crate::grid::los::clear_between;
 use crate::grid::{Field, footprint, footprint_distance};
 use crate::ruleset::{
-    Affects, AreaOrigin, AreaShape, ConditionKind, FamilyData, Polarity, ProfileEffect, Rules,
-    Targeting, TechniqueDef,
+    Affects, AreaOrigin, AreaShape, ConditionKind, Polarity, ProfileEffect, Rules, Targeting,
+    TechniqueDef,
 };
 
 /// Run condition: an attack is in `phase` and nobody is being waited on.
@@ -390,26 +390,9 @@ pub fn check_attack(
             return Err(RuleError::BadSneak);
         }
     }
-    // The card game's rules first: a card not held is the reason, not the distance.
-    if let Some(data) = rules.stages() {
-        super::stages::check_attack(data, attacker, &order.profile)?;
-    }
-    match &rules.family {
-        FamilyData::D20 { d20, .. } => {
-            super::d20::check_attack(d20, attacker, &order.profile, exploit.is_some())?
-        }
-        FamilyData::Shinobi(data) => {
-            super::shinobi::check_attack(data, None, attacker, &order.profile, exploit.is_some())?
-        }
-        FamilyData::Digimon { ap, digimon } => super::shinobi::check_attack(
-            ap,
-            Some(digimon),
-            attacker,
-            &order.profile,
-            exploit.is_some(),
-        )?,
-        FamilyData::Dbu | FamilyData::PowerStages(_) => {}
-    }
+    // The family's own refusals first: a card not held, or action points short, is the
+    // reason, not the distance.
+    super::family::of(rules).check_attack(attacker, &order.profile, exploit.is_some())?;
     if let Some(d) = rules.d20()
         && let Some(g) = super::grenade::of(d, &order.profile)
     {
@@ -517,6 +500,7 @@ pub fn begin_attack(
     } else {
         spend_actions(&mut f, 1, &format!("an attack ({name})"), log);
     }
+    let cost_pool = super::family::of(rules).cost_pool();
     log.push(BattleEvent::AttackDeclared {
         attacker: order.attacker,
         profile: name.clone(),
@@ -525,20 +509,11 @@ pub fn begin_attack(
         targets: targets.clone(),
         ki_cost: cost,
         wager: order.wager,
-        cost_pool: if rules.stages().is_some() {
-            Some(Pool::PowerStage)
-        } else if rules.action_points().is_some() {
-            Some(Pool::Chakra)
-        } else {
-            None
-        },
+        cost_pool,
     });
-    if pay > 0 && (rules.stages().is_some() || rules.action_points().is_some()) {
-        let pool = if rules.stages().is_some() {
-            Pool::PowerStage
-        } else {
-            Pool::Chakra
-        };
+    if pay > 0
+        && let Some(pool) = cost_pool
+    {
         let from = f.ki.current;
         f.ki.current -= pay;
         log.push(BattleEvent::PoolChanged {

@@ -13,8 +13,8 @@ use crate::dice::{BaseDie, DiceFormula, RollKind, RollSpec};
 use crate::grid::los::crosses;
 use crate::grid::{Dir8, Field, footprint, footprint_distance};
 use crate::ruleset::{
-    AttackTypeDef, Category, ConditionKind, ConditionRule, ElementDef, FamilyData, ProfileDef,
-    ProfileEffect, Reach, Rules, Targeting, TechniqueDef, TerrainDef,
+    AttackTypeDef, Category, ConditionKind, ConditionRule, ElementDef, ProfileDef, ProfileEffect,
+    Reach, Rules, Targeting, TechniqueDef, TerrainDef,
 };
 
 /// The target's answer to an attack.
@@ -771,7 +771,8 @@ impl AttackContext {
     }
 }
 
-/// Assembles the attack context of `decl` by `attacker` against `targets`.
+/// Assembles the attack context of `decl` by `attacker` against `targets`, as the ruleset's
+/// family does it: the one assembly that previews, odds and resolution all read.
 pub fn assemble(
     rules: &Rules,
     field: &Field,
@@ -779,21 +780,18 @@ pub fn assemble(
     targets: &[&Fighter],
     decl: &Declaration,
 ) -> AttackContext {
-    match &rules.family {
-        FamilyData::PowerStages(data) => {
-            return super::stages::assemble(data, attacker, targets, decl);
-        }
-        FamilyData::D20 { d20, .. } => {
-            return super::d20::assemble(d20, field, attacker, targets, decl);
-        }
-        FamilyData::Digimon { digimon, .. } => {
-            return super::digimon::assemble(digimon, attacker, targets, decl);
-        }
-        FamilyData::Shinobi(data) => {
-            return super::shinobi::assemble(data, field, attacker, targets, decl);
-        }
-        FamilyData::Dbu => {}
-    }
+    super::family::of(rules).assemble(rules, field, attacker, targets, decl)
+}
+
+/// The default pipeline's assembly (the DBU chapter's opposed rolls, Soak and thresholds),
+/// which a family that rolls otherwise replaces.
+pub fn default_assemble(
+    rules: &Rules,
+    field: &Field,
+    attacker: &Fighter,
+    targets: &[&Fighter],
+    decl: &Declaration,
+) -> AttackContext {
     let single = (targets.len() == 1).then(|| targets[0]);
     AttackContext {
         ki_cost: ki_cost(attacker, decl),

@@ -76,13 +76,7 @@ pub fn set_life(
     f.life.current = value;
     log.push(BattleEvent::PoolChanged {
         who: *f.id,
-        pool: if rules.stages().is_some() {
-            Pool::LifeCards
-        } else if rules.action_points().is_some() {
-            Pool::Hp
-        } else {
-            Pool::Life
-        },
+        pool: super::family::of(rules).life_pool(),
         from: before.current,
         to: value,
         reason: reason.to_string(),

@@ -15,6 +15,7 @@ pub mod digimon;
 pub mod dive;
 pub mod effects;
 pub mod event;
+pub mod family;
 pub mod fighter;
 pub mod grapple;
 pub mod grenade;

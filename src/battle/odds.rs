@@ -14,7 +14,7 @@ use super::context::{AttackContext, Declaration, DefenseChoice, TargetContext, d
 use super::effects::reached_thresholds;
 use super::fighter::Fighter;
 use crate::dice::{Dist, RollSpec, distribution, distribution_split};
-use crate::ruleset::{Category, FamilyData, Rules};
+use crate::ruleset::{Category, Rules};
 
 /// One part of a roll: a die (`"1d10"`) or a flat modifier (`value`), with where it comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -210,7 +210,8 @@ fn damage_dist(wound: &Dist, soak_used: i64, cover: i64) -> Dist {
     wound.map(|w| (w - soak_used - cover).max(0))
 }
 
-/// The exact odds of the attack in `ctx` against the target `t` defending with `choice`.
+/// The exact odds of the attack in `ctx` against the target `t` defending with `choice`, as
+/// the ruleset's family computes them.
 pub fn target_odds(
     rules: &Rules,
     ctx: &AttackContext,
@@ -219,21 +220,18 @@ pub fn target_odds(
     target: &Fighter,
     choice: DefenseChoice,
 ) -> TargetOdds {
-    match &rules.family {
-        FamilyData::PowerStages(data) => {
-            return super::stages::target_odds(data, ctx, t, decl, target, choice);
-        }
-        FamilyData::D20 { d20, .. } => {
-            return super::d20::target_odds(d20, ctx, t, &decl.profile.id, target, choice);
-        }
-        FamilyData::Digimon { digimon, .. } => {
-            return super::digimon::target_odds(digimon, ctx, t, &decl.profile.id, target, choice);
-        }
-        FamilyData::Shinobi(data) => {
-            return super::shinobi::target_odds(data, ctx, t, target, choice);
-        }
-        FamilyData::Dbu => {}
-    }
+    super::family::of(rules).target_odds(rules, ctx, t, decl, target, choice)
+}
+
+/// The default pipeline's odds (the DBU chapter's opposed rolls against Soak and thresholds).
+pub fn default_target_odds(
+    rules: &Rules,
+    ctx: &AttackContext,
+    t: &TargetContext,
+    decl: &Declaration,
+    target: &Fighter,
+    choice: DefenseChoice,
+) -> TargetOdds {
     let defense_spec = t.defense(choice);
     let (plain, crit) = distribution_split(&t.strike);
     let (hit_plain, hit_crit) = if t.automatic_hit.is_some() {

@@ -49,8 +49,8 @@ enum Family<'r> {
 
 fn family(rules: &Rules) -> Option<Family<'_>> {
     match &rules.family {
-        crate::ruleset::FamilyData::Digimon { digimon, .. } => Some(Family::Digimon(digimon)),
-        crate::ruleset::FamilyData::D20 { d20, .. } => Some(Family::D20(d20)),
+        crate::ruleset::FamilyData::Digimon(digimon) => Some(Family::Digimon(digimon)),
+        crate::ruleset::FamilyData::D20(d20) => Some(Family::D20(d20)),
         _ => None,
     }
 }

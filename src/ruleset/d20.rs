@@ -367,6 +367,8 @@ pub struct CharacterDef {
 pub struct D20Data {
     pub combat: D20Rules,
     pub roster: D20Roster,
+    /// The action-point tables this family is played on (see [`as_shinobi`]).
+    pub ap: super::shinobi::ShinobiData,
 }
 
 impl D20Data {

@@ -368,6 +368,8 @@ pub const TAMER_SKILLS: [&str; 4] = ["FIGHT", "DODGE", "ENDURANCE", "SURVIVAL"];
 pub struct DigimonData {
     pub combat: DigimonRules,
     pub roster: DigimonRoster,
+    /// The action-point tables this family is played on (see [`as_shinobi`]).
+    pub ap: super::shinobi::ShinobiData,
 }
 
 impl DigimonData {

@@ -26,8 +26,8 @@ pub use schema::*;
 /// Each mechanic family's own data: what its rules need beyond the shared tables.
 ///
 /// One value per family, so "which ruleset is this?" has one answer. d20 and Digimon are
-/// played on the action-point path the ninja chapter defined: they carry its lowered tables
-/// (`ap`) as data they use, not as a parent they live inside.
+/// played on the action-point path the ninja chapter defined: their data carries its lowered
+/// tables (`ap`) as data they use, not as a parent they live inside.
 #[derive(Debug, Clone)]
 pub enum FamilyData {
     /// The DBU chapter: everything is in the shared tables.
@@ -36,16 +36,10 @@ pub enum FamilyData {
     PowerStages(Box<stages::StageData>),
     /// The ninja d20 chapter (`shinobi.ron`, `roster.ron`).
     Shinobi(Box<shinobi::ShinobiData>),
-    /// The d20 skill system, with the action-point tables it is lowered onto.
-    D20 {
-        ap: Box<shinobi::ShinobiData>,
-        d20: Box<d20::D20Data>,
-    },
-    /// The Digimon RPG, with the action-point tables it is lowered onto.
-    Digimon {
-        ap: Box<shinobi::ShinobiData>,
-        digimon: Box<digimon::DigimonData>,
-    },
+    /// The d20 skill system (`d20.ron`, `roster.ron`).
+    D20(Box<d20::D20Data>),
+    /// The Digimon RPG (`digimon.ron`, `roster.ron`).
+    Digimon(Box<digimon::DigimonData>),
 }
 
 /// A loaded, validated ruleset.
@@ -373,13 +367,14 @@ impl Rules {
             d20::lower,
         )?;
         let (s, r) = d20::as_shinobi(&combat, &roster);
-        rules.family = FamilyData::D20 {
-            ap: Box::new(shinobi::ShinobiData {
+        rules.family = FamilyData::D20(Box::new(d20::D20Data {
+            combat,
+            roster,
+            ap: shinobi::ShinobiData {
                 combat: s,
                 roster: r,
-            }),
-            d20: Box::new(d20::D20Data { combat, roster }),
-        };
+            },
+        }));
         Ok(rules)
     }
 
@@ -394,13 +389,14 @@ impl Rules {
             digimon::lower,
         )?;
         let (s, r) = digimon::as_shinobi(&combat, &roster);
-        rules.family = FamilyData::Digimon {
-            ap: Box::new(shinobi::ShinobiData {
+        rules.family = FamilyData::Digimon(Box::new(digimon::DigimonData {
+            combat,
+            roster,
+            ap: shinobi::ShinobiData {
                 combat: s,
                 roster: r,
-            }),
-            digimon: Box::new(digimon::DigimonData { combat, roster }),
-        };
+            },
+        }));
         Ok(rules)
     }
 
@@ -481,9 +477,9 @@ impl Rules {
     /// ruleset is played on them: the ninja chapter, d20 and Digimon.
     pub fn action_points(&self) -> Option<&shinobi::ShinobiData> {
         match &self.family {
-            FamilyData::Shinobi(ap)
-            | FamilyData::D20 { ap, .. }
-            | FamilyData::Digimon { ap, .. } => Some(ap),
+            FamilyData::Shinobi(ap) => Some(ap),
+            FamilyData::D20(d) => Some(&d.ap),
+            FamilyData::Digimon(d) => Some(&d.ap),
             FamilyData::Dbu | FamilyData::PowerStages(_) => None,
         }
     }
@@ -497,7 +493,7 @@ impl Rules {
     /// The d20 skill system's own data, when this ruleset plays it.
     pub fn d20(&self) -> Option<&d20::D20Data> {
         match &self.family {
-            FamilyData::D20 { d20, .. } => Some(d20),
+            FamilyData::D20(d20) => Some(d20),
             _ => None,
         }
     }
@@ -505,7 +501,7 @@ impl Rules {
     /// The Digimon RPG's own data, when this ruleset plays it.
     pub fn digimon(&self) -> Option<&digimon::DigimonData> {
         match &self.family {
-            FamilyData::Digimon { digimon, .. } => Some(digimon),
+            FamilyData::Digimon(digimon) => Some(digimon),
             _ => None,
         }
     }

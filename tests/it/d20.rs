@@ -43,7 +43,7 @@ fn old_table() -> EffectTable {
 /// effects (bow 4, great sword 6) and no strength bonus (the sample adds none).
 fn sample_rules() -> Arc<Rules> {
     let mut r = (*rules()).clone();
-    let gridclash::ruleset::FamilyData::D20 { d20: d, .. } = &mut r.family else {
+    let gridclash::ruleset::FamilyData::D20(d) = &mut r.family else {
         panic!("a d20 ruleset");
     };
     d.combat.effect_table = old_table();
@@ -484,7 +484,7 @@ fn d20_ranged_attacks_cannot_be_dodged_beyond_melee_range() {
     }
     // Without the Dive for cover and Drop prone rules there is no answer at all.
     let mut r = (*rules()).clone();
-    if let gridclash::ruleset::FamilyData::D20 { d20: d, .. } = &mut r.family {
+    if let gridclash::ruleset::FamilyData::D20(d) = &mut r.family {
         d.combat.dive_for_cover = None;
         d.combat.drop_prone = false;
     }

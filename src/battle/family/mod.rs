@@ -1,0 +1,84 @@
+//! The seam between the engine and each ruleset family: one trait, [`Family`], and one
+//! registry, [`of`].
+//!
+//! Generic code asks `family::of(rules)` for what differs between rulesets instead of asking
+//! which ruleset this is. Each hook's default is the default pipeline (the DBU chapter's
+//! opposed rolls, Soak, thresholds and Ki); a family overrides only where its text differs.
+//! Only this registry names the concrete families.
+
+mod d20;
+mod dbu;
+mod digimon;
+mod shinobi;
+mod stages;
+
+use super::command::RuleError;
+use super::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
+use super::event::Pool;
+use super::fighter::Fighter;
+use super::odds::TargetOdds;
+use crate::grid::Field;
+use crate::ruleset::{FamilyData, Rules};
+
+/// What a ruleset family does differently from the default pipeline.
+pub trait Family: Sync {
+    /// The pool a combatant's life is kept in, as the log names it (Life, HP, life cards).
+    fn life_pool(&self) -> Pool {
+        Pool::Life
+    }
+
+    /// The pool an attack's cost is paid from, when it is not the default pipeline's Ki (which
+    /// also spends Capacity and has its own event).
+    fn cost_pool(&self) -> Option<Pool> {
+        None
+    }
+
+    /// The family's own refusals of an attack order by `attacker` with `profile`, before any
+    /// target is looked at (a card not held, action points short, no weapon). `opportunity`
+    /// is true for an attack of opportunity.
+    fn check_attack(
+        &self,
+        _attacker: &Fighter,
+        _profile: &str,
+        _opportunity: bool,
+    ) -> Result<(), RuleError> {
+        Ok(())
+    }
+
+    /// The attack's rolls against each target: the one assembly that previews, odds and
+    /// resolution all read.
+    fn assemble(
+        &self,
+        rules: &Rules,
+        field: &Field,
+        attacker: &Fighter,
+        targets: &[&Fighter],
+        decl: &Declaration,
+    ) -> AttackContext {
+        super::context::default_assemble(rules, field, attacker, targets, decl)
+    }
+
+    /// The exact odds of the assembled attack against one target answering with `choice`.
+    fn target_odds(
+        &self,
+        rules: &Rules,
+        ctx: &AttackContext,
+        t: &TargetContext,
+        decl: &Declaration,
+        target: &Fighter,
+        choice: DefenseChoice,
+    ) -> TargetOdds {
+        super::odds::default_target_odds(rules, ctx, t, decl, target, choice)
+    }
+}
+
+/// The family that plays `rules`.
+pub fn of(rules: &Rules) -> &dyn Family {
+    match &rules.family {
+        FamilyData::Dbu => &dbu::Dbu,
+        FamilyData::PowerStages(data) => data.as_ref(),
+        FamilyData::Shinobi(data) => data.as_ref(),
+        FamilyData::D20(data) => data.as_ref(),
+        FamilyData::Digimon(data) => data.as_ref(),
+    }
+}

@@ -1,0 +1,55 @@
+//! The card game's power stages behind the family seam: cards instead of Ki, life cards
+//! instead of Life, the Physical Attack Table instead of opposed rolls.
+
+use super::Family;
+use crate::battle::command::RuleError;
+use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
+use crate::battle::event::Pool;
+use crate::battle::fighter::Fighter;
+use crate::battle::odds::TargetOdds;
+use crate::battle::stages;
+use crate::grid::Field;
+use crate::ruleset::Rules;
+use crate::ruleset::stages::StageData;
+
+impl Family for StageData {
+    fn life_pool(&self) -> Pool {
+        Pool::LifeCards
+    }
+
+    fn cost_pool(&self) -> Option<Pool> {
+        Some(Pool::PowerStage)
+    }
+
+    fn check_attack(
+        &self,
+        attacker: &Fighter,
+        profile: &str,
+        _opportunity: bool,
+    ) -> Result<(), RuleError> {
+        stages::check_attack(self, attacker, profile)
+    }
+
+    fn assemble(
+        &self,
+        _rules: &Rules,
+        _field: &Field,
+        attacker: &Fighter,
+        targets: &[&Fighter],
+        decl: &Declaration,
+    ) -> AttackContext {
+        stages::assemble(self, attacker, targets, decl)
+    }
+
+    fn target_odds(
+        &self,
+        _rules: &Rules,
+        ctx: &AttackContext,
+        t: &TargetContext,
+        decl: &Declaration,
+        target: &Fighter,
+        choice: DefenseChoice,
+    ) -> TargetOdds {
+        stages::target_odds(self, ctx, t, decl, target, choice)
+    }
+}
