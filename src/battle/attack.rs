@@ -392,20 +392,14 @@ pub fn check_attack(
     }
     // The family's own refusals first: a card not held, or action points short, is the
     // reason, not the distance.
-    super::family::of(rules).check_attack(attacker, &order.profile, exploit.is_some())?;
-    if let Some(d) = rules.d20()
-        && let Some(g) = super::grenade::of(d, &order.profile)
-    {
-        super::grenade::check(d, &g, field, attacker, order.target.square())?;
-    }
+    let family = super::family::of(rules);
+    family.check_order(field, attacker, order, exploit.is_some())?;
     let targets = attack_targets(rules, field, fighters, attacker, order)?;
-    if let Some(d) = rules.digimon() {
-        let ts: Vec<&Fighter> = fighters
-            .iter()
-            .filter(|f| targets.contains(&f.id))
-            .collect();
-        super::digimon::check_attack(d, attacker, &order.profile, &ts)?;
-    }
+    let ts: Vec<&Fighter> = fighters
+        .iter()
+        .filter(|f| targets.contains(&f.id))
+        .collect();
+    family.check_targets(attacker, &order.profile, &ts)?;
     if let Some(mover) = exploit
         && (order.technique.is_some() || !targets.contains(&mover))
     {
@@ -471,35 +465,7 @@ pub fn begin_attack(
     let technique = decl.technique.map(|t| t.name.clone());
     let element = decl.element.map(|e| e.name.clone());
     let mut f = q.iter_mut().find(|f| *f.id == order.attacker)?;
-    if let Some(d) = rules.d20() {
-        super::d20::pay_attack(d, &mut f, &profile_id, exploit.is_some(), log);
-    } else if let Some(data) = rules.action_points() {
-        // Action points: an opportunity attack costs its AP, any other attack its own.
-        let (ap, what) = if exploit.is_some() {
-            (
-                data.combat.opportunity_cost,
-                format!("an opportunity attack ({name})"),
-            )
-        } else {
-            (
-                super::shinobi::attack_ap(data, rules.digimon(), me, &profile_id),
-                format!("an attack ({name})"),
-            )
-        };
-        super::shinobi::spend_ap(&mut f, ap, &what, log);
-    } else if exploit.is_some() {
-        if f.actions.counter == 0 {
-            convert_action(&mut f, log);
-        }
-        f.actions.counter -= 1;
-        log.push(BattleEvent::ActionSpent {
-            who: order.attacker,
-            kind: ActionKind::Counter,
-            what: format!("an Exploit ({name})"),
-        });
-    } else {
-        spend_actions(&mut f, 1, &format!("an attack ({name})"), log);
-    }
+    super::family::of(rules).pay_attack(&mut f, me, decl.profile, exploit.is_some(), log);
     let cost_pool = super::family::of(rules).cost_pool();
     log.push(BattleEvent::AttackDeclared {
         attacker: order.attacker,
@@ -837,28 +803,56 @@ pub fn declare_defense(
     }
 }
 
-/// What a target's policy picks; `None` when a person must be asked. `sneak_won` lists the
-/// targets whose sneak contest the attacker won; `bystanders` is everyone on the field (a
-/// d20 flanker).
-#[allow(clippy::too_many_arguments)] // the attack's whole situation, each part read
-pub fn policy_defense(
-    rules: &Rules,
-    field: &Field,
-    attacker: &Fighter,
-    target: &Fighter,
-    all: &[&Fighter],
-    order: &AttackOrder,
-    sneak_won: &[CombatantId],
-    bystanders: &[Fighter],
-) -> Option<DefenseChoice> {
-    if let Some(data) = rules.stages() {
-        return stage_defense(rules, data, field, attacker, target, all, order);
+/// The default pipeline's payment for an attack: one action, or for an Exploit (an
+/// opportunity attack) the Counter Action, converting a Standard Action when none is left.
+pub fn default_pay_attack(
+    f: &mut FighterQueryItem,
+    profile: &crate::ruleset::ProfileDef,
+    opportunity: bool,
+    log: &mut EventLog,
+) {
+    let name = &profile.name;
+    if opportunity {
+        if f.actions.counter == 0 {
+            convert_action(f, log);
+        }
+        f.actions.counter -= 1;
+        log.push(BattleEvent::ActionSpent {
+            who: *f.id,
+            kind: ActionKind::Counter,
+            what: format!("an Exploit ({name})"),
+        });
+    } else {
+        spend_actions(f, 1, &format!("an attack ({name})"), log);
     }
-    if rules.action_points().is_some() {
-        return shinobi_defense(
-            rules, field, attacker, target, all, order, sneak_won, bystanders,
-        );
-    }
+}
+
+/// The whole situation a target answers an attack in: what a defense policy reads.
+pub struct DefenseAsk<'a> {
+    pub rules: &'a Rules,
+    pub field: &'a Field<'a>,
+    pub attacker: &'a Fighter,
+    pub target: &'a Fighter,
+    /// Every target of the attack.
+    pub all: &'a [&'a Fighter],
+    pub order: &'a AttackOrder,
+    /// The targets whose sneak contest the attacker won.
+    pub sneak_won: &'a [CombatantId],
+    /// Everyone on the field (a d20 flanker).
+    pub bystanders: &'a [Fighter],
+}
+
+/// The default pipeline's answer (Dodge, or Parry with a Counter Action when clearly better).
+pub fn default_policy_defense(ask: &DefenseAsk) -> Option<DefenseChoice> {
+    let DefenseAsk {
+        rules,
+        field,
+        attacker,
+        target,
+        all,
+        order,
+        ..
+    } = *ask;
     let can_parry =
         target.actions.counter > 0 || (rules.actions.conversion && target.actions.standard > 0);
     match target.controller.defense {
@@ -891,15 +885,19 @@ pub fn policy_defense(
 
 /// A power-stages target's answer: nothing to decide without a matching card; otherwise its
 /// policy, where `Best` blocks whatever would cost life cards or at least two stages.
-fn stage_defense(
-    rules: &Rules,
+pub fn stage_defense(
     data: &crate::ruleset::stages::StageData,
-    field: &Field,
-    attacker: &Fighter,
-    target: &Fighter,
-    all: &[&Fighter],
-    order: &AttackOrder,
+    ask: &DefenseAsk,
 ) -> Option<DefenseChoice> {
+    let DefenseAsk {
+        rules,
+        field,
+        attacker,
+        target,
+        all,
+        order,
+        ..
+    } = *ask;
     // An order that is no card (validated data never makes one) cannot be blocked.
     let Some(kind) = super::stages::attack_kind(data, &order.profile) else {
         return Some(DefenseChoice::Dodge);
@@ -929,19 +927,20 @@ fn stage_defense(
     }
 }
 
-/// A shinobi target's answer: its policy over the defenses it has; `Best` takes the one that
-/// leaves it the least expected damage (Dodge on a tie), `AlwaysParry` blocks when it can.
-#[allow(clippy::too_many_arguments)] // as policy_defense
-fn shinobi_defense(
-    rules: &Rules,
-    field: &Field,
-    attacker: &Fighter,
-    target: &Fighter,
-    all: &[&Fighter],
-    order: &AttackOrder,
-    sneak_won: &[CombatantId],
-    bystanders: &[Fighter],
-) -> Option<DefenseChoice> {
+/// An action-point target's answer (the ninja chapter, d20, Digimon): its policy over the
+/// defenses it has; `Best` takes the one that leaves it the least expected damage (Dodge on a
+/// tie), `AlwaysParry` blocks when it can.
+pub fn action_point_defense(ask: &DefenseAsk) -> Option<DefenseChoice> {
+    let DefenseAsk {
+        rules,
+        field,
+        attacker,
+        target,
+        all,
+        order,
+        sneak_won,
+        bystanders,
+    } = *ask;
     match target.controller.defense {
         DefensePolicy::Prompt => None,
         // d20 looks first: a shot from beyond melee range has no Dodge to roll (it is taken).
@@ -1033,31 +1032,21 @@ pub fn collect_defenses(
             continue;
         };
         let field = ground.field(rules);
-        if rules.digimon().is_some() {
-            // Digimon: the one defense is Dodge, rolled automatically (a helping effect's ally
-            // rolls none: the context marks it an automatic hit).
-            state.targets[i].defense = Some(DefenseChoice::Dodge);
+        let family = super::family::of(rules);
+        if let Some(choice) = family.forced_defense(attacker, target, &state.order.profile) {
+            state.targets[i].defense = Some(choice);
             continue;
         }
-        if let Some(d) = rules.d20()
-            && let Some(a) = d.attack(&state.order.profile)
-            && super::d20::offered(d, target, a, attacker.distance_to(target).unwrap_or(1))
-                .is_empty()
-        {
-            // "Normally ranged attacks cannot be dodged": nothing to declare.
-            state.targets[i].defense = Some(DefenseChoice::Dodge);
-            continue;
-        }
-        match policy_defense(
+        match family.policy_defense(&DefenseAsk {
             rules,
-            &field,
+            field: &field,
             attacker,
             target,
-            &targets,
-            &state.order,
-            &state.sneak_won,
-            &all,
-        ) {
+            all: &targets,
+            order: &state.order,
+            sneak_won: &state.sneak_won,
+            bystanders: &all,
+        }) {
             Some(choice) => {
                 let counter = rules
                     .action_points()

@@ -51,6 +51,33 @@ pub fn attack_ap(
         .unwrap_or_else(|| ap_cost(data, profile))
 }
 
+/// Pays for an attack in action points: an opportunity attack its opportunity cost, any
+/// other attack its own (a Digimon Complex Action all of them; `digimon` is that family's
+/// data when it plays).
+pub fn pay_attack(
+    data: &ShinobiData,
+    digimon: Option<&DigimonData>,
+    f: &mut FighterQueryItem,
+    me: &Fighter,
+    profile: &crate::ruleset::ProfileDef,
+    opportunity: bool,
+    log: &mut EventLog,
+) {
+    let name = &profile.name;
+    let (ap, what) = if opportunity {
+        (
+            data.combat.opportunity_cost,
+            format!("an opportunity attack ({name})"),
+        )
+    } else {
+        (
+            attack_ap(data, digimon, me, &profile.id),
+            format!("an attack ({name})"),
+        )
+    };
+    spend_ap(f, ap, &what, log);
+}
+
 /// True when `f` has a weapon equipped (Block and weapon attacks need one).
 pub fn has_weapon(data: &ShinobiData, f: &Fighter) -> bool {
     data.ninja(&f.identity.archetype)

@@ -2,15 +2,16 @@
 //! own checks against range difficulties, Effect Points and armour DR.
 
 use super::Family;
-use crate::battle::command::RuleError;
+use crate::battle::attack::DefenseAsk;
+use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
-use crate::battle::d20;
-use crate::battle::event::Pool;
-use crate::battle::fighter::Fighter;
+use crate::battle::event::{EventLog, Pool};
+use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
+use crate::battle::{d20, grenade};
 use crate::grid::Field;
-use crate::ruleset::Rules;
 use crate::ruleset::d20::D20Data;
+use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for D20Data {
     fn life_pool(&self) -> Pool {
@@ -21,13 +22,48 @@ impl Family for D20Data {
         Some(Pool::Chakra)
     }
 
-    fn check_attack(
+    /// Its own check, then a grenade's range and landing square.
+    fn check_order(
         &self,
+        field: &Field,
         attacker: &Fighter,
-        profile: &str,
+        order: &AttackOrder,
         opportunity: bool,
     ) -> Result<(), RuleError> {
-        d20::check_attack(self, attacker, profile, opportunity)
+        d20::check_attack(self, attacker, &order.profile, opportunity)?;
+        if let Some(g) = grenade::of(self, &order.profile) {
+            grenade::check(self, &g, field, attacker, order.target.square())?;
+        }
+        Ok(())
+    }
+
+    fn pay_attack(
+        &self,
+        f: &mut FighterQueryItem,
+        _me: &Fighter,
+        profile: &ProfileDef,
+        opportunity: bool,
+        log: &mut EventLog,
+    ) {
+        d20::pay_attack(self, f, &profile.id, opportunity, log);
+    }
+
+    /// "Normally ranged attacks cannot be dodged": with no defense offered there is nothing
+    /// to declare.
+    fn forced_defense(
+        &self,
+        attacker: &Fighter,
+        target: &Fighter,
+        profile: &str,
+    ) -> Option<DefenseChoice> {
+        let a = self.attack(profile)?;
+        d20::offered(self, target, a, attacker.distance_to(target).unwrap_or(1))
+            .is_empty()
+            .then_some(DefenseChoice::Dodge)
+    }
+
+    fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
+        crate::battle::attack::action_point_defense(ask)
     }
 
     fn assemble(

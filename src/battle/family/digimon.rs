@@ -2,16 +2,17 @@
 //! 3d6 Accuracy against Dodge, damage minus Armor and attack effects.
 
 use super::Family;
-use crate::battle::command::RuleError;
+use crate::battle::attack::DefenseAsk;
+use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
 use crate::battle::digimon;
-use crate::battle::event::Pool;
-use crate::battle::fighter::Fighter;
+use crate::battle::event::{EventLog, Pool};
+use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::shinobi;
 use crate::grid::Field;
-use crate::ruleset::Rules;
 use crate::ruleset::digimon::DigimonData;
+use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for DigimonData {
     fn life_pool(&self) -> Pool {
@@ -23,13 +24,49 @@ impl Family for DigimonData {
     }
 
     /// The action-point check the ninja chapter defines, with this family's Complex Actions.
-    fn check_attack(
+    fn check_order(
+        &self,
+        _field: &Field,
+        attacker: &Fighter,
+        order: &AttackOrder,
+        opportunity: bool,
+    ) -> Result<(), RuleError> {
+        shinobi::check_attack(&self.ap, Some(self), attacker, &order.profile, opportunity)
+    }
+
+    fn check_targets(
         &self,
         attacker: &Fighter,
         profile: &str,
-        opportunity: bool,
+        targets: &[&Fighter],
     ) -> Result<(), RuleError> {
-        shinobi::check_attack(&self.ap, Some(self), attacker, profile, opportunity)
+        digimon::check_attack(self, attacker, profile, targets)
+    }
+
+    fn pay_attack(
+        &self,
+        f: &mut FighterQueryItem,
+        me: &Fighter,
+        profile: &ProfileDef,
+        opportunity: bool,
+        log: &mut EventLog,
+    ) {
+        shinobi::pay_attack(&self.ap, Some(self), f, me, profile, opportunity, log);
+    }
+
+    fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
+        crate::battle::attack::action_point_defense(ask)
+    }
+
+    /// "The one defense is Dodge", rolled automatically (a helping effect's ally rolls none:
+    /// the context marks it an automatic hit).
+    fn forced_defense(
+        &self,
+        _attacker: &Fighter,
+        _target: &Fighter,
+        _profile: &str,
+    ) -> Option<DefenseChoice> {
+        Some(DefenseChoice::Dodge)
     }
 
     fn assemble(

@@ -12,13 +12,14 @@ mod digimon;
 mod shinobi;
 mod stages;
 
-use super::command::RuleError;
+use super::attack::DefenseAsk;
+use super::command::{AttackOrder, RuleError};
 use super::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
-use super::event::Pool;
-use super::fighter::Fighter;
+use super::event::{EventLog, Pool};
+use super::fighter::{Fighter, FighterQueryItem};
 use super::odds::TargetOdds;
 use crate::grid::Field;
-use crate::ruleset::{FamilyData, Rules};
+use crate::ruleset::{FamilyData, ProfileDef, Rules};
 
 /// What a ruleset family does differently from the default pipeline.
 pub trait Family: Sync {
@@ -33,16 +34,57 @@ pub trait Family: Sync {
         None
     }
 
-    /// The family's own refusals of an attack order by `attacker` with `profile`, before any
-    /// target is looked at (a card not held, action points short, no weapon). `opportunity`
-    /// is true for an attack of opportunity.
-    fn check_attack(
+    /// The family's own refusals of an attack order, before any target is looked at (a card
+    /// not held, action points short, no weapon, a grenade thrown too far). `opportunity` is
+    /// true for an attack of opportunity.
+    fn check_order(
         &self,
+        _field: &Field,
         _attacker: &Fighter,
-        _profile: &str,
+        _order: &AttackOrder,
         _opportunity: bool,
     ) -> Result<(), RuleError> {
         Ok(())
+    }
+
+    /// The family's own refusals once the targets are known (an attack this form does not
+    /// have, an effect its target cannot take).
+    fn check_targets(
+        &self,
+        _attacker: &Fighter,
+        _profile: &str,
+        _targets: &[&Fighter],
+    ) -> Result<(), RuleError> {
+        Ok(())
+    }
+
+    /// Pays for a declared attack: actions, action points or an opportunity attack's
+    /// allowance (its Ki, stages or chakra are paid after, from [`Family::cost_pool`]).
+    fn pay_attack(
+        &self,
+        f: &mut FighterQueryItem,
+        _me: &Fighter,
+        profile: &ProfileDef,
+        opportunity: bool,
+        log: &mut EventLog,
+    ) {
+        super::attack::default_pay_attack(f, profile, opportunity, log);
+    }
+
+    /// The defense a target takes with nothing to decide (Digimon's one Dodge, a d20 shot
+    /// that cannot be dodged), before any policy or person is asked.
+    fn forced_defense(
+        &self,
+        _attacker: &Fighter,
+        _target: &Fighter,
+        _profile: &str,
+    ) -> Option<DefenseChoice> {
+        None
+    }
+
+    /// What a target's defense policy picks; `None` when a person must be asked.
+    fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
+        super::attack::default_policy_defense(ask)
     }
 
     /// The attack's rolls against each target: the one assembly that previews, odds and

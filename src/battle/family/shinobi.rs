@@ -2,15 +2,16 @@
 //! against Dodge, Block or Deflect.
 
 use super::Family;
-use crate::battle::command::RuleError;
+use crate::battle::attack::DefenseAsk;
+use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
-use crate::battle::event::Pool;
-use crate::battle::fighter::Fighter;
+use crate::battle::event::{EventLog, Pool};
+use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::shinobi;
 use crate::grid::Field;
-use crate::ruleset::Rules;
 use crate::ruleset::shinobi::ShinobiData;
+use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for ShinobiData {
     fn life_pool(&self) -> Pool {
@@ -21,13 +22,29 @@ impl Family for ShinobiData {
         Some(Pool::Chakra)
     }
 
-    fn check_attack(
+    fn check_order(
         &self,
+        _field: &Field,
         attacker: &Fighter,
-        profile: &str,
+        order: &AttackOrder,
         opportunity: bool,
     ) -> Result<(), RuleError> {
-        shinobi::check_attack(self, None, attacker, profile, opportunity)
+        shinobi::check_attack(self, None, attacker, &order.profile, opportunity)
+    }
+
+    fn pay_attack(
+        &self,
+        f: &mut FighterQueryItem,
+        me: &Fighter,
+        profile: &ProfileDef,
+        opportunity: bool,
+        log: &mut EventLog,
+    ) {
+        shinobi::pay_attack(self, None, f, me, profile, opportunity, log);
+    }
+
+    fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
+        crate::battle::attack::action_point_defense(ask)
     }
 
     fn assemble(

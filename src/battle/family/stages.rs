@@ -2,7 +2,8 @@
 //! instead of Life, the Physical Attack Table instead of opposed rolls.
 
 use super::Family;
-use crate::battle::command::RuleError;
+use crate::battle::attack::DefenseAsk;
+use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
 use crate::battle::event::Pool;
 use crate::battle::fighter::Fighter;
@@ -21,13 +22,18 @@ impl Family for StageData {
         Some(Pool::PowerStage)
     }
 
-    fn check_attack(
+    fn check_order(
         &self,
+        _field: &Field,
         attacker: &Fighter,
-        profile: &str,
+        order: &AttackOrder,
         _opportunity: bool,
     ) -> Result<(), RuleError> {
-        stages::check_attack(self, attacker, profile)
+        stages::check_attack(self, attacker, &order.profile)
+    }
+
+    fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
+        crate::battle::attack::stage_defense(self, ask)
     }
 
     fn assemble(
