@@ -18,17 +18,13 @@ use crate::grid::path::{Reach, diagonal_open, reachable, step_cost};
 use crate::grid::{Field, chebyshev, footprint, footprint_distance};
 use crate::ruleset::{ConditionKind, Rules};
 
-/// The squares a move may cover: Normal or Boosted Speed, as conditions leave it.
+/// The squares a move may cover, as the ruleset's family counts them.
 pub fn speed(rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
-    if let Some(d) = rules.digimon() {
-        return super::digimon::movement(d, f);
-    }
-    // d20: with no action left, the round's free single step is the only move there is.
-    if let Some(d) = rules.d20()
-        && f.actions.usable() == 0
-    {
-        return super::d20::step_left(d, f);
-    }
+    super::family::of(rules).speed(rules, f, boosted)
+}
+
+/// The default pipeline's speed: Normal or Boosted Speed, as conditions leave it.
+pub fn default_speed(rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
     let d = f.derived(rules);
     let v = if boosted {
         d.boosted_speed
@@ -38,30 +34,17 @@ pub fn speed(rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
     v.max(0) as u32
 }
 
-/// The action points a move along `path` costs: the ruleset's move cost, or for Digimon every
-/// Simple Action of the turn (a Complex Action) when it enters Difficult Terrain.
+/// The action points a move along `path` costs (1 where turns are not paid in points).
 pub fn move_ap(rules: &Rules, field: &Field, path: &[Square]) -> u32 {
-    let Some(data) = rules.action_points() else {
-        return 1;
-    };
-    let difficult = rules.digimon().is_some()
-        && path
-            .iter()
-            .any(|s| field.terrain(*s).is_some_and(|t| t.difficult == Some(true)));
-    if difficult {
-        data.combat.action_points
-    } else {
-        data.combat.move_cost
-    }
+    super::family::of(rules).move_ap(field, path)
 }
 
-/// d20: true when a move along `path` is the round's free single step: no longer than the
+/// True when a move along `path` is the round's free single step (d20): no longer than the
 /// step, over ground that costs no more than it, and the step not taken yet this round.
 pub fn is_free_step(rules: &Rules, field: &Field, f: &Fighter, path: &[Square]) -> bool {
-    let Some(d) = rules.d20() else {
+    let Some(left) = super::family::of(rules).free_step_left(f) else {
         return false;
     };
-    let left = super::d20::step_left(d, f);
     let cost: Option<u32> = path
         .iter()
         .map(|s| step_cost(field, *s, f.size.squares))

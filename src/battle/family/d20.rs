@@ -4,6 +4,7 @@
 use super::Family;
 use crate::battle::attack::DefenseAsk;
 use crate::battle::command::{AttackOrder, RuleError};
+use crate::battle::components::Square;
 use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
 use crate::battle::event::{EventLog, Pool};
 use crate::battle::fighter::{Fighter, FighterQueryItem};
@@ -64,6 +65,23 @@ impl Family for D20Data {
 
     fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
         crate::battle::attack::action_point_defense(ask)
+    }
+
+    /// With no action left, the round's free single step is the only move there is.
+    fn speed(&self, rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
+        if f.actions.usable() == 0 {
+            d20::step_left(self, f)
+        } else {
+            crate::battle::movement::default_speed(rules, f, boosted)
+        }
+    }
+
+    fn move_ap(&self, _field: &Field, _path: &[Square]) -> u32 {
+        self.ap.combat.move_cost
+    }
+
+    fn free_step_left(&self, f: &Fighter) -> Option<u32> {
+        Some(d20::step_left(self, f))
     }
 
     fn assemble(

@@ -4,6 +4,7 @@
 use super::Family;
 use crate::battle::attack::DefenseAsk;
 use crate::battle::command::{AttackOrder, RuleError};
+use crate::battle::components::Square;
 use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
 use crate::battle::digimon;
 use crate::battle::event::{EventLog, Pool};
@@ -67,6 +68,23 @@ impl Family for DigimonData {
         _profile: &str,
     ) -> Option<DefenseChoice> {
         Some(DefenseChoice::Dodge)
+    }
+
+    fn speed(&self, _rules: &Rules, f: &Fighter, _boosted: bool) -> u32 {
+        digimon::movement(self, f)
+    }
+
+    /// Every Simple Action of the turn (a Complex Action) when the move enters Difficult
+    /// Terrain, else the move cost.
+    fn move_ap(&self, field: &Field, path: &[Square]) -> u32 {
+        let difficult = path
+            .iter()
+            .any(|s| field.terrain(*s).is_some_and(|t| t.difficult == Some(true)));
+        if difficult {
+            self.ap.combat.action_points
+        } else {
+            self.ap.combat.move_cost
+        }
     }
 
     fn assemble(

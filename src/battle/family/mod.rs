@@ -14,6 +14,7 @@ mod stages;
 
 use super::attack::DefenseAsk;
 use super::command::{AttackOrder, RuleError};
+use super::components::Square;
 use super::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
 use super::event::{EventLog, Pool};
 use super::fighter::{Fighter, FighterQueryItem};
@@ -98,6 +99,21 @@ pub trait Family: Sync {
         decl: &Declaration,
     ) -> AttackContext {
         super::context::default_assemble(rules, field, attacker, targets, decl)
+    }
+
+    /// The squares a move may cover.
+    fn speed(&self, rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
+        super::movement::default_speed(rules, f, boosted)
+    }
+
+    /// The action points a move along `path` costs (1: the default pipeline's one action).
+    fn move_ap(&self, _field: &Field, _path: &[Square]) -> u32 {
+        1
+    }
+
+    /// The squares of a free single step `f` has left this round, when the family has one.
+    fn free_step_left(&self, _f: &Fighter) -> Option<u32> {
+        None
     }
 
     /// The exact odds of the assembled attack against one target answering with `choice`.

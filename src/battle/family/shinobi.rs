@@ -4,6 +4,7 @@
 use super::Family;
 use crate::battle::attack::DefenseAsk;
 use crate::battle::command::{AttackOrder, RuleError};
+use crate::battle::components::Square;
 use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
 use crate::battle::event::{EventLog, Pool};
 use crate::battle::fighter::{Fighter, FighterQueryItem};
@@ -45,6 +46,10 @@ impl Family for ShinobiData {
 
     fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
         crate::battle::attack::action_point_defense(ask)
+    }
+
+    fn move_ap(&self, _field: &Field, _path: &[Square]) -> u32 {
+        self.combat.move_cost
     }
 
     fn assemble(
