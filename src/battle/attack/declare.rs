@@ -1,0 +1,359 @@
+//! Attack Declaration: paying for the attack and announcing it, queued attacks, and the window
+//! for Instants before the defense is declared.
+
+use bevy::prelude::*;
+
+use super::check::check_attack;
+use super::targeting::declaration;
+use crate::battle::command::{AttackOrder, AttackTarget, Command, Decision};
+use crate::battle::components::*;
+use crate::battle::event::{ActionKind, BattleEvent, EventLog, Pool};
+use crate::battle::fighter::{Fighter, FighterQuery, FighterQueryItem, snapshots};
+use crate::battle::maneuvers::{convert_action, spend_actions, use_surge};
+use crate::battle::state::*;
+use crate::grid::Field;
+use crate::ruleset::Rules;
+
+/// Attack Declaration for a checked order: spend the action (a Counter Action for an Exploit),
+/// pay the Ki cost and the wager from Ki and Capacity, and start the attack. `None` (nothing
+/// changed) if the order is not legal any more.
+pub fn begin_attack(
+    rules: &Rules,
+    field: &Field,
+    q: &mut Query<FighterQuery>,
+    log: &mut EventLog,
+    order: AttackOrder,
+    exploit: Option<CombatantId>,
+) -> Option<AttackState> {
+    let all = snapshots(q);
+    let me = all.iter().find(|f| f.id == order.attacker)?;
+    let targets = check_attack(rules, field, &all, me, &order, exploit).ok()?;
+    let decl = declaration(rules, me, &order, targets.len()).ok()?;
+    let cost = crate::battle::context::ki_cost(me, &decl);
+    let pay = cost.saturating_add(decl.wager);
+    let profile_id = decl.profile.id.clone();
+    let name = decl.profile.name.clone();
+    let technique = decl.technique.map(|t| t.name.clone());
+    let element = decl.element.map(|e| e.name.clone());
+    let mut f = q.iter_mut().find(|f| *f.id == order.attacker)?;
+    crate::battle::family::of(rules).pay_attack(&mut f, me, decl.profile, exploit.is_some(), log);
+    let cost_pool = crate::battle::family::of(rules).cost_pool();
+    log.push(BattleEvent::AttackDeclared {
+        attacker: order.attacker,
+        profile: name.clone(),
+        technique: technique.clone(),
+        element,
+        targets: targets.clone(),
+        ki_cost: cost,
+        wager: order.wager,
+        cost_pool,
+    });
+    if pay > 0
+        && let Some(pool) = cost_pool
+    {
+        let from = f.ki.current;
+        f.ki.current -= pay;
+        log.push(BattleEvent::PoolChanged {
+            who: order.attacker,
+            pool,
+            from,
+            to: f.ki.current,
+            reason: format!("{name} costs {pay}"),
+        });
+    } else if pay > 0 {
+        let (k0, c0) = (f.ki.current, f.capacity.current);
+        f.ki.current -= pay;
+        f.capacity.current -= pay;
+        log.push(BattleEvent::KiSpent {
+            who: order.attacker,
+            amount: pay,
+            from: k0,
+            to: f.ki.current,
+            what: format!("Ki cost {cost} + wager {}", order.wager),
+        });
+        log.push(BattleEvent::PoolChanged {
+            who: order.attacker,
+            pool: Pool::Capacity,
+            from: c0,
+            to: f.capacity.current,
+            reason: "Ki spent this round".into(),
+        });
+    }
+    f.round.attacks += 1;
+    if let Some(data) = rules.stages() {
+        crate::battle::stages::play_attack(data, &mut f, &profile_id, log);
+    }
+    if technique.is_some() {
+        f.round.technique_used = true;
+    } else {
+        f.round.profiles_used.insert(profile_id);
+    }
+    Some(AttackState {
+        order,
+        phase: AttackPhase::Responses,
+        targets: targets
+            .into_iter()
+            .map(|id| TargetState {
+                id,
+                defense: None,
+                hit: None,
+                damage: 0,
+                counter: None,
+                success: None,
+                half: false,
+                interceded: false,
+            })
+            .collect(),
+        strike: None,
+        exploit,
+        responders: Vec::new(),
+        window_opened: false,
+        sneak_won: Vec::new(),
+        intercede_opened: false,
+        interceders: Vec::new(),
+    })
+}
+
+/// `Attack`: the active combatant declares an Attacking Maneuver. A shinobi sneak attack first
+/// rolls its contest: won, every defense of the target takes the penalty; lost, the target may
+/// make an opportunity attack first and the attack waits in [`QueuedAttack`].
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
+pub fn declare_attack(
+    rules: Res<RulesRes>,
+    ground: Res<Battleground>,
+    mut dice: ResMut<BattleDice>,
+    mut pending: ResMut<PendingCommand>,
+    mut attack: ResMut<CurrentAttack>,
+    mut queued: ResMut<QueuedAttack>,
+    mut awaiting: ResMut<AwaitingInput>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let Some(Command::Attack(mut order)) = pending.0.clone() else {
+        return;
+    };
+    pending.0 = None;
+    progress.0 = true;
+    let rules = &rules.0;
+    let field = ground.field(rules);
+    let sneak = match (rules.action_points(), order.target) {
+        (Some(data), AttackTarget::Combatant(target)) if order.sneak => Some((data, target)),
+        _ => None,
+    };
+    let Some((data, target)) = sneak else {
+        if let Some(enemy) = d20_provoked(rules, &field, &q, &order) {
+            // d20: "Adam's next ranged attack provokes an attack of opportunity from Betty
+            // because she threatens his space"; the shot waits for it.
+            let all = snapshots(&q);
+            let (Some(me), Some(them)) = (
+                all.iter().find(|f| f.id == order.attacker),
+                all.iter().find(|f| f.id == enemy),
+            ) else {
+                return;
+            };
+            let at = me.position.unwrap_or_default();
+            queued.0 = Some(order);
+            let asked = crate::battle::movement::offer_exploit(
+                rules,
+                &field,
+                &all,
+                them,
+                crate::battle::movement::Provocation {
+                    mover: me.id,
+                    at,
+                    recovering: false,
+                    sneak: false,
+                    shooting: true,
+                },
+                &mut q,
+                &mut log,
+                &mut awaiting,
+                &mut attack,
+            );
+            if !asked && let Some(order) = queued.0.take() {
+                attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
+            }
+            return;
+        }
+        attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
+        return;
+    };
+    let all = snapshots(&q);
+    let (Some(me), Some(them)) = (
+        all.iter().find(|f| f.id == order.attacker),
+        all.iter().find(|f| f.id == target),
+    ) else {
+        return;
+    };
+    // The contest is rolled once; what follows is an ordinary attack order.
+    order.sneak = false;
+    if crate::battle::shinobi::roll_sneak(data, &mut dice.0, me, them, &mut log) {
+        attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
+        if let Some(s) = attack.0.as_mut() {
+            s.sneak_won = vec![target];
+        }
+        return;
+    }
+    // Spotted: "provokes an opportunity attack then follows the normal rules for attacking".
+    let can_strike =
+        crate::battle::policy::best_attack(rules, &field, &all, them, Some(me.id)).is_some();
+    let at = me.position.unwrap_or_default();
+    queued.0 = Some(order);
+    let asked = can_strike
+        && crate::battle::movement::offer_exploit(
+            rules,
+            &field,
+            &all,
+            them,
+            crate::battle::movement::Provocation {
+                mover: me.id,
+                at,
+                recovering: false,
+                sneak: true,
+                shooting: false,
+            },
+            &mut q,
+            &mut log,
+            &mut awaiting,
+            &mut attack,
+        );
+    if !asked && let Some(order) = queued.0.take() {
+        attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
+    }
+}
+
+/// d20: the enemy (lowest id first) whose attack of opportunity a legal shot in `order`
+/// provokes, if any.
+fn d20_provoked(
+    rules: &Rules,
+    field: &Field,
+    q: &Query<FighterQuery>,
+    order: &AttackOrder,
+) -> Option<CombatantId> {
+    let d = rules.d20()?;
+    let a = d.attack(&order.profile)?;
+    let all = snapshots(q);
+    let me = all.iter().find(|f| f.id == order.attacker)?;
+    check_attack(rules, field, &all, me, order, None).ok()?;
+    let mut enemies: Vec<&Fighter> = all
+        .iter()
+        .filter(|e| crate::battle::d20::provokes(d, me, a, e))
+        .collect();
+    enemies.sort_by_key(|e| e.id);
+    enemies.first().map(|e| e.id)
+}
+
+/// Run condition: a sneak attack waits and nothing else is going on.
+pub fn queued_ready(
+    queued: Res<QueuedAttack>,
+    attack: Res<CurrentAttack>,
+    awaiting: Res<AwaitingInput>,
+) -> bool {
+    queued.0.is_some() && attack.0.is_none() && awaiting.0.is_none()
+}
+
+/// Makes a spotted sneak attack as an ordinary attack once the opportunity attack it provoked
+/// is over (nothing, if the attacker can no longer make it).
+pub fn begin_queued_attack(
+    rules: Res<RulesRes>,
+    ground: Res<Battleground>,
+    mut queued: ResMut<QueuedAttack>,
+    mut attack: ResMut<CurrentAttack>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let Some(order) = queued.0.take() else {
+        return;
+    };
+    progress.0 = true;
+    let field = ground.field(&rules.0);
+    attack.0 = begin_attack(&rules.0, &field, &mut q, &mut log, order, None);
+}
+
+/// The window for Instant actions: automatic policies act (a Healing Surge when low), and
+/// combatants whose controller prompts are asked one by one.
+pub fn open_response_window(
+    rules: Res<RulesRes>,
+    mut dice: ResMut<BattleDice>,
+    mut attack: ResMut<CurrentAttack>,
+    mut awaiting: ResMut<AwaitingInput>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let rules = &rules.0;
+    let Some(state) = attack.0.as_mut() else {
+        return;
+    };
+    progress.0 = true;
+    if rules.manifest.family != crate::ruleset::Family::Dbu {
+        // The card game and the ninja chapter have no Instants to answer an attack with.
+        state.phase = AttackPhase::DefenseDeclaration;
+        return;
+    }
+    let attacker = state.order.attacker;
+    if !state.window_opened {
+        // First visit: decide who gets asked, and let automatic policies act.
+        let mut asked = Vec::new();
+        let mut items: Vec<_> = q.iter_mut().collect();
+        items.sort_by_key(|f| *f.id);
+        let injured = rules.damage.thresholds.len().min(2).saturating_sub(1);
+        for f in items.iter_mut() {
+            if *f.id == attacker || f.life.current <= 0 || f.encounter.surge_used {
+                continue;
+            }
+            match f.controller.responses {
+                ResponsePolicy::Prompt => asked.push(*f.id),
+                ResponsePolicy::SurgeWhenLow => {
+                    let targeted = state.targets.iter().any(|t| t.id == *f.id);
+                    if targeted && f.thresholds.reached.contains(&injured) {
+                        use_surge(
+                            rules,
+                            &mut dice.0,
+                            f,
+                            crate::battle::command::SurgeKind::Healing,
+                            &mut log,
+                        );
+                    }
+                }
+                ResponsePolicy::Never => {}
+            }
+        }
+        if !asked.is_empty() {
+            log.push(BattleEvent::ResponseWindow { attacker });
+        }
+        state.responders = asked;
+        state.window_opened = true;
+    }
+    if let Some(&who) = state.responders.first() {
+        awaiting.0 = Some(Decision::Response { who, attacker });
+        return;
+    }
+    state.phase = AttackPhase::DefenseDeclaration;
+}
+
+/// The default pipeline's payment for an attack: one action, or for an Exploit (an
+/// opportunity attack) the Counter Action, converting a Standard Action when none is left.
+pub fn default_pay_attack(
+    f: &mut FighterQueryItem,
+    profile: &crate::ruleset::ProfileDef,
+    opportunity: bool,
+    log: &mut EventLog,
+) {
+    let name = &profile.name;
+    if opportunity {
+        if f.actions.counter == 0 {
+            convert_action(f, log);
+        }
+        f.actions.counter -= 1;
+        log.push(BattleEvent::ActionSpent {
+            who: *f.id,
+            kind: ActionKind::Counter,
+            what: format!("an Exploit ({name})"),
+        });
+    } else {
+        spend_actions(f, 1, &format!("an attack ({name})"), log);
+    }
+}

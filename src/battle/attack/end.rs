@@ -1,0 +1,291 @@
+//! Threshold Saves and the End of the Attack: who fell, what ended, and a move that resumes.
+
+use bevy::prelude::*;
+
+use crate::battle::components::*;
+use crate::battle::effects::end_condition;
+use crate::battle::event::{ActionKind, BattleEvent, EventLog};
+use crate::battle::fighter::{Fighter, FighterQuery, FighterQueryItem};
+use crate::battle::state::*;
+use crate::battle::turn::announce_defeat;
+use crate::ruleset::{ConditionKind, Polarity, Rules};
+
+/// Threshold Saves after the maneuver: a Steadfast Save for the lowest threshold each
+/// combatant reached, then its triggers; Bonus Momentum for the attacker who caused it.
+pub fn roll_threshold_saves(
+    rules: Res<RulesRes>,
+    order: Res<TurnOrder>,
+    mut dice: ResMut<BattleDice>,
+    mut attack: ResMut<CurrentAttack>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let rules = &rules.0;
+    let Some(state) = attack.0.as_mut() else {
+        return;
+    };
+    progress.0 = true;
+    let mut items: Vec<_> = q.iter_mut().collect();
+    items.sort_by_key(|f| *f.id);
+    let mut bonus = Vec::new();
+    for f in items.iter_mut() {
+        if let Some(by) = crate::battle::effects::resolve_pending_threshold(
+            rules,
+            &mut dice.0,
+            &order,
+            f,
+            &mut log,
+        ) {
+            bonus.push((
+                by,
+                format!("knocked {} through a threshold", f.identity.name),
+            ));
+        }
+    }
+    for (by, reason) in bonus {
+        if let Some(f) = items.iter_mut().find(|f| *f.id == by) {
+            grant_bonus_momentum(rules, f, &reason, &mut log);
+        }
+    }
+    state.phase = AttackPhase::End;
+}
+
+/// Bonus Momentum: +1 Standard Action, at most once per round.
+fn grant_bonus_momentum(
+    rules: &Rules,
+    f: &mut FighterQueryItem,
+    reason: &str,
+    log: &mut EventLog,
+) {
+    if f.round.bonus_momentum || f.life.current <= 0 {
+        return;
+    }
+    f.round.bonus_momentum = true;
+    f.actions.standard += rules.actions.bonus_momentum_actions;
+    log.push(BattleEvent::ActionGained {
+        who: *f.id,
+        kind: ActionKind::Standard,
+        reason: format!("Bonus Momentum ({reason})"),
+    });
+}
+
+/// End of the Attack: Diminishing Defense for everyone targeted, Defeated at 0 Life (Bonus
+/// Momentum for defeating a Minion), Hidden lost by attacking.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
+pub fn end_attack(
+    rules: Res<RulesRes>,
+    order: Res<TurnOrder>,
+    mut attack: ResMut<CurrentAttack>,
+    mut moving: ResMut<CurrentMove>,
+    mut recovery: ResMut<CurrentRecovery>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: Query<FighterQuery>,
+) {
+    let rules = &rules.0;
+    let Some(state) = attack.0.take() else {
+        return;
+    };
+    progress.0 = true;
+    let attacker = state.order.attacker;
+    let mut items: Vec<_> = q.iter_mut().collect();
+    items.sort_by_key(|f| *f.id);
+    let mut minion_defeated = None;
+    // An interceder rolled no Dodge: its Dodge penalty does not grow.
+    let all_targets: Vec<CombatantId> = state.targets.iter().map(|t| t.id).collect();
+    let ids: Vec<CombatantId> = state
+        .targets
+        .iter()
+        .filter(|t| !t.interceded)
+        .map(|t| t.id)
+        .collect();
+    let dodged = match rules.digimon() {
+        Some(d) => {
+            crate::battle::digimon::end_attack(d, &state.order.profile, attacker, &ids, &mut items)
+        }
+        None => ids,
+    };
+    for f in items.iter_mut() {
+        let targeted = all_targets.contains(f.id);
+        // Rulesets without Diminishing Defense (power stages: 0 per attack) log nothing; a
+        // Digimon that rolled no Dodge (a helping effect, a Clash, Interceding) gains none.
+        if dodged.contains(f.id)
+            && f.life.current > 0
+            && rules.tier(f.power.base_tier).diminishing_defense != 0
+        {
+            let stacks = rules.tier(f.power.base_tier).diminishing_defense;
+            f.defense.diminishing += stacks;
+            if rules.digimon().is_some() {
+                log.push(BattleEvent::DigiEffect {
+                    who: *f.id,
+                    by: *f.id,
+                    effect: "Dodge penalty".into(),
+                    text: format!(
+                        "grows to -{} for the rest of the round (-{stacks} for every attack past the first)",
+                        f.defense.diminishing
+                    ),
+                });
+            } else {
+                log.push(BattleEvent::DiminishingDefense {
+                    who: *f.id,
+                    added: stacks,
+                    total: f.defense.diminishing,
+                });
+            }
+        }
+        let is_attacker = *f.id == attacker;
+        if !(targeted || is_attacker) {
+            continue;
+        }
+        let by = (!is_attacker).then_some(attacker);
+        let newly_defeated = announce_defeat(rules, &order, f, by, &mut log);
+        if newly_defeated && f.power.minion && !is_attacker {
+            minion_defeated = Some(f.identity.name.clone());
+        }
+    }
+    if let Some(f) = items.iter_mut().find(|f| *f.id == attacker) {
+        if let Some(name) = minion_defeated {
+            grant_bonus_momentum(rules, f, &format!("defeated the Minion {name}"), &mut log);
+        }
+        if f.conditions.has(ConditionKind::Hidden) {
+            end_condition(
+                rules,
+                &order,
+                f,
+                ConditionKind::Hidden,
+                "attacked",
+                &mut log,
+            );
+        }
+    }
+    if state.exploit.is_none()
+        && rules.d20().is_some()
+        && let Some(f) = items.iter_mut().find(|f| *f.id == attacker)
+    {
+        crate::battle::d20::count_swing(f, &state.order.profile);
+    }
+    log.push(BattleEvent::AttackEnded { attacker });
+    // "If an Exploit caused by leaving melee deals damage, the movement stops at that point."
+    // Shinobi: "If the opportunity attack succeeds, the moving Character is stopped where they
+    // entered the attackers range."
+    if let (Some(mover), Some(m)) = (state.exploit, moving.0.as_mut())
+        && m.who == mover
+    {
+        if rules.action_points().is_some() {
+            if state
+                .targets
+                .iter()
+                .any(|t| t.id == mover && t.hit == Some(true))
+            {
+                m.stopped = true;
+                stop_at_entry(m, attacker, &mut items, &mut log);
+            }
+        } else if state.targets.iter().any(|t| t.id == mover && t.damage > 0) {
+            m.stopped = true;
+            stop_where_it_may_stand(m, &mut items, &mut log);
+        }
+    }
+    // "If an Exploit hits you, you lose the LP regained" by a Combat Recovery.
+    if let (Some(who), Some(r)) = (state.exploit, recovery.0.as_mut())
+        && r.who == who
+        && state
+            .targets
+            .iter()
+            .any(|t| t.id == who && t.hit == Some(true))
+    {
+        r.hit = true;
+    }
+    drop(items);
+    // Digimon: a Clash ends when a hit knocks, stuns or paralyses a participant out of it.
+    if rules.digimon().is_some() {
+        crate::battle::grapple::break_loose(&mut q, &mut log);
+        crate::battle::digimon::release_charms(&mut q, &mut log);
+    }
+}
+
+/// Shinobi: moves a mover stopped by `by`'s opportunity attack back to the square where it
+/// entered `by`'s reach on this move (or the first square after it where it may stand), and
+/// shortens the move to end there.
+fn stop_at_entry(
+    m: &mut MoveState,
+    by: CombatantId,
+    items: &mut [FighterQueryItem],
+    log: &mut EventLog,
+) {
+    let all: Vec<Fighter> = items.iter().map(|f| f.snapshot()).collect();
+    let (Some(mover), Some(opponent)) = (
+        all.iter().find(|f| f.id == m.who),
+        all.iter().find(|f| f.id == by),
+    ) else {
+        return;
+    };
+    let visited: Vec<Square> = std::iter::once(m.start)
+        .chain(m.path[..m.next].iter().copied())
+        .collect();
+    // Allies may be passed through but not stood on: the first free square from the entry on;
+    // when every one from there is an ally's (the mover is stopped on one), the last free
+    // square before it, as a DBU move stopped on an ally's square does.
+    let free_from_entry =
+        crate::battle::shinobi::entered_reach(&visited, mover.size.squares, opponent)
+            .and_then(|entry| visited.iter().position(|s| *s == entry))
+            .and_then(|first| {
+                (first..visited.len())
+                    .find(|k| crate::battle::movement::can_end_on(&all, mover, visited[*k]))
+            });
+    let Some(k) = free_from_entry else {
+        stop_where_it_may_stand(m, items, log);
+        return;
+    };
+    let at = visited[k];
+    if Some(at) == mover.position {
+        return;
+    }
+    if let Some(f) = items.iter_mut().find(|f| *f.id == m.who) {
+        f.position.0 = Some(at);
+    }
+    // visited[k] is path[k - 1]: the move now ends after it.
+    m.next = k;
+    log.push(BattleEvent::StoppedAtReach { who: m.who, by, at });
+}
+
+/// DBU: a move stopped by an Exploit "stops at that point"; an ally's square can be passed
+/// through but not stood on, so a mover stopped on one goes back along its path to the last
+/// square where it may stand, and the move ends there.
+fn stop_where_it_may_stand(
+    m: &mut MoveState,
+    items: &mut [FighterQueryItem],
+    log: &mut EventLog,
+) {
+    let all: Vec<Fighter> = items.iter().map(|f| f.snapshot()).collect();
+    let Some(mover) = all.iter().find(|f| f.id == m.who) else {
+        return;
+    };
+    let visited: Vec<Square> = std::iter::once(m.start)
+        .chain(m.path[..m.next].iter().copied())
+        .collect();
+    if visited
+        .last()
+        .is_none_or(|s| crate::battle::movement::can_end_on(&all, mover, *s))
+    {
+        return;
+    }
+    let Some(k) = (0..visited.len())
+        .rev()
+        .find(|k| crate::battle::movement::can_end_on(&all, mover, visited[*k]))
+    else {
+        return;
+    };
+    let at = visited[k];
+    if let Some(f) = items.iter_mut().find(|f| *f.id == m.who) {
+        f.position.0 = Some(at);
+    }
+    // visited[k] is path[k - 1] (or the start): the move now ends after it.
+    m.next = k;
+    log.push(BattleEvent::StoppedShort { who: m.who, at });
+}
+
+/// Whether a condition may be ended with End a Condition (negative ones only).
+pub fn endable(rules: &Rules, kind: ConditionKind) -> bool {
+    rules.condition(kind).polarity == Polarity::Negative
+}

@@ -1,0 +1,38 @@
+//! The anatomy of an Attacking Maneuver as ordered systems: Attack Declaration, the window for
+//! Instants, Defense Declaration, Opposed Rolls, Damage, Threshold Saves and the End of the
+//! Attack. Each system does one phase and hands over to the next; all the math comes from
+//! [`super::context`]. One file per phase: `targeting`, `check` (the one validation gate),
+//! `declare`, `defend`, `opposed`, `damage`, `end`.
+
+mod check;
+mod damage;
+mod declare;
+mod defend;
+mod end;
+mod opposed;
+mod targeting;
+
+pub use check::check_attack;
+pub use damage::roll_damage;
+pub use declare::{
+    begin_attack, begin_queued_attack, declare_attack, default_pay_attack, open_response_window,
+    queued_ready,
+};
+pub use defend::{
+    DefenseAsk, action_point_defense, collect_defenses, declare_defense, default_policy_defense,
+    stage_defense,
+};
+pub use end::{end_attack, endable, roll_threshold_saves};
+pub use opposed::{rescore, roll_opposed_checks};
+pub use targeting::{attack_targets, declaration, template, used_profile};
+
+use bevy::prelude::*;
+
+use super::state::*;
+
+/// Run condition: an attack is in `phase` and nobody is being waited on.
+pub fn attack_in(phase: AttackPhase) -> impl Fn(Res<CurrentAttack>, Res<AwaitingInput>) -> bool {
+    move |a: Res<CurrentAttack>, w: Res<AwaitingInput>| {
+        w.0.is_none() && a.0.as_ref().is_some_and(|s| s.phase == phase)
+    }
+}
