@@ -52,12 +52,7 @@ pub fn roll_threshold_saves(
 }
 
 /// Bonus Momentum: +1 Standard Action, at most once per round.
-fn grant_bonus_momentum(
-    rules: &Rules,
-    f: &mut FighterQueryItem,
-    reason: &str,
-    log: &mut EventLog,
-) {
+fn grant_bonus_momentum(rules: &Rules, f: &mut FighterQueryItem, reason: &str, log: &mut EventLog) {
     if f.round.bonus_momentum || f.life.current <= 0 {
         return;
     }
@@ -252,11 +247,7 @@ fn stop_at_entry(
 /// DBU: a move stopped by an Exploit "stops at that point"; an ally's square can be passed
 /// through but not stood on, so a mover stopped on one goes back along its path to the last
 /// square where it may stand, and the move ends there.
-fn stop_where_it_may_stand(
-    m: &mut MoveState,
-    items: &mut [FighterQueryItem],
-    log: &mut EventLog,
-) {
+fn stop_where_it_may_stand(m: &mut MoveState, items: &mut [FighterQueryItem], log: &mut EventLog) {
     let all: Vec<Fighter> = items.iter().map(|f| f.snapshot()).collect();
     let Some(mover) = all.iter().find(|f| f.id == m.who) else {
         return;

@@ -1,0 +1,288 @@
+//! The action bar: what the acting unit can do now, with its key and cost.
+
+use bevy::prelude::*;
+
+use super::Keys;
+use super::odds::{answer_key, defense_names};
+use crate::battle::command::Decision;
+use crate::gui::input::GameAction;
+use crate::gui::session::{Intent, Session};
+use crate::gui::view::BattleView;
+
+pub(super) fn action_bar_text(
+    session: &mut Session,
+    view: &BattleView,
+    keys: &Keys,
+) -> (String, String) {
+    if let Some(r) = &session.replay {
+        let file = r
+            .path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let state = if r.next >= r.commands.len() {
+            "end of the replay".to_string()
+        } else if r.paused {
+            "paused".to_string()
+        } else {
+            format!("{} commands/s", r.speed)
+        };
+        return (
+            format!(
+                "REPLAY {file}  command {}/{}  {state}",
+                r.next,
+                r.commands.len()
+            ),
+            format!(
+                "Space: pause/resume   {}: step (paused)   {}/{}: speed   {}: detailed log   {} {}: scroll log   Esc: menu",
+                keys.of(GameAction::NextSlot),
+                keys.of(GameAction::WagerUp),
+                keys.of(GameAction::WagerDown),
+                keys.of(GameAction::ToggleLog),
+                keys.of(GameAction::LogOlder),
+                keys.of(GameAction::LogNewer)
+            ),
+        );
+    }
+    if let Some((_, Some(Decision::Defense { .. }), _)) = session.human_to_act()
+        && session.battle.rules().action_points().is_some()
+    {
+        let rules = session.battle.rules().clone();
+        let answers: Vec<String> = view
+            .defense_odds
+            .iter()
+            .flatten()
+            .map(|o| {
+                let (key, what) = answer_key(&rules, o.defense, keys);
+                format!("{key} {what}")
+            })
+            .collect();
+        return (
+            format!(
+                "Answer the question in the right-hand panel ({})",
+                answers.join(" / ")
+            ),
+            String::new(),
+        );
+    }
+    if let Some((_, Some(Decision::Intercede { .. }), _)) = session.human_to_act() {
+        return (
+            format!(
+                "Answer the question in the right-hand panel ({}: Intercede / {}: let it hit)",
+                keys.of(GameAction::Confirm),
+                keys.of(GameAction::Cancel)
+            ),
+            String::new(),
+        );
+    }
+    if let Some((_, Some(_), _)) = session.human_to_act() {
+        let (first, second) = defense_names(session.battle.rules());
+        return (
+            format!(
+                "Answer the question in the right-hand panel ({} {first} / {} {}, or {} / {})",
+                keys.of(GameAction::Dodge),
+                keys.of(GameAction::Parry),
+                second.split(" (").next().unwrap_or(second),
+                keys.of(GameAction::Confirm),
+                keys.of(GameAction::Cancel)
+            ),
+            String::new(),
+        );
+    }
+    let Some((who, None, _)) = session.human_to_act() else {
+        return match session.actor() {
+            Some(_) if session.battle.outcome().is_none() => (
+                format!(
+                    "The computer is playing. {}: skip ahead  |  {}: detailed log",
+                    keys.of(GameAction::SkipAi),
+                    keys.of(GameAction::ToggleLog)
+                ),
+                String::new(),
+            ),
+            _ => (String::new(), String::new()),
+        };
+    };
+    let me = session.battle.fighter(who);
+    let rules = session.battle.rules().clone();
+    let moves_left = me.as_ref().map_or(0, |f| {
+        rules.actions.moves_per_round.saturating_sub(f.round.moves)
+    });
+    let mark = |on: bool, s: String| if on { format!("[{s}]") } else { s };
+    let step = match (rules.d20(), &me) {
+        (Some(d), Some(f)) => crate::battle::d20::step_left(d, f),
+        _ => 0,
+    };
+    let move_label = match rules.action_points() {
+        Some(_) if rules.d20().is_some() && step > 0 => format!(
+            "{} Move 1 action (a {step}-square step is free, once a round)",
+            keys.of(GameAction::Move)
+        ),
+        Some(data) => format!(
+            "{} Move {}AP",
+            keys.of(GameAction::Move),
+            data.combat.move_cost
+        ),
+        None => format!("{} Move ({moves_left} left)", keys.of(GameAction::Move)),
+    };
+    let mut items = Vec::new();
+    if rules.action_points().is_some() {
+        items.push(format!(
+            "AP {}:",
+            me.as_ref().map_or(0, |f| f.actions.usable())
+        ));
+    }
+    items.push(mark(
+        session.intent == Intent::Move { boosted: false },
+        move_label,
+    ));
+    let dbu = rules.manifest.family == crate::ruleset::Family::Dbu;
+    if dbu {
+        items.push(mark(
+            session.intent == Intent::Move { boosted: true },
+            format!("{} Boosted", keys.of(GameAction::BoostedMove)),
+        ));
+    }
+    let hand = me.as_ref().and_then(|f| f.cards.clone());
+    let slots = &view.slots;
+    let mut unavailable = Vec::new();
+    for (i, s) in slots.iter().enumerate() {
+        let key = GameAction::SLOTS
+            .get(i)
+            .map_or("-".to_string(), |a| keys.of(*a).to_string());
+        let label = match (&hand, rules.stages()) {
+            _ if rules.d20().is_some() => {
+                let cost = match (rules.d20(), &me) {
+                    (Some(d), Some(f)) => crate::battle::d20::cost_now(d, f, &s.profile),
+                    _ => 1,
+                };
+                if cost == 0 {
+                    format!("{key} {} next swing", s.name)
+                } else {
+                    format!("{key} {} {cost}AP", s.name)
+                }
+            }
+            _ if rules.action_points().is_some() => {
+                let ap = match (rules.action_points(), &me) {
+                    (Some(d), Some(f)) => {
+                        crate::battle::shinobi::attack_ap(d, rules.digimon(), f, &s.profile)
+                    }
+                    (Some(d), None) => crate::battle::shinobi::ap_cost(d, &s.profile),
+                    _ => 1,
+                };
+                let chakra = if s.ki_cost > 0 {
+                    format!(" {}ch", s.ki_cost)
+                } else {
+                    String::new()
+                };
+                format!("{key} {} {ap}AP{chakra}", s.name)
+            }
+            (Some(h), Some(data)) => {
+                let held = if data.card(&s.profile).is_some() {
+                    format!(" x{}", h.count(&s.profile))
+                } else {
+                    String::new()
+                };
+                let cost = if s.ki_cost > 0 {
+                    format!(" {} stages", s.ki_cost)
+                } else {
+                    String::new()
+                };
+                format!("{key} {}{held}{cost}", s.name)
+            }
+            _ => format!("{key} {} {}Ki", s.name, s.ki_cost),
+        };
+        if let Some(why) = &s.unusable {
+            let short = why.split(" (").next().unwrap_or(why);
+            unavailable.push(format!("{}: {short}", s.name));
+            items.push(format!("({label})"));
+        } else {
+            items.push(mark(session.intent == Intent::Attack { slot: i }, label));
+        }
+    }
+    if dbu {
+        items.extend([
+            format!("{} Power Up", keys.of(GameAction::PowerUp)),
+            format!("{} Recover", keys.of(GameAction::Recover)),
+        ]);
+    }
+    if rules.is_ninja_chapter() {
+        items.push(mark(
+            session.sneak,
+            format!("{} Sneak", keys.of(GameAction::Sneak)),
+        ));
+    }
+    // Digimon and d20: a Skill Check, when a square beside this one has one it may make.
+    if !view.skills.is_empty() {
+        use crate::battle::command::SkillWay;
+        let free = match session.intent {
+            Intent::Skill {
+                way: SkillWay::Interrupt,
+            } => " (free: Interrupt)",
+            Intent::Skill {
+                way: SkillWay::TakeTen,
+            } => " (Take 10)",
+            _ => "",
+        };
+        items.push(mark(
+            matches!(session.intent, Intent::Skill { .. }),
+            format!("{} Use a Skill{free}", keys.of(GameAction::UseSkill)),
+        ));
+    }
+    // d20: Drop prone, when this unit may, with what it would be paid with.
+    let rules = session.battle.rules().clone();
+    if let Some(f) = &me
+        && let Some(d) = rules.d20()
+        && session
+            .battle
+            .check(&crate::battle::command::Command::DropProne { who: f.id })
+            .is_ok()
+        && let Ok(how) = crate::battle::swift::check_drop_prone(d, f, true)
+    {
+        use crate::battle::swift::SwiftPay;
+        let paid = match how {
+            SwiftPay::Swift => "swift action",
+            SwiftPay::MoveAction => "trades a Move action for a swift action",
+            SwiftPay::AttackOfOpportunity => "trades the attack of opportunity for a swift action",
+        };
+        items.push(format!(
+            "{} Drop prone ({paid})",
+            keys.of(GameAction::DropProne)
+        ));
+    }
+    // Digimon: the partner this one can let act now, in the turn they share.
+    let partner = me
+        .as_ref()
+        .and_then(|f| f.digi.as_ref())
+        .and_then(|d| d.partner);
+    if let (Some(f), Some(p)) = (&me, partner)
+        && session
+            .battle
+            .check(&crate::battle::command::Command::HandOver { who: f.id })
+            .is_ok()
+    {
+        let name = session.names.get(&p).cloned().unwrap_or_default();
+        items.push(format!(
+            "{} Hand over to {name}",
+            keys.of(GameAction::HandOver)
+        ));
+    }
+    items.extend([
+        format!("{} End turn", keys.of(GameAction::EndTurn)),
+        format!("{} Log", keys.of(GameAction::ToggleLog)),
+    ]);
+    let undoable = session.battle.undoable().len();
+    if undoable > 0 {
+        items.push(format!("{} Undo ({undoable})", keys.of(GameAction::Undo)));
+    }
+    let redoable = session.battle.redoable().len();
+    if redoable > 0 {
+        items.push(format!("{} Redo ({redoable})", keys.of(GameAction::Redo)));
+    }
+    let mut second = String::new();
+    if let Some(n) = &session.notice {
+        second = format!("! {n}\n");
+    }
+    if !unavailable.is_empty() {
+        second.push_str(&format!("Greyed: {}", unavailable.join("  |  ")));
+    }
+    (items.join("  "), second)
+}

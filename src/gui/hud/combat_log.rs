@@ -1,0 +1,203 @@
+//! The combat log panel and the prompt line: what just happened and what is asked of a player.
+
+use bevy::prelude::*;
+
+use super::Keys;
+use super::odds::{answer_key, defense_names, pct, shinobi_answer, stage_target_line};
+use crate::battle::command::Decision;
+use crate::battle::context::DefenseChoice;
+use crate::battle::event::BattleEvent;
+use crate::gui::input::GameAction;
+use crate::gui::session::Session;
+use crate::gui::view::BattleView;
+
+/// The combat log's last lines, or older ones when scrolled back `back` lines (the first line
+/// then says where in the log it is).
+pub(super) fn log_text(session: &mut Session, expanded: bool, back: usize, keys: &Keys) -> String {
+    let dice_hint = format!("({}: dice)", keys.of(GameAction::ToggleLog));
+    let names = session.names.clone();
+    let events = session.battle.events();
+    let lines: Vec<String> = events
+        .iter()
+        .filter(|e| !matches!(e, BattleEvent::ActionsRefreshed { .. }))
+        .map(|e| {
+            let full = e.describe(&names);
+            let is_roll = matches!(
+                e,
+                BattleEvent::StrikeRolled { .. }
+                    | BattleEvent::DefenseRolled { .. }
+                    | BattleEvent::WoundRolled { .. }
+                    | BattleEvent::InitiativeRolled { .. }
+                    | BattleEvent::SteadfastRolled { .. }
+                    | BattleEvent::CheckRolled { .. }
+            );
+            // A check's outcome stays on the short line: only its dice are folded away.
+            let outcome = match e {
+                BattleEvent::CheckRolled { target, passed, .. } => format!(
+                    " against TN {target} -> {}.",
+                    if *passed { "success" } else { "failure" }
+                ),
+                _ => String::new(),
+            };
+            match (is_roll, expanded, full.split_once(" = ")) {
+                (true, false, Some((head, _))) => format!("{head}{outcome}  {dice_hint}"),
+                _ => full,
+            }
+        })
+        .collect();
+    let keep = if expanded { 5 } else { 7 };
+    let end = lines.len().saturating_sub(back).max(keep.min(lines.len()));
+    let start = end.saturating_sub(keep);
+    let shown = lines[start..end].join("\n");
+    if end < lines.len() {
+        format!(
+            "-- log lines {}-{} of {} ({} older, {} newer) --\n{shown}",
+            start + 1,
+            end,
+            lines.len(),
+            keys.of(GameAction::LogOlder),
+            keys.of(GameAction::LogNewer)
+        )
+    } else {
+        shown
+    }
+}
+
+/// The question a human unit must answer now, with the odds of each answer.
+pub(super) fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys) -> Option<String> {
+    if session.handoff.is_some() {
+        return None;
+    }
+    let (who, decision, _) = session.human_to_act()?;
+    let name = session.names.get(&who).cloned().unwrap_or_default();
+    match decision? {
+        Decision::Defense { attacker, .. } => {
+            let an = session.names.get(&attacker).cloned().unwrap_or_default();
+            let mut s = format!("{name} is attacked by {an}. Defend:\n");
+            let (first, second) = defense_names(session.battle.rules());
+            if let Some([take, block]) = view.defense_odds.as_deref()
+                && session.battle.rules().stages().is_some()
+            {
+                s.push_str(&format!(
+                    "{}  {}\n{}  {}",
+                    keys.of(GameAction::Dodge),
+                    stage_target_line(&name, first, take),
+                    keys.of(GameAction::Parry),
+                    stage_target_line(&name, second, block),
+                ));
+            } else if let Some(answers) = &view.defense_odds {
+                let rules = session.battle.rules().clone();
+                let lines: Vec<String> = answers
+                    .iter()
+                    .map(|o| {
+                        let (key, what) = answer_key(&rules, o.defense, keys);
+                        let d20 = rules.d20().is_some();
+                        let what = if d20 && o.defense == DefenseChoice::Take {
+                            what
+                        } else if d20 && o.defense == DefenseChoice::DropProne {
+                            // No roll: the shot's DC rises.
+                            let dc: i64 = o
+                                .difficulty
+                                .iter()
+                                .flat_map(|d| &d.terms)
+                                .filter_map(|t| t.value)
+                                .sum();
+                            format!("{what}: DC {dc}")
+                        } else if d20 {
+                            // This defender's own roll (a Deflecting Parry rolls DEX, a sai
+                            // adds 1…), from the same summary the odds come from.
+                            let terms: Vec<String> = o
+                                .defense_roll
+                                .terms
+                                .iter()
+                                .map(|t| match (&t.die, t.value) {
+                                    (Some(d), _) => d.clone(),
+                                    (None, Some(v)) => format!("{} {v:+}", t.label),
+                                    _ => t.label.clone(),
+                                })
+                                .collect();
+                            format!("{} ({})", what, terms.join(", "))
+                        } else if rules.action_points().is_some() {
+                            shinobi_answer(&rules, o.defense, what)
+                        } else {
+                            what
+                        };
+                        format!(
+                            "{key}  {what}: hit {}  |  mean damage {:.1}  |  defeat {}",
+                            pct(o.hit_chance),
+                            o.expected_damage,
+                            pct(o.defeat_chance)
+                        )
+                    })
+                    .collect();
+                s.push_str(&lines.join("\n"));
+                if let Some(p) = session.battle.counter_preview() {
+                    let chances: Vec<String> = p
+                        .chances
+                        .iter()
+                        .map(|(c, x)| format!("{} {}", c.name().to_lowercase(), pct(*x)))
+                        .collect();
+                    s.push_str(&format!(
+                        "\n{}  [{}] counter with {} ({} AP, {} chakra, spent even if hit): evade and hit back for {}: {}",
+                        keys.of(GameAction::Counter),
+                        if session.counter { "x" } else { " " },
+                        p.counter.name,
+                        p.counter.ap,
+                        p.counter.chakra,
+                        p.damage,
+                        chances.join(", ")
+                    ));
+                }
+            }
+            Some(s)
+        }
+        Decision::Exploit { mover, .. } if session.battle.rules().d20().is_some() => {
+            let mn = session.names.get(&mover).cloned().unwrap_or_default();
+            Some(format!(
+                "{mn} shoots within your reach: {name} may make the round's one attack of opportunity first.\n{}: strike (best melee attack)  |  {}: let it go",
+                keys.of(GameAction::Confirm),
+                keys.of(GameAction::Cancel)
+            ))
+        }
+        Decision::Exploit { mover, .. } if session.battle.rules().action_points().is_some() => {
+            let mn = session.names.get(&mover).cloned().unwrap_or_default();
+            let ap = session
+                .battle
+                .rules()
+                .action_points()
+                .map_or(1, |d| d.combat.opportunity_cost);
+            Some(format!(
+                "{mn} provokes an opportunity attack from {name} ({ap} AP; a hit on a runner stops it where it entered your reach).\n{}: strike (best melee attack)  |  {}: let it go",
+                keys.of(GameAction::Confirm),
+                keys.of(GameAction::Cancel)
+            ))
+        }
+        Decision::Exploit { mover, .. } => {
+            let mn = session.names.get(&mover).cloned().unwrap_or_default();
+            Some(format!(
+                "{mn} leaves {name}'s reach. Exploit with a Basic Attack (a Counter Action)?\n{}: yes (best attack)  |  {}: no",
+                keys.of(GameAction::Confirm),
+                keys.of(GameAction::Cancel)
+            ))
+        }
+        Decision::Intercede {
+            target, attacker, ..
+        } => {
+            let an = session.names.get(&attacker).cloned().unwrap_or_default();
+            let tn = session.names.get(&target).cloned().unwrap_or_default();
+            Some(format!(
+                "{an}'s attack is about to hit {tn}. {name} may Intercede (once a round): move between them and take the hit itself, with its own Armor and no Dodge.\n{}: Intercede  |  {}: let it hit",
+                keys.of(GameAction::Confirm),
+                keys.of(GameAction::Cancel)
+            ))
+        }
+        Decision::Response { attacker, .. } => {
+            let an = session.names.get(&attacker).cloned().unwrap_or_default();
+            Some(format!(
+                "{an} attacks. {name} may use an Instant first.\n{}: Healing Surge  |  {}: pass",
+                keys.of(GameAction::Confirm),
+                keys.of(GameAction::Cancel)
+            ))
+        }
+    }
+}

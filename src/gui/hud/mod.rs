@@ -1,0 +1,568 @@
+//! The battle screen's panels: the turn-order bar, the unit panel, the odds panel, the action
+//! bar, the combat log, prompts (Dodge or Parry, Exploit), the hot-seat hand-off cover and the
+//! pause menu. Text is rebuilt from the session only when it changes.
+
+mod bar;
+mod combat_log;
+mod odds;
+mod unit;
+
+use bar::action_bar_text;
+use combat_log::{log_text, prompt_text};
+use odds::odds_text;
+use unit::unit_text;
+
+use bevy::prelude::*;
+
+use bevy::ui::RelativeCursorPosition;
+
+use super::board::{BOTTOM_H, PANEL_W, TOP_H};
+use super::control::{BattleControls, BattleUi, PAUSE_ENTRIES, PauseMenu};
+use super::input::{CursorSquare, GameAction};
+use super::session::Session;
+use super::settings::key_label;
+use super::view::BattleView;
+use super::{Screen, Settings, palette};
+use crate::battle::fighter::Fighter;
+
+/// Which text a node shows.
+#[derive(Component, Clone, Copy, PartialEq, Eq, Debug)]
+enum HudText {
+    Round,
+    Unit,
+    Odds,
+    Actions,
+    Unavailable,
+    Log,
+    Prompt,
+    Handoff,
+    Pause,
+}
+
+/// A card in the turn-order bar: the n-th combatant in initiative order.
+#[derive(Component)]
+struct OrderCard(usize);
+
+/// The unit panel's Life and Ki bars.
+#[derive(Component)]
+struct UnitBar {
+    ki: bool,
+}
+
+/// Boxes shown only while they have something to say.
+#[derive(Component, Clone, Copy, PartialEq, Eq)]
+enum Popup {
+    Prompt,
+    /// The hot-seat cover that hides the board until the next player confirms.
+    Handoff,
+    Pause,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(Screen::Battle), spawn_hud)
+        .add_systems(
+            Update,
+            (draw_turn_order, draw_texts, draw_unit_bars, show_boxes)
+                .after(BattleControls)
+                .run_if(in_state(Screen::Battle).and_then(resource_exists::<Session>)),
+        );
+}
+
+/// The keyboard key of each action as the player bound it, for the hints on screen.
+struct Keys(std::collections::BTreeMap<GameAction, String>);
+
+impl Keys {
+    fn from(settings: &Settings) -> Self {
+        Self(
+            settings
+                .keys
+                .iter()
+                .filter_map(|(a, k)| k.first().map(|k| (*a, key_label(*k))))
+                .collect(),
+        )
+    }
+
+    /// The key of an action, or `?` when none is bound.
+    fn of(&self, a: GameAction) -> &str {
+        self.0.get(&a).map_or("?", String::as_str)
+    }
+}
+
+fn text(kind: HudText, size: f32, colour: Color) -> impl Bundle {
+    (
+        kind,
+        Text::new(""),
+        TextFont::from_font_size(size),
+        TextColor(colour),
+    )
+}
+
+/// The part of the window the board shows through: the camera fits the map to it and the
+/// mouse points at squares only over it.
+#[derive(Component)]
+pub struct BoardViewport;
+
+fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
+    let units = session.fighters().len();
+    commands
+        .spawn((
+            Name::new("HUD"),
+            DespawnOnExit(Screen::Battle),
+            Node {
+                width: percent(100),
+                height: percent(100),
+                flex_direction: FlexDirection::Column,
+                ..default()
+            },
+        ))
+        .with_children(|root| {
+            // Round, whose turn, and the turn order along the top.
+            root.spawn((
+                Node {
+                    width: percent(100),
+                    height: px(TOP_H),
+                    flex_shrink: 0.0,
+                    padding: UiRect::all(px(6)),
+                    column_gap: px(4),
+                    row_gap: px(4),
+                    align_items: AlignItems::Center,
+                    overflow: Overflow::clip(),
+                    ..default()
+                },
+                BackgroundColor(palette::PANEL),
+            ))
+            .with_children(|bar| {
+                bar.spawn((
+                    text(HudText::Round, 15.0, palette::TEXT),
+                    Node {
+                        width: px(236),
+                        height: px(TOP_H - 12.0),
+                        flex_shrink: 0.0,
+                        ..default()
+                    },
+                ));
+                for i in 0..units {
+                    bar.spawn((
+                        OrderCard(i),
+                        Node {
+                            padding: UiRect::axes(px(5), px(3)),
+                            border: UiRect::all(px(2)),
+                            min_width: px(44),
+                            flex_shrink: 0.0,
+                            ..default()
+                        },
+                        BorderColor::all(Color::NONE),
+                        BackgroundColor(palette::PANEL_LIGHT),
+                    ))
+                    .with_child((
+                        Text::new(""),
+                        TextFont::from_font_size(12.0),
+                        TextColor(palette::TEXT),
+                    ));
+                }
+            });
+            root.spawn(Node {
+                width: percent(100),
+                flex_grow: 1.0,
+                min_height: px(0),
+                ..default()
+            })
+            .with_children(|middle| {
+                middle
+                    .spawn(Node {
+                        flex_grow: 1.0,
+                        min_width: px(0),
+                        flex_direction: FlexDirection::Column,
+                        ..default()
+                    })
+                    .with_children(|left| {
+                        left.spawn((
+                            BoardViewport,
+                            Node {
+                                flex_grow: 1.0,
+                                min_height: px(0),
+                                ..default()
+                            },
+                            RelativeCursorPosition::default(),
+                        ));
+                        // Action bar and combat log along the bottom.
+                        left.spawn((
+                            Node {
+                                height: px(BOTTOM_H),
+                                max_height: percent(40),
+                                padding: UiRect::all(px(8)),
+                                flex_direction: FlexDirection::Column,
+                                row_gap: px(4),
+                                overflow: Overflow::clip(),
+                                ..default()
+                            },
+                            BackgroundColor(palette::PANEL),
+                        ))
+                        .with_children(|bottom| {
+                            bottom.spawn(text(HudText::Actions, 14.0, palette::ACCENT));
+                            bottom.spawn(text(HudText::Unavailable, 12.0, palette::TEXT_DIM));
+                            bottom.spawn(text(HudText::Log, 12.0, palette::TEXT));
+                        });
+                    });
+                // Unit, odds and prompts on the right.
+                middle
+                    .spawn((
+                        Node {
+                            width: px(PANEL_W),
+                            max_width: percent(42),
+                            flex_shrink: 0.0,
+                            padding: UiRect::all(px(10)),
+                            flex_direction: FlexDirection::Column,
+                            row_gap: px(4),
+                            overflow: Overflow::clip(),
+                            ..default()
+                        },
+                        BackgroundColor(palette::PANEL),
+                    ))
+                    .with_children(|panel| {
+                        panel.spawn(text(HudText::Unit, 13.0, palette::TEXT));
+                        for ki in [false, true] {
+                            panel
+                                .spawn((
+                                    Node {
+                                        width: percent(100),
+                                        height: px(8),
+                                        flex_shrink: 0.0,
+                                        ..default()
+                                    },
+                                    BackgroundColor(Color::srgb(0.08, 0.08, 0.1)),
+                                ))
+                                .with_child((
+                                    UnitBar { ki },
+                                    Node {
+                                        width: percent(100),
+                                        height: percent(100),
+                                        ..default()
+                                    },
+                                    BackgroundColor(if ki { palette::KI } else { palette::LIFE }),
+                                ));
+                        }
+                        panel.spawn((
+                            text(HudText::Odds, 13.0, palette::TEXT),
+                            Node {
+                                margin: UiRect::top(px(8)),
+                                ..default()
+                            },
+                        ));
+                    });
+            });
+            // The prompt sits over the bottom of the right-hand panel.
+            root.spawn((
+                Popup::Prompt,
+                Node {
+                    position_type: PositionType::Absolute,
+                    right: px(8),
+                    bottom: px(12),
+                    width: px(PANEL_W - 16.0),
+                    max_width: percent(40),
+                    padding: UiRect::all(px(10)),
+                    border: UiRect::all(px(2)),
+                    ..default()
+                },
+                BorderColor::all(palette::ACCENT),
+                BackgroundColor(palette::PANEL.with_alpha(0.96)),
+                Visibility::Hidden,
+            ))
+            .with_child(text(HudText::Prompt, 15.0, palette::TEXT));
+            root.spawn((
+                Popup::Pause,
+                Node {
+                    position_type: PositionType::Absolute,
+                    left: percent(30),
+                    top: percent(25),
+                    width: percent(40),
+                    padding: UiRect::all(px(16)),
+                    border: UiRect::all(px(2)),
+                    ..default()
+                },
+                BorderColor::all(palette::ACCENT),
+                BackgroundColor(palette::PANEL),
+                Visibility::Hidden,
+            ))
+            .with_child(text(HudText::Pause, 20.0, palette::TEXT));
+            // The hand-off cover hides everything until the next player confirms.
+            root.spawn((
+                Popup::Handoff,
+                Node {
+                    position_type: PositionType::Absolute,
+                    width: percent(100),
+                    height: percent(100),
+                    padding: UiRect::all(px(24)),
+                    align_items: AlignItems::Center,
+                    justify_content: JustifyContent::Center,
+                    ..default()
+                },
+                BackgroundColor(palette::BACKDROP),
+                GlobalZIndex(10),
+                Visibility::Hidden,
+            ))
+            .with_child(text(HudText::Handoff, 28.0, palette::TEXT));
+        });
+}
+
+fn draw_turn_order(
+    mut session: ResMut<Session>,
+    settings: Res<Settings>,
+    options: Res<super::PlayOptions>,
+    mut cards: Query<(
+        &OrderCard,
+        &Children,
+        &mut BorderColor,
+        &mut BackgroundColor,
+        &mut Node,
+    )>,
+    mut texts: Query<(&mut Text, &mut TextColor)>,
+) {
+    // The bar starts at the unit acting now and shows who comes next, so the upcoming turns
+    // stay visible however many units there are.
+    let order = session.battle.turn().upcoming();
+    let active = session.battle.active();
+    let fighters = session.fighters();
+    for (card, children, mut border, mut bg, mut node) in &mut cards {
+        let Some(f) = order
+            .get(card.0)
+            .and_then(|id| fighters.iter().find(|f| f.id == *id))
+        else {
+            node.display = Display::None;
+            continue;
+        };
+        node.display = Display::Flex;
+        let side = usize::from(f.side.0);
+        *border = BorderColor::all(palette::side_colour(
+            &session,
+            side,
+            settings.colour_blind || options.colour_blind,
+        ));
+        let is_active = Some(f.id) == active;
+        *bg = BackgroundColor(if is_active {
+            palette::ACTIVE.with_alpha(0.55)
+        } else {
+            palette::PANEL_LIGHT
+        });
+        // Big battles show glyphs only so the whole order fits; hovering a token names it.
+        let name = if f.defeated() {
+            "defeated".to_string()
+        } else if order.len() > 12 {
+            String::new()
+        } else {
+            short_name(&f.identity.name)
+        };
+        let label = format!("{}{} {name}", palette::side_mark(side), f.identity.glyph)
+            .trim_end()
+            .to_string();
+        if let Some(child) = children.first()
+            && let Ok((mut t, mut c)) = texts.get_mut(*child)
+        {
+            if t.0 != label {
+                t.0 = label;
+            }
+            c.0 = if f.defeated() {
+                palette::TEXT_DIM
+            } else {
+                palette::TEXT
+            };
+        }
+    }
+}
+
+/// A card's name: short enough that a 12-versus-12 battle fits on two lines at 1280 pixels.
+fn short_name(name: &str) -> String {
+    name.chars().take(7).collect()
+}
+
+fn draw_texts(
+    mut session: ResMut<Session>,
+    ui: Res<BattleUi>,
+    cursor: Res<CursorSquare>,
+    settings: Res<Settings>,
+    view: Res<BattleView>,
+    mut texts: Query<(&HudText, &mut Text)>,
+) {
+    let keys = Keys::from(&settings);
+    let round = round_text(&mut session);
+    let unit = unit_text(&mut session, cursor.0);
+    let odds = odds_text(&mut session, &view, &keys);
+    let (actions, unavailable) = action_bar_text(&mut session, &view, &keys);
+    let log = log_text(&mut session, ui.log_expanded, ui.log_back, &keys);
+    let prompt = prompt_text(&mut session, &view, &keys);
+    let handoff = session.handoff.map(|side| {
+        let name = session
+            .loaded
+            .scenario
+            .sides
+            .get(usize::from(side))
+            .map_or("the next player", |s| s.name.as_str());
+        format!(
+            "{name}: your turn.\n\nPass the controls, then press {} (or click) to show the board.",
+            keys.of(GameAction::Confirm)
+        )
+    });
+    let pause = match &ui.menu {
+        PauseMenu::Main => {
+            let entries = PAUSE_ENTRIES
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    if i == ui.pause_choice {
+                        format!("> {s}")
+                    } else {
+                        format!("  {s}")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            let notice = session
+                .notice
+                .as_ref()
+                .map_or(String::new(), |n| format!("\n\n! {n}"));
+            format!(
+                "Paused\n\n{entries}\n\nUp/Down, {}   Quick save {}, quick load {}{notice}",
+                keys.of(GameAction::Confirm),
+                keys.of(GameAction::QuickSave),
+                keys.of(GameAction::QuickLoad)
+            )
+        }
+        PauseMenu::Save { name } => {
+            let notice = session
+                .notice
+                .as_ref()
+                .map_or(String::new(), |n| format!("\n\n! {n}"));
+            format!(
+                "Save the battle\n\nSlot name: {name}_\n\nType a name (letters, digits, spaces, - and _); a slot of the same name is replaced.\nEnter: save   Esc: back{notice}"
+            )
+        }
+    };
+    for (kind, mut t) in &mut texts {
+        let want = match kind {
+            HudText::Round => round.clone(),
+            HudText::Unit => unit.clone(),
+            HudText::Odds => odds.clone(),
+            HudText::Actions => actions.clone(),
+            HudText::Unavailable => unavailable.clone(),
+            HudText::Log => log.clone(),
+            HudText::Prompt => prompt.clone().unwrap_or_default(),
+            HudText::Handoff => handoff.clone().unwrap_or_default(),
+            HudText::Pause => pause.clone(),
+        };
+        if t.0 != want {
+            t.0 = want;
+        }
+    }
+}
+
+fn show_boxes(
+    mut session: ResMut<Session>,
+    ui: Res<BattleUi>,
+    mut popups: Query<(&Popup, &mut Visibility)>,
+) {
+    let has_prompt = session.prompt_pending();
+    for (popup, mut v) in &mut popups {
+        let shown = match popup {
+            Popup::Prompt => has_prompt,
+            Popup::Handoff => session.handoff.is_some(),
+            Popup::Pause => ui.paused,
+        };
+        *v = if shown {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+    }
+}
+
+fn draw_unit_bars(
+    mut session: ResMut<Session>,
+    cursor: Res<CursorSquare>,
+    mut bars: Query<(&UnitBar, &mut Node)>,
+) {
+    let Some(f) = shown_unit(&mut session, cursor.0) else {
+        for (_, mut node) in &mut bars {
+            node.width = percent(0);
+        }
+        return;
+    };
+    for (bar, mut node) in &mut bars {
+        let (cur, max) = if bar.ki {
+            (f.ki.current, f.ki.max)
+        } else {
+            (f.life.current, f.life.max)
+        };
+        node.width = percent((cur as f32 / max.max(1) as f32 * 100.0).clamp(0.0, 100.0));
+    }
+}
+
+/// The unit the panel describes: the one under the cursor, else the active one.
+fn shown_unit(session: &mut Session, cursor: Option<crate::grid::Square>) -> Option<Fighter> {
+    if let Some(c) = cursor
+        && let Some(f) = session.fighter_at(c)
+    {
+        return Some(f);
+    }
+    let id = session.battle.active()?;
+    session.battle.fighter(id)
+}
+
+fn side_name(session: &Session, side: u8) -> String {
+    session
+        .loaded
+        .scenario
+        .sides
+        .get(usize::from(side))
+        .map_or_else(|| format!("side {side}"), |s| s.name.clone())
+}
+
+fn round_text(session: &mut Session) -> String {
+    let round = session.battle.turn().round;
+    if let Some(o) = session.battle.outcome() {
+        return match o.winner {
+            Some(side) => format!("Round {round}: {} wins", side_name(session, side.0)),
+            None => format!("Round {round}: a draw"),
+        };
+    }
+    let Some(id) = session.battle.active() else {
+        return format!("Round {round}");
+    };
+    let Some(f) = session.battle.fighter(id) else {
+        return format!("Round {round}");
+    };
+    let control = session
+        .controls
+        .get(usize::from(f.side.0))
+        .map_or(String::new(), |c| c.to_string());
+    format!(
+        "Round {round}  |  {}\n{}'s turn ({control})",
+        side_name(session, f.side.0),
+        f.identity.name
+    )
+}
+
+/// d20: the grenades lying live, one line each (empty when none): everyone's business until
+/// they go off.
+fn live_grenade_lines(session: &Session) -> String {
+    let Some(d) = session.battle.rules().d20() else {
+        return String::new();
+    };
+    session
+        .battle
+        .map()
+        .grenades
+        .iter()
+        .map(|l| {
+            let by = session
+                .names
+                .get(&crate::battle::components::CombatantId(l.thrower))
+                .cloned()
+                .unwrap_or_default();
+            let name = d.weapon(&l.weapon).map_or(l.weapon.as_str(), |w| w.name.as_str());
+            format!(
+                "Live {name} at {}: goes off when {by}'s turn starts (red: where its blast can reach)\n",
+                l.at
+            )
+        })
+        .collect()
+}
