@@ -100,7 +100,7 @@ impl Level {
 
 /// What a Ki point is worth in damage.
 const KI_PRICE: f64 = 0.45;
-use crate::battle::stages::STAGE_WORTH;
+use crate::battle::family::stages::STAGE_WORTH;
 /// What making a power-stages opponent spend a defense card is worth in life cards: the next
 /// attack of that kind lands.
 const CARD_WORTH: f64 = 1.5;
@@ -155,8 +155,8 @@ impl Situation<'_> {
             // A power-stages target blocks when it holds the card; a DBU one may Parry with a
             // Counter Action.
             let may_answer = match self.rules.stages() {
-                Some(data) => crate::battle::stages::attack_kind(data, &decl.profile.id)
-                    .and_then(|k| crate::battle::stages::block_card(data, t, k))
+                Some(data) => crate::battle::family::stages::attack_kind(data, &decl.profile.id)
+                    .and_then(|k| crate::battle::family::stages::block_card(data, t, k))
                     .is_some(),
                 None => t.actions.counter > 0,
             };
@@ -177,7 +177,7 @@ impl Situation<'_> {
                 let d = target_odds(self.rules, &ctx, tc, &decl, t, DefenseChoice::Dodge);
                 let p = target_odds(self.rules, &ctx, tc, &decl, t, DefenseChoice::Parry);
                 let blocks = if d.stage_loss.is_some() {
-                    crate::battle::stages::worth_blocking(&d)
+                    crate::battle::family::stages::worth_blocking(&d)
                 } else {
                     p.expected_damage < d.expected_damage
                 };
@@ -200,7 +200,7 @@ impl Situation<'_> {
             };
             let effect = match self.rules.digimon() {
                 Some(d) => {
-                    crate::battle::digimon::effect_worth(d, &decl.profile.id, me, t)
+                    crate::battle::family::digimon::effect_worth(d, &decl.profile.id, me, t)
                         * choice.hit_chance
                 }
                 None => 0.0,
@@ -214,8 +214,8 @@ impl Situation<'_> {
             let helping = self
                 .rules
                 .digimon()
-                .and_then(|d| crate::battle::digimon::attack_of(d, &decl.profile.id))
-                .is_some_and(|(a, _)| crate::battle::digimon::helps(a));
+                .and_then(|d| crate::battle::family::digimon::attack_of(d, &decl.profile.id))
+                .is_some_and(|(a, _)| crate::battle::family::digimon::helps(a));
             value += if t.side == me.side && !helping {
                 -2.0 * v
             } else {
@@ -242,7 +242,7 @@ impl Situation<'_> {
     /// stand on `at`.
     fn risk(&self, at: Square) -> f64 {
         let grenades = self.rules.d20().map_or(0.0, |d| {
-            crate::battle::grenade::live_risk(d, &self.field, &self.me, at)
+            crate::battle::family::d20::grenade::live_risk(d, &self.field, &self.me, at)
         });
         self.risk_of(at, |_| true) + grenades
     }
@@ -418,10 +418,10 @@ fn hand_over_for_direct(
     }
     let tamer = fighters.iter().find(|f| Some(f.id) == state.partner)?;
     let field = battle.field();
-    let can_direct = crate::battle::digimon::attacks_now(d, tamer)
+    let can_direct = crate::battle::family::digimon::attacks_now(d, tamer)
         .iter()
         .filter(|id| {
-            crate::battle::digimon::attack_of(d, id).is_some_and(|(a, bolstered)| {
+            crate::battle::family::digimon::attack_of(d, id).is_some_and(|(a, bolstered)| {
                 !bolstered && a.effect == Some(crate::ruleset::digimon::EffectKind::Direct)
             })
         })
@@ -543,21 +543,25 @@ pub fn decide(
         let helps_nobody = v <= 0.0
             && rules
                 .digimon()
-                .and_then(|d| crate::battle::digimon::attack_of(d, &o.profile))
-                .is_some_and(|(a, _)| crate::battle::digimon::helps(a));
+                .and_then(|d| crate::battle::family::digimon::attack_of(d, &o.profile))
+                .is_some_and(|(a, _)| crate::battle::family::digimon::helps(a));
         if helps_nobody {
             continue;
         }
         // Digimon: a Complex Action (a Bolstered or Complex attack) leaves nothing after it.
-        let rest_here =
-            match rules.action_points().filter(|_| rules.digimon().is_some()) {
-                Some(data) => {
-                    f64::from(me.actions.usable().saturating_sub(
-                        crate::battle::shinobi::attack_ap(data, rules.digimon(), &me, &o.profile),
-                    )) * best_here
-                }
-                None => rest_here,
-            };
+        let rest_here = match rules.action_points().filter(|_| rules.digimon().is_some()) {
+            Some(data) => {
+                f64::from(me.actions.usable().saturating_sub(
+                    crate::battle::family::shinobi::attack_ap(
+                        data,
+                        rules.digimon(),
+                        &me,
+                        &o.profile,
+                    ),
+                )) * best_here
+            }
+            None => rest_here,
+        };
         options.push(Candidate {
             score: v + rest_here - settings.risk_weight * risk_here,
             command: Command::Attack(o),
@@ -620,7 +624,7 @@ pub fn decide(
                         let answers = fighters.iter().find(|f| f.id == o).is_some_and(|f| {
                             if rules.action_points().is_some() {
                                 f.actions.usable() > 0
-                                    && crate::battle::shinobi::entered_reach(
+                                    && crate::battle::family::shinobi::entered_reach(
                                         &visited,
                                         me.size.squares,
                                         f,
@@ -640,8 +644,8 @@ pub fn decide(
                         rules.action_points(),
                         s.field.terrain(at).and_then(|t| t.drop),
                     ) {
-                        exploit += crate::battle::shinobi::fall_dist(
-                            &crate::battle::shinobi::fall(data, &me, feet),
+                        exploit += crate::battle::family::shinobi::fall_dist(
+                            &crate::battle::family::shinobi::fall(data, &me, feet),
                         )
                         .mean();
                     }
@@ -852,7 +856,7 @@ fn lie_down_first(
     let drop = Command::DropProne { who: me.id };
     if matches!(chosen, Command::EndTurn { .. })
         && level != Level::Easy
-        && crate::battle::swift::worth_lying_down(rules, me, fighters)
+        && crate::battle::family::d20::swift::worth_lying_down(rules, me, fighters)
         && battle.check(&drop).is_ok()
     {
         drop

@@ -119,7 +119,7 @@ pub fn skill_spec(rules: &Rules, f: &Fighter, skill: &str) -> Option<RollSpec> {
 /// modifier (it is Urgent).
 pub fn initiative_spec(rules: &Rules, f: &Fighter) -> RollSpec {
     if let Some(d) = rules.digimon() {
-        return super::digimon::initiative_spec(d, f);
+        return super::family::digimon::initiative_spec(d, f);
     }
     let mut s = RollSpec::new(RollKind::Initiative);
     s.base = Some(BaseDie {

@@ -709,7 +709,7 @@ pub struct TargetContext {
     /// defenses then (each with the sneak penalty).
     pub sneak: Option<(f64, Vec<(DefenseChoice, RollSpec)>)>,
     /// Shinobi: where a hit pushes this target and what that adds (slam, a fall).
-    pub knockback: Option<super::shinobi::Knockback>,
+    pub knockback: Option<super::family::shinobi::Knockback>,
     /// d20: what the attack must meet besides any defense roll -- the range difficulty and the
     /// highest cover or concealment bonus, each a labelled modifier.
     pub difficulty: Option<RollSpec>,

@@ -322,7 +322,7 @@ pub fn apply_defense_answer(
         if let (Some(data), Some(id)) = (rules.0.action_points(), counter)
             && let Some(c) = data.counter(&id)
         {
-            super::shinobi::cast_counter(&mut f, c, &mut log);
+            super::family::shinobi::cast_counter(&mut f, c, &mut log);
             t.counter = Some(id);
         }
     }

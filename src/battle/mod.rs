@@ -10,28 +10,19 @@ pub mod checks;
 pub mod command;
 pub mod components;
 pub mod context;
-pub mod d20;
-pub mod digimon;
-pub mod dive;
 pub mod effects;
 pub mod event;
 pub mod family;
 pub mod fighter;
-pub mod grapple;
-pub mod grenade;
-pub mod intercede;
 pub mod maneuvers;
 pub mod movement;
 pub mod odds;
 pub mod policy;
 pub mod recovery;
 pub mod setup;
-pub mod shinobi;
 pub mod skill;
-pub mod stages;
 pub mod state;
 pub mod stats;
-pub mod swift;
 pub mod turn;
 
 use std::sync::Arc;
@@ -62,14 +53,14 @@ pub fn plugin(app: &mut App) {
     schedule.add_systems(
         (
             turn::announce_battle.run_if(turn::in_phase(TurnPhase::Setup)),
-            stages::deal_starting_hands.run_if(turn::in_phase(TurnPhase::Setup)),
+            family::stages::deal_starting_hands.run_if(turn::in_phase(TurnPhase::Setup)),
             turn::roll_initiative.run_if(turn::in_phase(TurnPhase::Setup)),
             turn::start_round.run_if(turn::in_phase(TurnPhase::RoundStart)),
             turn::start_turn.run_if(turn::in_phase(TurnPhase::TurnStart)),
             (
                 maneuvers::apply_end_turn,
                 turn::apply_hand_over,
-                (skill::apply_use_skill, swift::apply_drop_prone).chain(),
+                (skill::apply_use_skill, family::d20::swift::apply_drop_prone).chain(),
                 maneuvers::apply_convert_action,
                 maneuvers::apply_surge,
                 maneuvers::apply_stand_up,
@@ -78,7 +69,7 @@ pub fn plugin(app: &mut App) {
                 maneuvers::apply_defense_answer,
                 maneuvers::apply_response,
                 movement::apply_exploit_answer,
-                intercede::apply_intercede_answer,
+                family::digimon::intercede::apply_intercede_answer,
                 attack::declare_attack,
                 movement::declare_move,
                 recovery::apply_power_up,
@@ -92,7 +83,8 @@ pub fn plugin(app: &mut App) {
                 attack::open_response_window.run_if(attack::attack_in(AttackPhase::Responses)),
                 attack::collect_defenses.run_if(attack::attack_in(AttackPhase::DefenseDeclaration)),
                 attack::roll_opposed_checks.run_if(attack::attack_in(AttackPhase::OpposedRolls)),
-                intercede::offer_intercede.run_if(attack::attack_in(AttackPhase::Intercede)),
+                family::digimon::intercede::offer_intercede
+                    .run_if(attack::attack_in(AttackPhase::Intercede)),
                 attack::roll_damage.run_if(attack::attack_in(AttackPhase::Damage)),
                 attack::roll_threshold_saves.run_if(attack::attack_in(AttackPhase::ThresholdSaves)),
                 attack::end_attack.run_if(attack::attack_in(AttackPhase::End)),
@@ -656,7 +648,10 @@ impl Battle {
         let fighters = self.fighters();
         let a = fighters.iter().find(|f| f.id == attacker)?;
         let me = fighters.iter().find(|f| f.id == defender)?;
-        let counter = shinobi::counters_now(data, me, a).first().copied()?.clone();
+        let counter = family::shinobi::counters_now(data, me, a)
+            .first()
+            .copied()?
+            .clone();
         let all: Vec<&Fighter> = attack
             .targets
             .iter()
@@ -667,13 +662,18 @@ impl Battle {
         let field = self.field();
         let ctx = context::assemble(&rules, &field, a, &all, &decl);
         let tc = ctx.targets.iter().find(|x| x.id == defender)?;
-        let back = shinobi::counter_defense(data, a);
+        let back = family::shinobi::counter_defense(data, a);
         Some(CounterPreview {
-            damage: shinobi::counter_damage(me, &counter),
+            damage: family::shinobi::counter_damage(me, &counter),
             chances: tc
                 .defenses
                 .iter()
-                .map(|(c, spec)| (*c, shinobi::counter_chance(data, &tc.strike, spec, &back)))
+                .map(|(c, spec)| {
+                    (
+                        *c,
+                        family::shinobi::counter_chance(data, &tc.strike, spec, &back),
+                    )
+                })
                 .collect(),
             counter,
         })
@@ -730,7 +730,9 @@ impl Battle {
                         self.rules.action_points(),
                         fighters.iter().find(|f| f.id == *attacker),
                     ) {
-                        (Some(data), Some(a)) => shinobi::check_counter(data, me, a, id).err(),
+                        (Some(data), Some(a)) => {
+                            family::shinobi::check_counter(data, me, a, id).err()
+                        }
                         (None, _) => Some("counters are a shinobi rule".to_string()),
                         (_, None) => Some("the attacker is gone".to_string()),
                     };
@@ -760,10 +762,10 @@ impl Battle {
                         .resource::<CurrentAttack>()
                         .0
                         .as_ref()
-                        .and_then(|a| stages::attack_kind(data, &a.order.profile));
+                        .and_then(|a| family::stages::attack_kind(data, &a.order.profile));
                     if *choice == DefenseChoice::Parry
                         && let Some(kind) = kind
-                        && stages::block_card(data, me, kind).is_none()
+                        && family::stages::block_card(data, me, kind).is_none()
                     {
                         return Err(RuleError::CannotBlock {
                             who,
@@ -947,7 +949,7 @@ impl Battle {
                 skill::check_use_skill(&rules, &field, turn.round, fighters, me, *at, *way)
                     .map(|_| ())
             }
-            Command::DropProne { .. } => swift::check_command(&rules, me),
+            Command::DropProne { .. } => family::d20::swift::check_command(&rules, me),
             Command::Defend { .. }
             | Command::Respond { .. }
             | Command::Exploit { .. }

@@ -92,7 +92,8 @@ pub fn reachable_squares(
     };
     // Digimon: a Clash participant moves only along squares in contact with its opponent.
     reachable(field, at, me.size.squares, speed(rules, me, boosted), |s| {
-        opponent_at(fighters, me, s) || !super::grapple::keeps_contact(me, fighters, s)
+        opponent_at(fighters, me, s)
+            || !super::family::digimon::grapple::keeps_contact(me, fighters, s)
     })
 }
 
@@ -144,7 +145,7 @@ pub fn check_move(
     if boosted {
         me.can_pay(boosted_cost(rules, me))?;
     }
-    if super::grapple::held(me) {
+    if super::family::digimon::grapple::held(me) {
         return Err(RuleError::DigimonRule(format!(
             "{} is held in a Clash it does not control: it may not act",
             me.identity.name
@@ -174,7 +175,7 @@ pub fn check_move(
                 why: "the corner between two walls is closed",
             });
         }
-        if !super::grapple::keeps_contact(me, fighters, next) {
+        if !super::family::digimon::grapple::keeps_contact(me, fighters, next) {
             return Err(RuleError::PathBlocked {
                 at: next,
                 why: "a Clash participant must stay in contact with its opponent",
@@ -262,7 +263,7 @@ pub fn declare_move(
     };
     let free = is_free_step(rules, &ground.field(rules), &f.snapshot(), &path);
     let name = f.identity.name.clone();
-    super::dive::stand_up(who, &name, &mut f.encounter.prone, &mut log);
+    super::family::d20::dive::stand_up(who, &name, &mut f.encounter.prone, &mut log);
     match rules.action_points() {
         _ if free => {
             f.round.stepped = true;
@@ -272,14 +273,16 @@ pub fn declare_move(
             });
         }
         Some(data) if move_ap(rules, &ground.field(rules), &path) > data.combat.move_cost => {
-            super::shinobi::spend_ap(
+            super::family::shinobi::spend_ap(
                 &mut f,
                 move_ap(rules, &ground.field(rules), &path),
                 "a move through Difficult Terrain (a Complex Action)",
                 &mut log,
             )
         }
-        Some(data) => super::shinobi::spend_ap(&mut f, data.combat.move_cost, "a move", &mut log),
+        Some(data) => {
+            super::family::shinobi::spend_ap(&mut f, data.combat.move_cost, "a move", &mut log)
+        }
         None => spend_actions(&mut f, 1, what, &mut log),
     }
     if !free {
@@ -377,7 +380,8 @@ pub fn advance_move(
             .filter(|id| {
                 rules.action_points().is_none()
                     || all.iter().find(|f| f.id == *id).is_some_and(|o| {
-                        super::shinobi::entered_reach(&visited, mover.size.squares, o).is_some()
+                        super::family::shinobi::entered_reach(&visited, mover.size.squares, o)
+                            .is_some()
                     })
             })
             .collect();
@@ -414,11 +418,12 @@ pub fn advance_move(
             // Shinobi: stepping onto a drop is a fall.
             if let (Some(data), Some(feet)) = (
                 rules.action_points(),
-                super::shinobi::drop_between(&field, from, to),
+                super::family::shinobi::drop_between(&field, from, to),
             ) {
-                let fall = super::shinobi::fall(data, mover, feet);
-                let hurt = super::shinobi::roll_fall(&mut dice.0, m.who, to, &fall, &mut log);
-                super::shinobi::hurt(rules, &mut f, hurt, None, "falling damage", &mut log);
+                let fall = super::family::shinobi::fall(data, mover, feet);
+                let hurt =
+                    super::family::shinobi::roll_fall(&mut dice.0, m.who, to, &fall, &mut log);
+                super::family::shinobi::hurt(rules, &mut f, hurt, None, "falling damage", &mut log);
             }
         }
         m.next += 1;

@@ -49,8 +49,8 @@ pub fn candidate_attacks(rules: &Rules, fighters: &[Fighter], me: &Fighter) -> V
         // Digimon: a helping effect goes to an ally (or oneself), not an opponent.
         let helping = rules
             .digimon()
-            .and_then(|d| super::digimon::attack_of(d, &profile_id))
-            .is_some_and(|(a, _)| super::digimon::helps(a));
+            .and_then(|d| super::family::digimon::attack_of(d, &profile_id))
+            .is_some_and(|(a, _)| super::family::digimon::helps(a));
         let targets: Vec<AttackTarget> = match profile.targeting {
             Targeting::Single if helping => fighters
                 .iter()
@@ -163,8 +163,8 @@ pub fn score_attack(
         let odds = target_odds(rules, &ctx, tc, &decl, t, DefenseChoice::Dodge);
         // Power stages: stages taken count too, or a physical attack on a target with stages
         // left would score nothing.
-        let value =
-            odds.expected_damage + super::stages::STAGE_WORTH * odds.stage_loss.unwrap_or(0) as f64;
+        let value = odds.expected_damage
+            + super::family::stages::STAGE_WORTH * odds.stage_loss.unwrap_or(0) as f64;
         score += if t.side == me.side { -value } else { value };
     }
     Some(score - KI_PRICE * (ctx.ki_cost + decl.wager) as f64)

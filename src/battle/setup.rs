@@ -188,7 +188,7 @@ pub fn build_fighter(rules: &Rules, id: CombatantId, unit: &UnitSetup) -> Option
     };
     f.thresholds.reached = reached_thresholds(rules, a.minion, f.life);
     if let Some(data) = rules.stages() {
-        super::stages::prepare(data, a, &mut f);
+        super::family::stages::prepare(data, a, &mut f);
     }
     if let Some(d) = rules.digimon() {
         f.digi = Some(DigiState {

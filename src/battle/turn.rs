@@ -141,7 +141,7 @@ pub fn start_round(
     let mut items: Vec<_> = q.iter_mut().collect();
     items.sort_by_key(|f| *f.id);
     for f in items.iter_mut() {
-        super::stages::clear_passes(f);
+        super::family::stages::clear_passes(f);
         if f.life.current <= 0 {
             continue;
         }
@@ -215,7 +215,7 @@ pub fn start_round(
             f.actions.lost_to_pin = (0, 0);
         }
         if let Some(d) = rules.digimon() {
-            super::digimon::refresh_round(d, f, &mut standard, &mut notes, &mut log);
+            super::family::digimon::refresh_round(d, f, &mut standard, &mut notes, &mut log);
         }
         f.actions.standard = standard;
         f.actions.counter = counter;
@@ -247,7 +247,7 @@ pub fn start_round(
     if order.round > 1
         && let Some(d) = rules.digimon()
     {
-        super::grapple::recheck(d, &mut q, &mut dice.0, &mut log);
+        super::family::digimon::grapple::recheck(d, &mut q, &mut dice.0, &mut log);
     }
     order.phase = TurnPhase::TurnStart;
     progress.0 = true;
@@ -286,8 +286,8 @@ pub fn start_turn(
     }
     // Digimon: a Clash whose participant fell since (Poison at its turn's start) is over.
     if rules.digimon().is_some() {
-        super::grapple::break_loose(&mut q, &mut log);
-        super::digimon::release_charms(&mut q, &mut log);
+        super::family::digimon::grapple::break_loose(&mut q, &mut log);
+        super::family::digimon::release_charms(&mut q, &mut log);
     }
     let all = snapshots(&q);
     let Some(me) = all.iter().find(|f| f.id == active).cloned() else {
@@ -309,12 +309,12 @@ pub fn start_turn(
     if let Some(data) = rules.stages()
         && let Some(mut f) = q.iter_mut().find(|f| *f.id == active)
     {
-        super::stages::begin_turn(data, &mut dice.0, &mut f, &mut log);
+        super::family::stages::begin_turn(data, &mut dice.0, &mut f, &mut log);
     }
     if me.encounter.dive_owed
         && let Some(mut f) = q.iter_mut().find(|f| *f.id == active)
     {
-        super::dive::pay_for_dive(&mut f, &mut log);
+        super::family::d20::dive::pay_for_dive(&mut f, &mut log);
     }
     if let Some(c) = me.conditions.get(ConditionKind::Absorbed).cloned() {
         let absorber = c.source.and_then(|s| all.iter().find(|f| f.id == s));
@@ -381,7 +381,7 @@ pub fn start_turn(
         return;
     };
     if let Some(d) = rules.digimon() {
-        super::digimon::begin_turn(rules, d, &mut f, &mut dice.0, &mut log);
+        super::family::digimon::begin_turn(rules, d, &mut f, &mut dice.0, &mut log);
     }
     let snap = f.snapshot();
     if let Some(ConditionRule::Poisoned { life_loss, .. }) = snap
@@ -460,7 +460,7 @@ fn set_off_grenades(
         return;
     };
     let field = ground.field(rules);
-    let caught = super::grenade::detonate_due(rules, d, &field, due, me, dice, q, log);
+    let caught = super::family::d20::grenade::detonate_due(rules, d, &field, due, me, dice, q, log);
     for mut f in q.iter_mut() {
         if caught.contains(f.id) {
             let by = (*f.id != active).then_some(active);
@@ -577,10 +577,9 @@ pub fn end_turn_without_actions(
     };
     // d20: so does a Drop prone the round's own Swift action could still pay for.
     let swift_left = |f: &super::fighter::FighterQueryReadOnlyItem| {
-        rules
-            .0
-            .d20()
-            .is_some_and(|d| super::swift::own_swift_left(d, f.encounter.prone, f.round))
+        rules.0.d20().is_some_and(|d| {
+            super::family::d20::swift::own_swift_left(d, f.encounter.prone, f.round)
+        })
     };
     if let Some(f) = q.iter().find(|f| *f.id == active)
         && ((f.actions.usable() == 0 && !swings_left(f.round) && !step_left(&f) && !swift_left(&f))
@@ -628,7 +627,7 @@ pub fn end_turn(
             if *f.id == a
                 && let Some(d) = rules.digimon()
             {
-                super::digimon::tick_effects(d, f, &mut log);
+                super::family::digimon::tick_effects(d, f, &mut log);
             }
         }
     }
@@ -645,7 +644,7 @@ pub fn end_turn(
         take_turn_back(&mut order, partner, at, left, &mut log);
         // A Charm that wore off at this End Phase gives its target back now, as below.
         drop(items);
-        super::digimon::release_charms(&mut q, &mut log);
+        super::family::digimon::release_charms(&mut q, &mut log);
         return;
     }
     order.index = order.resume_at.take().unwrap_or(order.index + 1);
@@ -666,7 +665,7 @@ pub fn end_turn(
     }
     drop(items);
     if rules.digimon().is_some() {
-        super::digimon::release_charms(&mut q, &mut log);
+        super::family::digimon::release_charms(&mut q, &mut log);
     }
 }
 

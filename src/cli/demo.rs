@@ -50,7 +50,7 @@ pub fn demo(args: &DemoArgs) -> Result<ExitCode, String> {
                 data.combat.pool_names.stages,
                 f.ki.current,
                 f.ki.max,
-                gridclash::battle::stages::power(data, &f),
+                gridclash::battle::family::stages::power(data, &f),
                 d.normal_speed
             );
             continue;

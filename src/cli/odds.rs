@@ -21,7 +21,7 @@ pub fn print_clash_odds(
     me: &gridclash::battle::fighter::Fighter,
     t: &gridclash::battle::fighter::Fighter,
 ) {
-    use gridclash::battle::grapple as g;
+    use gridclash::battle::family::digimon::grapple as g;
     use gridclash::battle::odds::RollSummary;
     use gridclash::ruleset::digimon::ClashMove;
     match m {
@@ -99,19 +99,20 @@ pub fn stage_odds(
 ) -> Result<ExitCode, String> {
     let rules = battle.rules().clone();
     let data = rules.stages().ok_or("not a power-stages ruleset")?;
-    let kind = gridclash::battle::stages::attack_kind(data, &args.maneuver).ok_or_else(|| {
-        let ids: Vec<&str> = rules
-            .attacks
-            .profiles
-            .iter()
-            .map(|p| p.id.as_str())
-            .collect();
-        format!(
-            "unknown attack card `{}`; the attacks are: {}",
-            args.maneuver,
-            ids.join(", ")
-        )
-    })?;
+    let kind =
+        gridclash::battle::family::stages::attack_kind(data, &args.maneuver).ok_or_else(|| {
+            let ids: Vec<&str> = rules
+                .attacks
+                .profiles
+                .iter()
+                .map(|p| p.id.as_str())
+                .collect();
+            format!(
+                "unknown attack card `{}`; the attacks are: {}",
+                args.maneuver,
+                ids.join(", ")
+            )
+        })?;
     let mut notes = Vec::new();
     let block = kind
         .blocked_by()
@@ -421,9 +422,12 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             .find(|t| t.id == target)
             .is_some_and(|t| t.defenses.is_empty());
     // d20: a grenade's odds are its blast's: the chance of being caught, a Roll check for half.
-    let grenade = rules
-        .d20()
-        .and_then(|d| Some((d, gridclash::battle::grenade::of(d, &order.profile)?)));
+    let grenade = rules.d20().and_then(|d| {
+        Some((
+            d,
+            gridclash::battle::family::d20::grenade::of(d, &order.profile)?,
+        ))
+    });
     if d20 {
         out!(
             "{} -> {}: {} ({})",
@@ -501,7 +505,7 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         ));
     }
     if let Some(d) = rules.digimon()
-        && let Some((a, _)) = gridclash::battle::digimon::attack_of(d, &order.profile)
+        && let Some((a, _)) = gridclash::battle::family::digimon::attack_of(d, &order.profile)
         && let Some(m) = a.clash
         && let Some(t) = battle.fighter(target)
     {
@@ -606,7 +610,7 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         }
         if let (Some((d, g)), Some(dc)) = (&grenade, tc.and_then(|t| t.difficulty.as_ref())) {
             let (hit, miss, fumble) =
-                gridclash::battle::grenade::outcome_chances(d, g, me, dc.flat_total());
+                gridclash::battle::family::d20::grenade::outcome_chances(d, g, me, dc.flat_total());
             out!(
                 "  The throw: hit {} (a blast on a corner of the square), miss {} (lands off target, goes off at the start of the thrower's next turn), critical failure {} (goes off near the thrower at once)",
                 pct(hit),

@@ -668,7 +668,8 @@ fn shinobi_danger(session: &mut Session, who: CombatantId, path: &[Square]) -> V
             .filter_map(|id| fighters.iter().find(|f| f.id == id))
             .any(|o| {
                 o.actions.usable() > 0
-                    && crate::battle::shinobi::entered_reach(&visited, me.size.squares, o).is_some()
+                    && crate::battle::family::shinobi::entered_reach(&visited, me.size.squares, o)
+                        .is_some()
             });
         out.push(provoked);
         visited.push(*s);

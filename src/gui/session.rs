@@ -949,8 +949,8 @@ fn probe_target(
             // Digimon: a helping effect is given to an ally (Direct to the partner).
             let helping = rules
                 .digimon()
-                .and_then(|d| crate::battle::digimon::attack_of(d, profile))
-                .is_some_and(|(a, _)| crate::battle::digimon::helps(a));
+                .and_then(|d| crate::battle::family::digimon::attack_of(d, profile))
+                .is_some_and(|(a, _)| crate::battle::family::digimon::helps(a));
             if helping {
                 let partner = me.digi.as_ref().and_then(|s| s.partner);
                 return AttackTarget::Combatant(partner.unwrap_or(me.id));

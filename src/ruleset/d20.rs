@@ -9,7 +9,7 @@
 //! [`ShinobiRules`] (action points, d20 attacks against a chosen defense, opportunity attacks)
 //! and keeps the d20 rules the ninja chapter lacks (exploding 20s, natural 1s, range
 //! difficulties, Success Value, Effect Points, criticals by margin, armour DR by damage type)
-//! in [`D20Data`], which `crate::battle::d20` plays.
+//! in [`D20Data`], which `crate::battle::family::d20` plays.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

@@ -8,7 +8,7 @@
 //! writes the data as a [`ShinobiRules`] (two action points for two Simple Actions, one
 //! Dodge defense, the attacker winning ties) and keeps what that path lacks (exploding 3d6,
 //! range and area penalties, damage dice minus Armor, effects, stages, Tamers) in
-//! [`DigimonData`], which `crate::battle::digimon` plays.
+//! [`DigimonData`], which `crate::battle::family::digimon` plays.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

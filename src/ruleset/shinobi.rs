@@ -7,7 +7,7 @@
 //! absorbs damage, concealment). [`lower`] builds the engine's tables from them, so the battle,
 //! previews, AI, saves and window play it; what the chapter does differently (d20 rolls against
 //! a chosen Dodge, Block or Deflect, flat damage, AP costs, cover wearing down, miss chances,
-//! opportunity attacks that stop a move where it entered reach) is `crate::battle::shinobi`.
+//! opportunity attacks that stop a move where it entered reach) is `crate::battle::family::shinobi`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

@@ -7,7 +7,7 @@
 //! types, profiles, pools, sizes); [`lower`] builds those tables from the family's own data, so
 //! a modder edits only the four files above and the battle, previews, AI, saves and window
 //! work unchanged. What the card game does differently (no dice on attacks, blocks with held
-//! cards, stage losses spilling into life cards) is `crate::battle::stages`.
+//! cards, stage losses spilling into life cards) is `crate::battle::family::stages`.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

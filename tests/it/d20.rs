@@ -8,8 +8,8 @@ use gridclash::battle::Battle;
 use gridclash::battle::command::{AttackTarget, Command, RuleError, SkillWay};
 use gridclash::battle::components::*;
 use gridclash::battle::context::DefenseChoice;
-use gridclash::battle::d20;
 use gridclash::battle::event::BattleEvent;
+use gridclash::battle::family::d20;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};
 use gridclash::dice::{BaseDie, DiceSource, RollKind, RollSpec, distribution, roll};
 use gridclash::ruleset::d20::{CriticalRule, D20Data, EffectTable};
@@ -983,7 +983,7 @@ fn d20_grenade_aims_for_a_space_at_dc_15() {
 
 #[test]
 fn d20_grenade_each_five_over_the_dc_strikes_off_a_corner_and_the_roll_check_halves() {
-    use gridclash::battle::grenade::corners_left;
+    use gridclash::battle::family::d20::grenade::corners_left;
     let g = data(&rules())
         .combat
         .grenade
@@ -1543,7 +1543,7 @@ fn d20_swift_action_once_a_round_then_a_move_action_or_the_attack_of_opportunity
     assert_eq!(up.round.swift_spent, 1);
     up.encounter.prone = false;
     up.actions.standard = 1;
-    use gridclash::battle::swift::{SwiftPay, check_drop_prone};
+    use gridclash::battle::family::d20::swift::{SwiftPay, check_drop_prone};
     assert_eq!(check_drop_prone(d, &up, true), Ok(SwiftPay::MoveAction));
     assert_eq!(
         check_drop_prone(d, &up, false),

@@ -582,7 +582,7 @@ proptest! {
             left,
             chance,
         };
-        let d = gridclash::battle::shinobi::landed_damage(&distribution(&wound), Some(&absorb));
+        let d = gridclash::battle::family::shinobi::landed_damage(&distribution(&wound), Some(&absorb));
         prop_assert!((d.mass() - 1.0).abs() < 1e-9);
         prop_assert!(d.range().is_none_or(|(lo, _)| lo >= 0));
     }

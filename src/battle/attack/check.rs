@@ -29,7 +29,7 @@ pub fn check_attack(
     match exploit {
         // A d20 full-round attack's later swings are already paid for.
         None if attacker.actions.usable() == 0
-            && crate::battle::d20::follow_up(&attacker.round, &order.profile).is_none() =>
+            && crate::battle::family::d20::follow_up(&attacker.round, &order.profile).is_none() =>
         {
             return Err(RuleError::NoActions {
                 who: attacker.id,

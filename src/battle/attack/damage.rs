@@ -57,7 +57,7 @@ pub fn roll_damage(
             else {
                 continue;
             };
-            let Some(hit) = crate::battle::d20::roll_hit(
+            let Some(hit) = crate::battle::family::d20::roll_hit(
                 d,
                 &decl.profile.id,
                 &ctx.wound,
@@ -79,7 +79,7 @@ pub fn roll_damage(
                 soak: 0,
                 soak_used: 0,
                 damage: hit.damage,
-                notes: crate::battle::d20::hit_notes(&hit),
+                notes: crate::battle::family::d20::hit_notes(&hit),
                 flat: true,
             });
             state.targets[i].damage = hit.damage;
@@ -87,7 +87,7 @@ pub fn roll_damage(
                 continue;
             };
             if hit.bypassed {
-                crate::battle::d20::wear_armour(d, &mut f, &mut log);
+                crate::battle::family::d20::wear_armour(d, &mut f, &mut log);
             }
             let to = f.life.current - hit.damage;
             set_life(
@@ -104,7 +104,7 @@ pub fn roll_damage(
         }
     } else if any_hit && let Some(d) = rules.digimon() {
         let ctx = assemble(rules, &field, attacker, &targets, &decl);
-        crate::battle::digimon::resolve_hits(
+        crate::battle::family::digimon::resolve_hits(
             rules,
             d,
             &field,
@@ -180,7 +180,7 @@ pub fn roll_damage(
                     ..cover.clone()
                 };
                 if now.left > 0 {
-                    r.damage = crate::battle::shinobi::absorb_hit(
+                    r.damage = crate::battle::family::shinobi::absorb_hit(
                         &mut dice.0,
                         &mut wear,
                         t.id,
@@ -196,10 +196,10 @@ pub fn roll_damage(
             if let Some(data) = rules.stages() {
                 state.targets[i].damage = r.damage;
                 if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) {
-                    let kind = crate::battle::stages::attack_kind(data, &decl.profile.id)
+                    let kind = crate::battle::family::stages::attack_kind(data, &decl.profile.id)
                         .unwrap_or(crate::ruleset::stages::CardKind::PhysicalAttack);
                     let why = format!("{}'s {}", attacker.identity.name, decl.profile.name);
-                    crate::battle::stages::apply_hit(
+                    crate::battle::family::stages::apply_hit(
                         rules,
                         kind,
                         r.damage,
@@ -271,9 +271,15 @@ pub fn roll_damage(
                 hurt += slam;
             }
             if let Some(fall) = &k.fall {
-                hurt += crate::battle::shinobi::roll_fall(&mut dice.0, id, k.to, fall, &mut log);
+                hurt += crate::battle::family::shinobi::roll_fall(
+                    &mut dice.0,
+                    id,
+                    k.to,
+                    fall,
+                    &mut log,
+                );
             }
-            crate::battle::shinobi::hurt(
+            crate::battle::family::shinobi::hurt(
                 rules,
                 &mut f,
                 hurt,

@@ -81,7 +81,7 @@ pub fn begin_attack(
     }
     f.round.attacks += 1;
     if let Some(data) = rules.stages() {
-        crate::battle::stages::play_attack(data, &mut f, &profile_id, log);
+        crate::battle::family::stages::play_attack(data, &mut f, &profile_id, log);
     }
     if technique.is_some() {
         f.round.technique_used = true;
@@ -188,7 +188,7 @@ pub fn declare_attack(
     };
     // The contest is rolled once; what follows is an ordinary attack order.
     order.sneak = false;
-    if crate::battle::shinobi::roll_sneak(data, &mut dice.0, me, them, &mut log) {
+    if crate::battle::family::shinobi::roll_sneak(data, &mut dice.0, me, them, &mut log) {
         attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
         if let Some(s) = attack.0.as_mut() {
             s.sneak_won = vec![target];
@@ -238,7 +238,7 @@ fn d20_provoked(
     check_attack(rules, field, &all, me, order, None).ok()?;
     let mut enemies: Vec<&Fighter> = all
         .iter()
-        .filter(|e| crate::battle::d20::provokes(d, me, a, e))
+        .filter(|e| crate::battle::family::d20::provokes(d, me, a, e))
         .collect();
     enemies.sort_by_key(|e| e.id);
     enemies.first().map(|e| e.id)

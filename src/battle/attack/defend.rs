@@ -130,10 +130,10 @@ pub fn stage_defense(
         ..
     } = *ask;
     // An order that is no card (validated data never makes one) cannot be blocked.
-    let Some(kind) = crate::battle::stages::attack_kind(data, &order.profile) else {
+    let Some(kind) = crate::battle::family::stages::attack_kind(data, &order.profile) else {
         return Some(DefenseChoice::Dodge);
     };
-    if crate::battle::stages::block_card(data, target, kind).is_none() {
+    if crate::battle::family::stages::block_card(data, target, kind).is_none() {
         return Some(DefenseChoice::Dodge);
     }
     match target.controller.defense {
@@ -149,7 +149,7 @@ pub fn stage_defense(
                 return Some(DefenseChoice::Parry);
             };
             let taken = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Dodge);
-            if crate::battle::stages::worth_blocking(&taken) {
+            if crate::battle::family::stages::worth_blocking(&taken) {
                 Some(DefenseChoice::Parry)
             } else {
                 Some(DefenseChoice::Dodge)
@@ -196,14 +196,16 @@ pub fn action_point_defense(ask: &DefenseAsk) -> Option<DefenseChoice> {
                 let mut best = (0.0, DefenseChoice::Take);
                 if t.offers(DefenseChoice::Dive) {
                     let dive = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Dive);
-                    let gain = crate::battle::dive::worth_diving(&take, &dive, life, max);
+                    let gain =
+                        crate::battle::family::d20::dive::worth_diving(&take, &dive, life, max);
                     if gain >= 0.0 {
                         best = (gain, DefenseChoice::Dive);
                     }
                 }
                 if t.offers(DefenseChoice::DropProne) {
                     let drop = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::DropProne);
-                    let gain = crate::battle::swift::worth_dropping(&take, &drop, life, max);
+                    let gain =
+                        crate::battle::family::d20::swift::worth_dropping(&take, &drop, life, max);
                     if gain >= 0.0 && (best.1 == DefenseChoice::Take || gain > best.0) {
                         best = (gain, DefenseChoice::DropProne);
                     }
@@ -280,14 +282,14 @@ pub fn collect_defenses(
         }) {
             Some(choice) => {
                 let counter = rules.action_points().and_then(|data| {
-                    crate::battle::shinobi::policy_counter(data, &turn, target, attacker)
+                    crate::battle::family::shinobi::policy_counter(data, &turn, target, attacker)
                 });
                 if let Some(mut f) = q.iter_mut().find(|f| *f.id == id) {
                     declare_defense(&mut f, &mut state.targets[i], choice, &mut log);
                     if let (Some(data), Some(c)) = (rules.action_points(), counter)
                         && let Some(def) = data.counter(&c)
                     {
-                        crate::battle::shinobi::cast_counter(&mut f, def, &mut log);
+                        crate::battle::family::shinobi::cast_counter(&mut f, def, &mut log);
                         state.targets[i].counter = Some(c);
                     }
                 }

@@ -96,9 +96,13 @@ pub fn end_attack(
         .map(|t| t.id)
         .collect();
     let dodged = match rules.digimon() {
-        Some(d) => {
-            crate::battle::digimon::end_attack(d, &state.order.profile, attacker, &ids, &mut items)
-        }
+        Some(d) => crate::battle::family::digimon::end_attack(
+            d,
+            &state.order.profile,
+            attacker,
+            &ids,
+            &mut items,
+        ),
         None => ids,
     };
     for f in items.iter_mut() {
@@ -158,7 +162,7 @@ pub fn end_attack(
         && rules.d20().is_some()
         && let Some(f) = items.iter_mut().find(|f| *f.id == attacker)
     {
-        crate::battle::d20::count_swing(f, &state.order.profile);
+        crate::battle::family::d20::count_swing(f, &state.order.profile);
     }
     log.push(BattleEvent::AttackEnded { attacker });
     // "If an Exploit caused by leaving melee deals damage, the movement stops at that point."
@@ -194,8 +198,8 @@ pub fn end_attack(
     drop(items);
     // Digimon: a Clash ends when a hit knocks, stuns or paralyses a participant out of it.
     if rules.digimon().is_some() {
-        crate::battle::grapple::break_loose(&mut q, &mut log);
-        crate::battle::digimon::release_charms(&mut q, &mut log);
+        crate::battle::family::digimon::grapple::break_loose(&mut q, &mut log);
+        crate::battle::family::digimon::release_charms(&mut q, &mut log);
     }
 }
 
@@ -222,7 +226,7 @@ fn stop_at_entry(
     // when every one from there is an ally's (the mover is stopped on one), the last free
     // square before it, as a DBU move stopped on an ally's square does.
     let free_from_entry =
-        crate::battle::shinobi::entered_reach(&visited, mover.size.squares, opponent)
+        crate::battle::family::shinobi::entered_reach(&visited, mover.size.squares, opponent)
             .and_then(|entry| visited.iter().position(|s| *s == entry))
             .and_then(|first| {
                 (first..visited.len())

@@ -61,13 +61,13 @@ pub fn roll_opposed_checks(
     decl.sneak_won = &won;
     decl.bystanders = &all;
     if let Some(d) = rules.d20()
-        && crate::battle::grenade::of(d, &state.order.profile).is_some()
+        && crate::battle::family::d20::grenade::of(d, &state.order.profile).is_some()
     {
         // A grenade: the aim, then its blast (or a miss lying live), resolved here at once.
         let mut live = std::mem::take(&mut ground.0.grenades);
         let field = ground.field(rules);
         let ctx = assemble(rules, &field, attacker, &targets, &decl);
-        crate::battle::grenade::throw(
+        crate::battle::family::d20::grenade::throw(
             rules,
             d,
             &field,
@@ -95,12 +95,13 @@ pub fn roll_opposed_checks(
             .filter(|t| t.defense == Some(DefenseChoice::DropProne))
         {
             if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id)
-                && let Ok(how) = crate::battle::swift::check_drop_prone(d, &f.snapshot(), false)
+                && let Ok(how) =
+                    crate::battle::family::d20::swift::check_drop_prone(d, &f.snapshot(), false)
             {
-                crate::battle::swift::drop_prone(d, &mut f, how, true, &mut log);
+                crate::battle::family::d20::swift::drop_prone(d, &mut f, how, true, &mut log);
             }
         }
-        let strike = crate::battle::d20::roll_checks(
+        let strike = crate::battle::family::d20::roll_checks(
             &ctx,
             attacker.id,
             &mut state.targets,
@@ -114,7 +115,7 @@ pub fn roll_opposed_checks(
             .filter(|t| t.defense == Some(DefenseChoice::Dive))
         {
             if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) {
-                crate::battle::dive::dive(d, &field, &all, &mut f, attacker, &mut log);
+                crate::battle::family::d20::dive::dive(d, &field, &all, &mut f, attacker, &mut log);
             }
         }
         state.strike = Some(strike);
@@ -193,7 +194,7 @@ pub fn roll_opposed_checks(
             && let Some(c) = data.counter(&id)
         {
             if let Some(mut f) = q.iter_mut().find(|f| *f.id == tc.id) {
-                crate::battle::shinobi::pay_counter(&mut f, c, &mut log);
+                crate::battle::family::shinobi::pay_counter(&mut f, c, &mut log);
             }
             if hit {
                 log.push(BattleEvent::CounterWasted {
@@ -201,7 +202,7 @@ pub fn roll_opposed_checks(
                     counter: c.name.clone(),
                 });
             } else if let Some(me) = all.iter().find(|f| f.id == tc.id) {
-                let spec = crate::battle::shinobi::counter_defense(data, attacker);
+                let spec = crate::battle::family::shinobi::counter_defense(data, attacker);
                 let r = roll(&spec, &mut dice.0);
                 let lands = if rules.dice.attacker_wins_ties {
                     d_total >= r.total
@@ -209,7 +210,7 @@ pub fn roll_opposed_checks(
                     d_total > r.total
                 };
                 let damage = if lands {
-                    crate::battle::shinobi::counter_damage(me, c)
+                    crate::battle::family::shinobi::counter_damage(me, c)
                 } else {
                     0
                 };
@@ -224,7 +225,7 @@ pub fn roll_opposed_checks(
                 });
                 if let Some(mut f) = q.iter_mut().find(|f| *f.id == attacker.id) {
                     let why = format!("{}'s {}", me.identity.name, c.name);
-                    crate::battle::shinobi::hurt(
+                    crate::battle::family::shinobi::hurt(
                         rules,
                         &mut f,
                         damage,
@@ -237,7 +238,7 @@ pub fn roll_opposed_checks(
         }
         // Shinobi concealment: a hit may still miss.
         let hit = match &tc.miss_chance {
-            Some((chance, source)) if hit => !crate::battle::shinobi::roll_concealment(
+            Some((chance, source)) if hit => !crate::battle::family::shinobi::roll_concealment(
                 &mut dice.0,
                 tc.id,
                 *chance,
@@ -267,13 +268,13 @@ fn resolve_stage_blocks(
     q: &mut Query<FighterQuery>,
     log: &mut EventLog,
 ) {
-    let kind = crate::battle::stages::attack_kind(data, profile)
+    let kind = crate::battle::family::stages::attack_kind(data, profile)
         .unwrap_or(crate::ruleset::stages::CardKind::PhysicalAttack);
     for t in state.targets.iter_mut() {
         let blocked = t.defense == Some(DefenseChoice::Parry)
-            && q.iter_mut()
-                .find(|f| *f.id == t.id)
-                .is_some_and(|mut f| crate::battle::stages::play_block(data, &mut f, kind, log));
+            && q.iter_mut().find(|f| *f.id == t.id).is_some_and(|mut f| {
+                crate::battle::family::stages::play_block(data, &mut f, kind, log)
+            });
         t.hit = Some(!blocked);
         log.push(BattleEvent::Clash {
             attacker,
@@ -284,7 +285,7 @@ fn resolve_stage_blocks(
             automatic: Some(if blocked {
                 "blocked with a defense card".to_string()
             } else {
-                crate::battle::stages::NO_ROLL.to_string()
+                crate::battle::family::stages::NO_ROLL.to_string()
             }),
             attacker_wins_ties: false,
         });

@@ -149,8 +149,8 @@ pub fn attack_targets(
                 .ok_or(RuleError::UnknownCombatant(id))?;
             let helping = rules
                 .digimon()
-                .and_then(|d| crate::battle::digimon::attack_of(d, &order.profile))
-                .is_some_and(|(a, _)| crate::battle::digimon::helps(a));
+                .and_then(|d| crate::battle::family::digimon::attack_of(d, &order.profile))
+                .is_some_and(|(a, _)| crate::battle::family::digimon::helps(a));
             // Digimon: a helping effect may be given to oneself (Direct is the partner's).
             if id == attacker.id && !helping {
                 return Err(RuleError::SelfTarget(id));

@@ -5,12 +5,16 @@
 //! which ruleset this is. Each hook's default is the default pipeline (the DBU chapter's
 //! opposed rolls, Soak, thresholds and Ki); a family overrides only where its text differs.
 //! Only this registry names the concrete families.
+//!
+//! Each family lives in its own folder here: its rules code and its hooks (`hooks.rs`, the
+//! `impl Family`), with its own modules beside them (d20: `grenade`, `swift`, `dive`; Digimon:
+//! `grapple`, `intercede`).
 
-mod d20;
+pub mod d20;
 mod dbu;
-mod digimon;
-mod shinobi;
-mod stages;
+pub mod digimon;
+pub mod shinobi;
+pub mod stages;
 
 use super::attack::DefenseAsk;
 use super::command::{AttackOrder, RuleError};

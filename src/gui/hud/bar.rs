@@ -108,7 +108,7 @@ pub(super) fn action_bar_text(
     });
     let mark = |on: bool, s: String| if on { format!("[{s}]") } else { s };
     let step = match (rules.d20(), &me) {
-        (Some(d), Some(f)) => crate::battle::d20::step_left(d, f),
+        (Some(d), Some(f)) => crate::battle::family::d20::step_left(d, f),
         _ => 0,
     };
     let move_label = match rules.action_points() {
@@ -151,7 +151,7 @@ pub(super) fn action_bar_text(
         let label = match (&hand, rules.stages()) {
             _ if rules.d20().is_some() => {
                 let cost = match (rules.d20(), &me) {
-                    (Some(d), Some(f)) => crate::battle::d20::cost_now(d, f, &s.profile),
+                    (Some(d), Some(f)) => crate::battle::family::d20::cost_now(d, f, &s.profile),
                     _ => 1,
                 };
                 if cost == 0 {
@@ -163,9 +163,9 @@ pub(super) fn action_bar_text(
             _ if rules.action_points().is_some() => {
                 let ap = match (rules.action_points(), &me) {
                     (Some(d), Some(f)) => {
-                        crate::battle::shinobi::attack_ap(d, rules.digimon(), f, &s.profile)
+                        crate::battle::family::shinobi::attack_ap(d, rules.digimon(), f, &s.profile)
                     }
-                    (Some(d), None) => crate::battle::shinobi::ap_cost(d, &s.profile),
+                    (Some(d), None) => crate::battle::family::shinobi::ap_cost(d, &s.profile),
                     _ => 1,
                 };
                 let chakra = if s.ki_cost > 0 {
@@ -235,9 +235,9 @@ pub(super) fn action_bar_text(
             .battle
             .check(&crate::battle::command::Command::DropProne { who: f.id })
             .is_ok()
-        && let Ok(how) = crate::battle::swift::check_drop_prone(d, f, true)
+        && let Ok(how) = crate::battle::family::d20::swift::check_drop_prone(d, f, true)
     {
-        use crate::battle::swift::SwiftPay;
+        use crate::battle::family::d20::swift::SwiftPay;
         let paid = match how {
             SwiftPay::Swift => "swift action",
             SwiftPay::MoveAction => "trades a Move action for a swift action",

@@ -282,11 +282,11 @@ fn target_line(name: &str, how: &str, t: &TargetOdds, exploding: bool) -> String
 fn grenade_aim_text(
     session: &mut Session,
     d: &crate::ruleset::d20::D20Data,
-    g: &crate::battle::grenade::Grenade,
+    g: &crate::battle::family::d20::grenade::Grenade,
     order: &crate::battle::command::AttackOrder,
     p: &crate::battle::AttackPreview,
 ) -> String {
-    use crate::battle::grenade;
+    use crate::battle::family::d20::grenade;
     let Some(me) = session.battle.fighter(order.attacker) else {
         return String::new();
     };
@@ -336,7 +336,7 @@ fn grenade_aim_text(
     if let Some(o) = p.odds.targets.first().and_then(|v| v.first()) {
         let points = p.context.wound.flat_total();
         let t = &d.combat.effect_table;
-        let (n, bonus) = crate::battle::d20::effect_dice(t, points);
+        let (n, bonus) = crate::battle::family::d20::effect_dice(t, points);
         out.push_str(&format!(
             "{}  (natural 1 fails)\nEach caught: {} against DC {} for half\nBlast: {points} Effect Points = {n}d{}{bonus:+} {}, less armour DR",
             terms(&o.strike),
@@ -371,12 +371,12 @@ fn digimon_aim_head(
     order: &crate::battle::command::AttackOrder,
     p: &crate::battle::AttackPreview,
 ) -> String {
-    use crate::battle::digimon as dg;
+    use crate::battle::family::digimon as dg;
     let me = session.battle.fighter(order.attacker);
     let ap = me.as_ref().map_or_else(
-        || crate::battle::shinobi::ap_cost(data, &order.profile),
+        || crate::battle::family::shinobi::ap_cost(data, &order.profile),
         |f| {
-            crate::battle::shinobi::attack_ap(
+            crate::battle::family::shinobi::attack_ap(
                 data,
                 session.battle.rules().digimon(),
                 f,
@@ -456,7 +456,7 @@ fn clash_preview(
     me: &crate::battle::fighter::Fighter,
     target: &crate::battle::fighter::Fighter,
 ) -> String {
-    use crate::battle::grapple as g;
+    use crate::battle::family::digimon::grapple as g;
     use crate::ruleset::digimon::ClashMove;
     match m {
         ClashMove::Start => {
@@ -480,7 +480,7 @@ fn clash_preview(
         ClashMove::End => "Ends the Clash: both are free, adjacent\n".into(),
         ClashMove::Throw => format!(
             "Throw: {} squares away, Damage stat minus Armor; the Clash ends\n",
-            crate::battle::digimon::stat(d, me, crate::ruleset::digimon::BODY)
+            crate::battle::family::digimon::stat(d, me, crate::ruleset::digimon::BODY)
         ),
     }
 }
@@ -586,13 +586,13 @@ pub(super) fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -
             let rules = session.battle.rules().clone();
             let d20 = rules.action_points().zip(rules.d20());
             if let Some((_, d)) = d20
-                && let Some(g) = crate::battle::grenade::of(d, &aim.order.profile)
+                && let Some(g) = crate::battle::family::d20::grenade::of(d, &aim.order.profile)
             {
                 return grenade_aim_text(session, d, &g, &aim.order, p);
             }
             let mut out = if let Some((_, d)) = d20 {
                 let cost = session.battle.fighter(aim.order.attacker).map_or(1, |f| {
-                    crate::battle::d20::cost_now(d, &f, &aim.order.profile)
+                    crate::battle::family::d20::cost_now(d, &f, &aim.order.profile)
                 });
                 let mut head = if cost == 0 {
                     format!("{}: next swing of the full round (free)\n", p.odds.maneuver)
@@ -620,7 +620,7 @@ pub(super) fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -
             } else if let Some((data, d)) = rules.action_points().zip(rules.digimon()) {
                 digimon_aim_head(session, data, d, &aim.order, p)
             } else if let Some(data) = session.battle.rules().action_points() {
-                let ap = crate::battle::shinobi::ap_cost(data, &aim.order.profile);
+                let ap = crate::battle::family::shinobi::ap_cost(data, &aim.order.profile);
                 let mut head = format!(
                     "{}: {ap} AP, {} chakra  |  sneak attack {} ({})\n",
                     p.odds.maneuver,

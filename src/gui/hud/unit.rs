@@ -96,7 +96,7 @@ fn stage_unit_text(
     data: &crate::ruleset::stages::StageData,
 ) -> String {
     let names = &data.combat.pool_names;
-    let power = crate::battle::stages::power(data, f);
+    let power = crate::battle::family::stages::power(data, f);
     let mut out = format!(
         "{} {}  |  {}\n{} ({})\n{} {}/{}   {} {}/{} (power {power})\nSpeed {}",
         palette::side_mark(usize::from(f.side.0)),
@@ -120,7 +120,7 @@ fn stage_unit_text(
             .hand
             .iter()
             .map(|(id, n)| {
-                let name = crate::battle::stages::card_name(data, id);
+                let name = crate::battle::family::stages::card_name(data, id);
                 if *n > 1 { format!("{name} x{n}") } else { name }
             })
             .collect();
@@ -171,7 +171,7 @@ fn shinobi_unit_text(
     let weapon = ninja
         .and_then(|n| n.weapon.clone())
         .unwrap_or_else(|| "none (cannot Block)".into());
-    let deflect = if crate::battle::shinobi::above_deflect_line(data, f) {
+    let deflect = if crate::battle::family::shinobi::above_deflect_line(data, f) {
         ""
     } else {
         " (Deflect at -5)"
@@ -264,7 +264,7 @@ fn d20_unit_text(
                 .iter()
                 .filter(|t| a.by_type.contains_key(&t.id))
                 .map(|t| {
-                    let dr = crate::battle::d20::armour_dr(d, f, &t.id).map_or(0, |x| x.0);
+                    let dr = crate::battle::family::d20::armour_dr(d, f, &t.id).map_or(0, |x| x.0);
                     format!("{} {dr}", t.id)
                 })
                 .collect();
@@ -288,7 +288,7 @@ fn d20_unit_text(
         .iter()
         .filter_map(|id| d.attack(id))
         .map(|a| {
-            let cost = crate::battle::d20::cost_now(d, f, &a.id);
+            let cost = crate::battle::family::d20::cost_now(d, f, &a.id);
             if cost == 0 {
                 format!("{} (next swing, free)", a.name)
             } else {
@@ -361,7 +361,7 @@ fn digimon_unit_text(
     f: &crate::battle::fighter::Fighter,
     d: &crate::ruleset::digimon::DigimonData,
 ) -> String {
-    use crate::battle::digimon as dg;
+    use crate::battle::family::digimon as dg;
     let state = f.digi.clone().unwrap_or_default();
     let kind = if state.tamer {
         "Tamer".to_string()
@@ -400,7 +400,7 @@ fn digimon_unit_text(
     } else {
         format!(
             "Size {}  Body {}  Agility {}  BIT {}  CPU {}  RAM {}",
-            crate::battle::grapple::size(d, f).0,
+            crate::battle::family::digimon::grapple::size(d, f).0,
             dg::base_stat(d, f, "BODY"),
             dg::base_stat(d, f, "AGI"),
             dg::base_stat(d, f, "BIT"),

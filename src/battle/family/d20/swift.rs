@@ -10,13 +10,13 @@
 
 use bevy::prelude::*;
 
-use super::command::{Command, RuleError};
-use super::components::RoundLog;
-use super::event::{ActionKind, BattleEvent, EventLog};
-use super::fighter::{Fighter, FighterQuery, FighterQueryItem};
-use super::maneuvers::take;
-use super::odds::TargetOdds;
-use super::state::{PendingCommand, Progress, RulesRes};
+use crate::battle::command::{Command, RuleError};
+use crate::battle::components::RoundLog;
+use crate::battle::event::{ActionKind, BattleEvent, EventLog};
+use crate::battle::fighter::{Fighter, FighterQuery, FighterQueryItem};
+use crate::battle::maneuvers::take;
+use crate::battle::odds::TargetOdds;
+use crate::battle::state::{PendingCommand, Progress, RulesRes};
 use crate::ruleset::Rules;
 use crate::ruleset::d20::D20Data;
 
@@ -73,7 +73,7 @@ pub fn pay(f: &mut FighterQueryItem, pay: SwiftPay, what: &str, log: &mut EventL
                 what: what.to_string(),
             });
         }
-        SwiftPay::MoveAction => super::shinobi::spend_ap(
+        SwiftPay::MoveAction => crate::battle::family::shinobi::spend_ap(
             f,
             1,
             &format!("a Move action traded for a Swift action ({what})"),
@@ -222,7 +222,8 @@ pub fn worth_lying_down(rules: &Rules, me: &Fighter, all: &[Fighter]) -> bool {
         let squares = f.derived(rules).normal_speed.max(0) as u32 * d.combat.actions_per_round;
         me.distance_to(f).is_some_and(|x| x <= squares + 1)
     };
-    let shooter = foes().any(|f| super::d20::shoots(d, f) && me.distance_to(f).unwrap_or(0) > 1);
-    let striker = foes().any(|f| !super::d20::shoots(d, f) && reach(f));
+    let shooter = foes()
+        .any(|f| crate::battle::family::d20::shoots(d, f) && me.distance_to(f).unwrap_or(0) > 1);
+    let striker = foes().any(|f| !crate::battle::family::d20::shoots(d, f) && reach(f));
     shooter && !striker
 }

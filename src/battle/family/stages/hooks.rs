@@ -1,14 +1,14 @@
 //! The card game's power stages behind the family seam: cards instead of Ki, life cards
 //! instead of Life, the Physical Attack Table instead of opposed rolls.
 
-use super::Family;
 use crate::battle::attack::DefenseAsk;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
 use crate::battle::event::Pool;
+use crate::battle::family::Family;
+use crate::battle::family::stages;
 use crate::battle::fighter::Fighter;
 use crate::battle::odds::TargetOdds;
-use crate::battle::stages;
 use crate::grid::Field;
 use crate::ruleset::Rules;
 use crate::ruleset::stages::StageData;

@@ -4,16 +4,16 @@
 //! turn, a throw-back at a higher DC whose every miss is a critical failure, a critical
 //! failure that goes off near the thrower at once, and a Roll check for half the damage.
 //!
-//! The aim roll, the DC and the Roll check are built here once; [`super::d20::assemble`] puts
+//! The aim roll, the DC and the Roll check are built here once; [`crate::battle::family::d20::assemble`] puts
 //! them in the attack context, the preview reads the chances [`catch_chance`] works out from
 //! the same geometry [`throw`] and [`detonate_due`] resolve with.
 
 use bevy::prelude::Query;
 
-use super::components::CombatantId;
-use super::event::{BattleEvent, EventLog};
-use super::fighter::{Fighter, FighterQuery};
-use super::state::{AttackState, TargetState};
+use crate::battle::components::CombatantId;
+use crate::battle::event::{BattleEvent, EventLog};
+use crate::battle::fighter::{Fighter, FighterQuery};
+use crate::battle::state::{AttackState, TargetState};
 use crate::dice::{DiceSource, Dist, RollKind, RollSpec, roll};
 use crate::grid::area::covered;
 use crate::grid::{Dir8, Field, LiveGrenade, Square, chebyshev, footprint};
@@ -126,14 +126,14 @@ pub fn reach(d: &D20Data, g: &Grenade, thrower: &Fighter) -> u32 {
 
 /// The aim roll: 1d20 + the grenade's ability and skill.
 pub fn aim_spec(d: &D20Data, g: &Grenade, thrower: &Fighter) -> RollSpec {
-    super::d20::strike_spec(d, thrower, g.attack, 0)
+    crate::battle::family::d20::strike_spec(d, thrower, g.attack, 0)
 }
 
 /// What the aim must meet: "normally DC 15", the range table's DC when that is higher, and
 /// the throw-back's +5.
 pub fn aim_dc(d: &D20Data, g: &Grenade, distance: u32) -> RollSpec {
     let mut s = RollSpec::new(RollKind::Amount("Difficulty".into()));
-    let (range, why) = super::d20::range_dc(&d.combat, g.weapon, distance);
+    let (range, why) = crate::battle::family::d20::range_dc(&d.combat, g.weapon, distance);
     if range > g.rule.aim_dc {
         s.add(why, range);
     } else {
@@ -153,16 +153,16 @@ pub fn aim_dc(d: &D20Data, g: &Grenade, distance: u32) -> RollSpec {
 
 /// The Roll check against the blast: 1d20 + the rule's stats, against the grenade's DC.
 pub fn save_spec(d: &D20Data, g: &Grenade, target: &Fighter) -> RollSpec {
-    let mut s = super::d20::d20_base(d, RollKind::Amount(g.rule.save_name.clone()));
+    let mut s = super::d20_base(d, RollKind::Amount(g.rule.save_name.clone()));
     for t in &g.rule.save {
-        super::d20::add_stat(d, target, t, &mut s);
+        crate::battle::family::d20::add_stat(d, target, t, &mut s);
     }
     s
 }
 
 /// The chance a Roll check meets the blast's DC (a natural 1 fails it).
 pub fn save_chance(d: &D20Data, g: &Grenade, target: &Fighter) -> f64 {
-    super::d20::success_chances(&save_spec(d, g, target), g.blast.save_dc, None)
+    crate::battle::family::d20::success_chances(&save_spec(d, g, target), g.blast.save_dc, None)
         .values()
         .sum()
 }
@@ -242,7 +242,7 @@ pub fn catch_chance(
 ) -> f64 {
     let r = radius(d, g);
     let spec = aim_spec(d, g, thrower);
-    let (dist, p1) = super::d20::without_natural_one(&spec);
+    let (dist, p1) = crate::battle::family::d20::without_natural_one(&spec);
     let ranking = corner_ranking(field, fighters, thrower, aim, r);
     let caught_on: Vec<bool> = (0..CORNERS.len())
         .map(|c| catches(target, &blast_squares(field, aim, c, r)))
@@ -287,7 +287,7 @@ pub fn catch_chance(
 /// The chances of a throw's three outcomes (hit, a miss that lies live, a critical failure).
 pub fn outcome_chances(d: &D20Data, g: &Grenade, thrower: &Fighter, dc: i64) -> (f64, f64, f64) {
     let spec = aim_spec(d, g, thrower);
-    let (dist, p1) = super::d20::without_natural_one(&spec);
+    let (dist, p1) = crate::battle::family::d20::without_natural_one(&spec);
     let (mut hit, mut miss, mut fumble) = (0.0, 0.0, 0.0);
     for (i, p) in dist.p.iter().enumerate() {
         match outcome(g, dist.offset + i as i64, false, dc) {
@@ -306,9 +306,10 @@ pub fn outcome_chances(d: &D20Data, g: &Grenade, thrower: &Fighter, dc: i64) -> 
 /// The damage a blast deals `target` if it is caught: the grenade's Effect Points as dice,
 /// halved (rounded down) on a Roll check that meets the DC, then the armour's DR.
 pub fn blast_damage(d: &D20Data, g: &Grenade, effect: &RollSpec, target: &Fighter) -> Dist {
-    let wound = super::d20::wound_spec(d, effect, 0);
+    let wound = crate::battle::family::d20::wound_spec(d, effect, 0);
     let raw = crate::dice::distribution(&wound);
-    let dr = super::d20::armour_dr(d, target, &g.weapon.damage_type).map_or(0, |x| x.0);
+    let dr =
+        crate::battle::family::d20::armour_dr(d, target, &g.weapon.damage_type).map_or(0, |x| x.0);
     let s = save_chance(d, g, target);
     let mut out = Dist::empty();
     out.mix(&raw.map(|v| (v - dr).max(0)), 1.0 - s);
@@ -344,7 +345,7 @@ pub fn live_risk(d: &D20Data, field: &Field, f: &Fighter, at: Square) -> f64 {
             if corners == 0 {
                 return None;
             }
-            let effect = super::d20::effect_spec(d, f, g.attack, 0);
+            let effect = crate::battle::family::d20::effect_spec(d, f, g.attack, 0);
             Some(
                 corners as f64 / CORNERS.len() as f64 * blast_damage(d, &g, &effect, &there).mean(),
             )
@@ -366,8 +367,8 @@ pub fn check(
     field: &Field,
     thrower: &Fighter,
     aim: Option<Square>,
-) -> Result<(), super::command::RuleError> {
-    use super::command::RuleError;
+) -> Result<(), crate::battle::command::RuleError> {
+    use crate::battle::command::RuleError;
     let name = g.weapon.name.clone();
     let at = thrower.position.ok_or(RuleError::Absorbed(thrower.id))?;
     if g.attack.throw_back {
@@ -600,7 +601,7 @@ pub fn detonate(
         });
         return Vec::new();
     }
-    let wound = roll(&super::d20::wound_spec(d, effect, 0), dice);
+    let wound = roll(&crate::battle::family::d20::wound_spec(d, effect, 0), dice);
     let points = format!(
         "Effect Points {} ({})",
         effect.flat_total(),
@@ -631,7 +632,8 @@ pub fn detonate(
             passed,
         });
         let dealt = if passed { raw / 2 } else { raw };
-        let (dr, armour) = match super::d20::armour_dr(d, t, &g.weapon.damage_type) {
+        let (dr, armour) = match crate::battle::family::d20::armour_dr(d, t, &g.weapon.damage_type)
+        {
             Some((dr, a)) => (dr, Some(a)),
             None => (0, None),
         };
@@ -660,14 +662,14 @@ pub fn detonate(
         });
         if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) {
             if armour.is_some() && dealt > dr {
-                super::d20::wear_armour(d, &mut f, log);
+                crate::battle::family::d20::wear_armour(d, &mut f, log);
             }
             let to = f.life.current - damage;
-            super::effects::set_life(
+            crate::battle::effects::set_life(
                 rules,
                 &mut f,
                 to,
-                super::effects::LifeCause::Damage {
+                crate::battle::effects::LifeCause::Damage {
                     by: Some(thrower.id),
                     attack: true,
                 },
@@ -706,8 +708,8 @@ pub fn detonate_due(
                 active.identity.name, g.weapon.name, l.at, CORNERS[corner].1
             ),
         });
-        let effect = super::d20::effect_spec(d, active, g.attack, 0);
-        let snap: Vec<Fighter> = super::fighter::snapshots(q);
+        let effect = crate::battle::family::d20::effect_spec(d, active, g.attack, 0);
+        let snap: Vec<Fighter> = crate::battle::fighter::snapshots(q);
         let hit = detonate(
             rules, d, &g, field, l.at, corner, active, &snap, &effect, dice, q, log,
         );

@@ -9,17 +9,19 @@
 //! attacker is previewed for the defender by [`counter_chance`]; the attacker's own preview does
 //! not include being countered.)
 
+mod hooks;
+
 use std::collections::BTreeMap;
 
-use super::command::RuleError;
-use super::components::{CombatantId, Square};
-use super::context::{
+use crate::battle::command::RuleError;
+use crate::battle::components::{CombatantId, Square};
+use crate::battle::context::{
     Absorb, AttackContext, Declaration, DefenseChoice, TargetContext, cover_feature,
 };
-use super::event::{ActionKind, BattleEvent, EventLog};
-use super::fighter::Fighter;
-use super::fighter::FighterQueryItem;
-use super::odds::{RollSummary, TargetOdds};
+use crate::battle::event::{ActionKind, BattleEvent, EventLog};
+use crate::battle::fighter::Fighter;
+use crate::battle::fighter::FighterQueryItem;
+use crate::battle::odds::{RollSummary, TargetOdds};
 use crate::dice::{BaseDie, DiceSource, Dist, RollKind, RollSpec, distribution, roll};
 use crate::grid::{Field, footprint, footprint_distance};
 use crate::ruleset::digimon::DigimonData;
@@ -45,8 +47,8 @@ pub fn attack_ap(
 ) -> u32 {
     digimon
         .and_then(|d| {
-            let (a, _) = super::digimon::attack_of(d, profile)?;
-            super::grapple::attack_ap(d, attacker, a)
+            let (a, _) = crate::battle::family::digimon::attack_of(d, profile)?;
+            crate::battle::family::digimon::grapple::attack_ap(d, attacker, a)
         })
         .unwrap_or_else(|| ap_cost(data, profile))
 }
@@ -149,11 +151,11 @@ pub fn hurt(
         return;
     }
     let left = f.life.current.saturating_sub(amount);
-    super::effects::set_life(
+    crate::battle::effects::set_life(
         rules,
         f,
         left,
-        super::effects::LifeCause::Damage {
+        crate::battle::effects::LifeCause::Damage {
             by,
             attack: by.is_some(),
         },
@@ -864,7 +866,7 @@ pub fn counters_now<'d>(
 /// this round is over (held AP are otherwise wasted; before its turn they are its turn's AP).
 pub fn policy_counter(
     data: &ShinobiData,
-    turn: &super::state::TurnOrder,
+    turn: &crate::battle::state::TurnOrder,
     me: &Fighter,
     attacker: &Fighter,
 ) -> Option<String> {
@@ -873,7 +875,7 @@ pub fn policy_counter(
         .iter()
         .position(|id| *id == me.id)
         .is_some_and(|i| i < turn.index);
-    if !done || me.controller.exploits == super::components::ExploitPolicy::Never {
+    if !done || me.controller.exploits == crate::battle::components::ExploitPolicy::Never {
         return None;
     }
     counters_now(data, me, attacker)
@@ -899,7 +901,7 @@ pub fn pay_counter(f: &mut FighterQueryItem, c: &CounterDef, log: &mut EventLog)
         f.ki.current -= c.chakra;
         log.push(BattleEvent::PoolChanged {
             who: *f.id,
-            pool: super::event::Pool::Chakra,
+            pool: crate::battle::event::Pool::Chakra,
             from,
             to: f.ki.current,
             reason: format!("{} costs {}", c.name, c.chakra),

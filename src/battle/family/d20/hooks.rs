@@ -1,15 +1,16 @@
 //! The d20 skill system behind the family seam: played on the action-point tables, with its
 //! own checks against range difficulties, Effect Points and armour DR.
 
-use super::Family;
 use crate::battle::attack::DefenseAsk;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
 use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
 use crate::battle::event::{EventLog, Pool};
+use crate::battle::family::Family;
+use crate::battle::family::d20;
+use crate::battle::family::d20::grenade;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
-use crate::battle::{d20, grenade};
 use crate::grid::Field;
 use crate::ruleset::d20::D20Data;
 use crate::ruleset::{ProfileDef, Rules};

@@ -2,10 +2,10 @@
 //! Dodge check against the shot, lands prone on a square it can jump to, and pays with its
 //! next Move action; lying prone makes later shots at it harder until it moves.
 
-use super::components::CombatantId;
-use super::event::{BattleEvent, EventLog};
-use super::fighter::{Fighter, FighterQueryItem};
-use super::odds::TargetOdds;
+use crate::battle::components::CombatantId;
+use crate::battle::event::{BattleEvent, EventLog};
+use crate::battle::fighter::{Fighter, FighterQueryItem};
+use crate::battle::odds::TargetOdds;
 use crate::grid::path::{diagonal_open, step_cost};
 use crate::grid::{Field, Square, chebyshev};
 use crate::ruleset::d20::D20Data;
@@ -54,7 +54,7 @@ pub fn landing(
             if to != from {
                 let diagonal = dx != 0 && dy != 0;
                 if step_cost(field, to, diver.size.squares).is_none()
-                    || !super::movement::can_end_on(fighters, diver, to)
+                    || !crate::battle::movement::can_end_on(fighters, diver, to)
                     || (diagonal && chebyshev(from, to) == 1 && !diagonal_open(field, from, to))
                 {
                     continue;
@@ -62,7 +62,8 @@ pub fn landing(
             }
             let mut there = diver.clone();
             there.position = Some(to);
-            let bonus = super::d20::cover_or_concealment(field, shooter, &there).map_or(0, |c| c.1);
+            let bonus = crate::battle::family::d20::cover_or_concealment(field, shooter, &there)
+                .map_or(0, |c| c.1);
             let far = chebyshev(from, to);
             if best.is_none_or(|(b, f, _)| bonus > b || (bonus == b && far < f)) {
                 best = Some((bonus, far, to));
@@ -96,7 +97,7 @@ pub fn dive(
     f.encounter.dive_owed = true;
     let mut there = me.clone();
     there.position = Some(to);
-    let cover = super::d20::cover_or_concealment(field, shooter, &there)
+    let cover = crate::battle::family::d20::cover_or_concealment(field, shooter, &there)
         .map_or(String::new(), |(label, _)| format!(" and {label}"));
     let place = if to == from {
         "where it stands".to_string()
@@ -119,7 +120,12 @@ pub fn pay_for_dive(f: &mut FighterQueryItem, log: &mut EventLog) {
         return;
     }
     f.encounter.dive_owed = false;
-    super::shinobi::spend_ap(f, 1, "the Move action taken by its Dive for cover", log);
+    crate::battle::family::shinobi::spend_ap(
+        f,
+        1,
+        "the Move action taken by its Dive for cover",
+        log,
+    );
 }
 
 /// A prone combatant that moves gets up first ("until you move out of cover or stand up";

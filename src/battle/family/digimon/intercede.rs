@@ -1,5 +1,5 @@
 //! The Digimon chapter's Intercede: once a round (the round's Interrupt Action, which a free
-//! Skill Check spends too: [`super::digimon::interrupt_left`]), an ally of a target about to be
+//! Skill Check spends too: [`crate::battle::family::digimon::interrupt_left`]), an ally of a target about to be
 //! hit moves up to its Movement to stand between the target and the attacker and takes the hit
 //! instead, with the attack's Accuracy and damage roll kept, its own Armor, and no Dodge.
 //! Against an [Area] attack the ally it shields still takes half the damage.
@@ -12,12 +12,12 @@
 
 use bevy::prelude::*;
 
-use super::command::{Command, Decision};
-use super::components::{CombatantId, ExploitPolicy, Square};
-use super::digimon::stat;
-use super::event::{BattleEvent, EventLog};
-use super::fighter::{Fighter, FighterQuery, snapshots};
-use super::state::*;
+use crate::battle::command::{Command, Decision};
+use crate::battle::components::{CombatantId, ExploitPolicy, Square};
+use crate::battle::event::{BattleEvent, EventLog};
+use crate::battle::family::digimon::stat;
+use crate::battle::fighter::{Fighter, FighterQuery, snapshots};
+use crate::battle::state::*;
 use crate::dice::distribution;
 use crate::grid::{Field, chebyshev};
 use crate::ruleset::Rules;
@@ -35,10 +35,11 @@ pub fn between_square(
 ) -> Option<Square> {
     let (at, tp, ap) = (me.position?, target.position?, attacker.position?);
     let near = chebyshev(tp, ap);
-    let mut squares: Vec<Square> = super::movement::reachable_squares(rules, field, all, me, false)
-        .into_keys()
-        .filter(|s| super::movement::can_end_on(all, me, *s))
-        .collect();
+    let mut squares: Vec<Square> =
+        crate::battle::movement::reachable_squares(rules, field, all, me, false)
+            .into_keys()
+            .filter(|s| crate::battle::movement::can_end_on(all, me, *s))
+            .collect();
     squares.push(at);
     squares.retain(|s| {
         crate::grid::footprint_distance(*s, me.size.squares, tp, target.size.squares) <= 1
@@ -69,7 +70,7 @@ pub fn candidates(
                 && f.digi
                     .as_ref()
                     .is_some_and(|s| s.down.is_none() && s.clash.is_none())
-                && super::digimon::interrupt_left(f, round)
+                && crate::battle::family::digimon::interrupt_left(f, round)
         })
         .filter_map(|f| between_square(rules, field, all, f, attacker, target).map(|s| (f.id, s)))
         .collect()
@@ -84,17 +85,18 @@ pub fn wants(
     me: &Fighter,
     target: &Fighter,
 ) -> bool {
-    let Some((a, _)) = super::digimon::attack_of(d, profile) else {
+    let Some((a, _)) = crate::battle::family::digimon::attack_of(d, profile) else {
         return false;
     };
     if !a.damage {
         return false;
     }
-    let mean = distribution(&super::digimon::wound_spec(d, attacker, a)).mean();
+    let mean = distribution(&crate::battle::family::digimon::wound_spec(d, attacker, a)).mean();
     let on = |f: &Fighter| (mean - stat(d, f, ARM).max(0) as f64).max(1.0);
     let hp = |f: &Fighter| (f.life.current + f.digi.as_ref().map_or(0, |s| s.temp_hp)) as f64;
     let spare = hp(me) > 2.0 * on(me);
-    let tamer = super::digimon::is_tamer(target) && !super::digimon::is_tamer(me);
+    let tamer = crate::battle::family::digimon::is_tamer(target)
+        && !crate::battle::family::digimon::is_tamer(me);
     spare && (tamer || on(target) >= hp(target))
 }
 
@@ -135,8 +137,8 @@ pub fn offer_intercede(
     let field = ground.field(rules);
     if !state.intercede_opened {
         state.intercede_opened = true;
-        let stepping_in = super::digimon::attack_of(d, &state.order.profile)
-            .is_some_and(|(a, _)| !super::digimon::helps(a) && a.clash.is_none());
+        let stepping_in = crate::battle::family::digimon::attack_of(d, &state.order.profile)
+            .is_some_and(|(a, _)| !crate::battle::family::digimon::helps(a) && a.clash.is_none());
         if stepping_in {
             let hits: Vec<CombatantId> = state
                 .targets
@@ -198,7 +200,7 @@ pub fn apply_intercede_answer(
     mut progress: ResMut<Progress>,
     mut q: Query<FighterQuery>,
 ) {
-    let Some((who, accept)) = super::maneuvers::take(&mut pending, |c| match c {
+    let Some((who, accept)) = crate::battle::maneuvers::take(&mut pending, |c| match c {
         Command::Intercede { who, accept } => Some((*who, *accept)),
         _ => None,
     }) else {
@@ -258,10 +260,10 @@ fn step_in(
     let area = state.targets.len() > 1
         || matches!(
             state.order.target,
-            super::command::AttackTarget::Square(_)
-                | super::command::AttackTarget::SquareToward(..)
-                | super::command::AttackTarget::Direction(_)
-                | super::command::AttackTarget::InReach
+            crate::battle::command::AttackTarget::Square(_)
+                | crate::battle::command::AttackTarget::SquareToward(..)
+                | crate::battle::command::AttackTarget::Direction(_)
+                | crate::battle::command::AttackTarget::InReach
         );
     let Some(mut f) = q.iter_mut().find(|f| *f.id == who) else {
         return;

@@ -12,11 +12,11 @@
 //! or beats the opponent's (the chapter's attacker wins ties); a Throw goes straight away from
 //! the thrower, stopping at the first obstruction.
 
-use super::command::RuleError;
-use super::components::{ClashHold, CombatantId};
-use super::digimon::{add_stat, check, stat};
-use super::event::{BattleEvent, EventLog};
-use super::fighter::{Fighter, FighterQuery};
+use crate::battle::command::RuleError;
+use crate::battle::components::{ClashHold, CombatantId};
+use crate::battle::event::{BattleEvent, EventLog};
+use crate::battle::family::digimon::{add_stat, check, stat};
+use crate::battle::fighter::{Fighter, FighterQuery};
 use crate::dice::{DiceSource, RollKind, RollSpec, distribution, roll};
 use crate::ruleset::digimon::{
     AGI, BIT, BODY, ClashMove, DigiAttackDef, DigimonData, EffectKind, Tag,
@@ -34,10 +34,10 @@ pub fn held(f: &Fighter) -> bool {
 
 /// `f`'s size tag and its value (a Tamer's is the ruleset's Tamer size).
 pub fn size(d: &DigimonData, f: &Fighter) -> (String, i64) {
-    let tag = if super::digimon::is_tamer(f) {
+    let tag = if crate::battle::family::digimon::is_tamer(f) {
         d.combat.clash.tamer_size.clone()
     } else {
-        super::digimon::form(d, f).map_or_else(String::new, |x| x.size.clone())
+        crate::battle::family::digimon::form(d, f).map_or_else(String::new, |x| x.size.clone())
     };
     let v = d.combat.clash.sizes.get(&tag).copied().unwrap_or(0);
     (tag, v)
@@ -362,7 +362,7 @@ pub fn broken(f: &Fighter, all: &[Fighter]) -> Option<String> {
             (EffectKind::Stun, "Stunned"),
             (EffectKind::Paralysis, "Paralysed"),
         ] {
-            if super::digimon::has(x, k) {
+            if crate::battle::family::digimon::has(x, k) {
                 return Some(format!("{} is {word}", x.identity.name));
             }
         }
@@ -372,7 +372,7 @@ pub fn broken(f: &Fighter, all: &[Fighter]) -> Option<String> {
 
 /// Ends every Clash that [`broken`] says must end.
 pub fn break_loose(q: &mut bevy::prelude::Query<FighterQuery>, log: &mut EventLog) {
-    let all = super::fighter::snapshots(q);
+    let all = crate::battle::fighter::snapshots(q);
     let mut done: Vec<CombatantId> = Vec::new();
     for f in &all {
         if done.contains(&f.id) {
@@ -395,7 +395,7 @@ pub fn recheck(
     log: &mut EventLog,
 ) {
     break_loose(q, log);
-    let all = super::fighter::snapshots(q);
+    let all = crate::battle::fighter::snapshots(q);
     for a in &all {
         let Some(h) = hold(a) else {
             continue;

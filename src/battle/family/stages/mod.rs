@@ -7,16 +7,18 @@
 //! or block when a card allows) it shows the one outcome that will happen. The only chance is
 //! in the draws, which use the battle's seeded dice and are logged like any roll.
 
+mod hooks;
+
 use bevy::prelude::*;
 
-use super::command::RuleError;
-use super::components::{Cards, CombatantId};
-use super::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
-use super::effects::{LifeCause, set_life};
-use super::event::{BattleEvent, EventLog, Pool};
-use super::fighter::{Fighter, FighterQuery, FighterQueryItem};
-use super::odds::{RollSummary, TargetOdds};
-use super::state::{BattleDice, RulesRes};
+use crate::battle::command::RuleError;
+use crate::battle::components::{Cards, CombatantId};
+use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
+use crate::battle::effects::{LifeCause, set_life};
+use crate::battle::event::{BattleEvent, EventLog, Pool};
+use crate::battle::fighter::{Fighter, FighterQuery, FighterQueryItem};
+use crate::battle::odds::{RollSummary, TargetOdds};
+use crate::battle::state::{BattleDice, RulesRes};
 use crate::dice::{DiceSource, RollKind, RollSpec};
 use crate::ruleset::stages::{CardKind, FINAL_PHYSICAL, StageData};
 use crate::ruleset::{ArchetypeDef, Category, Rules};

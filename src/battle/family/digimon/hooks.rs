@@ -1,16 +1,16 @@
 //! The Digimon RPG behind the family seam: played on the action-point tables, with exploding
 //! 3d6 Accuracy against Dodge, damage minus Armor and attack effects.
 
-use super::Family;
 use crate::battle::attack::DefenseAsk;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
 use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
-use crate::battle::digimon;
 use crate::battle::event::{EventLog, Pool};
+use crate::battle::family::Family;
+use crate::battle::family::digimon;
+use crate::battle::family::shinobi;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
-use crate::battle::shinobi;
 use crate::grid::Field;
 use crate::ruleset::digimon::DigimonData;
 use crate::ruleset::{ProfileDef, Rules};

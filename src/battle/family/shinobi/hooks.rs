@@ -1,15 +1,15 @@
 //! The ninja d20 chapter behind the family seam: action points, HP and chakra, d20 attacks
 //! against Dodge, Block or Deflect.
 
-use super::Family;
 use crate::battle::attack::DefenseAsk;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
 use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
 use crate::battle::event::{EventLog, Pool};
+use crate::battle::family::Family;
+use crate::battle::family::shinobi;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
-use crate::battle::shinobi;
 use crate::grid::Field;
 use crate::ruleset::shinobi::ShinobiData;
 use crate::ruleset::{ProfileDef, Rules};

@@ -1,0 +1,663 @@
+//! The d20 family's attack: the context assembled once, its exact odds, the checks and hits
+//! rolled from it, and what an attack costs and refuses.
+
+use std::collections::BTreeMap;
+
+use super::rolls::{
+    answer_roll, armour_dr, critical_multiplier, defense_spec, difficulty_of, difficulty_spec,
+    effect_dice, effect_points, effect_spec, flanker, follow_up, full_round_attacks, gear,
+    hand_held, offered, points_of, prone_in_melee, strike_spec, swing, wound_spec,
+};
+use super::without_natural_one;
+use crate::battle::command::RuleError;
+use crate::battle::components::FullAttack;
+use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
+use crate::battle::event::{ActionKind, BattleEvent, EventLog};
+use crate::battle::fighter::{Fighter, FighterQueryItem};
+use crate::battle::odds::{RollSummary, TargetOdds};
+use crate::battle::state::TargetState;
+use crate::dice::roll;
+use crate::dice::{DiceGroup, DiceSource, Dist, RollBreakdown, RollKind, RollSpec};
+use crate::grid::Field;
+use crate::ruleset::d20::{D20AttackDef, D20Data, WeaponClass, WeaponDef};
+use crate::ruleset::shinobi::DefenseKind;
+
+/// Assembles a d20 attack: the attack roll at this swing, each target's difficulty (range,
+/// cover or concealment), the defenses it may answer with, and the Effect Points before the
+/// Success Value (the context's `wound`).
+pub fn assemble(
+    d: &D20Data,
+    field: &Field,
+    attacker: &Fighter,
+    targets: &[&Fighter],
+    decl: &Declaration,
+) -> AttackContext {
+    let (Some(a), Some(w)) = (
+        d.attack(&decl.profile.id),
+        d.attack(&decl.profile.id).and_then(|a| d.weapon(&a.weapon)),
+    ) else {
+        return AttackContext::empty();
+    };
+    if let Some(g) = crate::battle::family::d20::grenade::of(d, &a.id) {
+        return assemble_throw(d, &g, field, attacker, targets, decl);
+    }
+    let at = swing(attacker, &a.id);
+    let base = strike_spec(d, attacker, a, at);
+    // Each target's own attack roll: off guard when flanked.
+    let strikes: Vec<RollSpec> = targets
+        .iter()
+        .map(|t| {
+            let mut s = base.clone();
+            if let (Some(off), Some(ally)) = (
+                &d.combat.off_guard,
+                flanker(d, attacker, t, a, decl.bystanders),
+            ) {
+                s.add(
+                    format!("off guard: flanked with {}", ally.identity.name),
+                    off.bonus,
+                );
+            }
+            s
+        })
+        .collect();
+    // A one-target attack rolls its target's roll (every d20 attack but a grenade has one).
+    let strike = match strikes.as_slice() {
+        [one] => one.clone(),
+        _ => base,
+    };
+    AttackContext {
+        ki_cost: 0,
+        wager: 0,
+        strike,
+        targets: targets
+            .iter()
+            .zip(strikes)
+            .map(|(t, strike)| {
+                let distance = attacker.distance_to(t).unwrap_or(1);
+                let difficulty = difficulty_spec(d, field, attacker, t, w);
+                let mut bonus: Vec<_> = difficulty.modifiers.iter().skip(1).cloned().collect();
+                bonus.extend(prone_in_melee(d, t, w));
+                TargetContext {
+                    id: t.id,
+                    distance: attacker.distance_to(t),
+                    strike,
+                    defenses: offered(d, t, a, distance)
+                        .into_iter()
+                        .map(|c| {
+                            let spec = match c {
+                                // Taking the shot rolls nothing.
+                                DefenseChoice::Take => RollSpec::new(RollKind::Dodge),
+                                // Dropping prone rolls nothing either: the shot's difficulty
+                                // gets the prone bonus.
+                                DefenseChoice::DropProne => {
+                                    let mut s = difficulty.clone();
+                                    if let Some(p) = &d.combat.prone {
+                                        s.add(format!("prone +{} (drops prone)", p.shots), p.shots);
+                                    }
+                                    s
+                                }
+                                DefenseChoice::Block => {
+                                    defense_spec(d, t, Some(w), DefenseKind::Block, &bonus)
+                                }
+                                _ => defense_spec(d, t, Some(w), DefenseKind::Dodge, &bonus),
+                            };
+                            (c, spec)
+                        })
+                        .collect(),
+                    automatic_hit: None,
+                    cover: None,
+                    miss_chance: None,
+                    absorb: None,
+                    sneak: None,
+                    knockback: None,
+                    difficulty: Some(difficulty),
+                    damage_less: None,
+                    blast: None,
+                }
+            })
+            .collect(),
+        wound: effect_spec(d, attacker, a, at),
+    }
+}
+
+/// Assembles a grenade throw: the aim roll against the DC to the square aimed at, no
+/// defense (each target's Roll check comes with the blast), the chance the blast catches
+/// each target, and the grenade's Effect Points.
+pub(super) fn assemble_throw(
+    d: &D20Data,
+    g: &crate::battle::family::d20::grenade::Grenade,
+    field: &Field,
+    attacker: &Fighter,
+    targets: &[&Fighter],
+    decl: &Declaration,
+) -> AttackContext {
+    let strike = crate::battle::family::d20::grenade::aim_spec(d, g, attacker);
+    let aim = decl.aimed_at.or(attacker.position).unwrap_or_default();
+    let distance = attacker
+        .position
+        .map_or(0, |p| crate::grid::chebyshev(p, aim));
+    let difficulty = crate::battle::family::d20::grenade::aim_dc(d, g, distance);
+    let dc = difficulty.flat_total();
+    AttackContext {
+        ki_cost: 0,
+        wager: 0,
+        strike: strike.clone(),
+        targets: targets
+            .iter()
+            .map(|t| TargetContext {
+                id: t.id,
+                distance: attacker.distance_to(t),
+                strike: strike.clone(),
+                defenses: Vec::new(),
+                automatic_hit: None,
+                cover: None,
+                miss_chance: None,
+                absorb: None,
+                sneak: None,
+                knockback: None,
+                difficulty: Some(difficulty.clone()),
+                damage_less: None,
+                blast: Some(crate::battle::family::d20::grenade::catch_chance(
+                    d, g, field, attacker, targets, aim, dc, t,
+                )),
+            })
+            .collect(),
+        wound: effect_spec(d, attacker, g.attack, 0),
+    }
+}
+
+/// The chance of each Success Value of a hit (misses left out, so the masses add up to the
+/// hit chance): the roll must not be a natural 1 and must meet both the difficulty and, if the
+/// target defends, its defense roll (a natural 1 there fails the defense). Ties go to the
+/// attacker ("must meet or exceed").
+pub fn success_chances(
+    strike: &RollSpec,
+    dc: i64,
+    defense: Option<&RollSpec>,
+) -> BTreeMap<i64, f64> {
+    // A d20 check is its die and flat modifiers: the chances depend on nothing else, and the
+    // computer player asks for the same few again and again, so they are kept (per thread).
+    // Only plain checks (one die, no other dice) are kept, keyed by everything about the die.
+    let key = |s: &RollSpec| {
+        (s.dice.is_empty()
+            && s.critical_dice.is_empty()
+            && s.superiority.is_none()
+            && s.dice_multiplier == 1)
+            .then(|| {
+                (
+                    s.base.as_ref().map(|b| {
+                        (
+                            b.sides,
+                            b.rolls,
+                            b.critical_target,
+                            b.botch_range,
+                            b.botch_penalty,
+                            b.exploding,
+                        )
+                    }),
+                    s.flat_total(),
+                )
+            })
+    };
+    let cache_key = match defense {
+        None => key(strike).map(|k| (k, dc, None)),
+        Some(d) => key(strike).zip(key(d)).map(|(k, kd)| (k, dc, Some(kd))),
+    };
+    type Die = Option<(u32, u32, Option<u32>, u32, i64, bool)>;
+    type Key = ((Die, i64), i64, Option<(Die, i64)>);
+    thread_local! {
+        static CACHE: std::cell::RefCell<std::collections::HashMap<Key, BTreeMap<i64, f64>>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    if let Some(k) = cache_key
+        && let Some(hit) = CACHE.with(|c| c.borrow().get(&k).cloned())
+    {
+        return hit;
+    }
+    let out = compute_success_chances(strike, dc, defense);
+    if let Some(k) = cache_key {
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() > 4096 {
+                c.clear();
+            }
+            c.insert(k, out.clone());
+        });
+    }
+    out
+}
+
+pub(super) fn compute_success_chances(
+    strike: &RollSpec,
+    dc: i64,
+    defense: Option<&RollSpec>,
+) -> BTreeMap<i64, f64> {
+    let (a, _) = without_natural_one(strike);
+    // The distribution of what the roll must meet.
+    let mut need = Dist::empty();
+    match defense {
+        None => need = Dist::point(dc),
+        Some(spec) => {
+            let (dd, q1) = without_natural_one(spec);
+            need.mix(&dd.map(|v| v.max(dc)), 1.0);
+            need.mix(&Dist::point(dc), q1);
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (i, pa) in a.p.iter().enumerate() {
+        if *pa == 0.0 {
+            continue;
+        }
+        let av = a.offset + i as i64;
+        for (j, pn) in need.p.iter().enumerate() {
+            let nv = need.offset + j as i64;
+            if av >= nv && *pn > 0.0 {
+                *out.entry(av - nv).or_insert(0.0) += pa * pn;
+            }
+        }
+    }
+    out
+}
+
+/// The damage a hit by `success` deals `target` after its multiplier and the armour's DR.
+pub(super) fn hit_damage(
+    d: &D20Data,
+    w: &WeaponDef,
+    effect: &RollSpec,
+    target: &Fighter,
+    success: i64,
+) -> Dist {
+    let crit = w.critical.unwrap_or(d.combat.critical);
+    let mult = critical_multiplier(&crit, success);
+    let dr = armour_dr(d, target, &w.damage_type).map_or(0, |x| x.0);
+    let t = &d.combat.effect_table;
+    let (dice, bonus) = effect_dice(t, points_of(d, effect, success));
+    // The same few rolls come up again and again in the computer player's search.
+    type Key = (u32, u32, i64, i64, i64);
+    thread_local! {
+        static CACHE: std::cell::RefCell<std::collections::HashMap<Key, Dist>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    let key = (dice, t.die, bonus, mult, dr);
+    if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+        return hit;
+    }
+    let out = Dist::dice(DiceGroup {
+        count: dice,
+        sides: t.die,
+    })
+    .shift(bonus)
+    .clamp_min(0)
+    .scale(mult)
+    .map(|v| (v - dr).max(0));
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() > 4096 {
+            c.clear();
+        }
+        c.insert(key, out.clone());
+    });
+    out
+}
+
+/// The exact outcome of one d20 attack on one target answering `choice`: hit (natural 1s,
+/// the difficulty, the defense), the Success Value's dice, criticals, the armour's DR, defeat.
+pub fn target_odds(
+    d: &D20Data,
+    ctx: &AttackContext,
+    t: &TargetContext,
+    attacker_profile: &str,
+    target: &Fighter,
+    choice: DefenseChoice,
+) -> TargetOdds {
+    if let (Some(g), Some(caught)) = (
+        crate::battle::family::d20::grenade::of(d, attacker_profile),
+        t.blast,
+    ) {
+        let damage = crate::battle::family::d20::grenade::blast_damage(d, &g, &ctx.wound, target);
+        let mut dist = Dist::point(0);
+        dist.p[0] = (1.0 - caught).max(0.0);
+        dist.mix(&damage, caught);
+        return TargetOdds {
+            difficulty: t.difficulty.as_ref().map(RollSummary::of),
+            ..TargetOdds::lethal(
+                t.id,
+                choice,
+                caught,
+                &dist,
+                target.life.current,
+                &t.strike,
+                RollSummary::of(&crate::battle::family::d20::grenade::save_spec(
+                    d, &g, target,
+                )),
+            )
+        };
+    }
+    let weapon = d.attack(attacker_profile).and_then(|a| d.weapon(&a.weapon));
+    let difficulty = difficulty_of(t, choice);
+    let dc = difficulty.map_or(0, RollSpec::flat_total);
+    let defense = answer_roll(t, choice);
+    let successes = success_chances(&t.strike, dc, defense);
+    let hit: f64 = successes.values().sum();
+    let mut dist = Dist::point(0);
+    dist.p[0] = (1.0 - hit).max(0.0);
+    let mut critical = 0.0;
+    if let Some(w) = weapon {
+        let crit = w.critical.unwrap_or(d.combat.critical);
+        // Success Values with the same dice and multiplier deal the same damage.
+        let mut groups: BTreeMap<((u32, i64), i64), (i64, f64)> = BTreeMap::new();
+        for (sv, p) in &successes {
+            let points = points_of(d, &ctx.wound, *sv);
+            let key = (
+                effect_dice(&d.combat.effect_table, points),
+                critical_multiplier(&crit, *sv),
+            );
+            groups.entry(key).or_insert((*sv, 0.0)).1 += p;
+            if *sv >= crit.threat {
+                critical += p;
+            }
+        }
+        for (sv, p) in groups.values() {
+            dist.mix(&hit_damage(d, w, &ctx.wound, target, *sv), *p);
+        }
+    }
+    TargetOdds {
+        critical_hit_chance: critical,
+        difficulty: difficulty.map(RollSummary::of),
+        ..TargetOdds::lethal(
+            t.id,
+            choice,
+            hit,
+            &dist,
+            target.life.current,
+            &t.strike,
+            defense.map_or_else(
+                || RollSummary::of(&RollSpec::new(RollKind::Dodge)),
+                RollSummary::of,
+            ),
+        )
+    }
+}
+
+/// Drops the zero "Botch" line a natural 1 leaves in a breakdown (the die itself is marked).
+pub(super) fn tidy(mut b: RollBreakdown) -> RollBreakdown {
+    b.modifiers
+        .retain(|m| !(m.label.starts_with("Botch") && m.value == 0));
+    b
+}
+
+/// Rolls the attack and each target's defense, and records for each target whether it is hit
+/// and by how much (its Success Value).
+pub fn roll_checks(
+    ctx: &AttackContext,
+    attacker: crate::battle::components::CombatantId,
+    targets: &mut [TargetState],
+    dice: &mut DiceSource,
+    log: &mut EventLog,
+) -> RollBreakdown {
+    let strike = tidy(roll(&ctx.strike, dice));
+    log.push(BattleEvent::StrikeRolled {
+        attacker,
+        roll: strike.clone(),
+    });
+    let natural_one = strike.natural == Some(1);
+    for (i, tc) in ctx.targets.iter().enumerate() {
+        let Some(state) = targets.get_mut(i) else {
+            continue;
+        };
+        let choice = state.defense.unwrap_or(DefenseChoice::Dodge);
+        let difficulty = difficulty_of(tc, choice);
+        let dc = difficulty.map_or(0, RollSpec::flat_total);
+        let defense = if let Some(spec) = answer_roll(tc, choice) {
+            let r = tidy(roll(spec, dice));
+            log.push(BattleEvent::DefenseRolled {
+                defender: tc.id,
+                roll: r.clone(),
+            });
+            Some(r)
+        } else {
+            None
+        };
+        let defense_counts = defense.as_ref().filter(|r| r.natural != Some(1));
+        let need = defense_counts.map_or(dc, |r| r.total.max(dc));
+        let hit = !natural_one && strike.total >= need;
+        state.hit = Some(hit);
+        state.success = hit.then_some(strike.total - need);
+        log.push(BattleEvent::D20Check {
+            attacker,
+            defender: tc.id,
+            strike: strike.total,
+            difficulty: dc,
+            difficulty_why: difficulty
+                .map(|s| {
+                    s.modifiers
+                        .iter()
+                        .map(|m| m.label.clone())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default(),
+            defense: defense.as_ref().map(|r| r.total),
+            attack_natural_one: natural_one,
+            defense_natural_one: defense.as_ref().is_some_and(|r| r.natural == Some(1)),
+            hit,
+            success: state.success,
+        });
+    }
+    strike
+}
+
+/// What one hit did: the damage roll, its multiplier, the armour's share and the damage taken.
+pub struct Hit {
+    pub roll: RollBreakdown,
+    pub multiplier: i64,
+    pub dealt: i64,
+    pub stopped: i64,
+    pub armour: Option<String>,
+    pub bypassed: bool,
+    pub damage: i64,
+    pub damage_type: String,
+    /// How the Effect Points add up.
+    pub points: String,
+}
+
+/// Rolls the damage of a hit by `success` on `target`: the Effect Points' dice, the critical
+/// multiplier, then the armour's DR by damage type ("BD that first goes against Betty's
+/// armor"); damage above the DR gets through and wears the armour.
+pub fn roll_hit(
+    d: &D20Data,
+    profile: &str,
+    effect: &RollSpec,
+    target: &Fighter,
+    success: i64,
+    dice: &mut DiceSource,
+) -> Option<Hit> {
+    let w = d.attack(profile).and_then(|a| d.weapon(&a.weapon))?;
+    let r = roll(&wound_spec(d, effect, success), dice);
+    let crit = w.critical.unwrap_or(d.combat.critical);
+    let multiplier = critical_multiplier(&crit, success);
+    let dealt = r.total * multiplier;
+    let (dr, armour) = match armour_dr(d, target, &w.damage_type) {
+        Some((dr, name)) => (dr, Some(name)),
+        None => (0, None),
+    };
+    let damage = (dealt - dr).max(0);
+    Some(Hit {
+        roll: r,
+        multiplier,
+        dealt,
+        stopped: dealt.min(dr),
+        bypassed: armour.is_some() && dealt > dr,
+        armour,
+        damage,
+        damage_type: d.damage_type_name(&w.damage_type).to_string(),
+        points: effect_points(d, effect, success).1,
+    })
+}
+
+/// The log notes of a hit, for the Damage line.
+pub fn hit_notes(h: &Hit) -> Vec<String> {
+    let mut notes = vec![h.points.clone()];
+    if h.multiplier > 1 {
+        notes.push(format!("critical hit x{}", h.multiplier));
+    }
+    if let Some(a) = &h.armour {
+        notes.push(format!("{a} stops {} {}", h.stopped, h.damage_type));
+    }
+    notes
+}
+
+/// Wears the armour of a combatant a hit bypassed: every DR value one lower.
+pub fn wear_armour(d: &D20Data, f: &mut FighterQueryItem, log: &mut EventLog) {
+    let snap = f.snapshot();
+    let Some(c) = d.character(&snap.identity.archetype) else {
+        return;
+    };
+    let Some(a) = c.armour.as_deref().and_then(|id| d.armour(id)) else {
+        return;
+    };
+    f.encounter.armour_wear += 1;
+    log.push(BattleEvent::ArmourWorn {
+        who: *f.id,
+        armour: a.name.clone(),
+        wear: f.encounter.armour_wear,
+    });
+}
+
+/// The d20 refusals of an attack order: an attack of opportunity is a Standard-action melee
+/// attack and needs the round's one attack of opportunity; a later swing of a full-round
+/// attack costs nothing; anything else needs its actions.
+pub fn check_attack(
+    d: &D20Data,
+    attacker: &Fighter,
+    profile: &str,
+    opportunity: bool,
+) -> Result<(), RuleError> {
+    let Some(a) = d.attack(profile) else {
+        return Ok(());
+    };
+    let melee = d.weapon(&a.weapon).is_some_and(hand_held);
+    if opportunity {
+        if !melee || a.full_round {
+            return Err(RuleError::AttackOfOpportunityNeedsMelee {
+                attack: a.name.clone(),
+            });
+        }
+        if attacker.actions.counter == 0 {
+            return Err(RuleError::OpportunityUsed { who: attacker.id });
+        }
+        return Ok(());
+    }
+    if follow_up(&attacker.round, profile).is_some() {
+        return Ok(());
+    }
+    let need = if a.full_round {
+        d.combat.actions_per_round
+    } else {
+        1
+    };
+    if !a.full_round && attacker.round.standard_attack {
+        return Err(RuleError::OneStandardAttack { who: attacker.id });
+    }
+    if attacker.actions.usable() < need {
+        return Err(RuleError::NotEnoughAp {
+            who: attacker.id,
+            need,
+            have: attacker.actions.usable(),
+        });
+    }
+    Ok(())
+}
+
+/// Actions `profile` costs `f` now: nothing for a later swing of its full-round attack, every
+/// action for a full-round attack, else one.
+pub fn cost_now(d: &D20Data, f: &Fighter, profile: &str) -> u32 {
+    match d.attack(profile) {
+        _ if follow_up(&f.round, profile).is_some() => 0,
+        Some(a) if a.full_round => d.combat.actions_per_round,
+        _ => 1,
+    }
+}
+
+/// Pays for a d20 attack: the round's attack of opportunity, nothing for a later swing of a
+/// full-round attack, else its actions (a full round starts its swings).
+pub fn pay_attack(
+    d: &D20Data,
+    f: &mut FighterQueryItem,
+    profile: &str,
+    opportunity: bool,
+    log: &mut EventLog,
+) {
+    let Some(a) = d.attack(profile) else {
+        return;
+    };
+    if opportunity {
+        f.actions.counter = f.actions.counter.saturating_sub(1);
+        log.push(BattleEvent::ActionSpent {
+            who: *f.id,
+            kind: ActionKind::Counter,
+            what: format!("the round's attack of opportunity ({})", a.name),
+        });
+        return;
+    }
+    if follow_up(&f.round, profile).is_some() {
+        return;
+    }
+    let ap = if a.full_round {
+        d.combat.actions_per_round
+    } else {
+        1
+    };
+    crate::battle::family::shinobi::spend_ap(f, ap, &format!("an attack ({})", a.name), log);
+    if !a.full_round {
+        f.round.standard_attack = true;
+    }
+    if a.full_round {
+        let snap = f.snapshot();
+        let ranks = d
+            .weapon(&a.weapon)
+            .map_or(0, |w| snap.attributes.get(&w.skill));
+        f.round.full_attack = Some(FullAttack {
+            attack: a.id.clone(),
+            made: 0,
+            left: full_round_attacks(&d.combat, ranks, a.rapid_shot),
+        });
+    }
+}
+
+/// Squares of the round's free single step `f` may still take (0: taken, or none).
+pub fn step_left(d: &D20Data, f: &Fighter) -> u32 {
+    if f.round.stepped {
+        0
+    } else {
+        d.combat.single_step
+    }
+}
+
+/// Counts a swing of a full-round attack once its attack is over.
+pub fn count_swing(f: &mut FighterQueryItem, profile: &str) {
+    if let Some(fa) = f.round.full_attack.as_mut()
+        && fa.attack == profile
+        && fa.left > 0
+    {
+        fa.made += 1;
+        fa.left -= 1;
+    }
+}
+
+/// True when shooting `a` from where `attacker` stands provokes an attack of opportunity from
+/// `enemy`: a missile attack while the enemy, with a melee weapon and its attack of opportunity
+/// unused, threatens the shooter's square ("Adam's next ranged attack provokes an attack of
+/// opportunity from Betty because she threatens his space").
+pub fn provokes(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, enemy: &Fighter) -> bool {
+    let missile = d
+        .weapon(&a.weapon)
+        .is_some_and(|w| w.class == WeaponClass::Missile);
+    let threatens = gear(d, enemy).is_some_and(|(_, w)| w.class != WeaponClass::Missile);
+    missile
+        && threatens
+        && enemy.side != attacker.side
+        && !enemy.defeated()
+        && enemy.actions.counter > 0
+        && attacker.distance_to(enemy) == Some(1)
+}

@@ -1,0 +1,461 @@
+//! The d20 family's rolls as specs: effect dice, criticals by margin, range difficulties,
+//! flanking, full-round swings, the attack, defense, difficulty, effect and wound rolls, armour DR.
+
+use super::{add_stat, cover_or_concealment, d20_base};
+use crate::battle::components::{FullAttack, RoundLog};
+use crate::battle::context::{DefenseChoice, TargetContext};
+use crate::battle::fighter::Fighter;
+use crate::dice::{DiceGroup, RollKind, RollSpec};
+use crate::grid::Field;
+use crate::ruleset::d20::{
+    CriticalRule, D20AttackDef, D20Data, D20Rules, EffectTable, Feat, WeaponClass, WeaponDef,
+};
+use crate::ruleset::shinobi::DefenseKind;
+
+/// The most dice one hit rolls, whatever its Effect Points.
+pub const MAX_EFFECT_DICE: u32 = 200;
+
+/// Dice and flat bonus for `points` Effect Points: one die per `per_die` points, plus the
+/// bonus of the highest remainder row at or below what is left ("27 … maps to 2d6+2").
+pub fn effect_dice(t: &EffectTable, points: i64) -> (u32, i64) {
+    let points = points.max(0);
+    let per = t.per_die.max(1);
+    // A guard against absurd data (a stat of 1000 on a 3-point table): no shipped or sample
+    // hit comes near it.
+    let dice = u32::try_from(points / per)
+        .unwrap_or(u32::MAX)
+        .min(MAX_EFFECT_DICE);
+    let left = points % per;
+    let bonus = t
+        .remainder
+        .iter()
+        .filter(|(from, _)| *from <= left)
+        .map(|(_, b)| *b)
+        .next_back()
+        .unwrap_or(0);
+    (dice, bonus)
+}
+
+/// The damage multiplier of a hit by `success`: 1 below the threat, the critical's multiplier
+/// at it, and one more for every further `step` ("25/x3 … x4 … if the attack exceeds the
+/// defense by 45").
+pub fn critical_multiplier(c: &CriticalRule, success: i64) -> i64 {
+    if success < c.threat {
+        1
+    } else {
+        c.multiplier + (success - c.threat) / c.step.max(1)
+    }
+}
+
+/// Attacks a full round gives at `ranks` in the weapon skill, plus one for Rapid Shot.
+pub fn full_round_attacks(rules: &D20Rules, ranks: i64, rapid_shot: bool) -> u32 {
+    let row = usize::try_from(ranks.max(0)).unwrap_or(0);
+    let base = rules
+        .attacks_by_rank
+        .get(row)
+        .or(rules.attacks_by_rank.last())
+        .copied()
+        .unwrap_or(1);
+    base + u32::from(rapid_shot)
+}
+
+/// The range difficulty of an attack with `w` at `distance` squares: melee range (adjacent) is
+/// the melee DC; beyond it, the first row of the table whose increments reach the distance.
+pub fn range_dc(rules: &D20Rules, w: &WeaponDef, distance: u32) -> (i64, String) {
+    if distance <= 1 {
+        return (rules.melee_dc, format!("Melee range DC {}", rules.melee_dc));
+    }
+    let inc = w.range_increment.unwrap_or(1).max(1);
+    let needed = distance.div_ceil(inc);
+    let row = rules
+        .range_dcs
+        .iter()
+        .find(|(n, _)| *n >= needed)
+        .or(rules.range_dcs.last());
+    match row {
+        Some((n, dc)) => (
+            *dc,
+            format!("{distance} squares, within {n}x range ({inc}-square increments): DC {dc}"),
+        ),
+        None => (rules.melee_dc, format!("DC {}", rules.melee_dc)),
+    }
+}
+
+/// The character sheet and weapon of a combatant.
+pub(super) fn gear<'d>(
+    d: &'d D20Data,
+    f: &Fighter,
+) -> Option<(&'d crate::ruleset::d20::CharacterDef, &'d WeaponDef)> {
+    let c = d.character(&f.identity.archetype)?;
+    Some((c, d.weapon(&c.weapon)?))
+}
+
+/// The ally that puts `target` off guard against a melee attack by `attacker` by flanking
+/// it: on the square directly opposite the attacker, not defeated, and threatening the
+/// target with a melee weapon (our reading of "flanking attacks"; the text does not define
+/// flanking). `fighters` is everyone on the field.
+pub fn flanker<'f>(
+    d: &D20Data,
+    attacker: &Fighter,
+    target: &Fighter,
+    a: &D20AttackDef,
+    fighters: &'f [Fighter],
+) -> Option<&'f Fighter> {
+    d.combat.off_guard.as_ref()?;
+    let melee = |w: &WeaponDef| !matches!(w.class, WeaponClass::Missile | WeaponClass::Grenade);
+    if !d.weapon(&a.weapon).is_some_and(melee) || attacker.distance_to(target) != Some(1) {
+        return None;
+    }
+    let (from, at) = (attacker.position?, target.position?);
+    let opposite = crate::grid::Square {
+        x: 2 * at.x - from.x,
+        y: 2 * at.y - from.y,
+    };
+    fighters.iter().find(|f| {
+        f.id != attacker.id
+            && f.side == attacker.side
+            && !f.defeated()
+            && f.position == Some(opposite)
+            && gear(d, f).is_some_and(|(_, w)| melee(w))
+    })
+}
+
+/// The swing of a full-round attack that `attack` would be now: 0 for a first or single
+/// attack, 1 for the second…
+pub fn swing(f: &Fighter, attack: &str) -> u32 {
+    follow_up(&f.round, attack).map_or(0, |fa| fa.made)
+}
+
+/// The full-round attack under way that `attack` continues, if any.
+pub fn follow_up<'r>(round: &'r RoundLog, attack: &str) -> Option<&'r FullAttack> {
+    round
+        .full_attack
+        .as_ref()
+        .filter(|fa| fa.attack == attack && fa.left > 0)
+}
+
+pub(super) fn stat_name<'a>(d: &'a D20Data, id: &'a str) -> &'a str {
+    d.combat
+        .stats
+        .iter()
+        .find(|s| s.id == id)
+        .map_or(id, |s| s.name.as_str())
+}
+
+/// True when `f`'s weapon is a missile weapon (it shoots rather than strikes).
+pub fn shoots(d: &D20Data, f: &Fighter) -> bool {
+    gear(d, f).is_some_and(|(_, w)| w.class == WeaponClass::Missile)
+}
+
+/// True for a weapon swung in hand (strength counts to hit and to its effect), not shot or
+/// thrown.
+pub(super) fn hand_held(w: &WeaponDef) -> bool {
+    !matches!(w.class, WeaponClass::Missile | WeaponClass::Grenade)
+}
+
+/// The attack roll: 1d20 + the weapon's ability and skill, −1 per point of strength below the
+/// weapon's minimum, Rapid Shot, Power Attack, and −5 for each earlier swing of a full round.
+pub fn strike_spec(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, swing: u32) -> RollSpec {
+    let mut s = d20_base(d, RollKind::Strike);
+    let Some(w) = d.weapon(&a.weapon) else {
+        return s;
+    };
+    add_stat(d, attacker, &w.ability, &mut s);
+    add_stat(d, attacker, &w.skill, &mut s);
+    let r = &d.combat;
+    let min = w.minimum_strength.unwrap_or(r.strength.minimum);
+    let strength = attacker.attributes.get(&r.strength.stat);
+    if strength < min && hand_held(w) {
+        s.add(
+            format!(
+                "{} {strength} below the weapon's minimum {min}",
+                stat_name(d, &r.strength.stat)
+            ),
+            strength - min,
+        );
+    }
+    if a.rapid_shot {
+        s.add("Rapid Shot", -r.rapid_shot_penalty);
+    }
+    if a.power_attack > 0 {
+        s.add(format!("Power Attack {}", a.power_attack), -a.power_attack);
+    }
+    // The ranks' later attacks step down; Rapid Shot's extra one comes at the first attack's
+    // bonus (the sample's extra arrow: "DEX=10 + WU: Archery=5 - Rapid Shot=2 + 1d20").
+    let by_rank = full_round_attacks(r, attacker.attributes.get(&w.skill), false);
+    if swing > 0 && swing < by_rank {
+        s.add(
+            format!("attack {} of the full round", swing + 1),
+            -(i64::from(swing) * r.extra_attack_penalty),
+        );
+    }
+    s
+}
+
+/// The answers `target` may give `a` from `distance`: none against a grenade; against a
+/// missile beyond melee range ("Normally ranged attacks cannot be dodged") taking the shot, a
+/// Dive for cover when it may dive, dropping prone when it has a swift action to do it with
+/// (none of these: no answer); otherwise Dodge, and a parry (Block) with a parry feat.
+pub fn offered(
+    d: &D20Data,
+    target: &Fighter,
+    a: &D20AttackDef,
+    distance: u32,
+) -> Vec<DefenseChoice> {
+    let class = d.weapon(&a.weapon).map(|w| w.class);
+    // A grenade is not dodged: each one in its blast makes a Roll check instead.
+    if class == Some(WeaponClass::Grenade) {
+        return Vec::new();
+    }
+    if class == Some(WeaponClass::Missile) && distance > 1 {
+        let mut v = Vec::new();
+        if crate::battle::family::d20::dive::can_dive(d, target) {
+            v.push(DefenseChoice::Dive);
+        }
+        if crate::battle::family::d20::swift::can_drop_prone(d, target) {
+            v.push(DefenseChoice::DropProne);
+        }
+        if !v.is_empty() {
+            v.insert(0, DefenseChoice::Take);
+        }
+        return v;
+    }
+    let mut v = vec![DefenseChoice::Dodge];
+    if parry_feat(d, target).is_some() {
+        v.push(DefenseChoice::Block);
+    }
+    v
+}
+
+/// The defense roll an answer makes, if any: none when taking the shot, dropping prone or
+/// when nothing can be answered; a Dive for cover rolls the Dodge its entry holds.
+pub fn answer_roll(t: &TargetContext, choice: DefenseChoice) -> Option<&RollSpec> {
+    let shot = t.offers(DefenseChoice::Take);
+    let undefended = t.defenses.is_empty()
+        || matches!(choice, DefenseChoice::Take | DefenseChoice::DropProne)
+        || (choice != DefenseChoice::Dive && shot);
+    (!undefended).then(|| t.defense(choice))
+}
+
+/// What the attack must meet besides a defense roll, answered with `choice`: dropping prone
+/// against a shot adds the prone bonus (its entry holds that difficulty), else as declared.
+pub fn difficulty_of(t: &TargetContext, choice: DefenseChoice) -> Option<&RollSpec> {
+    if choice == DefenseChoice::DropProne && t.offers(DefenseChoice::DropProne) {
+        Some(t.defense(DefenseChoice::DropProne))
+    } else {
+        t.difficulty.as_ref()
+    }
+}
+
+/// What lying prone takes off `target`'s Dodge or parry against a blow of `w` (a hand-held
+/// weapon; prone is no help up close), as a modifier.
+pub(super) fn prone_in_melee(
+    d: &D20Data,
+    target: &Fighter,
+    w: &WeaponDef,
+) -> Option<crate::dice::Modifier> {
+    let rule = d.combat.prone.as_ref()?;
+    (target.encounter.prone && hand_held(w) && rule.melee > 0).then(|| crate::dice::Modifier {
+        label: format!("prone against a melee attack -{}", rule.melee),
+        value: -rule.melee,
+    })
+}
+
+/// The parry feat `f` has, if any (Blocking Parry before Deflecting Parry).
+pub(super) fn parry_feat(d: &D20Data, f: &Fighter) -> Option<Feat> {
+    let c = d.character(&f.identity.archetype)?;
+    [Feat::BlockingParry, Feat::DeflectingParry]
+        .into_iter()
+        .find(|p| c.feats.contains(p))
+}
+
+/// A defense roll: Dodge is 1d20 + its stats; a parry 1d20 + STR (Blocking) or DEX
+/// (Deflecting) + the better of the parry skill and the weapon's skill, with the parry
+/// modifier of the weapon parried with against the weapon parried. `bonus` is the target's
+/// cover or concealment, which counts against a defense roll as against the DC.
+pub fn defense_spec(
+    d: &D20Data,
+    target: &Fighter,
+    attack_weapon: Option<&WeaponDef>,
+    kind: DefenseKind,
+    bonus: &[crate::dice::Modifier],
+) -> RollSpec {
+    let r = &d.combat;
+    let mut s = match kind {
+        DefenseKind::Block => d20_base(d, RollKind::Parry),
+        _ => d20_base(d, RollKind::Dodge),
+    };
+    match kind {
+        DefenseKind::Block => {
+            let ability = match parry_feat(d, target) {
+                Some(Feat::DeflectingParry) => r.deflecting_parry_ability.as_str(),
+                _ => r
+                    .defenses
+                    .iter()
+                    .find(|x| x.kind == DefenseKind::Block)
+                    .and_then(|x| x.terms.first())
+                    .map_or("STR", String::as_str),
+            };
+            add_stat(d, target, ability, &mut s);
+            let own = gear(d, target).map(|(_, w)| w);
+            let parry = target.attributes.get(&r.parry_skill);
+            match own {
+                Some(w) if target.attributes.get(&w.skill) > parry => {
+                    add_stat(d, target, &w.skill, &mut s)
+                }
+                _ => add_stat(d, target, &r.parry_skill, &mut s),
+            }
+            if let Some(w) = own {
+                let against_weapon = attack_weapon.is_some_and(|a| a.class != WeaponClass::Unarmed);
+                match w.class {
+                    WeaponClass::Parrying => s.add(
+                        format!("parrying weapon ({})", w.name),
+                        r.parry.parrying_weapon,
+                    ),
+                    WeaponClass::Missile => s.add(
+                        format!("parrying with a missile weapon ({})", w.name),
+                        r.parry.missile_weapon,
+                    ),
+                    WeaponClass::Unarmed if against_weapon => {
+                        s.add("unarmed against a weapon", r.parry.unarmed_vs_weapon)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        _ => {
+            if let Some(def) = r.defenses.iter().find(|x| x.kind == DefenseKind::Dodge) {
+                for t in &def.terms {
+                    add_stat(d, target, t, &mut s);
+                }
+            }
+        }
+    }
+    for m in bonus {
+        s.add(m.label.clone(), m.value);
+    }
+    s
+}
+
+/// What an attack on `target` must meet besides a defense roll: the range difficulty, and the
+/// highest cover (a feature beside the target the line crosses) or concealment (where the
+/// target stands) bonus -- "only the highest … is applied".
+pub fn difficulty_spec(
+    d: &D20Data,
+    field: &Field,
+    attacker: &Fighter,
+    target: &Fighter,
+    w: &WeaponDef,
+) -> RollSpec {
+    let mut s = RollSpec::new(RollKind::Amount("Difficulty".into()));
+    let distance = attacker.distance_to(target).unwrap_or(1);
+    let (dc, why) = range_dc(&d.combat, w, distance);
+    s.add(why, dc);
+    if let Some((label, bonus)) = cover_or_concealment(field, attacker, target) {
+        s.add(label, bonus);
+    }
+    // "cover (+4) and you are now prone (+4) that grants +8 to future attempts to fire at
+    // you": prone adds to cover rather than competing with it. Melee against a prone target
+    // is as usual (the text is silent).
+    let prone = crate::battle::family::d20::dive::prone_bonus(d, target);
+    if prone > 0 && w.class == WeaponClass::Missile && distance > 1 {
+        s.add(format!("prone +{prone}"), prone);
+    }
+    s
+}
+
+/// The Effect Points a hit starts from before its Success Value: the weapon's base effect,
+/// the strength bonus of a melee weapon (+1 two-handed, halved for a full round's later
+/// swings) and Power Attack's (x1.5 two-handed).
+pub fn effect_spec(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, swing: u32) -> RollSpec {
+    let mut s = RollSpec::new(RollKind::Amount("Effect Points".into()));
+    let Some(w) = d.weapon(&a.weapon) else {
+        return s;
+    };
+    let r = &d.combat;
+    s.add(format!("{} base effect", w.name), w.effect);
+    if hand_held(w) {
+        let min = w.minimum_strength.unwrap_or(r.strength.minimum);
+        let over = (attacker.attributes.get(&r.strength.stat) - min).max(0) * r.strength.per_point;
+        let mut bonus = over
+            + if w.two_handed {
+                r.strength.two_handed
+            } else {
+                0
+            };
+        let mut label = format!("strength {over} over the minimum {min}");
+        if w.two_handed {
+            label.push_str(&format!(", +{} two-handed", r.strength.two_handed));
+        }
+        if swing > 0 {
+            bonus /= 2;
+            label.push_str(", halved for a secondary attack");
+        }
+        s.add(label, bonus);
+    }
+    if a.power_attack > 0 {
+        let pa = if w.two_handed {
+            r.power_attack_two_handed.of(a.power_attack)
+        } else {
+            a.power_attack
+        };
+        s.add(format!("Power Attack {}", a.power_attack), pa);
+    }
+    s
+}
+
+/// The damage roll of a hit by `success` starting from `effect`: the Effect Points (the
+/// Success Value, divided as the table says, added) as dice and a flat bonus.
+pub fn wound_spec(d: &D20Data, effect: &RollSpec, success: i64) -> RollSpec {
+    let t = &d.combat.effect_table;
+    let points = points_of(d, effect, success);
+    let (dice, bonus) = effect_dice(t, points);
+    let mut s = RollSpec::new(RollKind::Wound);
+    s.add_dice(
+        format!("{points} EP"),
+        DiceGroup {
+            count: dice,
+            sides: t.die,
+        },
+    );
+    s.add(format!("{points} EP"), bonus);
+    s
+}
+
+/// The Effect Points of a hit by `success`: the effect's points plus the Success Value's share.
+pub fn points_of(d: &D20Data, effect: &RollSpec, success: i64) -> i64 {
+    let from_success = success.max(0) / d.combat.effect_table.success_divisor.max(1);
+    (effect.flat_total() + from_success).max(0)
+}
+
+/// The Effect Points of a hit by `success` and how they add up ("Weapon=4 + Hit Overage=1").
+pub fn effect_points(d: &D20Data, effect: &RollSpec, success: i64) -> (i64, String) {
+    let t = &d.combat.effect_table;
+    let from_success = success.max(0) / t.success_divisor.max(1);
+    let points = points_of(d, effect, success);
+    let mut why: Vec<String> = effect
+        .modifiers
+        .iter()
+        .map(|m| format!("{} {}", m.label, m.value))
+        .collect();
+    why.push(if t.success_divisor > 1 {
+        format!(
+            "Success Value {success} / {} = {from_success}",
+            t.success_divisor
+        )
+    } else {
+        format!("Success Value {success}")
+    });
+    (
+        points,
+        format!("Effect Points {points} = {}", why.join(" + ")),
+    )
+}
+
+/// The armour DR of `target` against `damage_type`, after wear, and the armour's name.
+pub fn armour_dr(d: &D20Data, target: &Fighter, damage_type: &str) -> Option<(i64, String)> {
+    let c = d.character(&target.identity.archetype)?;
+    let a = d.armour(c.armour.as_deref()?)?;
+    let dr = a.by_type.get(damage_type).copied().unwrap_or(a.base);
+    Some(((dr - target.encounter.armour_wear).max(0), a.name.clone()))
+}

@@ -1,0 +1,372 @@
+//! A Digimon attack's hits resolved: damage through Armor and Temporary HP, effects given,
+//! pushes and Clash moves, the end of the attack, and what an effect is worth to the computer.
+
+use super::effects::{
+    apply_effect, duration, effect_note, fall, knockback_squares, potency, spend_direct,
+    through_temp_hp,
+};
+use super::rolls::{attack_of, helps, hit_damage, stat};
+use crate::battle::components::CombatantId;
+use crate::battle::context::AttackContext;
+use crate::battle::event::{BattleEvent, EventLog};
+use crate::battle::fighter::{Fighter, FighterQueryItem};
+use crate::dice::{DiceSource, roll};
+use crate::ruleset::Category;
+use crate::ruleset::digimon::{ARM, ClashMove, DMG, DigimonData, EffectKind};
+
+/// The damage phase of a Digimon attack that hit someone: one damage roll; each target hit
+/// takes it minus its Armor (at least 1), through Temporary HP, and falls at 0 HP; then the
+/// attack's effect lands on each target still in the fight (Knockback pushes, Lifesteal heals
+/// the user once a round).
+#[allow(clippy::too_many_arguments)]
+pub fn resolve_hits(
+    rules: &crate::ruleset::Rules,
+    d: &DigimonData,
+    field: &crate::grid::Field,
+    attacker: &Fighter,
+    targets: &[&Fighter],
+    all: &[Fighter],
+    ctx: &AttackContext,
+    profile: &str,
+    state: &mut crate::battle::state::AttackState,
+    round: u32,
+    dice: &mut DiceSource,
+    q: &mut bevy::prelude::Query<crate::battle::fighter::FighterQuery>,
+    log: &mut EventLog,
+) {
+    let Some((a, bolstered)) = attack_of(d, profile) else {
+        return;
+    };
+    let wound = a.damage.then(|| roll(&ctx.wound, dice));
+    if let Some(w) = &wound {
+        log.push(BattleEvent::WoundRolled {
+            attacker: attacker.id,
+            roll: w.clone(),
+        });
+    }
+    let mut dealt_total = 0;
+    for (i, t) in targets.iter().enumerate() {
+        if state.targets[i].hit != Some(true) {
+            continue;
+        }
+        let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) else {
+            continue;
+        };
+        let mut dealt = 0;
+        if let Some(w) = &wound {
+            let armor = stat(d, t, ARM).max(0);
+            let outside = ctx.targets.get(i).and_then(|x| x.damage_less.clone());
+            let less = outside.as_ref().map_or(0, |x| x.0);
+            let full = hit_damage(d, t, w.total, less);
+            // Shielded by an ally's Intercede against an [Area] attack: half, at least 1.
+            let half = state.targets[i].half;
+            let damage = if half { (full / 2).max(1) } else { full };
+            let to_hp = through_temp_hp(&mut f, damage);
+            let mut notes = vec![format!("Armor {armor}")];
+            if half {
+                notes.push(format!("half of {full}: an ally Interceded"));
+            }
+            if let Some((_, why)) = outside {
+                notes.insert(0, why);
+            }
+            if w.total - less - armor < 1 {
+                notes.push("at least 1 from a successful Attack".into());
+            }
+            if to_hp < damage {
+                notes.push(format!("{} absorbed by Temporary HP", damage - to_hp));
+            }
+            log.push(BattleEvent::Damage {
+                attacker: attacker.id,
+                target: t.id,
+                wound: w.total,
+                category: Category::Lethal,
+                soak: armor,
+                soak_used: armor.min(w.total),
+                damage,
+                notes,
+                flat: true,
+            });
+            state.targets[i].damage = damage;
+            dealt = damage;
+            dealt_total += damage;
+            let raw = f.life.current - to_hp;
+            crate::battle::effects::set_life(
+                rules,
+                &mut f,
+                raw,
+                crate::battle::effects::LifeCause::Damage {
+                    by: Some(attacker.id),
+                    attack: true,
+                },
+                &format!("{}'s {}", attacker.identity.name, a.name),
+                log,
+            );
+            if raw <= 0 && !fall(d, &mut f, raw, dice, log) {
+                continue;
+            }
+        }
+        if let Some(m) = a.clash {
+            clash_move(d, field, m, attacker, t, all, dice, q, log);
+            continue;
+        }
+        if a.effect == Some(EffectKind::Knockback) {
+            let steps = knockback_squares(d, attacker, t, bolstered);
+            push_away(field, all, attacker, t, steps, &mut f, log);
+            continue;
+        }
+        let _ = apply_effect(d, a, bolstered, attacker, &mut f, dealt, log);
+    }
+    let Some(mut me) = q.iter_mut().find(|f| *f.id == attacker.id) else {
+        return;
+    };
+    if a.effect == Some(EffectKind::Lifesteal) && dealt_total > 0 {
+        let used = me.digi.as_ref().is_some_and(|s| s.lifesteal_round == round);
+        let heal = potency(
+            d,
+            EffectKind::Lifesteal,
+            attacker,
+            attacker,
+            bolstered,
+            false,
+        )
+        .min(dealt_total)
+        .max(0);
+        let name = effect_note(d, EffectKind::Lifesteal);
+        if used {
+            log.push(BattleEvent::DigiEffect {
+                who: attacker.id,
+                by: attacker.id,
+                effect: name,
+                text: "was already activated this round (once per round)".into(),
+            });
+        } else if let Some(s) = me.digi.as_mut() {
+            s.lifesteal_round = round;
+            let to = (me.life.current + heal).min(me.life.max);
+            log.push(BattleEvent::DigiEffect {
+                who: attacker.id,
+                by: attacker.id,
+                effect: name,
+                text: format!(
+                    "heals {} HP ({} -> {to})",
+                    to - me.life.current,
+                    me.life.current
+                ),
+            });
+            me.life.current = to;
+        }
+    }
+}
+
+/// Pushes `t` (whose query item is `f`) `steps` squares straight away from `from_who`,
+/// stopping before walls and anyone standing in the way (Knockback, a Throw).
+pub(super) fn push_away(
+    field: &crate::grid::Field,
+    all: &[Fighter],
+    from_who: &Fighter,
+    t: &Fighter,
+    steps: u32,
+    f: &mut FighterQueryItem,
+    log: &mut EventLog,
+) {
+    let (Some(from), Some(at)) = (from_who.position, t.position) else {
+        return;
+    };
+    let size = t.size.squares;
+    let others: Vec<&Fighter> = all
+        .iter()
+        .filter(|o| o.id != t.id && !o.defeated())
+        .collect();
+    let to = crate::battle::context::push_destination(at, from, steps, |s| {
+        crate::grid::footprint(s, size).iter().any(|sq| {
+            field.cost(sq).is_none()
+                || others.iter().any(|o| {
+                    o.position
+                        .is_some_and(|p| crate::grid::footprint(p, o.size.squares).contains(&sq))
+                })
+        })
+    });
+    if to != at {
+        f.position.0 = Some(to);
+        log.push(BattleEvent::Pushed {
+            who: t.id,
+            from: at,
+            to,
+        });
+    }
+}
+
+/// What a Clash action does once declared: Start rolls for control, End frees both, Pin rolls
+/// the contested Body checks, Throw (its damage already dealt) sends the opponent Body squares
+/// away and ends the Clash.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn clash_move(
+    d: &DigimonData,
+    field: &crate::grid::Field,
+    m: ClashMove,
+    attacker: &Fighter,
+    t: &Fighter,
+    all: &[Fighter],
+    dice: &mut DiceSource,
+    q: &mut bevy::prelude::Query<crate::battle::fighter::FighterQuery>,
+    log: &mut EventLog,
+) {
+    use crate::battle::family::digimon::grapple;
+    match m {
+        ClashMove::Start => {
+            let w = grapple::roll_control(d, attacker, t, attacker.id, dice, log);
+            let shield = grapple::shield(d, attacker, t);
+            grapple::set_control(q, attacker, t, attacker.id, w, shield);
+        }
+        ClashMove::End => grapple::release(
+            q,
+            attacker.id,
+            t.id,
+            &format!("{} lets go; both are free", attacker.identity.name),
+            log,
+        ),
+        ClashMove::Pin => {
+            let (sa, sb) = grapple::pin_specs(d, attacker, t);
+            let (ra, rb) = (roll(&sa, dice), roll(&sb, dice));
+            let won = ra.total >= rb.total;
+            let (ta, tb) = (ra.total, rb.total);
+            log.push(BattleEvent::CheckRolled {
+                who: attacker.id,
+                purpose: format!("Pin against {}'s Body check", t.identity.name),
+                roll: ra,
+                target: tb,
+                passed: won,
+            });
+            log.push(BattleEvent::CheckRolled {
+                who: t.id,
+                purpose: format!("resists {}'s Pin", attacker.identity.name),
+                roll: rb,
+                target: ta + 1,
+                passed: !won,
+            });
+            if won {
+                grapple::pin(q, t.id);
+                log.push(BattleEvent::DigiNote {
+                    who: t.id,
+                    text: format!(
+                        "{} is Pinned: it does not roll for control next round.",
+                        t.identity.name
+                    ),
+                });
+            }
+        }
+        ClashMove::Throw => {
+            let steps =
+                u32::try_from(stat(d, attacker, crate::ruleset::digimon::BODY).max(0)).unwrap_or(0);
+            grapple::release(
+                q,
+                attacker.id,
+                t.id,
+                &format!("{} throws {}", attacker.identity.name, t.identity.name),
+                log,
+            );
+            if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id)
+                && f.digi.as_ref().is_none_or(|s| s.down.is_none())
+            {
+                push_away(field, all, attacker, t, steps, &mut f, log);
+            }
+        }
+    }
+}
+
+/// The end of a Digimon attack: the Accuracy roll used the attacker's Direct, each Dodge roll
+/// its target's; a helping effect rolls neither, so no Direct is used and no ally's Dodge
+/// penalty grows (returned: ids whose Dodge penalty grows).
+pub fn end_attack(
+    d: &DigimonData,
+    profile: &str,
+    attacker: CombatantId,
+    targets: &[CombatantId],
+    items: &mut [FighterQueryItem],
+) -> Vec<CombatantId> {
+    let rolled = attack_of(d, profile).is_some_and(|(a, _)| !helps(a) && a.clash.is_none());
+    // A helping effect or a Clash action rolls neither Accuracy nor Dodge: nobody's Direct is
+    // used; a Clash participant rolls no Dodge either.
+    let clashing = |f: &FighterQueryItem| f.digi.as_ref().is_some_and(|s| s.clash.is_some());
+    let dodged: Vec<CombatantId> = items
+        .iter()
+        .filter(|f| rolled && targets.contains(f.id) && !clashing(f))
+        .map(|f| *f.id)
+        .collect();
+    // The Accuracy roll is made only when someone rolls Dodge against it.
+    for f in items.iter_mut() {
+        if (*f.id == attacker && !dodged.is_empty()) || dodged.contains(f.id) {
+            spend_direct(f);
+        }
+    }
+    dodged
+}
+
+/// What the AI counts an attack's effect as worth on `target` if it lands, in HP of damage:
+/// a rough price (our default) so the planner weighs effects against damage. Negative effects
+/// are worth their penalty over their duration to a foe; helping ones the same to an ally
+/// (Heal and Regenerate only when the ally is hurt, Direct only to a partner).
+pub fn effect_worth(d: &DigimonData, profile: &str, me: &Fighter, target: &Fighter) -> f64 {
+    let Some((a, bolstered)) = attack_of(d, profile) else {
+        return 0.0;
+    };
+    // A turn of the foe's actions is worth about a Stun's turn; starting a Clash wins it or
+    // loses one's own, by the chance of control.
+    match a.clash {
+        Some(ClashMove::Start) => {
+            let p = crate::battle::family::digimon::grapple::control_chance(d, me, target, me.id);
+            return 8.0 * (2.0 * p - 1.0);
+        }
+        Some(ClashMove::Pin) => {
+            return 4.0 * crate::battle::family::digimon::grapple::pin_chance(d, me, target);
+        }
+        Some(ClashMove::End | ClashMove::Throw) => return 0.0,
+        None => {}
+    }
+    let Some(kind) = a.effect else {
+        return 0.0;
+    };
+    let p = potency(d, kind, me, target, a.complex || bolstered, bolstered) as f64;
+    let turns = duration(d, kind, me).clamp(1, 3) as f64;
+    let hurt = (target.life.max - target.life.current) as f64;
+    let ally = target.side == me.side;
+    let w = match kind {
+        EffectKind::Immobilize => 0.3 * p * turns,
+        EffectKind::Knockback => 1.0,
+        EffectKind::Taunt | EffectKind::Fear => 0.4 * p * turns,
+        EffectKind::Poison => p * turns,
+        EffectKind::Confuse | EffectKind::Blind => 0.6 * p * turns,
+        EffectKind::Stun => 8.0 * turns,
+        EffectKind::Paralysis => 0.6 * p * turns,
+        EffectKind::Weaken => 0.7 * p * turns,
+        EffectKind::Lifesteal => 0.0,
+        // A foe's turns fought for us: each worth about one of its damage rolls (denied to
+        // its side and dealt to it).
+        EffectKind::Charm => turns * (stat(d, target, DMG).max(0) / 2) as f64 * 3.5,
+        EffectKind::Vigor | EffectKind::Fury | EffectKind::Strengthen => 0.5 * p * turns,
+        EffectKind::Heal => {
+            let temp = target.digi.as_ref().map_or(0, |s| s.temp_hp) as f64;
+            (p - temp).max(0.0).min(hurt + 5.0) * 0.8
+        }
+        EffectKind::Regenerate => p.min(hurt) * turns * 0.5,
+        EffectKind::Direct if target.digi.as_ref().is_some_and(|s| s.directed.is_some()) => 0.0,
+        EffectKind::Direct => 0.8 * p,
+        EffectKind::Haste => 6.0,
+        EffectKind::Cleanse => {
+            3.0 * target.digi.as_ref().map_or(0, |s| {
+                s.effects.iter().filter(|e| !e.kind.positive()).count()
+            }) as f64
+        }
+    };
+    // An effect already running from this user only renews; a helping one on a foe is worth
+    // nothing (the checks refuse it anyway).
+    let renews = target.digi.as_ref().is_some_and(|s| {
+        s.effects
+            .iter()
+            .any(|e| e.kind == kind && e.source == me.id && e.turns > 1)
+    });
+    if kind.positive() != ally || renews {
+        0.0
+    } else {
+        w
+    }
+}

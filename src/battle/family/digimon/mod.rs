@@ -1,0 +1,65 @@
+//! The Digimon family's combat (the Digimon RPG's combat chapter): exploding 3d6 Accuracy
+//! against exploding 3d6 Dodge with the attacker winning ties, [Melee]/[Ranged]/[Area]
+//! penalties, the stacking Dodge penalty, damage dice minus Armor (at least 1), attack effects
+//! with potency, duration and stacking, Temporary HP, Tamers with derived stats and death
+//! saves, and Digimon falling back to their Default Stage at 0 HP.
+//!
+//! The family plays on the ninja chapter's engine path (action points, one Dodge defense,
+//! the attacker winning ties); [`assemble`] builds the attack context once, and both the
+//! preview ([`target_odds`]) and the resolution (`attack.rs`, which calls [`hit_damage`] and
+//! [`apply_effect`]) read it, so the odds shown are the odds rolled.
+
+mod effects;
+pub mod grapple;
+mod hits;
+mod hooks;
+pub mod intercede;
+mod rolls;
+
+pub use effects::{
+    apply_effect, begin_turn, duration, fall, interrupt_left, knockback_squares, own_side,
+    poison_damage, potency, refresh_round, regeneration, release_charms, spend_direct, stack,
+    through_temp_hp, tick_effects,
+};
+pub use hits::{effect_worth, end_attack, resolve_hits};
+pub use rolls::{
+    assemble, attack_of, attacks_now, base_stat, check_attack, defense_spec, effect_mods, form,
+    has, helps, hit_chance, hit_damage, initiative_spec, is_tamer, movement, stage, stat,
+    strike_spec, target_odds, wound_spec,
+};
+
+use crate::battle::fighter::Fighter;
+use crate::dice::{DiceGroup, RollKind, RollSpec};
+use crate::ruleset::digimon::DigimonData;
+
+/// The suffix of a Bolstered attack's id (see [`crate::ruleset::digimon::BOLSTERED`]).
+pub use crate::ruleset::digimon::BOLSTERED;
+
+/// The check dice: 3d6, every 6 rolling another ("Critical Success Dice").
+pub(crate) fn check(d: &DigimonData, kind: RollKind) -> RollSpec {
+    let c = &d.combat;
+    let mut s = RollSpec::new(kind);
+    let g = DiceGroup {
+        count: c.check_dice,
+        sides: c.die,
+    };
+    let label = if c.exploding {
+        format!("{}s explode", c.die)
+    } else {
+        "the check".to_string()
+    };
+    if c.exploding {
+        s.add_exploding_dice(label, g);
+    } else {
+        s.add_dice(label, g);
+    }
+    s
+}
+
+/// Adds a stat and each effect on it to a roll.
+pub(crate) fn add_stat(d: &DigimonData, f: &Fighter, id: &str, name: &str, s: &mut RollSpec) {
+    s.add(name, base_stat(d, f, id));
+    for (label, v) in effect_mods(d, f, id) {
+        s.add(label, v);
+    }
+}
