@@ -1,0 +1,131 @@
+//! Previews of what a command would do, from the same assembly that resolves it: the exact
+//! odds of an attack, of the defenses a target may choose and of a counter.
+
+use super::command::{AttackOrder, Decision, RuleError};
+use super::components::CombatantId;
+use super::context::AttackContext;
+use super::fighter::Fighter;
+use super::state::CurrentAttack;
+use super::{Battle, attack, context, family, odds};
+use bevy::prelude::*;
+
+/// What a declared attack would do, computed exactly from the same context the dice resolve.
+#[derive(Debug, Clone)]
+pub struct AttackPreview {
+    pub targets: Vec<CombatantId>,
+    pub ki_cost: i64,
+    pub context: AttackContext,
+    pub odds: odds::AttackOdds,
+}
+
+/// What a shinobi counter would do for the defender being asked: the counter, its damage, and
+/// per answer the exact chance of evading and hitting back.
+#[derive(Debug, Clone)]
+pub struct CounterPreview {
+    pub counter: crate::ruleset::shinobi::CounterDef,
+    pub damage: i64,
+    pub chances: Vec<(context::DefenseChoice, f64)>,
+}
+
+impl Battle {
+    /// The exact odds of an attack order against each target, from the attack-context
+    /// assembly that resolution uses. Refused like the order itself would be.
+    pub fn preview(&mut self, order: &AttackOrder) -> Result<AttackPreview, RuleError> {
+        let fighters = self.fighters();
+        let attacker = fighters
+            .iter()
+            .find(|f| f.id == order.attacker)
+            .ok_or(RuleError::UnknownCombatant(order.attacker))?;
+        let field = self.field();
+        let targets = attack::check_attack(&self.rules, &field, &fighters, attacker, order, None)?;
+        let mut decl = attack::declaration(&self.rules, attacker, order, targets.len())?;
+        decl.bystanders = &fighters;
+        let target_refs: Vec<&Fighter> = targets
+            .iter()
+            .filter_map(|id| fighters.iter().find(|f| f.id == *id))
+            .collect();
+        let ctx = context::assemble(&self.rules, &field, attacker, &target_refs, &decl);
+        let odds = odds::attack_odds(&self.rules, &ctx, &decl, attacker, &target_refs);
+        Ok(AttackPreview {
+            targets,
+            ki_cost: ctx.ki_cost,
+            context: ctx,
+            odds,
+        })
+    }
+
+    /// The exact odds of every defense the defender the battle is asking now may answer with
+    /// (Dodge first), from the same context assembly the `Best` defense policy and resolution
+    /// use: what a person sees before choosing.
+    pub fn defense_odds(&mut self) -> Option<Vec<odds::TargetOdds>> {
+        let Some(Decision::Defense { defender, attacker }) = self.awaiting().cloned() else {
+            return None;
+        };
+        let attack = self.world.resource::<CurrentAttack>().0.clone()?;
+        let fighters = self.fighters();
+        let a = fighters.iter().find(|f| f.id == attacker)?;
+        let t = fighters.iter().find(|f| f.id == defender)?;
+        let all: Vec<&Fighter> = attack
+            .targets
+            .iter()
+            .filter_map(|ts| fighters.iter().find(|f| f.id == ts.id))
+            .collect();
+        let rules = self.rules.clone();
+        let mut decl = attack::declaration(&rules, a, &attack.order, all.len()).ok()?;
+        decl.sneak_won = &attack.sneak_won;
+        decl.bystanders = &fighters;
+        let field = self.field();
+        let ctx = context::assemble(&rules, &field, a, &all, &decl);
+        let tc = ctx.targets.iter().find(|x| x.id == defender)?;
+        Some(
+            tc.defenses
+                .iter()
+                .map(|(c, _)| odds::target_odds(&rules, &ctx, tc, &decl, t, *c))
+                .collect(),
+        )
+    }
+
+    /// Shinobi: the counter the defender the battle is asking now could cast with its answer,
+    /// and for each answer the exact chance that it evades and the counter then hits, from the
+    /// same context assembly resolution uses.
+    pub fn counter_preview(&mut self) -> Option<CounterPreview> {
+        let Some(Decision::Defense { defender, attacker }) = self.awaiting().cloned() else {
+            return None;
+        };
+        let rules = self.rules.clone();
+        let data = rules.action_points()?;
+        let attack = self.world.resource::<CurrentAttack>().0.clone()?;
+        let fighters = self.fighters();
+        let a = fighters.iter().find(|f| f.id == attacker)?;
+        let me = fighters.iter().find(|f| f.id == defender)?;
+        let counter = family::shinobi::counters_now(data, me, a)
+            .first()
+            .copied()?
+            .clone();
+        let all: Vec<&Fighter> = attack
+            .targets
+            .iter()
+            .filter_map(|ts| fighters.iter().find(|f| f.id == ts.id))
+            .collect();
+        let mut decl = attack::declaration(&rules, a, &attack.order, all.len()).ok()?;
+        decl.sneak_won = &attack.sneak_won;
+        let field = self.field();
+        let ctx = context::assemble(&rules, &field, a, &all, &decl);
+        let tc = ctx.targets.iter().find(|x| x.id == defender)?;
+        let back = family::shinobi::counter_defense(data, a);
+        Some(CounterPreview {
+            damage: family::shinobi::counter_damage(me, &counter),
+            chances: tc
+                .defenses
+                .iter()
+                .map(|(c, spec)| {
+                    (
+                        *c,
+                        family::shinobi::counter_chance(data, &tc.strike, spec, &back),
+                    )
+                })
+                .collect(),
+            counter,
+        })
+    }
+}
