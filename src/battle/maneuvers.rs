@@ -330,18 +330,20 @@ pub fn apply_defense_answer(
     progress.0 = true;
 }
 
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 /// `Respond`: a prompted combatant's Instant (a Surge) or pass.
 pub fn apply_response(
-    rules: Res<RulesRes>,
-    mut dice: ResMut<BattleDice>,
+    sys: RuleSys,
     mut pending: ResMut<PendingCommand>,
     mut attack: ResMut<CurrentAttack>,
     mut awaiting: ResMut<AwaitingInput>,
-    mut log: ResMut<EventLog>,
-    mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
 ) {
+    let RuleSys {
+        rules,
+        mut dice,
+        mut log,
+        mut progress,
+        mut q,
+    } = sys;
     let Some((who, surge)) = take(&mut pending, |c| match c {
         Command::Respond { who, surge } => Some((*who, *surge)),
         _ => None,

@@ -234,16 +234,19 @@ pub fn provoked_by(
 }
 
 /// `Move`: spend the Action (and the Ki for Boosted Speed) and start walking the path.
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn declare_move(
-    rules: Res<RulesRes>,
+    sys: RuleSys,
     ground: Res<Battleground>,
     mut pending: ResMut<PendingCommand>,
     mut moving: ResMut<CurrentMove>,
-    mut log: ResMut<EventLog>,
-    mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
 ) {
+    let RuleSys {
+        rules,
+        mut log,
+        mut progress,
+        mut q,
+        ..
+    } = sys;
     let Some(Command::Move { who, path, boosted }) = pending.0.clone() else {
         return;
     };
@@ -332,18 +335,20 @@ pub fn move_ready(
 /// Walks the move one step at a time. Before each step that leaves opponents' Melee Attack
 /// Range, each of them (in id order) may Exploit: a policy decides, or its player is asked.
 /// An Exploit that deals damage stops the move where it is.
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn advance_move(
-    rules: Res<RulesRes>,
+    sys: RuleSys,
     ground: Res<Battleground>,
-    mut dice: ResMut<BattleDice>,
     mut moving: ResMut<CurrentMove>,
     mut attack: ResMut<CurrentAttack>,
     mut awaiting: ResMut<AwaitingInput>,
-    mut log: ResMut<EventLog>,
-    mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
 ) {
+    let RuleSys {
+        rules,
+        mut dice,
+        mut log,
+        mut progress,
+        mut q,
+    } = sys;
     let rules = &rules.0;
     let field = ground.field(rules);
     progress.0 = true;
@@ -514,9 +519,9 @@ fn finish_move(rules: &Rules, field: &Field, m: &MoveState, size: u32, log: &mut
 }
 
 /// `Exploit`: the answer of a prompted combatant whose reach the mover is leaving.
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
+#[allow(clippy::too_many_arguments)] // the situation of this phase, each part read
 pub fn apply_exploit_answer(
-    rules: Res<RulesRes>,
+    sys: RuleSys,
     ground: Res<Battleground>,
     mut pending: ResMut<PendingCommand>,
     moving: Res<CurrentMove>,
@@ -524,10 +529,14 @@ pub fn apply_exploit_answer(
     queued: Res<QueuedAttack>,
     mut attack: ResMut<CurrentAttack>,
     mut awaiting: ResMut<AwaitingInput>,
-    mut log: ResMut<EventLog>,
-    mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
 ) {
+    let RuleSys {
+        rules,
+        mut log,
+        mut progress,
+        mut q,
+        ..
+    } = sys;
     let Some(Command::Exploit { order, .. }) = pending.0.clone() else {
         return;
     };

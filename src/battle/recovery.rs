@@ -218,18 +218,20 @@ pub fn recovery_ready(
 
 /// Asks each provoked opponent about its Exploit, then regains Life and Ki (no Life if an
 /// Exploit hit) and lowers Defense Value until the start of the fighter's next turn.
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn advance_recovery(
-    rules: Res<RulesRes>,
+    sys: RuleSys,
     ground: Res<Battleground>,
-    mut dice: ResMut<BattleDice>,
     mut recovery: ResMut<CurrentRecovery>,
     mut attack: ResMut<CurrentAttack>,
     mut awaiting: ResMut<AwaitingInput>,
-    mut log: ResMut<EventLog>,
-    mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
 ) {
+    let RuleSys {
+        rules,
+        mut dice,
+        mut log,
+        mut progress,
+        mut q,
+    } = sys;
     let rules = &rules.0;
     let field: Field = ground.field(rules);
     progress.0 = true;

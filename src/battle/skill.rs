@@ -24,9 +24,9 @@ use bevy::prelude::*;
 
 use super::command::{Command, RuleError, SkillWay};
 use super::components::Square;
-use super::event::{BattleEvent, EventLog};
+use super::event::BattleEvent;
 use super::family::shinobi::spend_ap;
-use super::fighter::{Fighter, FighterQuery};
+use super::fighter::Fighter;
 use super::maneuvers::take;
 use super::odds::RollSummary;
 use super::state::*;
@@ -199,17 +199,19 @@ pub fn chance(rules: &Rules, me: &Fighter, check: &SkillCheckDef, way: SkillWay)
 
 /// `UseSkill`: spends the action or the Interrupt, rolls the check (or Takes 10) and, on a
 /// success, turns the square into the terrain the check names.
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn apply_use_skill(
-    rules: Res<RulesRes>,
+    sys: RuleSys,
     order: Res<TurnOrder>,
     mut ground: ResMut<Battleground>,
-    mut dice: ResMut<BattleDice>,
     mut pending: ResMut<PendingCommand>,
-    mut log: ResMut<EventLog>,
-    mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
 ) {
+    let RuleSys {
+        rules,
+        mut dice,
+        mut log,
+        mut progress,
+        mut q,
+    } = sys;
     let Some((who, at, way)) = take(&mut pending, |c| match c {
         Command::UseSkill { who, at, way } => Some((*who, *at, *way)),
         _ => None,

@@ -315,3 +315,16 @@ pub struct BattleResult {
     pub round: u32,
     pub reason: EndReason,
 }
+
+/// What nearly every rule system reads and writes, as one system parameter: the rules, the
+/// battle's dice, the event log, the flag that tells the schedule something moved, and the
+/// combatants. A system destructures it and takes only the rest of its situation as its own
+/// parameters.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct RuleSys<'w, 's> {
+    pub rules: Res<'w, RulesRes>,
+    pub dice: ResMut<'w, BattleDice>,
+    pub log: ResMut<'w, super::event::EventLog>,
+    pub progress: ResMut<'w, Progress>,
+    pub q: Query<'w, 's, super::fighter::FighterQuery>,
+}

@@ -103,17 +103,19 @@ pub fn roll_initiative(
 
 /// A new Combat Round: 3 Standard + 1 Counter Action each (less for Slowed, Pinned, Rage's
 /// aftermath, Reduced Momentum), Diminishing Defense cleared, Capacity refilled.
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn start_round(
-    rules: Res<RulesRes>,
+    sys: RuleSys,
     victory: Res<VictoryRules>,
-    mut dice: ResMut<BattleDice>,
     mut order: ResMut<TurnOrder>,
     mut outcome: ResMut<Outcome>,
-    mut log: ResMut<EventLog>,
-    mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
 ) {
+    let RuleSys {
+        rules,
+        mut dice,
+        mut log,
+        mut progress,
+        mut q,
+    } = sys;
     let rules = &rules.0;
     progress.0 = true;
     if let Some((limit, result)) = victory.round_limit
@@ -255,16 +257,14 @@ pub fn start_round(
 
 /// The active combatant's Effect Phase: Sweeping's Defense reductions it caused end; Absorbed
 /// tries to escape; Poisoned loses Life; Damage Over Time deals Lethal damage.
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
-pub fn start_turn(
-    rules: Res<RulesRes>,
-    mut dice: ResMut<BattleDice>,
-    mut order: ResMut<TurnOrder>,
-    mut ground: ResMut<Battleground>,
-    mut log: ResMut<EventLog>,
-    mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
-) {
+pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut<Battleground>) {
+    let RuleSys {
+        rules,
+        mut dice,
+        mut log,
+        mut progress,
+        mut q,
+    } = sys;
     let rules = &rules.0;
     progress.0 = true;
     let Some(active) = order.active() else {

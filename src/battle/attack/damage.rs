@@ -10,27 +10,29 @@ use crate::battle::context::{
 };
 use crate::battle::effects::{LifeCause, expiry_after, grant_condition, set_life};
 use crate::battle::event::{BattleEvent, EventLog, Pool};
-use crate::battle::fighter::{Fighter, FighterQuery, FighterQueryItem, at_tier, eval, snapshots};
+use crate::battle::fighter::{Fighter, FighterQueryItem, at_tier, eval, snapshots};
 use crate::battle::state::*;
 use crate::battle::turn::occupied;
 use crate::dice::roll;
 use crate::grid::footprint;
 use crate::ruleset::{ProfileEffect, Rules};
 
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 /// Damage: on-hit effects (Kiai's push), one Wound Roll for every target hit, the category and
 /// Soak of each target, Life lost, then on-damage effects (Sweeping's Defense Value reduction,
 /// Spiritual Assault's Ki drain, an element's condition) and a technique's Backlash.
 pub fn roll_damage(
-    rules: Res<RulesRes>,
+    sys: RuleSys,
     order_res: Res<TurnOrder>,
     mut ground: ResMut<Battleground>,
-    mut dice: ResMut<BattleDice>,
     mut attack: ResMut<CurrentAttack>,
-    mut log: ResMut<EventLog>,
-    mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
 ) {
+    let RuleSys {
+        rules,
+        mut dice,
+        mut log,
+        mut progress,
+        mut q,
+    } = sys;
     let rules = &rules.0;
     let Some(state) = attack.0.as_mut() else {
         return;

@@ -117,19 +117,21 @@ pub fn begin_attack(
 /// `Attack`: the active combatant declares an Attacking Maneuver. A shinobi sneak attack first
 /// rolls its contest: won, every defense of the target takes the penalty; lost, the target may
 /// make an opportunity attack first and the attack waits in [`QueuedAttack`].
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn declare_attack(
-    rules: Res<RulesRes>,
+    sys: RuleSys,
     ground: Res<Battleground>,
-    mut dice: ResMut<BattleDice>,
     mut pending: ResMut<PendingCommand>,
     mut attack: ResMut<CurrentAttack>,
     mut queued: ResMut<QueuedAttack>,
     mut awaiting: ResMut<AwaitingInput>,
-    mut log: ResMut<EventLog>,
-    mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
 ) {
+    let RuleSys {
+        rules,
+        mut dice,
+        mut log,
+        mut progress,
+        mut q,
+    } = sys;
     let Some(Command::Attack(mut order)) = pending.0.clone() else {
         return;
     };

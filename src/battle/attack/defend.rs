@@ -7,7 +7,7 @@ use crate::battle::command::{AttackOrder, Decision};
 use crate::battle::components::*;
 use crate::battle::context::{DefenseChoice, assemble};
 use crate::battle::event::{ActionKind, BattleEvent, EventLog};
-use crate::battle::fighter::{Fighter, FighterQuery, FighterQueryItem, snapshots};
+use crate::battle::fighter::{Fighter, FighterQueryItem, snapshots};
 use crate::battle::maneuvers::convert_action;
 use crate::battle::odds::target_odds;
 use crate::battle::state::*;
@@ -236,17 +236,20 @@ pub fn action_point_defense(ask: &DefenseAsk) -> Option<DefenseChoice> {
 
 /// Defense Declaration: each target, in id order, dodges or parries; a prompted one stops the
 /// battle until it answers.
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn collect_defenses(
-    rules: Res<RulesRes>,
+    sys: RuleSys,
     ground: Res<Battleground>,
     turn: Res<TurnOrder>,
     mut attack: ResMut<CurrentAttack>,
     mut awaiting: ResMut<AwaitingInput>,
-    mut log: ResMut<EventLog>,
-    mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
 ) {
+    let RuleSys {
+        rules,
+        mut log,
+        mut progress,
+        mut q,
+        ..
+    } = sys;
     let rules = &rules.0;
     let Some(state) = attack.0.as_mut() else {
         return;

@@ -67,17 +67,20 @@ fn grant_bonus_momentum(rules: &Rules, f: &mut FighterQueryItem, reason: &str, l
 
 /// End of the Attack: Diminishing Defense for everyone targeted, Defeated at 0 Life (Bonus
 /// Momentum for defeating a Minion), Hidden lost by attacking.
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn end_attack(
-    rules: Res<RulesRes>,
+    sys: RuleSys,
     order: Res<TurnOrder>,
     mut attack: ResMut<CurrentAttack>,
     mut moving: ResMut<CurrentMove>,
     mut recovery: ResMut<CurrentRecovery>,
-    mut log: ResMut<EventLog>,
-    mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
 ) {
+    let RuleSys {
+        rules,
+        mut log,
+        mut progress,
+        mut q,
+        ..
+    } = sys;
     let rules = &rules.0;
     let Some(state) = attack.0.take() else {
         return;

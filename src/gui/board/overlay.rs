@@ -202,11 +202,7 @@ pub(super) fn draw_overlay(
 
 /// For each square of a shinobi move's path: whether stepping onto it leaves the reach of an
 /// opponent with AP left whose reach the path entered (an opportunity attack).
-fn shinobi_danger(
-    session: &mut Session,
-    who: CombatantId,
-    path: &[Square],
-) -> Vec<bool> {
+fn shinobi_danger(session: &mut Session, who: CombatantId, path: &[Square]) -> Vec<bool> {
     let fighters = session.fighters();
     let Some(me) = fighters.iter().find(|f| f.id == who) else {
         return vec![false; path.len()];

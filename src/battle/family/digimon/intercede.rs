@@ -114,17 +114,20 @@ fn pair(
 
 /// Opens the Intercede window for the hits of the attack under way: the computer's units
 /// answer at once; a person's are asked in turn.
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn offer_intercede(
-    rules: Res<RulesRes>,
+    sys: RuleSys,
     ground: Res<Battleground>,
     order: Res<TurnOrder>,
     mut attack: ResMut<CurrentAttack>,
     mut awaiting: ResMut<AwaitingInput>,
-    mut log: ResMut<EventLog>,
-    mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
 ) {
+    let RuleSys {
+        rules,
+        mut log,
+        mut progress,
+        mut q,
+        ..
+    } = sys;
     let rules = &rules.0;
     let Some(state) = attack.0.as_mut() else {
         return;
@@ -188,18 +191,21 @@ pub fn offer_intercede(
 
 /// `Intercede`: a prompted ally's answer. Yes: it steps in (if it still can); no: the next
 /// ally is asked.
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn apply_intercede_answer(
-    rules: Res<RulesRes>,
+    sys: RuleSys,
     ground: Res<Battleground>,
     order: Res<TurnOrder>,
     mut pending: ResMut<PendingCommand>,
     mut attack: ResMut<CurrentAttack>,
     mut awaiting: ResMut<AwaitingInput>,
-    mut log: ResMut<EventLog>,
-    mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
 ) {
+    let RuleSys {
+        rules,
+        mut log,
+        mut progress,
+        mut q,
+        ..
+    } = sys;
     let Some((who, accept)) = crate::battle::maneuvers::take(&mut pending, |c| match c {
         Command::Intercede { who, accept } => Some((*who, *accept)),
         _ => None,
