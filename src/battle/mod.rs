@@ -23,6 +23,7 @@ pub mod preview;
 pub use preview::{AttackPreview, CounterPreview};
 pub mod recovery;
 pub mod setup;
+pub mod sheet;
 pub mod skill;
 pub mod state;
 pub mod stats;

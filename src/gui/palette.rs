@@ -84,19 +84,8 @@ pub fn side_mark(i: usize) -> &'static str {
     ["o ", "# ", "^ ", "<> "][i % 4]
 }
 
-/// A short badge for a condition: initials of a multi-word name, else its first two letters.
-pub fn badge(name: &str) -> String {
-    let words: Vec<&str> = name.split_whitespace().collect();
-    if words.len() > 1 {
-        words
-            .iter()
-            .filter_map(|w| w.chars().next())
-            .collect::<String>()
-            .to_uppercase()
-    } else {
-        name.chars().take(2).collect()
-    }
-}
+/// A short badge for a condition (the sheet's own, so the board and the panel agree).
+pub use crate::battle::sheet::badge;
 
 #[cfg(test)]
 mod tests {

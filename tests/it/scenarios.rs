@@ -586,3 +586,54 @@ fn scenario_far_too_large_is_refused_by_size() {
         "{got:?}"
     );
 }
+
+/// The unit sheet is a view model of the core, read here without a window: every combatant of
+/// every shipped scenario gets the sheet of its own ruleset's family, in that family's terms
+/// (DBU's Tier of Power and Capacity, power stages' hand and deck, the ninja chapter's action
+/// points, d20's armour and feats, Digimon's Accuracy and effects).
+#[test]
+fn unit_sheet_of_every_shipped_combatant_is_in_its_rulesets_terms() {
+    use gridclash::battle::Battle;
+    use gridclash::battle::components::Controller;
+    use gridclash::battle::sheet::{SheetContext, unit_sheet};
+    use gridclash::dice::DiceSource;
+    use gridclash::ruleset::Family;
+    for loaded in shipped() {
+        let setup = loaded.setup(Controller::default());
+        let mut battle =
+            Battle::new(loaded.rules.clone(), &setup, DiceSource::seeded(1)).expect("starts");
+        let names = battle.names();
+        let fighters = battle.fighters();
+        let want: &[&str] = match loaded.rules.manifest.family {
+            Family::Dbu => &["ToP ", "Capacity ", "Soak "],
+            Family::PowerStages => &["Hand (", "Deck "],
+            Family::Shinobi => &["AP ", "left this round", "Attacks: "],
+            Family::D20 => &["Armour: ", "Feats: ", "Attacks: "],
+            Family::Digimon => &["Accuracy ", "Effects: ", "Attacks: "],
+        };
+        for f in &fighters {
+            let ctx = SheetContext {
+                rules: &loaded.rules,
+                names: &names,
+                active: battle.active(),
+                paused: battle.turn().paused,
+            };
+            let sheet = unit_sheet(&ctx, f);
+            assert!(
+                !sheet.kind.is_empty(),
+                "{}: {}",
+                loaded.id(),
+                f.identity.name
+            );
+            for w in want {
+                assert!(
+                    sheet.body.contains(w),
+                    "{} {}: no {w:?} in\n{}",
+                    loaded.id(),
+                    f.identity.name,
+                    sheet.body
+                );
+            }
+        }
+    }
+}

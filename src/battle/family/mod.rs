@@ -23,6 +23,7 @@ use super::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
 use super::event::{EventLog, Pool};
 use super::fighter::{Fighter, FighterQueryItem};
 use super::odds::TargetOdds;
+use super::sheet::{SheetContext, UnitSheet};
 use crate::grid::Field;
 use crate::ruleset::{FamilyData, ProfileDef, Rules};
 
@@ -118,6 +119,11 @@ pub trait Family: Sync {
     /// The squares of a free single step `f` has left this round, when the family has one.
     fn free_step_left(&self, _f: &Fighter) -> Option<u32> {
         None
+    }
+
+    /// The unit sheet of `f`: the panel a player reads about a combatant.
+    fn unit_sheet(&self, ctx: &SheetContext, f: &Fighter) -> UnitSheet {
+        super::sheet::default_unit_sheet(ctx, f)
     }
 
     /// The exact odds of the assembled attack against one target answering with `choice`.

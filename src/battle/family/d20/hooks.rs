@@ -11,6 +11,7 @@ use crate::battle::family::d20;
 use crate::battle::family::d20::grenade;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
+use crate::battle::sheet::{SheetContext, UnitSheet};
 use crate::grid::Field;
 use crate::ruleset::d20::D20Data;
 use crate::ruleset::{ProfileDef, Rules};
@@ -106,5 +107,9 @@ impl Family for D20Data {
         choice: DefenseChoice,
     ) -> TargetOdds {
         d20::target_odds(self, ctx, t, &decl.profile.id, target, choice)
+    }
+
+    fn unit_sheet(&self, ctx: &SheetContext, f: &Fighter) -> UnitSheet {
+        super::sheet::unit_sheet(ctx, f, self)
     }
 }

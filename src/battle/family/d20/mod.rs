@@ -14,6 +14,7 @@ pub mod dive;
 pub mod grenade;
 mod hooks;
 mod rolls;
+pub mod sheet;
 pub mod swift;
 
 pub use attack::{

@@ -11,6 +11,7 @@ use crate::battle::family::digimon;
 use crate::battle::family::shinobi;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
+use crate::battle::sheet::{SheetContext, UnitSheet};
 use crate::grid::Field;
 use crate::ruleset::digimon::DigimonData;
 use crate::ruleset::{ProfileDef, Rules};
@@ -108,5 +109,9 @@ impl Family for DigimonData {
         choice: DefenseChoice,
     ) -> TargetOdds {
         digimon::target_odds(self, ctx, t, &decl.profile.id, target, choice)
+    }
+
+    fn unit_sheet(&self, ctx: &SheetContext, f: &Fighter) -> UnitSheet {
+        super::sheet::unit_sheet(ctx, f, self)
     }
 }

@@ -15,6 +15,7 @@ mod hits;
 mod hooks;
 pub mod intercede;
 mod rolls;
+pub mod sheet;
 
 pub use effects::{
     apply_effect, begin_turn, duration, fall, interrupt_left, knockback_squares, own_side,

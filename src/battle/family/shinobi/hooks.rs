@@ -10,6 +10,7 @@ use crate::battle::family::Family;
 use crate::battle::family::shinobi;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
+use crate::battle::sheet::{SheetContext, UnitSheet};
 use crate::grid::Field;
 use crate::ruleset::shinobi::ShinobiData;
 use crate::ruleset::{ProfileDef, Rules};
@@ -73,5 +74,9 @@ impl Family for ShinobiData {
         choice: DefenseChoice,
     ) -> TargetOdds {
         shinobi::target_odds(self, ctx, t, target, choice)
+    }
+
+    fn unit_sheet(&self, ctx: &SheetContext, f: &Fighter) -> UnitSheet {
+        super::sheet::unit_sheet(ctx, f, self)
     }
 }

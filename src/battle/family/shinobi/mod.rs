@@ -10,6 +10,7 @@
 //! not include being countered.)
 
 mod hooks;
+pub mod sheet;
 
 use std::collections::BTreeMap;
 

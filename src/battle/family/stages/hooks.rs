@@ -9,6 +9,7 @@ use crate::battle::family::Family;
 use crate::battle::family::stages;
 use crate::battle::fighter::Fighter;
 use crate::battle::odds::TargetOdds;
+use crate::battle::sheet::{SheetContext, UnitSheet};
 use crate::grid::Field;
 use crate::ruleset::Rules;
 use crate::ruleset::stages::StageData;
@@ -57,5 +58,9 @@ impl Family for StageData {
         choice: DefenseChoice,
     ) -> TargetOdds {
         stages::target_odds(self, ctx, t, decl, target, choice)
+    }
+
+    fn unit_sheet(&self, ctx: &SheetContext, f: &Fighter) -> UnitSheet {
+        super::sheet::unit_sheet(ctx, f, self)
     }
 }

@@ -8,6 +8,7 @@
 //! in the draws, which use the battle's seeded dice and are logged like any roll.
 
 mod hooks;
+pub mod sheet;
 
 use bevy::prelude::*;
 

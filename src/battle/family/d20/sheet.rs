@@ -1,0 +1,131 @@
+//! The d20 family's unit sheet (see [`crate::battle::sheet`]).
+
+use crate::battle::fighter::Fighter;
+use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::ruleset::d20::D20Data;
+
+/// The unit panel of a d20 character: HP, actions left this round and whether its attack of
+/// opportunity is spent, weapon with damage type and critical, armour with its DR by type
+/// after wear, feats, abilities and skills, move, and its attacks with their cost now.
+pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &D20Data) -> UnitSheet {
+    use crate::ruleset::shinobi::StatKind;
+    let stats = |kind: StatKind| {
+        d.combat
+            .stats
+            .iter()
+            .filter(|s| s.kind == kind)
+            .map(|s| format!("{} {}", s.id, f.attributes.get(&s.id)))
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    let c = d.character(&f.identity.archetype);
+    let weapon = c
+        .and_then(|c| d.weapon(&c.weapon))
+        .map_or("none".into(), |w| {
+            let crit = w.critical.unwrap_or(d.combat.critical);
+            format!(
+                "{} ({} effect {}, {}/x{}{})",
+                w.name,
+                d.damage_type_name(&w.damage_type),
+                w.effect,
+                crit.threat,
+                crit.multiplier,
+                w.range_increment
+                    .map_or(String::new(), |i| format!(", {i}-square increments"))
+            )
+        });
+    let armour = c
+        .and_then(|c| c.armour.as_deref())
+        .and_then(|id| d.armour(id))
+        .map_or("none".into(), |a| {
+            let cols: Vec<String> = d
+                .combat
+                .damage_types
+                .iter()
+                .filter(|t| a.by_type.contains_key(&t.id))
+                .map(|t| {
+                    let dr = crate::battle::family::d20::armour_dr(d, f, &t.id).map_or(0, |x| x.0);
+                    format!("{} {dr}", t.id)
+                })
+                .collect();
+            let worn = if f.encounter.armour_wear > 0 {
+                format!(", worn -{}", f.encounter.armour_wear)
+            } else {
+                String::new()
+            };
+            format!("{} (DR {}{worn})", a.name, cols.join(" / "))
+        });
+    let feats = c.map_or(String::new(), |c| {
+        c.feats
+            .iter()
+            .map(|x| format!("{x:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    });
+    let attacks: Vec<String> = c
+        .map(|c| c.attacks.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|id| d.attack(id))
+        .map(|a| {
+            let cost = crate::battle::family::d20::cost_now(d, f, &a.id);
+            if cost == 0 {
+                format!("{} (next swing, free)", a.name)
+            } else {
+                format!(
+                    "{} ({cost} action{})",
+                    a.name,
+                    if cost == 1 { "" } else { "s" }
+                )
+            }
+        })
+        .collect();
+    let mut out = format!(
+        "{} {}/{}\nActions {} of {} left  |  {}attack of opportunity {}  |  move {} squares\nWeapon: {weapon}\nArmour: {armour}\nFeats: {}\n{}\n{}\nAttacks: {}",
+        d.combat.pool_name,
+        f.life.current,
+        f.life.max,
+        f.actions.usable(),
+        d.combat.actions_per_round,
+        match d.combat.swift_actions {
+            0 => String::new(),
+            n if f.round.swift_spent < n => "swift action ready  |  ".to_string(),
+            _ => "swift action spent  |  ".to_string(),
+        },
+        if f.actions.counter > 0 {
+            "ready"
+        } else {
+            "spent"
+        },
+        f.derived(ctx.rules).normal_speed,
+        if feats.is_empty() {
+            "none".to_string()
+        } else {
+            feats
+        },
+        stats(StatKind::Ability),
+        stats(StatKind::Skill),
+        attacks.join(", "),
+    );
+    if let Some(rule) = &d.combat.prone
+        && f.encounter.prone
+    {
+        out.push_str(&format!(
+            "\nPRONE: shots from beyond melee range +{}, its Dodge or parry against melee -{}, until it moves",
+            rule.shots, rule.melee
+        ));
+    }
+    if f.encounter.dive_owed {
+        out.push_str("\nDived: its next turn starts by spending a Move action on it");
+    }
+    if f.defeated() {
+        out.push_str("\nDEFEATED (0 HP)");
+    }
+    UnitSheet {
+        kind: c
+            .map_or(f.identity.archetype.as_str(), |c| c.name.as_str())
+            .to_string(),
+        side_note: String::new(),
+        body: out,
+    }
+}

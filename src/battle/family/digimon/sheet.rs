@@ -1,0 +1,161 @@
+//! The Digimon family's unit sheet (see [`crate::battle::sheet`]).
+
+use crate::battle::fighter::Fighter;
+use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::ruleset::digimon::DigimonData;
+
+/// The unit panel of a Digimon or Tamer: stage (and the Default Stage it fell back to), HP
+/// with Temporary HP, actions left, its partner, its stats with what effects do to them, the
+/// effects on it with potency and turns left, a waiting Direct, and its attacks with their
+/// action cost.
+pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet {
+    use crate::battle::family::digimon as dg;
+    let state = f.digi.clone().unwrap_or_default();
+    let kind = if state.tamer {
+        "Tamer".to_string()
+    } else {
+        match state.form.as_deref().and_then(|id| d.digimon(id)) {
+            Some(form) => format!(
+                "{} ({}, fell back to its Default Stage)",
+                form.name, form.stage
+            ),
+            None => dg::stage(d, f).unwrap_or("?").to_string(),
+        }
+    };
+    let names = ctx.names;
+    let partner = state
+        .partner
+        .and_then(|p| names.get(&p).cloned())
+        .map_or(String::new(), |n| format!("  |  partner {n}"));
+    let stat = |id: &str, label: &str| {
+        let base = dg::base_stat(d, f, id);
+        let now = dg::stat(d, f, id);
+        if now == base {
+            format!("{label} {now}")
+        } else {
+            format!("{label} {now} ({base}{:+})", now - base)
+        }
+    };
+    let stats = [
+        stat("ACC", "Accuracy"),
+        stat("DMG", "Damage"),
+        stat("DODGE", "Dodge"),
+        stat("ARM", "Armor"),
+    ]
+    .join("  ");
+    let specs = if state.tamer {
+        format!("Charisma mod {}", f.attributes.get("CHA"))
+    } else {
+        format!(
+            "Size {}  Body {}  Agility {}  BIT {}  CPU {}  RAM {}",
+            crate::battle::family::digimon::grapple::size(d, f).0,
+            dg::base_stat(d, f, "BODY"),
+            dg::base_stat(d, f, "AGI"),
+            dg::base_stat(d, f, "BIT"),
+            dg::base_stat(d, f, "CPU"),
+            dg::base_stat(d, f, "RAM"),
+        )
+    };
+    let effects: Vec<String> = state
+        .effects
+        .iter()
+        .map(|e| {
+            let name = d.effect(e.kind).map_or("?", |x| x.name.as_str());
+            let by = names.get(&e.source).cloned().unwrap_or_default();
+            // Stun and Charm have no number.
+            let potency = if e.potency == 0 {
+                String::new()
+            } else {
+                format!(" {}", e.potency)
+            };
+            format!("{name}{potency} ({} turn(s), from {by})", e.turns)
+        })
+        .collect();
+    let mut extras = Vec::new();
+    if state.temp_hp > 0 {
+        extras.push(format!("Temporary HP {}", state.temp_hp));
+    }
+    if let Some((bonus, _)) = state.directed {
+        extras.push(format!(
+            "Directed: +{bonus} to its next Dodge or Accuracy roll"
+        ));
+    }
+    if state.haste {
+        extras.push("Haste: +1 Simple Action next round".into());
+    }
+    if ctx.paused == Some(f.id) {
+        let now = ctx
+            .active
+            .and_then(|a| names.get(&a).cloned())
+            .unwrap_or_default();
+        extras.push(format!(
+            "Handed the turn to {now}: takes it back with {} action(s) when {now} is done",
+            f.actions.usable()
+        ));
+    }
+    if let Some(h) = &state.clash {
+        let other = names.get(&h.opponent).cloned().unwrap_or_default();
+        extras.push(if h.control {
+            format!("Controls a Clash with {other}: no Dodge; Attack (Complex), End, Pin, Throw")
+        } else if h.pinned {
+            format!("Held and Pinned in a Clash by {other}: no actions, no Dodge")
+        } else {
+            format!("Held in a Clash by {other}: no actions, no Dodge")
+        });
+    }
+    if f.defense.diminishing > 0 {
+        extras.push(format!(
+            "Dodge penalty -{} this round",
+            f.defense.diminishing
+        ));
+    }
+    // The Clash actions everyone has are on the action bar, not listed here.
+    let attacks: Vec<String> = dg::attacks_now(d, f)
+        .iter()
+        .filter_map(|id| d.attack(id))
+        .filter(|a| a.clash.is_none())
+        .map(|a| {
+            let tag = match a.tag {
+                crate::ruleset::digimon::Tag::Melee => "Melee",
+                crate::ruleset::digimon::Tag::Ranged => "Ranged",
+                crate::ruleset::digimon::Tag::Area => "Area",
+            };
+            let effect = a
+                .effect
+                .and_then(|k| d.effect(k))
+                .map_or(String::new(), |e| format!(", {}", e.name));
+            let cost = if a.complex { "Complex" } else { "Simple" };
+            format!("{} [{tag}{effect}] ({cost})", a.name)
+        })
+        .collect();
+    let mut out = format!(
+        "{} {}/{}  |  actions {} of {} left  |  Movement {}\n{stats}\n{specs}\nEffects: {}{}\nAttacks: {}",
+        d.combat.pool_name,
+        f.life.current,
+        f.life.max,
+        f.actions.usable(),
+        d.combat.simple_actions,
+        dg::movement(d, f),
+        if effects.is_empty() {
+            "none".to_string()
+        } else {
+            effects.join(", ")
+        },
+        if extras.is_empty() {
+            String::new()
+        } else {
+            format!("\n{}", extras.join("  |  "))
+        },
+        attacks.join(", "),
+    );
+    if let Some(why) = &state.down {
+        out.push_str(&format!("\nOUT OF THE FIGHT: {why}"));
+    } else if f.defeated() {
+        out.push_str("\nDEFEATED (0 HP)");
+    }
+    UnitSheet {
+        kind,
+        side_note: partner,
+        body: out,
+    }
+}

@@ -1,0 +1,70 @@
+//! The shinobi family's unit sheet (see [`crate::battle::sheet`]).
+
+use crate::battle::fighter::Fighter;
+use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::ruleset::shinobi::ShinobiData;
+
+/// The unit panel of a shinobi: HP and chakra (and whether Deflect takes its penalty), AP left
+/// this round, weapon, abilities and ranks, move, and the attacks it knows with their costs.
+pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &ShinobiData) -> UnitSheet {
+    use crate::ruleset::shinobi::StatKind;
+    let names = &data.combat.pool_names;
+    let stats = |kind: StatKind| {
+        data.combat
+            .stats
+            .iter()
+            .filter(|s| s.kind == kind)
+            .map(|s| format!("{} {}", s.id, f.attributes.get(&s.id)))
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    let ninja = data.ninja(&f.identity.archetype);
+    let weapon = ninja
+        .and_then(|n| n.weapon.clone())
+        .unwrap_or_else(|| "none (cannot Block)".into());
+    let deflect = if crate::battle::family::shinobi::above_deflect_line(data, f) {
+        ""
+    } else {
+        " (Deflect at -5)"
+    };
+    let attacks: Vec<String> = ninja
+        .map(|n| n.attacks.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|id| data.attack(id))
+        .map(|a| {
+            let chakra = if a.chakra > 0 {
+                format!(", {} chakra", a.chakra)
+            } else {
+                String::new()
+            };
+            format!("{} ({} AP{chakra})", a.name, a.ap)
+        })
+        .collect();
+    let mut out = format!(
+        "{} {}/{}   {} {}/{}{deflect}\nAP {} of {} left this round  |  move {} squares\nWeapon: {weapon}\n{}\n{}\n{}\nAttacks: {}",
+        names.life,
+        f.life.current,
+        f.life.max,
+        names.chakra,
+        f.ki.current,
+        f.ki.max,
+        f.actions.usable(),
+        data.combat.action_points,
+        f.derived(ctx.rules).normal_speed,
+        stats(StatKind::Ability),
+        stats(StatKind::Rank),
+        stats(StatKind::Skill),
+        attacks.join(", "),
+    );
+    if f.defeated() {
+        out.push_str("\nDEFEATED (0 HP)");
+    }
+    UnitSheet {
+        kind: ninja
+            .map_or(f.identity.archetype.as_str(), |n| n.name.as_str())
+            .to_string(),
+        side_note: String::new(),
+        body: out,
+    }
+}
