@@ -312,7 +312,8 @@ pub fn run_with_progress(opts: &Options, battle_done: &dyn Fn()) -> Result<Repor
             ..ScenarioReport::default()
         })
         .collect();
-    let mut sides: BTreeMap<(String, u8), (crate::ruleset::Family, SideReport)> = BTreeMap::new();
+    let mut sides: BTreeMap<(String, u8), (Arc<crate::ruleset::Rules>, SideReport)> =
+        BTreeMap::new();
     let mut by_policy: BTreeMap<String, PolicyReport> = BTreeMap::new();
     let mut times: BTreeMap<String, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
     let mut hashes: Vec<u8> = Vec::new();
@@ -391,7 +392,7 @@ pub fn run_with_progress(opts: &Options, battle_done: &dyn Fn()) -> Result<Repor
                         },
                         ..SideReport::default()
                     };
-                    (ruleset.family, report)
+                    (Arc::clone(&loaded.rules), report)
                 });
             if done.winner == Some(side) {
                 entry.wins += 1;
@@ -412,8 +413,8 @@ pub fn run_with_progress(opts: &Options, battle_done: &dyn Fn()) -> Result<Repor
     };
     report.sides = sides
         .into_values()
-        .map(|(family, mut s)| {
-            s.figures = s.stats.figures(family);
+        .map(|(rules, mut s)| {
+            s.figures = s.stats.figures(&rules);
             s
         })
         .collect();

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::components::{CombatantId, Side};
 use super::event::BattleEvent;
-use crate::ruleset::{Category, Family};
+use crate::ruleset::{Category, Rules};
 
 /// Damage by category.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,54 +112,17 @@ impl CombatantStats {
         self.effects_given += o.effects_given;
     }
 
-    /// These counts as a balance report names them in `family`'s own terms: DBU's damage
-    /// categories, thresholds and Ki; d20's Success Values, damage and armour; Digimon's HP,
-    /// Armor and effects; power stages' stages and life cards; the ninja chapter's HP and
-    /// chakra. A quantity the family does not have is not listed.
-    pub fn figures(&self, family: Family) -> Vec<Figure> {
-        let dealt = self.damage_dealt.total();
+    /// These counts as a balance report names them in the terms of the family playing
+    /// `rules` (DBU's damage categories, thresholds and Ki; d20's Success Values, damage and
+    /// armour; Digimon's HP, Armor and effects; power stages' stages and life cards; the ninja
+    /// chapter's HP and chakra): attacks, hits and misses, the family's own figures, defeats.
+    pub fn figures(&self, rules: &Rules) -> Vec<Figure> {
         let mut out: Vec<(&str, i64)> = vec![
             ("attacks", i64::from(self.attacks)),
             ("hits", i64::from(self.hits)),
             ("misses", i64::from(self.misses)),
         ];
-        out.extend(match family {
-            Family::Dbu => vec![
-                ("damage dealt", dealt),
-                ("Standard", self.damage_dealt.standard),
-                ("Direct", self.damage_dealt.direct),
-                ("Lethal", self.damage_dealt.lethal),
-                ("Soak used", self.soaked),
-                ("thresholds crossed", i64::from(self.thresholds_reached)),
-                ("Steadfast passed", i64::from(self.steadfast_passed)),
-                ("Steadfast failed", i64::from(self.steadfast_failed)),
-                ("Ki spent", self.ki_spent),
-                ("conditions applied", i64::from(self.conditions_applied)),
-            ],
-            Family::PowerStages => vec![
-                ("stages taken from targets", self.stages_dealt),
-                ("life cards taken", dealt),
-                ("stages spent on attacks", self.ki_spent),
-            ],
-            Family::Shinobi => vec![
-                ("HP damage dealt", dealt),
-                ("chakra spent", self.ki_spent),
-                ("conditions applied", i64::from(self.conditions_applied)),
-            ],
-            Family::D20 => vec![
-                ("Success Value on hits", self.success_on_hits),
-                ("damage rolled", self.wound_rolled),
-                ("stopped by armour DR", self.wound_rolled - dealt),
-                ("damage dealt", dealt),
-                ("own armour worn down", i64::from(self.armour_worn)),
-            ],
-            Family::Digimon => vec![
-                ("damage rolled", self.wound_rolled),
-                ("stopped by Armor", self.soaked),
-                ("HP damage dealt", dealt),
-                ("effects given", i64::from(self.effects_given)),
-            ],
-        });
+        out.extend(super::family::of(rules).balance_figures(self));
         out.push(("defeated", i64::from(self.defeated)));
         out.into_iter()
             .map(|(label, value)| Figure {
@@ -300,4 +263,21 @@ impl BattleStats {
         }
         out
     }
+}
+
+/// The default pipeline's own balance figures (DBU): damage by category, Soak used,
+/// thresholds, Steadfast Saves, Ki and conditions.
+pub fn default_balance_figures(s: &CombatantStats) -> Vec<(&'static str, i64)> {
+    vec![
+        ("damage dealt", s.damage_dealt.total()),
+        ("Standard", s.damage_dealt.standard),
+        ("Direct", s.damage_dealt.direct),
+        ("Lethal", s.damage_dealt.lethal),
+        ("Soak used", s.soaked),
+        ("thresholds crossed", i64::from(s.thresholds_reached)),
+        ("Steadfast passed", i64::from(s.steadfast_passed)),
+        ("Steadfast failed", i64::from(s.steadfast_failed)),
+        ("Ki spent", s.ki_spent),
+        ("conditions applied", i64::from(s.conditions_applied)),
+    ]
 }

@@ -24,6 +24,7 @@ use super::event::{EventLog, Pool};
 use super::fighter::{Fighter, FighterQueryItem};
 use super::odds::TargetOdds;
 use super::sheet::{SheetContext, UnitSheet};
+use super::stats::CombatantStats;
 use crate::grid::Field;
 use crate::ruleset::{FamilyData, ProfileDef, Rules};
 
@@ -119,6 +120,12 @@ pub trait Family: Sync {
     /// The squares of a free single step `f` has left this round, when the family has one.
     fn free_step_left(&self, _f: &Fighter) -> Option<u32> {
         None
+    }
+
+    /// The family's own quantities in a balance report, named in its terms (attacks, hits,
+    /// misses and defeats are every family's and are not repeated here).
+    fn balance_figures(&self, s: &CombatantStats) -> Vec<(&'static str, i64)> {
+        super::stats::default_balance_figures(s)
     }
 
     /// The unit sheet of `f`: the panel a player reads about a combatant.

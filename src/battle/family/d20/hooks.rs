@@ -12,6 +12,7 @@ use crate::battle::family::d20::grenade;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::battle::stats::CombatantStats;
 use crate::grid::Field;
 use crate::ruleset::d20::D20Data;
 use crate::ruleset::{ProfileDef, Rules};
@@ -111,5 +112,18 @@ impl Family for D20Data {
 
     fn unit_sheet(&self, ctx: &SheetContext, f: &Fighter) -> UnitSheet {
         super::sheet::unit_sheet(ctx, f, self)
+    }
+
+    fn balance_figures(&self, s: &CombatantStats) -> Vec<(&'static str, i64)> {
+        vec![
+            ("Success Value on hits", s.success_on_hits),
+            ("damage rolled", s.wound_rolled),
+            (
+                "stopped by armour DR",
+                s.wound_rolled - s.damage_dealt.total(),
+            ),
+            ("damage dealt", s.damage_dealt.total()),
+            ("own armour worn down", i64::from(s.armour_worn)),
+        ]
     }
 }

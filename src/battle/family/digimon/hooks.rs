@@ -12,6 +12,7 @@ use crate::battle::family::shinobi;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::battle::stats::CombatantStats;
 use crate::grid::Field;
 use crate::ruleset::digimon::DigimonData;
 use crate::ruleset::{ProfileDef, Rules};
@@ -113,5 +114,14 @@ impl Family for DigimonData {
 
     fn unit_sheet(&self, ctx: &SheetContext, f: &Fighter) -> UnitSheet {
         super::sheet::unit_sheet(ctx, f, self)
+    }
+
+    fn balance_figures(&self, s: &CombatantStats) -> Vec<(&'static str, i64)> {
+        vec![
+            ("damage rolled", s.wound_rolled),
+            ("stopped by Armor", s.soaked),
+            ("HP damage dealt", s.damage_dealt.total()),
+            ("effects given", i64::from(s.effects_given)),
+        ]
     }
 }

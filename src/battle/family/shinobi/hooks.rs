@@ -11,6 +11,7 @@ use crate::battle::family::shinobi;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::battle::stats::CombatantStats;
 use crate::grid::Field;
 use crate::ruleset::shinobi::ShinobiData;
 use crate::ruleset::{ProfileDef, Rules};
@@ -78,5 +79,13 @@ impl Family for ShinobiData {
 
     fn unit_sheet(&self, ctx: &SheetContext, f: &Fighter) -> UnitSheet {
         super::sheet::unit_sheet(ctx, f, self)
+    }
+
+    fn balance_figures(&self, s: &CombatantStats) -> Vec<(&'static str, i64)> {
+        vec![
+            ("HP damage dealt", s.damage_dealt.total()),
+            ("chakra spent", s.ki_spent),
+            ("conditions applied", i64::from(s.conditions_applied)),
+        ]
     }
 }

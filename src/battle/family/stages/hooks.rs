@@ -10,6 +10,7 @@ use crate::battle::family::stages;
 use crate::battle::fighter::Fighter;
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::battle::stats::CombatantStats;
 use crate::grid::Field;
 use crate::ruleset::Rules;
 use crate::ruleset::stages::StageData;
@@ -62,5 +63,13 @@ impl Family for StageData {
 
     fn unit_sheet(&self, ctx: &SheetContext, f: &Fighter) -> UnitSheet {
         super::sheet::unit_sheet(ctx, f, self)
+    }
+
+    fn balance_figures(&self, s: &CombatantStats) -> Vec<(&'static str, i64)> {
+        vec![
+            ("stages taken from targets", s.stages_dealt),
+            ("life cards taken", s.damage_dealt.total()),
+            ("stages spent on attacks", s.ki_spent),
+        ]
     }
 }
