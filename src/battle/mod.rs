@@ -15,6 +15,7 @@ pub mod event;
 pub mod family;
 pub mod fighter;
 pub mod maneuvers;
+pub mod menu;
 pub mod movement;
 pub mod odds;
 pub mod policy;

@@ -152,6 +152,8 @@ pub struct Slot {
     pub name: String,
     pub element: Option<String>,
     pub ki_cost: i64,
+    /// What it costs now, in the ruleset's terms, as the action bar shows it after the name.
+    pub cost: String,
     /// Why it cannot be used now (greyed out), if it cannot.
     pub unusable: Option<String>,
 }
@@ -646,73 +648,22 @@ impl Session {
         true
     }
 
-    /// The active unit's attacking maneuvers, each with its Ki cost and, if it cannot be used
-    /// now, why.
+    /// The active unit's attacking maneuvers (the core's action menu), each with its cost
+    /// and, if it cannot be used now, the rule that refuses it in words.
     pub fn slots(&mut self) -> Vec<Slot> {
         let Some(who) = self.battle.active() else {
             return Vec::new();
         };
-        let Some(me) = self.battle.fighter(who) else {
-            return Vec::new();
-        };
-        let rules = self.battle.rules().clone();
-        // d20: "Throw it back" is offered only while a grenade lies live on the map (it comes
-        // last in every loadout, so the other keys stay put).
-        let live = !self.battle.map().grenades.is_empty();
-        let throw_back = |p: &str| {
-            rules
-                .d20()
-                .and_then(|d| d.attack(p))
-                .is_some_and(|a| a.throw_back)
-        };
-        let mut uses: Vec<(String, Option<String>, String)> = me
-            .loadout
-            .profiles
-            .iter()
-            .filter(|p| live || !throw_back(p))
-            .filter_map(|p| rules.profile(p).map(|d| (p.clone(), None, d.name.clone())))
-            .collect();
-        uses.extend(
-            me.loadout
-                .techniques
-                .iter()
-                .map(|t| (t.profile.clone(), Some(t.id.clone()), t.name.clone())),
-        );
-        let fighters = self.battle.fighters();
-        uses.into_iter()
-            .map(|(profile, technique, name)| {
-                let element = me.loadout.elements.first().cloned().filter(|_| {
-                    rules.profile(&profile).is_some_and(|p| {
-                        p.effects
-                            .iter()
-                            .any(|e| matches!(e, crate::ruleset::ProfileEffect::ElementChoice))
-                    })
-                });
-                let probe = AttackOrder {
-                    attacker: who,
-                    profile: profile.clone(),
-                    technique: technique.clone(),
-                    target: probe_target(&rules, &fighters, &me, &profile),
-                    wager: 0,
-                    element: element.clone(),
-                    push: None,
-                    sneak: false,
-                };
-                let ki_cost = crate::battle::attack::declaration(&rules, &me, &probe, 1)
-                    .map(|d| crate::battle::context::ki_cost(&me, &d))
-                    .unwrap_or(0);
-                let unusable = match self.battle.check(&Command::Attack(probe)) {
-                    Err(e) if !is_aiming_error(&e) => Some(self.describe_error(&e)),
-                    _ => None,
-                };
-                Slot {
-                    profile,
-                    technique,
-                    name,
-                    element,
-                    ki_cost,
-                    unusable,
-                }
+        crate::battle::menu::attack_slots(&mut self.battle, who)
+            .into_iter()
+            .map(|m| Slot {
+                unusable: m.refusal.as_ref().map(|e| self.describe_error(e)),
+                profile: m.profile,
+                technique: m.technique,
+                name: m.name,
+                element: m.element,
+                ki_cost: m.ki_cost,
+                cost: m.cost,
             })
             .collect()
     }
@@ -913,68 +864,4 @@ pub struct Aim {
     pub order: AttackOrder,
     pub template: Option<Vec<Square>>,
     pub preview: Result<AttackPreview, String>,
-}
-
-/// A target that lets `check` get past targeting, to find out whether a maneuver can be used
-/// at all this turn (actions, Ki, once per round…).
-fn probe_target(
-    rules: &crate::ruleset::Rules,
-    fighters: &[Fighter],
-    me: &Fighter,
-    profile: &str,
-) -> AttackTarget {
-    let foe = fighters
-        .iter()
-        .filter(|f| f.side != me.side && !f.defeated())
-        .find_map(|f| f.position.map(|p| (f.id, p)));
-    match rules.profile(profile).map(|p| p.targeting) {
-        Some(Targeting::Area {
-            origin: AreaOrigin::Attacker,
-            shape: AreaShape::Cone { .. } | AreaShape::Line { .. },
-            ..
-        }) => AttackTarget::Direction(Dir8::N),
-        Some(Targeting::Area {
-            origin: AreaOrigin::Attacker,
-            ..
-        }) => AttackTarget::InReach,
-        Some(Targeting::Area {
-            origin: AreaOrigin::ChosenSquare,
-            shape: AreaShape::Cone { .. } | AreaShape::Line { .. },
-            ..
-        }) => AttackTarget::SquareToward(foe.map_or(Square::new(0, 0), |f| f.1), Dir8::N),
-        Some(Targeting::Area { .. }) => {
-            AttackTarget::Square(foe.map_or(Square::new(0, 0), |f| f.1))
-        }
-        _ => {
-            // Digimon: a helping effect is given to an ally (Direct to the partner).
-            let helping = rules
-                .digimon()
-                .and_then(|d| crate::battle::family::digimon::attack_of(d, profile))
-                .is_some_and(|(a, _)| crate::battle::family::digimon::helps(a));
-            if helping {
-                let partner = me.digi.as_ref().and_then(|s| s.partner);
-                return AttackTarget::Combatant(partner.unwrap_or(me.id));
-            }
-            AttackTarget::Combatant(foe.map_or(me.id, |f| f.0))
-        }
-    }
-}
-
-/// Errors about where an attack is aimed (the maneuver itself is usable; aim elsewhere).
-fn is_aiming_error(e: &RuleError) -> bool {
-    matches!(
-        e,
-        RuleError::OutOfRange { .. }
-            | RuleError::NoTargets { .. }
-            | RuleError::NoLineOfSight(_)
-            | RuleError::SquareNotVisible(_)
-            | RuleError::OffMap(_)
-            | RuleError::SelfTarget(_)
-            | RuleError::NotAnOpponent(_)
-            | RuleError::DigimonTarget(_)
-            | RuleError::TargetHidden(_)
-            | RuleError::TargetDefeated(_)
-            | RuleError::TargetAbsent(_)
-            | RuleError::WrongTarget { .. }
-    )
 }

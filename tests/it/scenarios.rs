@@ -637,3 +637,32 @@ fn unit_sheet_of_every_shipped_combatant_is_in_its_rulesets_terms() {
         }
     }
 }
+
+/// The action menu is a view model of the core: the acting unit's maneuvers in every shipped
+/// scenario, each with its cost in its ruleset's terms (DBU's Ki, action points and chakra, the
+/// cards held and the stages they cost), read without a window.
+#[test]
+fn action_menu_costs_are_in_each_rulesets_terms() {
+    use gridclash::battle::Battle;
+    use gridclash::battle::components::Controller;
+    use gridclash::battle::menu::attack_slots;
+    use gridclash::dice::DiceSource;
+    use gridclash::ruleset::Family;
+    for loaded in shipped() {
+        let setup = loaded.setup(Controller::default());
+        let mut battle =
+            Battle::new(loaded.rules.clone(), &setup, DiceSource::seeded(1)).expect("starts");
+        let who = battle.active().expect("someone acts first");
+        let slots = attack_slots(&mut battle, who);
+        assert!(!slots.is_empty(), "{}: no maneuvers", loaded.id());
+        for s in &slots {
+            let ok = match loaded.rules.manifest.family {
+                Family::Dbu => s.cost.ends_with("Ki"),
+                Family::D20 => s.cost.ends_with("AP") || s.cost == " next swing",
+                Family::Shinobi | Family::Digimon => s.cost.contains("AP"),
+                Family::PowerStages => !s.cost.contains("Ki") && !s.cost.contains("AP"),
+            };
+            assert!(ok, "{} {}: cost {:?}", loaded.id(), s.name, s.cost);
+        }
+    }
+}

@@ -128,6 +128,12 @@ pub trait Family: Sync {
         super::stats::default_balance_figures(s)
     }
 
+    /// What an attack with `profile` costs `me` now, as the action bar shows it after the
+    /// maneuver's name (the default pipeline: its Ki).
+    fn slot_cost(&self, _me: &Fighter, _profile: &str, ki_cost: i64) -> String {
+        format!(" {ki_cost}Ki")
+    }
+
     /// The unit sheet of `f`: the panel a player reads about a combatant.
     fn unit_sheet(&self, ctx: &SheetContext, f: &Fighter) -> UnitSheet {
         super::sheet::default_unit_sheet(ctx, f)

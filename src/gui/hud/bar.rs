@@ -141,55 +141,13 @@ pub(super) fn action_bar_text(
             format!("{} Boosted", keys.of(GameAction::BoostedMove)),
         ));
     }
-    let hand = me.as_ref().and_then(|f| f.cards.clone());
     let slots = &view.slots;
     let mut unavailable = Vec::new();
     for (i, s) in slots.iter().enumerate() {
         let key = GameAction::SLOTS
             .get(i)
             .map_or("-".to_string(), |a| keys.of(*a).to_string());
-        let label = match (&hand, rules.stages()) {
-            _ if rules.d20().is_some() => {
-                let cost = match (rules.d20(), &me) {
-                    (Some(d), Some(f)) => crate::battle::family::d20::cost_now(d, f, &s.profile),
-                    _ => 1,
-                };
-                if cost == 0 {
-                    format!("{key} {} next swing", s.name)
-                } else {
-                    format!("{key} {} {cost}AP", s.name)
-                }
-            }
-            _ if rules.action_points().is_some() => {
-                let ap = match (rules.action_points(), &me) {
-                    (Some(d), Some(f)) => {
-                        crate::battle::family::shinobi::attack_ap(d, rules.digimon(), f, &s.profile)
-                    }
-                    (Some(d), None) => crate::battle::family::shinobi::ap_cost(d, &s.profile),
-                    _ => 1,
-                };
-                let chakra = if s.ki_cost > 0 {
-                    format!(" {}ch", s.ki_cost)
-                } else {
-                    String::new()
-                };
-                format!("{key} {} {ap}AP{chakra}", s.name)
-            }
-            (Some(h), Some(data)) => {
-                let held = if data.card(&s.profile).is_some() {
-                    format!(" x{}", h.count(&s.profile))
-                } else {
-                    String::new()
-                };
-                let cost = if s.ki_cost > 0 {
-                    format!(" {} stages", s.ki_cost)
-                } else {
-                    String::new()
-                };
-                format!("{key} {}{held}{cost}", s.name)
-            }
-            _ => format!("{key} {} {}Ki", s.name, s.ki_cost),
-        };
+        let label = format!("{key} {}{}", s.name, s.cost);
         if let Some(why) = &s.unusable {
             let short = why.split(" (").next().unwrap_or(why);
             unavailable.push(format!("{}: {short}", s.name));

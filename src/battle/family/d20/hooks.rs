@@ -126,4 +126,12 @@ impl Family for D20Data {
             ("own armour worn down", i64::from(s.armour_worn)),
         ]
     }
+
+    /// Its actions now, or "next swing" for a later swing of a full-round attack.
+    fn slot_cost(&self, me: &Fighter, profile: &str, _ki_cost: i64) -> String {
+        match d20::cost_now(self, me, profile) {
+            0 => " next swing".to_string(),
+            cost => format!(" {cost}AP"),
+        }
+    }
 }

@@ -124,4 +124,8 @@ impl Family for DigimonData {
             ("effects given", i64::from(s.effects_given)),
         ]
     }
+
+    fn slot_cost(&self, me: &Fighter, profile: &str, ki_cost: i64) -> String {
+        crate::battle::family::shinobi::slot_cost(&self.ap, Some(self), me, profile, ki_cost)
+    }
 }

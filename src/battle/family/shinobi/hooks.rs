@@ -88,4 +88,8 @@ impl Family for ShinobiData {
             ("conditions applied", i64::from(s.conditions_applied)),
         ]
     }
+
+    fn slot_cost(&self, me: &Fighter, profile: &str, ki_cost: i64) -> String {
+        crate::battle::family::shinobi::slot_cost(self, None, me, profile, ki_cost)
+    }
 }

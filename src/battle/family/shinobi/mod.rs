@@ -81,6 +81,24 @@ pub fn pay_attack(
     spend_ap(f, ap, &what, log);
 }
 
+/// What an attack costs `me` now on the action-point path, as the action bar shows it: its
+/// action points (a Digimon Complex Action all of them) and any chakra.
+pub fn slot_cost(
+    data: &ShinobiData,
+    digimon: Option<&DigimonData>,
+    me: &Fighter,
+    profile: &str,
+    chakra: i64,
+) -> String {
+    let ap = attack_ap(data, digimon, me, profile);
+    let chakra = if chakra > 0 {
+        format!(" {chakra}ch")
+    } else {
+        String::new()
+    };
+    format!(" {ap}AP{chakra}")
+}
+
 /// True when `f` has a weapon equipped (Block and weapon attacks need one).
 pub fn has_weapon(data: &ShinobiData, f: &Fighter) -> bool {
     data.ninja(&f.identity.archetype)

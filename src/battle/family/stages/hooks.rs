@@ -72,4 +72,22 @@ impl Family for StageData {
             ("stages spent on attacks", s.ki_spent),
         ]
     }
+
+    /// The cards of it held, and the stages it costs.
+    fn slot_cost(&self, me: &Fighter, profile: &str, ki_cost: i64) -> String {
+        let Some(hand) = &me.cards else {
+            return format!(" {ki_cost}Ki");
+        };
+        let held = if self.card(profile).is_some() {
+            format!(" x{}", hand.count(profile))
+        } else {
+            String::new()
+        };
+        let cost = if ki_cost > 0 {
+            format!(" {ki_cost} stages")
+        } else {
+            String::new()
+        };
+        format!("{held}{cost}")
+    }
 }

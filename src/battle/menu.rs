@@ -1,0 +1,158 @@
+//! The action menu as a view model of the core: the maneuvers a unit may use now, each with
+//! its cost in the ruleset's own terms and the rule that refuses it, for the window's action
+//! bar, the computer players and tests alike.
+
+use super::Battle;
+use super::command::{AttackOrder, AttackTarget, Command, RuleError};
+use super::components::{CombatantId, Square};
+use super::family;
+use super::fighter::Fighter;
+use crate::grid::Dir8;
+use crate::ruleset::{AreaOrigin, AreaShape, Rules, Targeting};
+
+/// One attacking maneuver of the menu.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MenuSlot {
+    /// A Basic Attack profile id, or the technique's profile.
+    pub profile: String,
+    pub technique: Option<String>,
+    /// The technique's or the profile's name.
+    pub name: String,
+    pub element: Option<String>,
+    /// Its Ki (stages, chakra) cost.
+    pub ki_cost: i64,
+    /// What it costs now as the bar shows it after the name (" 2AP 3ch", " next swing").
+    pub cost: String,
+    /// The rule that refuses it now, if one does.
+    pub refusal: Option<RuleError>,
+}
+
+/// The attacking maneuvers of `who`, in its loadout's order (the keys 1-9 of the window), each
+/// with its cost now and the rule refusing it, if one does. Aiming errors (out of range, no
+/// line of sight) do not refuse a maneuver: it is usable, aimed elsewhere.
+pub fn attack_slots(battle: &mut Battle, who: CombatantId) -> Vec<MenuSlot> {
+    let Some(me) = battle.fighter(who) else {
+        return Vec::new();
+    };
+    let rules = battle.rules().clone();
+    // d20: "Throw it back" is offered only while a grenade lies live on the map (it comes
+    // last in every loadout, so the other keys stay put).
+    let live = !battle.map().grenades.is_empty();
+    let throw_back = |p: &str| {
+        rules
+            .d20()
+            .and_then(|d| d.attack(p))
+            .is_some_and(|a| a.throw_back)
+    };
+    let mut uses: Vec<(String, Option<String>, String)> = me
+        .loadout
+        .profiles
+        .iter()
+        .filter(|p| live || !throw_back(p))
+        .filter_map(|p| rules.profile(p).map(|d| (p.clone(), None, d.name.clone())))
+        .collect();
+    uses.extend(
+        me.loadout
+            .techniques
+            .iter()
+            .map(|t| (t.profile.clone(), Some(t.id.clone()), t.name.clone())),
+    );
+    let fighters = battle.fighters();
+    uses.into_iter()
+        .map(|(profile, technique, name)| {
+            let element = me.loadout.elements.first().cloned().filter(|_| {
+                rules.profile(&profile).is_some_and(|p| {
+                    p.effects
+                        .iter()
+                        .any(|e| matches!(e, crate::ruleset::ProfileEffect::ElementChoice))
+                })
+            });
+            let probe = AttackOrder {
+                attacker: who,
+                profile: profile.clone(),
+                technique: technique.clone(),
+                target: probe_target(&rules, &fighters, &me, &profile),
+                wager: 0,
+                element: element.clone(),
+                push: None,
+                sneak: false,
+            };
+            let ki_cost = crate::battle::attack::declaration(&rules, &me, &probe, 1)
+                .map(|d| crate::battle::context::ki_cost(&me, &d))
+                .unwrap_or(0);
+            let refusal = match battle.check(&Command::Attack(probe)) {
+                Err(e) if !is_aiming_error(&e) => Some(e),
+                _ => None,
+            };
+            let cost = family::of(&rules).slot_cost(&me, &profile, ki_cost);
+            MenuSlot {
+                profile,
+                technique,
+                name,
+                element,
+                ki_cost,
+                cost,
+                refusal,
+            }
+        })
+        .collect()
+}
+
+/// A target that lets `check` get past targeting, to find out whether a maneuver can be used
+/// at all this turn (actions, Ki, once per round…).
+fn probe_target(rules: &Rules, fighters: &[Fighter], me: &Fighter, profile: &str) -> AttackTarget {
+    let foe = fighters
+        .iter()
+        .filter(|f| f.side != me.side && !f.defeated())
+        .find_map(|f| f.position.map(|p| (f.id, p)));
+    match rules.profile(profile).map(|p| p.targeting) {
+        Some(Targeting::Area {
+            origin: AreaOrigin::Attacker,
+            shape: AreaShape::Cone { .. } | AreaShape::Line { .. },
+            ..
+        }) => AttackTarget::Direction(Dir8::N),
+        Some(Targeting::Area {
+            origin: AreaOrigin::Attacker,
+            ..
+        }) => AttackTarget::InReach,
+        Some(Targeting::Area {
+            origin: AreaOrigin::ChosenSquare,
+            shape: AreaShape::Cone { .. } | AreaShape::Line { .. },
+            ..
+        }) => AttackTarget::SquareToward(foe.map_or(Square::new(0, 0), |f| f.1), Dir8::N),
+        Some(Targeting::Area { .. }) => {
+            AttackTarget::Square(foe.map_or(Square::new(0, 0), |f| f.1))
+        }
+        _ => {
+            // Digimon: a helping effect is given to an ally (Direct to the partner).
+            let helping = rules
+                .digimon()
+                .and_then(|d| crate::battle::family::digimon::attack_of(d, profile))
+                .is_some_and(|(a, _)| crate::battle::family::digimon::helps(a));
+            if helping {
+                let partner = me.digi.as_ref().and_then(|s| s.partner);
+                return AttackTarget::Combatant(partner.unwrap_or(me.id));
+            }
+            AttackTarget::Combatant(foe.map_or(me.id, |f| f.0))
+        }
+    }
+}
+
+/// Errors about where an attack is aimed (the maneuver itself is usable; aim elsewhere).
+fn is_aiming_error(e: &RuleError) -> bool {
+    matches!(
+        e,
+        RuleError::OutOfRange { .. }
+            | RuleError::NoTargets { .. }
+            | RuleError::NoLineOfSight(_)
+            | RuleError::SquareNotVisible(_)
+            | RuleError::OffMap(_)
+            | RuleError::SelfTarget(_)
+            | RuleError::NotAnOpponent(_)
+            | RuleError::DigimonTarget(_)
+            | RuleError::TargetHidden(_)
+            | RuleError::TargetDefeated(_)
+            | RuleError::TargetAbsent(_)
+            | RuleError::WrongTarget { .. }
+    )
+}
