@@ -1,7 +1,8 @@
 //! Helpers shared by the rule tests: the shipped ruleset, small battles with scripted dice,
 //! attack orders and the event log as lines of text.
 
-use std::sync::{Arc, OnceLock};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use gridclash::battle::Battle;
 use gridclash::battle::command::{AttackOrder, AttackTarget, Command};
@@ -12,20 +13,114 @@ use gridclash::dice::DiceSource;
 use gridclash::grid::Dir8;
 use gridclash::ruleset::{ConditionKind, Rules, rules_root};
 
-/// The shipped DBU ruleset, loaded once.
-pub fn rules() -> Arc<Rules> {
-    static RULES: OnceLock<Arc<Rules>> = OnceLock::new();
-    RULES
-        .get_or_init(|| {
-            Arc::new(Rules::load(&rules_root().join("dbu")).expect("shipped rules load"))
-        })
-        .clone()
+/// A shipped ruleset by id (`dbu`, `d20`, `digimon`, `shinobi`, `power-stages`), loaded once
+/// for the whole test binary and kept for its lifetime.
+pub fn ruleset(id: &str) -> &'static Arc<Rules> {
+    static LOADED: OnceLock<Mutex<BTreeMap<String, &'static Arc<Rules>>>> = OnceLock::new();
+    let mut loaded = LOADED
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    loaded.entry(id.to_string()).or_insert_with(|| {
+        let rules = Rules::load(&rules_root().join(id))
+            .unwrap_or_else(|e| panic!("the shipped {id} ruleset loads: {e}"));
+        Box::leak(Box::new(Arc::new(rules)))
+    })
 }
 
-/// The shipped ruleset with a `'static` lifetime, for borrowing its terrain in tests.
+/// The shipped DBU ruleset.
+pub fn rules() -> Arc<Rules> {
+    ruleset("dbu").clone()
+}
+
+/// The shipped DBU ruleset with a `'static` lifetime, for borrowing its terrain in tests.
 pub fn rules_static() -> &'static Rules {
-    static RULES: OnceLock<Arc<Rules>> = OnceLock::new();
-    RULES.get_or_init(rules)
+    ruleset("dbu")
+}
+
+/// The one builder of every test battle: a ruleset, a map (open ground by default, 20×12),
+/// units, and dice (scripted faces or a seed), e.g.
+/// `Arena::new("d20").size(40, 10).units(vec![..]).dice(&[15, 3]).build()`.
+pub struct Arena {
+    rules: Arc<Rules>,
+    size: (u32, u32),
+    rows: Vec<String>,
+    units: Vec<UnitSetup>,
+    dice: DiceSource,
+}
+
+impl Arena {
+    /// A battle of the shipped ruleset `id`.
+    pub fn new(id: &str) -> Self {
+        Self::with_rules(ruleset(id).clone())
+    }
+
+    /// A battle of `rules` (a shipped ruleset a test changed, say).
+    pub fn with_rules(rules: Arc<Rules>) -> Self {
+        Self {
+            rules,
+            size: (20, 12),
+            rows: Vec::new(),
+            units: Vec::new(),
+            dice: DiceSource::seeded(1),
+        }
+    }
+
+    /// Open ground of `width` × `height` squares.
+    pub fn size(mut self, width: u32, height: u32) -> Self {
+        self.size = (width, height);
+        self
+    }
+
+    /// A map drawn with the ruleset's terrain symbols, one string a row.
+    pub fn map(mut self, rows: &[&str]) -> Self {
+        self.rows = rows.iter().map(|r| r.to_string()).collect();
+        self.size = (rows[0].len() as u32, rows.len() as u32);
+        self
+    }
+
+    /// The combatants, in order (their ids are their places in this list).
+    pub fn units(mut self, units: Vec<UnitSetup>) -> Self {
+        self.units = units;
+        self
+    }
+
+    /// Dice that come up `faces`, in order (initiative first).
+    pub fn dice(mut self, faces: &[u32]) -> Self {
+        self.dice = DiceSource::scripted(faces.iter().copied());
+        self
+    }
+
+    /// Seeded dice.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.dice = DiceSource::seeded(seed);
+        self
+    }
+
+    /// The battle, started.
+    pub fn build(self) -> Battle {
+        let mut setup = BattleSetup::open(self.size.0, self.size.1, self.units);
+        for (y, row) in self.rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let t = self
+                    .rules
+                    .terrain_by_symbol(c)
+                    .expect("known terrain symbol");
+                setup.map.set(Square::new(x as i32, y as i32), t);
+            }
+        }
+        Battle::new(self.rules, &setup, self.dice).expect("valid setup")
+    }
+
+    /// The battle, run until unit 0's turn (everyone before it ends its turn).
+    pub fn build_at_unit_0(self) -> Battle {
+        let mut b = self.build();
+        while b.turn().active() != Some(CombatantId(0)) {
+            let who = b.turn().active().expect("someone acts");
+            b.submit(Command::EndTurn { who }).expect("end turn");
+        }
+        b
+    }
 }
 
 /// A unit that always dodges and never uses Instants, so tests control every roll.
@@ -46,8 +141,7 @@ pub fn battle(units: Vec<UnitSetup>, faces: &[u32]) -> Battle {
 
 /// Like [`battle`] with another ruleset.
 pub fn battle_with(rules: Arc<Rules>, units: Vec<UnitSetup>, faces: &[u32]) -> Battle {
-    let setup = BattleSetup::open(20, 12, units);
-    Battle::new(rules, &setup, DiceSource::scripted(faces.iter().copied())).expect("valid setup")
+    Arena::with_rules(rules).units(units).dice(faces).build()
 }
 
 /// A battle on a map drawn with terrain symbols (`.` open, `:` rubble, `#` wall, `c` crates…).
@@ -62,14 +156,11 @@ pub fn battle_on_with(
     units: Vec<UnitSetup>,
     faces: &[u32],
 ) -> Battle {
-    let mut setup = BattleSetup::open(rows[0].len() as u32, rows.len() as u32, units);
-    for (y, row) in rows.iter().enumerate() {
-        for (x, c) in row.chars().enumerate() {
-            let t = r.terrain_by_symbol(c).expect("known terrain symbol");
-            setup.map.set(Square::new(x as i32, y as i32), t);
-        }
-    }
-    Battle::new(r, &setup, DiceSource::scripted(faces.iter().copied())).expect("valid setup")
+    Arena::with_rules(r)
+        .map(rows)
+        .units(units)
+        .dice(faces)
+        .build()
 }
 
 /// Two fighters side by side; the first wins initiative (its d10 is a 10, the second's a 1).

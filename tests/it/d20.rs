@@ -2,7 +2,7 @@
 //! self-consistent steps of its Adam vs Betty sample combat, the exact preview against the
 //! resolution, and the AI against random play.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use gridclash::battle::Battle;
 use gridclash::battle::command::{AttackTarget, Command, RuleError, SkillWay};
@@ -15,14 +15,12 @@ use gridclash::dice::{BaseDie, DiceSource, RollKind, RollSpec, distribution, rol
 use gridclash::ruleset::d20::{CriticalRule, D20Data, EffectTable};
 use gridclash::ruleset::{Rules, rules_root};
 
+use crate::common::{Arena, ruleset};
 use crate::common::{assert_contains, lines, run};
 
-/// The shipped d20 ruleset, loaded once.
+/// The shipped d20 ruleset.
 fn rules() -> Arc<Rules> {
-    static RULES: OnceLock<Arc<Rules>> = OnceLock::new();
-    RULES
-        .get_or_init(|| Arc::new(Rules::load(&rules_root().join("d20")).expect("d20 loads")))
-        .clone()
+    ruleset("d20").clone()
 }
 
 fn data(r: &Rules) -> &D20Data {
@@ -76,8 +74,11 @@ fn unit(archetype: &str, side: u8, at: (i32, i32), defense: DefensePolicy, aoo: 
 
 /// A battle on open ground whose dice come from `faces` (initiative first, in unit order).
 fn battle(r: Arc<Rules>, units: Vec<UnitSetup>, faces: &[u32]) -> Battle {
-    let setup = BattleSetup::open(40, 10, units);
-    Battle::new(r, &setup, DiceSource::scripted(faces.iter().copied())).expect("battle starts")
+    Arena::with_rules(r)
+        .size(40, 10)
+        .units(units)
+        .dice(faces)
+        .build()
 }
 
 fn shoot(attacker: u32, profile: &str, target: u32) -> Command {

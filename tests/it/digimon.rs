@@ -2,7 +2,7 @@
 //! dice, the exact preview against the resolution, broken files, and the AI against random
 //! play.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use gridclash::battle::Battle;
 use gridclash::battle::command::{AttackTarget, Command, Decision, RuleError, SkillWay};
@@ -16,26 +16,17 @@ use gridclash::dice::{DiceGroup, DiceSource, Dist, RollKind, RollSpec, distribut
 use gridclash::ruleset::digimon::{DigimonData, EffectKind};
 use gridclash::ruleset::{Rules, rules_root};
 
+use crate::common::{Arena, ruleset};
 use crate::common::{assert_contains, stage};
 
-static RULES: OnceLock<Arc<Rules>> = OnceLock::new();
-
-/// The shipped Digimon ruleset, loaded once.
+/// The shipped Digimon ruleset.
 fn rules() -> Arc<Rules> {
-    RULES
-        .get_or_init(|| {
-            Arc::new(Rules::load(&rules_root().join("digimon")).expect("digimon loads"))
-        })
-        .clone()
+    ruleset("digimon").clone()
 }
 
 /// Its Digimon data.
 fn data() -> &'static DigimonData {
-    rules();
-    RULES
-        .get()
-        .and_then(|r| r.digimon())
-        .expect("a Digimon ruleset")
+    ruleset("digimon").digimon().expect("a Digimon ruleset")
 }
 
 fn unit(archetype: &str, side: u8, at: (i32, i32)) -> UnitSetup {
@@ -45,7 +36,11 @@ fn unit(archetype: &str, side: u8, at: (i32, i32)) -> UnitSetup {
 /// A battle on open ground whose dice come from `faces` (initiative first: 3d6 for each unit
 /// that rolls, in unit order; a partnered Tamer rolls none).
 fn battle(units: Vec<UnitSetup>, faces: &[u32]) -> Battle {
-    battle_on(BattleSetup::open(30, 8, units), faces)
+    Arena::new("digimon")
+        .size(30, 8)
+        .units(units)
+        .dice(faces)
+        .build()
 }
 
 fn battle_on(setup: BattleSetup, faces: &[u32]) -> Battle {

@@ -2,7 +2,7 @@
 //! defaults, the exact preview against the resolution, and the AI against random play.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use gridclash::battle::Battle;
 use gridclash::battle::command::{AttackOrder, AttackTarget, Command, RuleError};
@@ -12,19 +12,15 @@ use gridclash::battle::event::BattleEvent;
 use gridclash::battle::family::shinobi;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};
 use gridclash::dice::DiceSource;
+use gridclash::ruleset::Rules;
 use gridclash::ruleset::shinobi::move_squares;
-use gridclash::ruleset::{Rules, rules_root};
 
 use crate::common::stage;
+use crate::common::{Arena, ruleset};
 
-/// The shipped shinobi ruleset, loaded once.
+/// The shipped shinobi ruleset.
 fn rules() -> Arc<Rules> {
-    static RULES: OnceLock<Arc<Rules>> = OnceLock::new();
-    RULES
-        .get_or_init(|| {
-            Arc::new(Rules::load(&rules_root().join("shinobi")).expect("shinobi loads"))
-        })
-        .clone()
+    ruleset("shinobi").clone()
 }
 
 /// A unit that always answers with `defense` and never makes opportunity attacks.
@@ -40,13 +36,11 @@ fn unit(archetype: &str, side: u8, at: (i32, i32), defense: DefensePolicy) -> Un
 
 /// A battle of `units` on open ground, run until unit 0's turn.
 fn battle(units: Vec<UnitSetup>, seed: u64) -> Battle {
-    let setup = BattleSetup::open(16, 8, units);
-    let mut b = Battle::new(rules(), &setup, DiceSource::seeded(seed)).expect("battle starts");
-    while b.turn().active() != Some(CombatantId(0)) {
-        let who = b.turn().active().expect("someone acts");
-        b.submit(Command::EndTurn { who }).expect("end turn");
-    }
-    b
+    Arena::new("shinobi")
+        .size(16, 8)
+        .units(units)
+        .seed(seed)
+        .build_at_unit_0()
 }
 
 /// An attack order (the common helper, named for what these tests read).

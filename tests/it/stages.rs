@@ -1,7 +1,7 @@
 //! The power-stages ruleset ("Combat Cards in Combat"): each rule of the text and of our data
 //! defaults, the exact preview against the resolution, saves, and the AI against random play.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use gridclash::ai::Policy;
 use gridclash::battle::Battle;
@@ -15,16 +15,12 @@ use gridclash::ruleset::stages::{CardKind, FINAL_PHYSICAL};
 use gridclash::ruleset::{Rules, rules_root};
 use gridclash::{save, scenario};
 
+use crate::common::{Arena, ruleset};
 use crate::common::{attack, lines, run, stage};
 
-/// The shipped power-stages ruleset, loaded once.
+/// The shipped power-stages ruleset.
 fn rules() -> Arc<Rules> {
-    static RULES: OnceLock<Arc<Rules>> = OnceLock::new();
-    RULES
-        .get_or_init(|| {
-            Arc::new(Rules::load(&rules_root().join("power-stages")).expect("power-stages loads"))
-        })
-        .clone()
+    ruleset("power-stages").clone()
 }
 
 /// A unit whose defense answer is fixed: `block` plays a matching card when it holds one.
@@ -45,16 +41,11 @@ fn unit(archetype: &str, side: u8, x: i32, block: bool) -> UnitSetup {
 /// A two-unit battle on open ground, `gap` squares apart, run until unit 0's turn; then both
 /// hands are emptied and unit 0 holds `hand`, so each test sets exactly what it needs.
 fn duel(a: &str, b: &str, gap: i32, block: bool, hand: &[(&str, u32)]) -> Battle {
-    let setup = BattleSetup::open(
-        16,
-        6,
-        vec![unit(a, 0, 2, false), unit(b, 1, 2 + gap, block)],
-    );
-    let mut battle = Battle::new(rules(), &setup, DiceSource::seeded(5)).expect("battle starts");
-    while battle.turn().active() != Some(CombatantId(0)) {
-        let who = battle.turn().active().expect("someone acts");
-        battle.submit(Command::EndTurn { who }).expect("end turn");
-    }
+    let mut battle = Arena::new("power-stages")
+        .size(16, 6)
+        .units(vec![unit(a, 0, 2, false), unit(b, 1, 2 + gap, block)])
+        .seed(5)
+        .build_at_unit_0();
     set_hand(&mut battle, 1, &[]);
     set_hand(&mut battle, 0, hand);
     battle
