@@ -216,9 +216,7 @@ pub fn start_round(
         } else {
             f.actions.lost_to_pin = (0, 0);
         }
-        if let Some(d) = rules.digimon() {
-            super::family::digimon::refresh_round(d, f, &mut standard, &mut notes, &mut log);
-        }
+        super::family::of(rules).refresh_actions(f, &mut standard, &mut notes, &mut log);
         f.actions.standard = standard;
         f.actions.counter = counter;
         log.push(BattleEvent::ActionsRefreshed {
@@ -245,12 +243,7 @@ pub fn start_round(
         *f.round = RoundLog::default();
     }
     drop(items);
-    // Digimon: every Clash rolls for control again "at the start of each round following".
-    if order.round > 1
-        && let Some(d) = rules.digimon()
-    {
-        super::family::digimon::grapple::recheck(d, &mut q, &mut dice.0, &mut log);
-    }
+    super::family::of(rules).start_round(order.round, &mut q, &mut dice.0, &mut log);
     order.phase = TurnPhase::TurnStart;
     progress.0 = true;
 }
@@ -284,11 +277,7 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
     for mut f in q.iter_mut() {
         f.defense.changes.retain(|c| c.until_turn_of != active);
     }
-    // Digimon: a Clash whose participant fell since (Poison at its turn's start) is over.
-    if rules.digimon().is_some() {
-        super::family::digimon::grapple::break_loose(&mut q, &mut log);
-        super::family::digimon::release_charms(&mut q, &mut log);
-    }
+    super::family::of(rules).before_turn(&mut q, &mut log);
     let all = snapshots(&q);
     let Some(me) = all.iter().find(|f| f.id == active).cloned() else {
         order.phase = TurnPhase::TurnEnd;
@@ -306,10 +295,8 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
         who: active,
         round: order.round,
     });
-    if let Some(data) = rules.stages()
-        && let Some(mut f) = q.iter_mut().find(|f| *f.id == active)
-    {
-        super::family::stages::begin_turn(data, &mut dice.0, &mut f, &mut log);
+    if let Some(mut f) = q.iter_mut().find(|f| *f.id == active) {
+        super::family::of(rules).turn_started(&mut f, &mut dice.0, &mut log);
     }
     if me.encounter.dive_owed
         && let Some(mut f) = q.iter_mut().find(|f| *f.id == active)
@@ -380,9 +367,7 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
     let Some(mut f) = q.iter_mut().find(|f| *f.id == active) else {
         return;
     };
-    if let Some(d) = rules.digimon() {
-        super::family::digimon::begin_turn(rules, d, &mut f, &mut dice.0, &mut log);
-    }
+    super::family::of(rules).effect_phase(rules, &mut f, &mut dice.0, &mut log);
     let snap = f.snapshot();
     if let Some(ConditionRule::Poisoned { life_loss, .. }) = snap
         .active(rules, ConditionKind::Poisoned)
@@ -624,10 +609,8 @@ pub fn end_turn(
                 f.actions.steady = 0;
             }
             super::recovery::fade_power(rules, a, round, f, &mut log);
-            if *f.id == a
-                && let Some(d) = rules.digimon()
-            {
-                super::family::digimon::tick_effects(d, f, &mut log);
+            if *f.id == a {
+                super::family::of(rules).end_phase(f, &mut log);
             }
         }
     }
@@ -664,9 +647,7 @@ pub fn end_turn(
         order.phase = TurnPhase::TurnStart;
     }
     drop(items);
-    if rules.digimon().is_some() {
-        super::family::digimon::release_charms(&mut q, &mut log);
-    }
+    super::family::of(rules).after_turn(&mut q, &mut log);
 }
 
 /// The most times a shared turn changes hands: Tamer and Digimon have at most four Simple

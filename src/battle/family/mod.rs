@@ -21,12 +21,14 @@ use super::command::{AttackOrder, RuleError};
 use super::components::Square;
 use super::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
 use super::event::{EventLog, Pool};
-use super::fighter::{Fighter, FighterQueryItem};
+use super::fighter::{Fighter, FighterQuery, FighterQueryItem};
 use super::odds::TargetOdds;
 use super::sheet::{SheetContext, UnitSheet};
 use super::stats::CombatantStats;
+use crate::dice::DiceSource;
 use crate::grid::Field;
 use crate::ruleset::{FamilyData, ProfileDef, Rules};
+use bevy::prelude::Query;
 
 /// What a ruleset family does differently from the default pipeline.
 pub trait Family: Sync {
@@ -138,6 +140,50 @@ pub trait Family: Sync {
     fn unit_sheet(&self, ctx: &SheetContext, f: &Fighter) -> UnitSheet {
         super::sheet::default_unit_sheet(ctx, f)
     }
+
+    /// A combatant's actions as a round starts: what the family adds to or takes from the
+    /// `standard` actions just counted, with a note for each change.
+    fn refresh_actions(
+        &self,
+        _f: &mut FighterQueryItem,
+        _standard: &mut u32,
+        _notes: &mut Vec<String>,
+        _log: &mut EventLog,
+    ) {
+    }
+
+    /// After every combatant's actions are refreshed at the start of `round`.
+    fn start_round(
+        &self,
+        _round: u32,
+        _q: &mut Query<FighterQuery>,
+        _dice: &mut DiceSource,
+        _log: &mut EventLog,
+    ) {
+    }
+
+    /// Before a turn's Effect Phase: what no longer holds since the last turn ends.
+    fn before_turn(&self, _q: &mut Query<FighterQuery>, _log: &mut EventLog) {}
+
+    /// As the active combatant's turn starts (before its conditions act on it).
+    fn turn_started(&self, _f: &mut FighterQueryItem, _dice: &mut DiceSource, _log: &mut EventLog) {
+    }
+
+    /// The family's own part of the active combatant's Effect Phase (after Absorbed).
+    fn effect_phase(
+        &self,
+        _rules: &Rules,
+        _f: &mut FighterQueryItem,
+        _dice: &mut DiceSource,
+        _log: &mut EventLog,
+    ) {
+    }
+
+    /// The family's own part of the active combatant's End Phase.
+    fn end_phase(&self, _f: &mut FighterQueryItem, _log: &mut EventLog) {}
+
+    /// After a turn ends and the next is chosen.
+    fn after_turn(&self, _q: &mut Query<FighterQuery>, _log: &mut EventLog) {}
 
     /// The exact odds of the assembled attack against one target answering with `choice`.
     fn target_odds(

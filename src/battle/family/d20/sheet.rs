@@ -9,15 +9,8 @@ use crate::ruleset::d20::D20Data;
 /// after wear, feats, abilities and skills, move, and its attacks with their cost now.
 pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &D20Data) -> UnitSheet {
     use crate::ruleset::shinobi::StatKind;
-    let stats = |kind: StatKind| {
-        d.combat
-            .stats
-            .iter()
-            .filter(|s| s.kind == kind)
-            .map(|s| format!("{} {}", s.id, f.attributes.get(&s.id)))
-            .collect::<Vec<_>>()
-            .join("  ")
-    };
+    let stats =
+        |kind: StatKind| crate::battle::family::shinobi::sheet::stat_line(&d.combat.stats, f, kind);
     let c = d.character(&f.identity.archetype);
     let weapon = c
         .and_then(|c| d.weapon(&c.weapon))

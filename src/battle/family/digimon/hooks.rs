@@ -9,13 +9,16 @@ use crate::battle::event::{EventLog, Pool};
 use crate::battle::family::Family;
 use crate::battle::family::digimon;
 use crate::battle::family::shinobi;
+use crate::battle::fighter::FighterQuery;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
 use crate::battle::stats::CombatantStats;
+use crate::dice::DiceSource;
 use crate::grid::Field;
 use crate::ruleset::digimon::DigimonData;
 use crate::ruleset::{ProfileDef, Rules};
+use bevy::prelude::Query;
 
 impl Family for DigimonData {
     fn life_pool(&self) -> Pool {
@@ -127,5 +130,55 @@ impl Family for DigimonData {
 
     fn slot_cost(&self, me: &Fighter, profile: &str, ki_cost: i64) -> String {
         crate::battle::family::shinobi::slot_cost(&self.ap, Some(self), me, profile, ki_cost)
+    }
+
+    fn refresh_actions(
+        &self,
+        f: &mut FighterQueryItem,
+        standard: &mut u32,
+        notes: &mut Vec<String>,
+        log: &mut EventLog,
+    ) {
+        digimon::refresh_round(self, f, standard, notes, log);
+    }
+
+    /// Every Clash rolls for control again "at the start of each round following".
+    fn start_round(
+        &self,
+        round: u32,
+        q: &mut Query<FighterQuery>,
+        dice: &mut DiceSource,
+        log: &mut EventLog,
+    ) {
+        if round > 1 {
+            digimon::grapple::recheck(self, q, dice, log);
+        }
+    }
+
+    /// A Clash whose participant fell since (Poison at its turn's start) is over; a Charm that
+    /// wore off gives its target back.
+    fn before_turn(&self, q: &mut Query<FighterQuery>, log: &mut EventLog) {
+        digimon::grapple::break_loose(q, log);
+        digimon::release_charms(q, log);
+    }
+
+    /// Poison, Regenerate and the other effects that act as its turn starts.
+    fn effect_phase(
+        &self,
+        rules: &Rules,
+        f: &mut FighterQueryItem,
+        dice: &mut DiceSource,
+        log: &mut EventLog,
+    ) {
+        digimon::begin_turn(rules, self, f, dice, log);
+    }
+
+    /// Its effects count down a turn.
+    fn end_phase(&self, f: &mut FighterQueryItem, log: &mut EventLog) {
+        digimon::tick_effects(self, f, log);
+    }
+
+    fn after_turn(&self, q: &mut Query<FighterQuery>, log: &mut EventLog) {
+        digimon::release_charms(q, log);
     }
 }

@@ -9,15 +9,7 @@ use crate::ruleset::shinobi::ShinobiData;
 pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &ShinobiData) -> UnitSheet {
     use crate::ruleset::shinobi::StatKind;
     let names = &data.combat.pool_names;
-    let stats = |kind: StatKind| {
-        data.combat
-            .stats
-            .iter()
-            .filter(|s| s.kind == kind)
-            .map(|s| format!("{} {}", s.id, f.attributes.get(&s.id)))
-            .collect::<Vec<_>>()
-            .join("  ")
-    };
+    let stats = |kind: StatKind| stat_line(&data.combat.stats, f, kind);
     let ninja = data.ninja(&f.identity.archetype);
     let weapon = ninja
         .and_then(|n| n.weapon.clone())
@@ -67,4 +59,19 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &ShinobiData) -> UnitSh
         side_note: String::new(),
         body: out,
     }
+}
+
+/// One kind of stat (abilities, ranks, skills) as `ID value` pairs, as the action-point
+/// families' sheets list them.
+pub fn stat_line(
+    stats: &[crate::ruleset::shinobi::StatDef],
+    f: &Fighter,
+    kind: crate::ruleset::shinobi::StatKind,
+) -> String {
+    stats
+        .iter()
+        .filter(|s| s.kind == kind)
+        .map(|s| format!("{} {}", s.id, f.attributes.get(&s.id)))
+        .collect::<Vec<_>>()
+        .join("  ")
 }

@@ -4,13 +4,16 @@
 use crate::battle::attack::DefenseAsk;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
+use crate::battle::event::EventLog;
 use crate::battle::event::Pool;
 use crate::battle::family::Family;
 use crate::battle::family::stages;
 use crate::battle::fighter::Fighter;
+use crate::battle::fighter::FighterQueryItem;
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
 use crate::battle::stats::CombatantStats;
+use crate::dice::DiceSource;
 use crate::grid::Field;
 use crate::ruleset::Rules;
 use crate::ruleset::stages::StageData;
@@ -89,5 +92,10 @@ impl Family for StageData {
             String::new()
         };
         format!("{held}{cost}")
+    }
+
+    /// Cards are drawn as its turn starts.
+    fn turn_started(&self, f: &mut FighterQueryItem, dice: &mut DiceSource, log: &mut EventLog) {
+        stages::begin_turn(self, dice, f, log);
     }
 }
