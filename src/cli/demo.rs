@@ -11,6 +11,7 @@ use gridclash::sim;
 use super::load_scenario;
 use crate::DemoArgs;
 
+/// Plays one battle between computer players and tells it in the terminal, event by event.
 pub fn demo(args: &DemoArgs) -> Result<ExitCode, String> {
     let loaded = load_scenario(&args.scenario)?;
     let rules = loaded.rules.clone();

@@ -239,6 +239,8 @@ pub fn parse_square(text: &str) -> Result<Square, String> {
     Ok(Square::new(num(x)?, num(y)?))
 }
 
+/// Prints the exact odds of one attack order in a scenario, with every die and modifier of each
+/// roll, from the same assembly the battle resolves it with.
 pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
     let loaded = load_scenario(&args.scenario)?;
     let rules = loaded.rules.clone();

@@ -9,6 +9,8 @@ use gridclash::{save, scenario, sim};
 use super::{progress, scenarios_or_all};
 use crate::SimulateArgs;
 
+/// Runs the seeded battles and prints the balance report (or the save round-trip check with
+/// `--check-saves`).
 pub fn simulate(args: &SimulateArgs) -> Result<ExitCode, String> {
     let scenarios = scenarios_or_all(args.scenario.as_deref())?;
     let started = Instant::now();
