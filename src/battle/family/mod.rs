@@ -16,6 +16,8 @@ pub mod digimon;
 pub mod shinobi;
 pub mod stages;
 
+use bevy::prelude::Query;
+
 use super::attack::DefenseAsk;
 use super::command::{AttackOrder, RuleError};
 use super::components::Square;
@@ -28,7 +30,6 @@ use super::stats::CombatantStats;
 use crate::dice::DiceSource;
 use crate::grid::Field;
 use crate::ruleset::{FamilyData, ProfileDef, Rules};
-use bevy::prelude::Query;
 
 /// What a ruleset family does differently from the default pipeline.
 pub trait Family: Sync {

@@ -1,6 +1,8 @@
 //! The Digimon RPG behind the family seam: played on the action-point tables, with exploding
 //! 3d6 Accuracy against Dodge, damage minus Armor and attack effects.
 
+use bevy::prelude::Query;
+
 use crate::battle::attack::DefenseAsk;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
@@ -9,8 +11,7 @@ use crate::battle::event::{EventLog, Pool};
 use crate::battle::family::Family;
 use crate::battle::family::digimon;
 use crate::battle::family::shinobi;
-use crate::battle::fighter::FighterQuery;
-use crate::battle::fighter::{Fighter, FighterQueryItem};
+use crate::battle::fighter::{Fighter, FighterQuery, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
 use crate::battle::stats::CombatantStats;
@@ -18,7 +19,6 @@ use crate::dice::DiceSource;
 use crate::grid::Field;
 use crate::ruleset::digimon::DigimonData;
 use crate::ruleset::{ProfileDef, Rules};
-use bevy::prelude::Query;
 
 impl Family for DigimonData {
     fn life_pool(&self) -> Pool {

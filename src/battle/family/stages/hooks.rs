@@ -4,12 +4,10 @@
 use crate::battle::attack::DefenseAsk;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
-use crate::battle::event::EventLog;
-use crate::battle::event::Pool;
+use crate::battle::event::{EventLog, Pool};
 use crate::battle::family::Family;
 use crate::battle::family::stages;
-use crate::battle::fighter::Fighter;
-use crate::battle::fighter::FighterQueryItem;
+use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
 use crate::battle::stats::CombatantStats;
