@@ -152,39 +152,8 @@ impl Situation<'_> {
         let ctx = assemble(self.rules, &self.field, me, &refs, &decl);
         let mut value = 0.0;
         for (tc, t) in ctx.targets.iter().zip(&refs) {
-            // A power-stages target blocks when it holds the card; a DBU one may Parry with a
-            // Counter Action.
-            let may_answer = match self.rules.stages() {
-                Some(data) => crate::battle::family::stages::attack_kind(data, &decl.profile.id)
-                    .and_then(|k| crate::battle::family::stages::block_card(data, t, k))
-                    .is_some(),
-                None => t.actions.counter > 0,
-            };
-            let choice = if self.rules.action_points().is_some() && tc.defenses.is_empty() {
-                // d20: a shot beyond melee range cannot be dodged.
-                target_odds(self.rules, &ctx, tc, &decl, t, DefenseChoice::Dodge)
-            } else if self.rules.action_points().is_some() {
-                // A ninja's defenses cost nothing: assume it picks the one that hurts it least.
-                tc.defenses
-                    .iter()
-                    .map(|(c, _)| target_odds(self.rules, &ctx, tc, &decl, t, *c))
-                    .min_by(|a, b| a.expected_damage.total_cmp(&b.expected_damage))?
-            } else if may_answer
-                && t.controller.defense != crate::battle::components::DefensePolicy::AlwaysDodge
-            {
-                // Assume the better defense for them (power stages: a block of anything that
-                // costs life cards or two stages, as the Best policy does).
-                let d = target_odds(self.rules, &ctx, tc, &decl, t, DefenseChoice::Dodge);
-                let p = target_odds(self.rules, &ctx, tc, &decl, t, DefenseChoice::Parry);
-                let blocks = if d.stage_loss.is_some() {
-                    crate::battle::family::stages::worth_blocking(&d)
-                } else {
-                    p.expected_damage < d.expected_damage
-                };
-                if blocks { p } else { d }
-            } else {
-                target_odds(self.rules, &ctx, tc, &decl, t, DefenseChoice::Dodge)
-            };
+            let choice = crate::battle::family::of(self.rules)
+                .expected_answer(self.rules, &ctx, tc, &decl, t);
             let thresholds: f64 = choice
                 .threshold_chances
                 .iter()

@@ -137,6 +137,19 @@ pub trait Family: Sync {
         format!(" {ki_cost}Ki")
     }
 
+    /// The odds of the answer a computer attacker should expect from `target` when it scores
+    /// an attack (the default pipeline: Parry when it has a Counter Action and it pays).
+    fn expected_answer(
+        &self,
+        rules: &Rules,
+        ctx: &AttackContext,
+        t: &TargetContext,
+        decl: &Declaration,
+        target: &Fighter,
+    ) -> TargetOdds {
+        super::policy::default_expected_answer(rules, ctx, t, decl, target)
+    }
+
     /// The unit sheet of `f`: the panel a player reads about a combatant.
     fn unit_sheet(&self, ctx: &SheetContext, f: &Fighter) -> UnitSheet {
         super::sheet::default_unit_sheet(ctx, f)

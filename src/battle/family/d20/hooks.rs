@@ -133,4 +133,16 @@ impl Family for D20Data {
             cost => format!(" {cost}AP"),
         }
     }
+
+    /// Defenses cost nothing here: the one that hurts the target least.
+    fn expected_answer(
+        &self,
+        rules: &Rules,
+        ctx: &AttackContext,
+        t: &TargetContext,
+        decl: &Declaration,
+        target: &Fighter,
+    ) -> TargetOdds {
+        crate::battle::policy::least_damage_answer(rules, ctx, t, decl, target)
+    }
 }

@@ -181,4 +181,16 @@ impl Family for DigimonData {
     fn after_turn(&self, q: &mut Query<FighterQuery>, log: &mut EventLog) {
         digimon::release_charms(q, log);
     }
+
+    /// Defenses cost nothing here: the one that hurts the target least.
+    fn expected_answer(
+        &self,
+        rules: &Rules,
+        ctx: &AttackContext,
+        t: &TargetContext,
+        decl: &Declaration,
+        target: &Fighter,
+    ) -> TargetOdds {
+        crate::battle::policy::least_damage_answer(rules, ctx, t, decl, target)
+    }
 }

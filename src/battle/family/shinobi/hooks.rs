@@ -92,4 +92,16 @@ impl Family for ShinobiData {
     fn slot_cost(&self, me: &Fighter, profile: &str, ki_cost: i64) -> String {
         crate::battle::family::shinobi::slot_cost(self, None, me, profile, ki_cost)
     }
+
+    /// Defenses cost nothing here: the one that hurts the target least.
+    fn expected_answer(
+        &self,
+        rules: &Rules,
+        ctx: &AttackContext,
+        t: &TargetContext,
+        decl: &Declaration,
+        target: &Fighter,
+    ) -> TargetOdds {
+        crate::battle::policy::least_damage_answer(rules, ctx, t, decl, target)
+    }
 }

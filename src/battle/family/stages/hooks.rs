@@ -96,4 +96,26 @@ impl Family for StageData {
     fn turn_started(&self, f: &mut FighterQueryItem, dice: &mut DiceSource, log: &mut EventLog) {
         stages::begin_turn(self, dice, f, log);
     }
+
+    /// A block when the target holds a matching card and the hit would cost life cards or two
+    /// stages, as the Best policy does.
+    fn expected_answer(
+        &self,
+        rules: &Rules,
+        ctx: &AttackContext,
+        t: &TargetContext,
+        decl: &Declaration,
+        target: &Fighter,
+    ) -> TargetOdds {
+        let may_block = stages::attack_kind(self, &decl.profile.id)
+            .and_then(|k| stages::block_card(self, target, k))
+            .is_some();
+        crate::battle::policy::better_answer(rules, ctx, t, decl, target, may_block, |d, p| {
+            if d.stage_loss.is_some() {
+                stages::worth_blocking(d)
+            } else {
+                p.expected_damage < d.expected_damage
+            }
+        })
+    }
 }
