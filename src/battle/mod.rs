@@ -493,9 +493,12 @@ impl Battle {
 
     /// Names by id, for describing events.
     pub fn names(&mut self) -> Names {
-        self.fighters()
-            .into_iter()
-            .map(|f| (f.id, f.identity.name))
+        // Only the two components it needs: the unit panel asks for names every redraw, and a
+        // whole snapshot of every combatant would clone twenty components each.
+        let world = &mut self.world;
+        let mut q = world.query::<(&CombatantId, &components::Identity)>();
+        q.iter(world)
+            .map(|(id, identity)| (*id, identity.name.clone()))
             .collect()
     }
 

@@ -635,8 +635,8 @@ fn order_at(
         },
         Intent::Attack { slot } => {
             let slot = session.slots().get(slot)?.clone();
-            if let Some(why) = &slot.unusable {
-                session.notice = Some(format!("{}: {why}", slot.name));
+            if let Some(e) = &slot.refusal {
+                session.notice = Some(format!("{}: {}", slot.name, session.describe_error(e)));
                 return None;
             }
             session.aimed_order(&slot, square).map(Command::Attack)

@@ -142,21 +142,8 @@ pub enum Intent {
     },
 }
 
-/// One attacking maneuver in the action bar.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Slot {
-    /// A Basic Attack profile id, or the technique's profile.
-    pub profile: String,
-    pub technique: Option<String>,
-    /// What the bar shows: the technique's or the profile's name.
-    pub name: String,
-    pub element: Option<String>,
-    pub ki_cost: i64,
-    /// What it costs now, in the ruleset's terms, as the action bar shows it after the name.
-    pub cost: String,
-    /// Why it cannot be used now (greyed out), if it cannot.
-    pub unusable: Option<String>,
-}
+/// One attacking maneuver in the action bar: the core's action menu entry as it is.
+pub use crate::battle::menu::MenuSlot as Slot;
 
 /// The battle on screen and everything the window needs to play it.
 #[derive(Resource)]
@@ -649,23 +636,12 @@ impl Session {
     }
 
     /// The active unit's attacking maneuvers (the core's action menu), each with its cost
-    /// and, if it cannot be used now, the rule that refuses it in words.
+    /// and, if it cannot be used now, the rule that refuses it.
     pub fn slots(&mut self) -> Vec<Slot> {
         let Some(who) = self.battle.active() else {
             return Vec::new();
         };
         crate::battle::menu::attack_slots(&mut self.battle, who)
-            .into_iter()
-            .map(|m| Slot {
-                unusable: m.refusal.as_ref().map(|e| self.describe_error(e)),
-                profile: m.profile,
-                technique: m.technique,
-                name: m.name,
-                element: m.element,
-                ki_cost: m.ki_cost,
-                cost: m.cost,
-            })
-            .collect()
     }
 
     /// The attack order the active unit would give with `slot` aimed at `cursor`.
@@ -755,7 +731,7 @@ impl Session {
     /// The squares of every unit `slot` may target now, checked by the rules (single-target
     /// maneuvers; an area's template shows its own reach).
     pub fn targetable(&mut self, slot: &Slot) -> Vec<Square> {
-        if slot.unusable.is_some() {
+        if slot.refusal.is_some() {
             return Vec::new();
         }
         let mut out = Vec::new();

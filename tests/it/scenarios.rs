@@ -593,15 +593,10 @@ fn scenario_far_too_large_is_refused_by_size() {
 /// points, d20's armour and feats, Digimon's Accuracy and effects).
 #[test]
 fn unit_sheet_of_every_shipped_combatant_is_in_its_rulesets_terms() {
-    use gridclash::battle::Battle;
-    use gridclash::battle::components::Controller;
     use gridclash::battle::sheet::{SheetContext, unit_sheet};
-    use gridclash::dice::DiceSource;
     use gridclash::ruleset::Family;
     for loaded in shipped() {
-        let setup = loaded.setup(Controller::default());
-        let mut battle =
-            Battle::new(loaded.rules.clone(), &setup, DiceSource::seeded(1)).expect("starts");
+        let mut battle = started(&loaded);
         let names = battle.names();
         let fighters = battle.fighters();
         let want: &[&str] = match loaded.rules.manifest.family {
@@ -643,15 +638,10 @@ fn unit_sheet_of_every_shipped_combatant_is_in_its_rulesets_terms() {
 /// cards held and the stages they cost), read without a window.
 #[test]
 fn action_menu_costs_are_in_each_rulesets_terms() {
-    use gridclash::battle::Battle;
-    use gridclash::battle::components::Controller;
     use gridclash::battle::menu::attack_slots;
-    use gridclash::dice::DiceSource;
     use gridclash::ruleset::Family;
     for loaded in shipped() {
-        let setup = loaded.setup(Controller::default());
-        let mut battle =
-            Battle::new(loaded.rules.clone(), &setup, DiceSource::seeded(1)).expect("starts");
+        let mut battle = started(&loaded);
         let who = battle.active().expect("someone acts first");
         let slots = attack_slots(&mut battle, who);
         assert!(!slots.is_empty(), "{}: no maneuvers", loaded.id());
@@ -664,5 +654,51 @@ fn action_menu_costs_are_in_each_rulesets_terms() {
             };
             assert!(ok, "{} {}: cost {:?}", loaded.id(), s.name, s.cost);
         }
+    }
+}
+
+/// A shipped scenario's battle as it starts (seed 1), for reading its view models.
+fn started(loaded: &scenario::Loaded) -> gridclash::battle::Battle {
+    let setup = loaded.setup(gridclash::battle::components::Controller::default());
+    gridclash::battle::Battle::new(
+        loaded.rules.clone(),
+        &setup,
+        gridclash::dice::DiceSource::seeded(1),
+    )
+    .expect("starts")
+}
+
+/// A maneuver the unit cannot use now is in the menu with the rule that refuses it (no
+/// Standard Action left), and the same maneuvers are not refused while it has one: what the
+/// action bar greys out and names.
+#[test]
+fn action_menu_names_the_rule_refusing_a_maneuver() {
+    use gridclash::battle::command::RuleError;
+    use gridclash::battle::menu::attack_slots;
+    let loaded = shipped()
+        .into_iter()
+        .find(|l| l.id() == "skirmish")
+        .expect("the skirmish scenario");
+    let mut battle = started(&loaded);
+    let who = battle.active().expect("someone acts first");
+    let ready = attack_slots(&mut battle, who);
+    assert!(!ready.is_empty());
+    assert!(ready.iter().all(|s| s.refusal.is_none()), "{ready:#?}");
+    crate::common::stage(&mut battle, who.0, |f| f.actions.standard = 0);
+    let spent = attack_slots(&mut battle, who);
+    assert_eq!(spent.len(), ready.len());
+    for s in &spent {
+        assert!(
+            matches!(
+                s.refusal,
+                Some(RuleError::NoActions {
+                    what: "Standard Action",
+                    ..
+                })
+            ),
+            "{}: {:?}",
+            s.name,
+            s.refusal
+        );
     }
 }

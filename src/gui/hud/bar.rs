@@ -148,8 +148,9 @@ pub(super) fn action_bar_text(
             .get(i)
             .map_or("-".to_string(), |a| keys.of(*a).to_string());
         let label = format!("{key} {}{}", s.name, s.cost);
-        if let Some(why) = &s.unusable {
-            let short = why.split(" (").next().unwrap_or(why);
+        if let Some(e) = &s.refusal {
+            let why = session.describe_error(e);
+            let short = why.split(" (").next().unwrap_or(&why);
             unavailable.push(format!("{}: {short}", s.name));
             items.push(format!("({label})"));
         } else {
