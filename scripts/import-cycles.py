@@ -2,10 +2,12 @@
 """Reports the import loops between the source files under src/.
 
 Each file is a module; a file imports another when it names it in a `crate::`, `super::` or
-`self::` path (in a `use` line or in code). Loops are the strongly connected components of
-that graph with more than one file, biggest first, and the two-way pairs are counted: the
-figures issue 25 asks to bring to zero. A parent's `mod` lines and its children's use of
-their parent are not counted. Exit status 0 always; with --check, 1 when any loop is left.
+`self::` path, or a child module by its bare name in a `use` line. A name a module re-exports
+from a child (`pub use child::name`) counts as an import of the child that defines it, so a
+facade `mod.rs` hides no loop. Loops are the strongly connected components of that graph with
+more than one file, biggest first, and the two-way pairs are counted: the figures issue 25
+asks to bring to zero. A parent's `mod` lines and its children's use of items defined in the
+parent itself are not counted. Exit status 0 always; with --check, 1 when any loop is left.
 
 usage: scripts/import-cycles.py [--check] [SRC_DIR]
 """
@@ -32,16 +34,69 @@ def modules(root):
     return out
 
 
-def resolve(files, path):
-    """The longest prefix of `path` that is a module file."""
+def resolve(files, path, reexports=None):
+    """The module file that defines what `path` names: the longest prefix of `path` that is a
+    module file, followed through that module's re-exports of its children."""
     for k in range(len(path), 0, -1):
-        if tuple(path[:k]) in files:
-            return tuple(path[:k])
+        mod = tuple(path[:k])
+        if mod in files:
+            rest = path[k:]
+            child = (reexports or {}).get(mod, {}).get(rest[0]) if rest else None
+            if child is not None and child != mod:
+                return resolve(files, list(child) + rest[1:], reexports)
+            return mod
     return None
+
+
+def use_lines(text):
+    """The paths of every `use` item, flattened from their braces: (path segments)."""
+    out = []
+    for m in re.finditer(r"(?m)^\s*(?:pub(?:\([^)]*\))?\s+)?use\s+([^;]+);", text):
+        parts = []
+        body = re.sub(r"\s+", "", m.group(1))
+        prefix = [[]]
+        i = 0
+        token = ""
+        while i < len(body):
+            c = body[i]
+            if c == "{":
+                prefix.append(prefix[-1] + [x for x in token.split("::") if x])
+                token = ""
+            elif c in ",}":
+                if token:
+                    parts.append(prefix[-1] + [x for x in token.split("::") if x])
+                token = ""
+                if c == "}" and len(prefix) > 1:
+                    prefix.pop()
+            else:
+                token += c
+            i += 1
+        if token:
+            parts.append(prefix[-1] + [x for x in token.split("::") if x])
+        out.extend(parts)
+    return out
+
+
+def reexports_of(files):
+    """For each module, the names it re-exports from one of its child modules."""
+    out = {}
+    for mod, path in files.items():
+        with open(path, encoding="utf-8") as f:
+            text = re.sub(r"//[^\n]*", "", f.read())
+        names = {}
+        for m in re.finditer(r"(?m)^\s*pub(?:\([^)]*\))?\s+use\s+([^;]+);", text):
+            for segs in use_lines("use " + m.group(1) + ";"):
+                if segs and segs[0] == "self":
+                    segs = segs[1:]
+                if len(segs) >= 2 and tuple(mod) + (segs[0],) in files and segs[-1] not in ("*", "self"):
+                    names[segs[-1].split(" as ")[-1]] = tuple(mod) + (segs[0],)
+        out[mod] = names
+    return out
 
 
 def edges_of(files):
     edges = defaultdict(set)
+    reexports = reexports_of(files)
     for mod, path in files.items():
         with open(path, encoding="utf-8") as f:
             text = re.sub(r"//[^\n]*", "", f.read())
@@ -50,7 +105,7 @@ def edges_of(files):
         def add(base, segs):
             while segs and segs[0] == "super":
                 base, segs = base[:-1], segs[1:]
-            target = resolve(files, base + segs)
+            target = resolve(files, base + segs, reexports)
             is_ancestor = target is not None and mod[: len(target)] == target
             if target is not None and target != mod and not is_ancestor:
                 edges[mod].add(target)
@@ -66,6 +121,9 @@ def edges_of(files):
                 segs = [s for s in item.strip().split("::") if s and s != "self"]
                 if segs:
                     add(base, prefix + segs)
+        for segs in use_lines(text):
+            if segs and mod + (segs[0],) in files:
+                add(list(mod), segs)
     return edges
 
 

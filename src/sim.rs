@@ -414,7 +414,7 @@ pub fn run_with_progress(opts: &Options, battle_done: &dyn Fn()) -> Result<Repor
     report.sides = sides
         .into_values()
         .map(|(rules, mut s)| {
-            s.figures = s.stats.figures(&rules);
+            s.figures = crate::battle::family::balance_report(&rules, &s.stats);
             s
         })
         .collect();

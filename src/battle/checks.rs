@@ -115,12 +115,11 @@ pub fn skill_spec(rules: &Rules, f: &Fighter, skill: &str) -> Option<RollSpec> {
     Some(s)
 }
 
-/// The Initiative Check: base die + the initiative bonus; it cannot crit and takes no other
-/// modifier (it is Urgent).
-pub fn initiative_spec(rules: &Rules, f: &Fighter) -> RollSpec {
-    if let Some(d) = rules.digimon() {
-        return super::family::digimon::initiative_spec(d, f);
-    }
+/// The Initiative Check as the default pipeline rolls it: the base die + the initiative bonus,
+/// named `label`; it cannot crit and takes no other modifier (it is Urgent). A family that
+/// rolls otherwise (d20's exploding 20, Digimon's own check) says so in its
+/// [`initiative_spec`](super::family::Family::initiative_spec) hook.
+pub fn initiative_roll(rules: &Rules, f: &Fighter, label: String) -> RollSpec {
     let mut s = RollSpec::new(RollKind::Initiative);
     s.base = Some(BaseDie {
         sides: rules.dice.base_die,
@@ -131,25 +130,16 @@ pub fn initiative_spec(rules: &Rules, f: &Fighter) -> RollSpec {
         penalization: None,
         exploding: false,
     });
-    if rules.manifest.family == crate::ruleset::Family::D20
-        && let Some(b) = s.base.as_mut()
-    {
-        // "A natural roll of 20 adds an addition 1d20 to the check roll."
-        b.critical_target = Some(b.sides);
-        b.exploding = true;
-    }
-    s.add(
-        if rules.manifest.family != crate::ruleset::Family::Dbu {
-            format!(
-                "Initiative ({})",
-                rules.characters.derived.initiative.text()
-            )
-        } else {
-            format!("Initiative (AG {} / 2)", f.attributes.get("AG"))
-        },
-        f.derived(rules).initiative,
-    );
+    s.add(label, f.derived(rules).initiative);
     s
+}
+
+/// The initiative bonus as the ruleset's derived-value table writes it ("Initiative (DEX + …)").
+pub fn initiative_label(rules: &Rules) -> String {
+    format!(
+        "Initiative ({})",
+        rules.characters.derived.initiative.text()
+    )
 }
 
 /// A bare die roll for a tie-break.

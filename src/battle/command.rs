@@ -4,7 +4,6 @@
 use serde::{Deserialize, Serialize};
 
 use super::components::{CombatantId, Square};
-use super::context::DefenseChoice;
 use crate::grid::Dir8;
 use crate::ruleset::ConditionKind;
 
@@ -429,4 +428,42 @@ pub enum RuleError {
     FinalAttackNotAllowed(&'static str),
     #[error("{who} holds no {kind} card to block with")]
     CannotBlock { who: CombatantId, kind: String },
+}
+
+/// The target's answer to an attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum DefenseChoice {
+    /// Roll Dodge: d10 + ToP dice + Defense Value (DBU); 1d20 + DEX + TAI (shinobi); take it
+    /// (power stages).
+    Dodge,
+    /// Spend a Counter Action to roll one's Strike instead (DBU); block with a card (power
+    /// stages).
+    Parry,
+    /// Shinobi: 1d20 + DEX + WEP, with a weapon equipped.
+    Block,
+    /// Shinobi: 1d20 + SPT + NIN, at -5 at half chakra or less.
+    Deflect,
+    /// d20: let a shot from beyond melee range come without defending (no action spent).
+    Take,
+    /// d20: "Dive for cover": a Dodge check against the shot, paid with the diver's next Move
+    /// action, landing prone.
+    Dive,
+    /// d20: lie down where one stands as an immediate action (the round's Swift action, or
+    /// the attack of opportunity traded for one): the shot's DC gets the prone bonus.
+    DropProne,
+}
+
+impl DefenseChoice {
+    /// The key a player presses for it, and its name, for prompts and the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Dodge => "Dodge",
+            Self::Parry => "Parry",
+            Self::Block => "Block",
+            Self::Deflect => "Deflect",
+            Self::Take => "Take the shot",
+            Self::Dive => "Dive for cover",
+            Self::DropProne => "Drop prone",
+        }
+    }
 }

@@ -7,6 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::command::DefenseChoice;
+use super::command::{AttackOrder, RuleError};
 use super::components::{CombatantId, Square};
 use super::fighter::{Fighter, at_tier, eval};
 use crate::dice::{BaseDie, DiceFormula, RollKind, RollSpec};
@@ -16,44 +18,6 @@ use crate::ruleset::{
     AttackTypeDef, Category, ConditionKind, ConditionRule, ElementDef, ProfileDef, ProfileEffect,
     Reach, Rules, Targeting, TechniqueDef, TerrainDef,
 };
-
-/// The target's answer to an attack.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum DefenseChoice {
-    /// Roll Dodge: d10 + ToP dice + Defense Value (DBU); 1d20 + DEX + TAI (shinobi); take it
-    /// (power stages).
-    Dodge,
-    /// Spend a Counter Action to roll one's Strike instead (DBU); block with a card (power
-    /// stages).
-    Parry,
-    /// Shinobi: 1d20 + DEX + WEP, with a weapon equipped.
-    Block,
-    /// Shinobi: 1d20 + SPT + NIN, at -5 at half chakra or less.
-    Deflect,
-    /// d20: let a shot from beyond melee range come without defending (no action spent).
-    Take,
-    /// d20: "Dive for cover": a Dodge check against the shot, paid with the diver's next Move
-    /// action, landing prone.
-    Dive,
-    /// d20: lie down where one stands as an immediate action (the round's Swift action, or
-    /// the attack of opportunity traded for one): the shot's DC gets the prone bonus.
-    DropProne,
-}
-
-impl DefenseChoice {
-    /// The key a player presses for it, and its name, for prompts and the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Dodge => "Dodge",
-            Self::Parry => "Parry",
-            Self::Block => "Block",
-            Self::Deflect => "Deflect",
-            Self::Take => "Take the shot",
-            Self::Dive => "Dive for cover",
-            Self::DropProne => "Drop prone",
-        }
-    }
-}
 
 /// A declared attack, resolved against the ruleset: what is used and how hard.
 #[derive(Debug, Clone, Copy)]
@@ -771,18 +735,6 @@ impl AttackContext {
     }
 }
 
-/// Assembles the attack context of `decl` by `attacker` against `targets`, as the ruleset's
-/// family does it: the one assembly that previews, odds and resolution all read.
-pub fn assemble(
-    rules: &Rules,
-    field: &Field,
-    attacker: &Fighter,
-    targets: &[&Fighter],
-    decl: &Declaration,
-) -> AttackContext {
-    super::family::of(rules).assemble(rules, field, attacker, targets, decl)
-}
-
 /// The default pipeline's assembly (the DBU chapter's opposed rolls, Soak and thresholds),
 /// which a family that rolls otherwise replaces.
 pub fn default_assemble(
@@ -844,4 +796,103 @@ pub fn push_destination(
         at = next;
     }
     at
+}
+
+/// The profile and technique an order uses.
+pub fn used_profile<'r>(
+    rules: &'r Rules,
+    attacker: &'r Fighter,
+    order: &AttackOrder,
+) -> Result<(&'r crate::ruleset::ProfileDef, Option<&'r TechniqueDef>), RuleError> {
+    let technique = match &order.technique {
+        Some(id) => Some(
+            attacker
+                .loadout
+                .techniques
+                .iter()
+                .find(|t| &t.id == id)
+                .ok_or_else(|| RuleError::UnknownTechnique {
+                    who: attacker.id,
+                    technique: id.clone(),
+                })?,
+        ),
+        None => None,
+    };
+    let profile_id = technique.map_or(order.profile.as_str(), |t| t.profile.as_str());
+    if technique.is_none() && !attacker.loadout.profiles.iter().any(|p| p == profile_id) {
+        return Err(RuleError::UnknownProfile {
+            who: attacker.id,
+            profile: profile_id.to_string(),
+        });
+    }
+    let profile = rules
+        .profile(profile_id)
+        .ok_or_else(|| RuleError::UnknownProfile {
+            who: attacker.id,
+            profile: profile_id.to_string(),
+        })?;
+    Ok((profile, technique))
+}
+
+/// Resolves an order into a [`Declaration`] for `target_count` targets, checking the profile,
+/// technique, element and wager rules (not actions, Ki or targets).
+pub fn declaration<'r>(
+    rules: &'r Rules,
+    attacker: &'r Fighter,
+    order: &AttackOrder,
+    target_count: usize,
+) -> Result<Declaration<'r>, RuleError> {
+    let (profile, technique) = used_profile(rules, attacker, order)?;
+    let attack_type =
+        rules
+            .attack_type(&profile.attack_type)
+            .ok_or_else(|| RuleError::UnknownProfile {
+                who: attacker.id,
+                profile: profile.id.clone(),
+            })?;
+    let wants_element = profile
+        .effects
+        .iter()
+        .any(|e| matches!(e, ProfileEffect::ElementChoice));
+    let element = match (&order.element, wants_element) {
+        (Some(id), true) if attacker.loadout.elements.contains(id) => {
+            Some(rules.element(id).ok_or_else(|| RuleError::BadElement {
+                who: attacker.id,
+                element: id.clone(),
+            })?)
+        }
+        (Some(id), _) => {
+            return Err(RuleError::BadElement {
+                who: attacker.id,
+                element: id.clone(),
+            });
+        }
+        (None, true) => {
+            return Err(RuleError::ElementNeeded {
+                profile: profile.name.clone(),
+                options: attacker.loadout.elements.join(", "),
+            });
+        }
+        (None, false) => None,
+    };
+    if order.wager < 0 {
+        return Err(RuleError::NegativeWager);
+    }
+    if order.wager > 0 && !attack_type.wager {
+        return Err(RuleError::NoWager {
+            kind: attack_type.name.clone(),
+        });
+    }
+    Ok(Declaration {
+        profile,
+        attack_type,
+        technique,
+        element,
+        wager: order.wager,
+        target_count,
+        sneak: order.sneak,
+        sneak_won: &[],
+        bystanders: &[],
+        aimed_at: order.target.square(),
+    })
 }

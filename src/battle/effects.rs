@@ -59,10 +59,13 @@ fn penalty_event(rules: &Rules, f: &FighterQueryItem) -> BattleEvent {
     }
 }
 
-/// Sets `f`'s Life to `new` (clamped to 0..=max) and records thresholds reached or left.
+/// Sets `f`'s Life to `new` (clamped to 0..=max) and records thresholds reached or left;
+/// `pool` is what the family keeps life in, as the log names it
+/// ([`life_pool`](super::family::Family::life_pool)).
 pub fn set_life(
     rules: &Rules,
     f: &mut FighterQueryItem,
+    pool: Pool,
     new: i64,
     cause: LifeCause,
     reason: &str,
@@ -76,7 +79,7 @@ pub fn set_life(
     f.life.current = value;
     log.push(BattleEvent::PoolChanged {
         who: *f.id,
-        pool: super::family::of(rules).life_pool(),
+        pool,
         from: before.current,
         to: value,
         reason: reason.to_string(),
@@ -415,4 +418,101 @@ pub fn recover(rules: &Rules, recovery: &str, life: Life, ki: Ki) -> Option<(Lif
         max: ki.max,
     };
     Some((l, k))
+}
+
+/// Spends `n` actions on `what`: Steady Momentum actions first (they expire sooner), then
+/// Standard ones.
+pub fn spend_actions(f: &mut FighterQueryItem, n: u32, what: &str, log: &mut EventLog) {
+    for _ in 0..n {
+        let kind = if f.actions.steady > 0 {
+            f.actions.steady -= 1;
+            ActionKind::Momentum
+        } else {
+            f.actions.standard = f.actions.standard.saturating_sub(1);
+            ActionKind::Standard
+        };
+        log.push(BattleEvent::ActionSpent {
+            who: *f.id,
+            kind,
+            what: what.to_string(),
+        });
+    }
+}
+
+/// Turns one Standard Action into a Counter Action.
+pub fn convert_action(f: &mut FighterQueryItem, log: &mut EventLog) {
+    f.actions.standard = f.actions.standard.saturating_sub(1);
+    f.actions.counter += 1;
+    log.push(BattleEvent::ActionConverted { who: *f.id });
+}
+
+/// Logs a combatant's defeat once and ends what Defeated ends: Rage, Superiority, Hidden and
+/// any stacks (Diminishing Defense, Steady Momentum).
+pub fn announce_defeat(
+    rules: &crate::ruleset::Rules,
+    order: &TurnOrder,
+    f: &mut super::fighter::FighterQueryItem,
+    by: Option<CombatantId>,
+    log: &mut EventLog,
+) -> bool {
+    if f.life.current > 0 || f.encounter.defeated {
+        return false;
+    }
+    f.encounter.defeated = true;
+    log.push(BattleEvent::Defeated { who: *f.id, by });
+    for k in [
+        ConditionKind::Rage,
+        ConditionKind::Superiority,
+        ConditionKind::Hidden,
+    ] {
+        super::effects::end_condition(rules, order, f, k, "Defeated", log);
+    }
+    f.defense.diminishing = 0;
+    f.actions.steady = 0;
+    if f.encounter.power > 0 {
+        crate::battle::effects::end_power(rules, f, "Power Up ends (Defeated)", log);
+    }
+    f.encounter.power_expires = None;
+    true
+}
+
+/// Ends Power Up stacks whose time is up; called at the end of each turn.
+pub fn fade_power(
+    rules: &Rules,
+    active: CombatantId,
+    round: u32,
+    f: &mut super::fighter::FighterQueryItem,
+    log: &mut EventLog,
+) {
+    let due = matches!(
+        f.encounter.power_expires,
+        Some(Expiry::EndOfTurn { round: r, of }) if of == active && r <= round
+    );
+    if f.encounter.power > 0 && due {
+        log.push(BattleEvent::PowerFaded { who: *f.id });
+        end_power(rules, f, "Power Up faded", log);
+    }
+}
+
+/// Ends every Power Up stack and takes back the extra Capacity they gave (`why` for the log):
+/// when the stacks fade and when their holder is Defeated.
+pub fn end_power(
+    rules: &Rules,
+    f: &mut super::fighter::FighterQueryItem,
+    why: &str,
+    log: &mut EventLog,
+) {
+    f.encounter.power = 0;
+    f.encounter.power_expires = None;
+    let max = f.snapshot().derived(rules).max_capacity;
+    if f.capacity.current > max {
+        log.push(BattleEvent::PoolChanged {
+            who: *f.id,
+            pool: Pool::Capacity,
+            from: f.capacity.current,
+            to: max,
+            reason: why.into(),
+        });
+        f.capacity.current = max;
+    }
 }

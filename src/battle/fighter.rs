@@ -7,6 +7,7 @@ use bevy::prelude::*;
 
 use super::components::*;
 use crate::dice::{Formula, Vars};
+use crate::grid::footprint;
 use crate::ruleset::{ConditionKind, ConditionRule, Rules};
 
 /// Everything the rules need to know about one combatant at one moment.
@@ -331,4 +332,30 @@ impl Fighter {
             other.size.squares,
         ))
     }
+}
+
+/// True when anyone living other than `me` covers square `s`.
+fn someone_at(fighters: &[Fighter], me: &Fighter, s: Square) -> bool {
+    fighters.iter().any(|o| {
+        o.id != me.id
+            && !o.defeated()
+            && o.position
+                .is_some_and(|p| footprint(p, o.size.squares).contains(&s))
+    })
+}
+
+/// True when `me` may end a move with its footprint at `s`.
+pub fn can_end_on(fighters: &[Fighter], me: &Fighter, s: Square) -> bool {
+    footprint(s, me.size.squares)
+        .iter()
+        .all(|q| !someone_at(fighters, me, q))
+}
+
+/// True when a living, present combatant's footprint covers `s`.
+pub fn occupied(all: &[super::fighter::Fighter], s: Square) -> bool {
+    all.iter().any(|f| {
+        !f.defeated()
+            && f.position
+                .is_some_and(|p| footprint(p, f.size.squares).contains(&s))
+    })
 }

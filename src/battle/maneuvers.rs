@@ -7,37 +7,12 @@ use bevy::prelude::*;
 use super::checks::{healing_surge_spec, roll_against, save_spec, skill_spec};
 use super::command::{Command, SurgeKind};
 use super::effects::{LifeCause, end_condition, set_life};
-use super::event::{ActionKind, BattleEvent, EventLog, Pool};
+use super::effects::{convert_action, spend_actions};
+use super::event::{BattleEvent, EventLog, Pool};
 use super::fighter::{FighterQuery, FighterQueryItem};
 use super::state::*;
 use crate::dice::roll;
 use crate::ruleset::{ConditionKind, ConditionRule, Rules};
-
-/// Spends `n` actions on `what`: Steady Momentum actions first (they expire sooner), then
-/// Standard ones.
-pub fn spend_actions(f: &mut FighterQueryItem, n: u32, what: &str, log: &mut EventLog) {
-    for _ in 0..n {
-        let kind = if f.actions.steady > 0 {
-            f.actions.steady -= 1;
-            ActionKind::Momentum
-        } else {
-            f.actions.standard = f.actions.standard.saturating_sub(1);
-            ActionKind::Standard
-        };
-        log.push(BattleEvent::ActionSpent {
-            who: *f.id,
-            kind,
-            what: what.to_string(),
-        });
-    }
-}
-
-/// Turns one Standard Action into a Counter Action.
-pub fn convert_action(f: &mut FighterQueryItem, log: &mut EventLog) {
-    f.actions.standard = f.actions.standard.saturating_sub(1);
-    f.actions.counter += 1;
-    log.push(BattleEvent::ActionConverted { who: *f.id });
-}
 
 /// Uses the encounter's Surge: Healing (2d10(T) + Surgency Life) or Ki (1/4 Max Ki +
 /// Surgency, and 1/4 Max Capacity).
@@ -61,7 +36,15 @@ pub fn use_surge(
                 roll: Some(r),
             });
             let to = f.life.current + amount;
-            set_life(rules, f, to, LifeCause::Healing, "Healing Surge", log);
+            set_life(
+                rules,
+                f,
+                crate::battle::family::of(rules).life_pool(),
+                to,
+                LifeCause::Healing,
+                "Healing Surge",
+                log,
+            );
         }
         SurgeKind::Ki => {
             let d = snap.derived(rules);
@@ -93,16 +76,6 @@ pub fn use_surge(
             });
         }
     }
-}
-
-/// Takes the pending command when `pick` accepts it.
-pub(super) fn take<T>(
-    pending: &mut PendingCommand,
-    pick: impl Fn(&Command) -> Option<T>,
-) -> Option<T> {
-    let v = pending.0.as_ref().and_then(pick)?;
-    pending.0 = None;
-    Some(v)
 }
 
 /// `EndTurn`: the active combatant ends its turn early.

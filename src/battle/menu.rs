@@ -77,7 +77,7 @@ pub fn attack_slots(battle: &mut Battle, who: CombatantId) -> Vec<MenuSlot> {
                 push: None,
                 sneak: false,
             };
-            let ki_cost = crate::battle::attack::declaration(&rules, &me, &probe, 1)
+            let ki_cost = crate::battle::context::declaration(&rules, &me, &probe, 1)
                 .map(|d| crate::battle::context::ki_cost(&me, &d))
                 .unwrap_or(0);
             let refusal = match battle.check(&Command::Attack(probe)) {

@@ -38,9 +38,10 @@ use serde::Serialize;
 
 use crate::dice::DiceSource;
 use crate::ruleset::{ConditionKind, ConditionRule, Rules};
+use command::DefenseChoice;
 use command::{AttackOrder, Command, Decision, RuleError};
 use components::CombatantId;
-use context::{Declaration, DefenseChoice};
+use context::Declaration;
 use event::{BattleEvent, EventLog, Names};
 use fighter::{Fighter, FighterQuery};
 use setup::{BattleSetup, SetupError};
@@ -466,7 +467,7 @@ impl Battle {
         let all = movement::reachable_squares(&rules, &field, &fighters, me, boosted);
         let ends = all
             .keys()
-            .filter(|s| **s != start && movement::can_end_on(&fighters, me, **s))
+            .filter(|s| **s != start && crate::battle::fighter::can_end_on(&fighters, me, **s))
             .copied()
             .collect();
         Some(MoveReach { start, all, ends })
@@ -860,7 +861,8 @@ impl Battle {
             .ok_or(RuleError::UnknownCombatant(order.attacker))?;
         let field = self.field();
         let targets = attack::attack_targets(&self.rules, &field, &fighters, attacker, order)?;
-        let decl = attack::declaration(&self.rules, attacker, order, targets.len())?;
+        let decl =
+            crate::battle::context::declaration(&self.rules, attacker, order, targets.len())?;
         Ok(f(&self.rules, &field, attacker, &decl))
     }
 }

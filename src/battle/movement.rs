@@ -6,14 +6,14 @@ use std::collections::BTreeMap;
 
 use bevy::prelude::*;
 
+use super::attack::{Provocation, offer_exploit};
 use super::attack::{begin_attack, check_attack};
-use super::command::{Command, Decision, RuleError};
+use super::command::{Command, RuleError};
 use super::components::*;
 use super::event::{BattleEvent, EventLog, Pool};
-use super::fighter::{Fighter, FighterQuery, at_tier, eval, snapshots};
-use super::maneuvers::spend_actions;
-use super::policy::best_attack;
+use super::fighter::{Fighter, at_tier, can_end_on, eval, snapshots};
 use super::state::*;
+use crate::battle::effects::spend_actions;
 use crate::grid::path::{Reach, diagonal_open, reachable, step_cost};
 use crate::grid::{Field, chebyshev, footprint, footprint_distance};
 use crate::ruleset::{ConditionKind, Rules};
@@ -21,17 +21,6 @@ use crate::ruleset::{ConditionKind, Rules};
 /// The squares a move may cover, as the ruleset's family counts them.
 pub fn speed(rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
     super::family::of(rules).speed(rules, f, boosted)
-}
-
-/// The default pipeline's speed: Normal or Boosted Speed, as conditions leave it.
-pub fn default_speed(rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
-    let d = f.derived(rules);
-    let v = if boosted {
-        d.boosted_speed
-    } else {
-        d.normal_speed
-    };
-    v.max(0) as u32
 }
 
 /// The action points a move along `path` costs (1 where turns are not paid in points).
@@ -67,16 +56,6 @@ fn opponent_at(fighters: &[Fighter], me: &Fighter, s: Square) -> bool {
     })
 }
 
-/// True when anyone living other than `me` covers square `s`.
-fn someone_at(fighters: &[Fighter], me: &Fighter, s: Square) -> bool {
-    fighters.iter().any(|o| {
-        o.id != me.id
-            && !o.defeated()
-            && o.position
-                .is_some_and(|p| footprint(p, o.size.squares).contains(&s))
-    })
-}
-
 /// Every square `me` can reach with one move, with its cost and the square it comes from;
 /// allies can be passed through, opponents cannot. The squares where a move may end are those
 /// for which [`can_end_on`] holds.
@@ -95,13 +74,6 @@ pub fn reachable_squares(
         opponent_at(fighters, me, s)
             || !super::family::digimon::grapple::keeps_contact(me, fighters, s)
     })
-}
-
-/// True when `me` may end a move with its footprint at `s`.
-pub fn can_end_on(fighters: &[Fighter], me: &Fighter, s: Square) -> bool {
-    footprint(s, me.size.squares)
-        .iter()
-        .all(|q| !someone_at(fighters, me, q))
 }
 
 /// Checks a Movement maneuver along `path` and returns what it costs in Speed.
@@ -433,72 +405,6 @@ pub fn advance_move(
         }
         m.next += 1;
         m.asked.clear();
-    }
-}
-
-/// What provoked an Exploit: who did, where it stood, and whether by recovering rather than by
-/// moving (the log says which).
-pub struct Provocation {
-    pub mover: CombatantId,
-    pub at: Square,
-    pub recovering: bool,
-    /// Shinobi: a spotted sneak attack provoked it.
-    pub sneak: bool,
-    /// d20: a shot fired in a threatened square provoked it.
-    pub shooting: bool,
-}
-
-/// Offers `provoker` its Exploit: a player is asked (and the battle waits for the answer), a
-/// policy makes its best Basic Attack, but only with a real Counter Action. True when the
-/// calling system must stop so the question or the Exploit can play out first.
-#[allow(clippy::too_many_arguments)] // the resources of the Bevy system that calls it
-pub fn offer_exploit(
-    rules: &Rules,
-    field: &Field,
-    all: &[Fighter],
-    provoker: &Fighter,
-    by: Provocation,
-    q: &mut Query<FighterQuery>,
-    log: &mut EventLog,
-    awaiting: &mut AwaitingInput,
-    attack: &mut CurrentAttack,
-) -> bool {
-    let actions = &provoker.actions;
-    let can_pay = actions.counter > 0 || (rules.actions.conversion && actions.standard > 0);
-    if provoker.defeated() || !can_pay {
-        return false;
-    }
-    let provoked = BattleEvent::ExploitProvoked {
-        attacker: provoker.id,
-        mover: by.mover,
-        at: by.at,
-        recovering: by.recovering,
-        sneak: by.sneak,
-        opportunity: rules.action_points().is_some(),
-        shooting: by.shooting,
-    };
-    match provoker.controller.exploits {
-        ExploitPolicy::Never => false,
-        ExploitPolicy::Prompt => {
-            log.push(provoked);
-            awaiting.0 = Some(Decision::Exploit {
-                who: provoker.id,
-                mover: by.mover,
-            });
-            true
-        }
-        ExploitPolicy::Always => {
-            // DBU spends only a real Counter Action; a shinobi spends held AP (any it has).
-            if actions.counter == 0 && rules.action_points().is_none() {
-                return false;
-            }
-            let Some((_, order)) = best_attack(rules, field, all, provoker, Some(by.mover)) else {
-                return false;
-            };
-            log.push(provoked);
-            attack.0 = begin_attack(rules, field, q, log, order, Some(by.mover));
-            attack.0.is_some()
-        }
     }
 }
 

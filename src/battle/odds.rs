@@ -9,8 +9,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::command::DefenseChoice;
 use super::components::CombatantId;
-use super::context::{AttackContext, Declaration, DefenseChoice, TargetContext, damage_against};
+use super::context::{AttackContext, Declaration, TargetContext, damage_against};
 use super::effects::reached_thresholds;
 use super::fighter::Fighter;
 use crate::dice::{Dist, RollSpec, distribution, distribution_split};
@@ -210,19 +211,6 @@ fn damage_dist(wound: &Dist, soak_used: i64, cover: i64) -> Dist {
     wound.map(|w| (w - soak_used - cover).max(0))
 }
 
-/// The exact odds of the attack in `ctx` against the target `t` defending with `choice`, as
-/// the ruleset's family computes them.
-pub fn target_odds(
-    rules: &Rules,
-    ctx: &AttackContext,
-    t: &TargetContext,
-    decl: &Declaration,
-    target: &Fighter,
-    choice: DefenseChoice,
-) -> TargetOdds {
-    super::family::of(rules).target_odds(rules, ctx, t, decl, target, choice)
-}
-
 /// The default pipeline's odds (the DBU chapter's opposed rolls against Soak and thresholds).
 pub fn default_target_odds(
     rules: &Rules,
@@ -312,40 +300,4 @@ pub struct AttackOdds {
     /// Per target, in id order: the odds for each defense it may answer with, the default
     /// (Dodge) first.
     pub targets: Vec<Vec<TargetOdds>>,
-}
-
-/// The odds of the attack in `ctx` against every target, every defense it has.
-pub fn attack_odds(
-    rules: &Rules,
-    ctx: &AttackContext,
-    decl: &Declaration,
-    attacker: &Fighter,
-    targets: &[&Fighter],
-) -> AttackOdds {
-    AttackOdds {
-        attacker: attacker.id,
-        maneuver: decl.technique.map_or_else(
-            || decl.profile.name.clone(),
-            |t| format!("{} ({})", t.name, decl.profile.name),
-        ),
-        ki_cost: ctx.ki_cost,
-        wager: ctx.wager,
-        wound: RollSummary::of(&ctx.wound),
-        targets: ctx
-            .targets
-            .iter()
-            .zip(targets)
-            .map(|(tc, t)| {
-                if tc.defenses.is_empty() {
-                    // d20: a target that cannot defend (a shot beyond melee range) has one
-                    // outcome, listed under the default answer.
-                    return vec![target_odds(rules, ctx, tc, decl, t, DefenseChoice::Dodge)];
-                }
-                tc.defenses
-                    .iter()
-                    .map(|(c, _)| target_odds(rules, ctx, tc, decl, t, *c))
-                    .collect()
-            })
-            .collect(),
-    }
 }

@@ -1,12 +1,15 @@
 //! What automatic policies choose when nobody is asked: the best attack by exact expected
 //! damage (for Exploits and the simple AI), scored from the same context resolution uses.
 
-use super::attack::{check_attack, declaration};
+use super::attack::check_attack;
+use super::command::DefenseChoice;
 use super::command::{AttackOrder, AttackTarget};
-use super::components::{CombatantId, DefensePolicy};
-use super::context::{AttackContext, Declaration, DefenseChoice, TargetContext, assemble, ki_cost};
+use super::components::CombatantId;
+use super::context::ki_cost;
 use super::fighter::Fighter;
-use super::odds::{TargetOdds, target_odds};
+use crate::battle::context::declaration;
+use crate::battle::family::assemble;
+use crate::battle::family::target_odds;
 use crate::grid::{Dir8, Field};
 use crate::ruleset::{AreaOrigin, AreaShape, ProfileEffect, Rules, Targeting};
 
@@ -191,65 +194,4 @@ pub fn best_attack(
         }
     }
     best.filter(|(s, _)| *s > 0.0)
-}
-
-/// The default pipeline's expected answer: a target with a Counter Action (and not set to
-/// always Dodge) is assumed to take the better of Dodge and Parry for it.
-pub fn default_expected_answer(
-    rules: &Rules,
-    ctx: &AttackContext,
-    t: &TargetContext,
-    decl: &Declaration,
-    target: &Fighter,
-) -> TargetOdds {
-    better_answer(
-        rules,
-        ctx,
-        t,
-        decl,
-        target,
-        target.actions.counter > 0,
-        |d, p| p.expected_damage < d.expected_damage,
-    )
-}
-
-/// The odds of the answer an attacker should expect when the target `may_answer` with a
-/// Parry or Block: the one of Dodge and that answer which `prefers_second` picks, unless the
-/// target always Dodges.
-pub fn better_answer(
-    rules: &Rules,
-    ctx: &AttackContext,
-    t: &TargetContext,
-    decl: &Declaration,
-    target: &Fighter,
-    may_answer: bool,
-    prefers_second: impl Fn(&TargetOdds, &TargetOdds) -> bool,
-) -> TargetOdds {
-    let dodge = target_odds(rules, ctx, t, decl, target, DefenseChoice::Dodge);
-    if !may_answer || target.controller.defense == DefensePolicy::AlwaysDodge {
-        return dodge;
-    }
-    let parry = target_odds(rules, ctx, t, decl, target, DefenseChoice::Parry);
-    if prefers_second(&dodge, &parry) {
-        parry
-    } else {
-        dodge
-    }
-}
-
-/// The action-point families' expected answer: their defenses cost nothing, so the one that
-/// leaves the target the least expected damage (a shot that cannot be dodged: the Dodge row,
-/// which the context resolves as no defense).
-pub fn least_damage_answer(
-    rules: &Rules,
-    ctx: &AttackContext,
-    t: &TargetContext,
-    decl: &Declaration,
-    target: &Fighter,
-) -> TargetOdds {
-    t.defenses
-        .iter()
-        .map(|(c, _)| target_odds(rules, ctx, t, decl, target, *c))
-        .min_by(|a, b| a.expected_damage.total_cmp(&b.expected_damage))
-        .unwrap_or_else(|| target_odds(rules, ctx, t, decl, target, DefenseChoice::Dodge))
 }

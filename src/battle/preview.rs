@@ -1,12 +1,17 @@
 //! Previews of what a command would do, from the same assembly that resolves it: the exact
 //! odds of an attack, of the defenses a target may choose and of a counter.
 
+use super::command::DefenseChoice;
 use super::command::{AttackOrder, Decision, RuleError};
 use super::components::CombatantId;
 use super::context::AttackContext;
+use super::context::Declaration;
+use super::family::target_odds;
 use super::fighter::Fighter;
+use super::odds::{AttackOdds, RollSummary};
 use super::state::CurrentAttack;
-use super::{Battle, attack, context, family, odds};
+use super::{Battle, attack, family, odds};
+use crate::ruleset::Rules;
 use bevy::prelude::*;
 
 /// What a declared attack would do, computed exactly from the same context the dice resolve.
@@ -24,7 +29,7 @@ pub struct AttackPreview {
 pub struct CounterPreview {
     pub counter: crate::ruleset::shinobi::CounterDef,
     pub damage: i64,
-    pub chances: Vec<(context::DefenseChoice, f64)>,
+    pub chances: Vec<(super::command::DefenseChoice, f64)>,
 }
 
 impl Battle {
@@ -38,14 +43,16 @@ impl Battle {
             .ok_or(RuleError::UnknownCombatant(order.attacker))?;
         let field = self.field();
         let targets = attack::check_attack(&self.rules, &field, &fighters, attacker, order, None)?;
-        let mut decl = attack::declaration(&self.rules, attacker, order, targets.len())?;
+        let mut decl =
+            crate::battle::context::declaration(&self.rules, attacker, order, targets.len())?;
         decl.bystanders = &fighters;
         let target_refs: Vec<&Fighter> = targets
             .iter()
             .filter_map(|id| fighters.iter().find(|f| f.id == *id))
             .collect();
-        let ctx = context::assemble(&self.rules, &field, attacker, &target_refs, &decl);
-        let odds = odds::attack_odds(&self.rules, &ctx, &decl, attacker, &target_refs);
+        let ctx =
+            crate::battle::family::assemble(&self.rules, &field, attacker, &target_refs, &decl);
+        let odds = attack_odds(&self.rules, &ctx, &decl, attacker, &target_refs);
         Ok(AttackPreview {
             targets,
             ki_cost: ctx.ki_cost,
@@ -71,16 +78,17 @@ impl Battle {
             .filter_map(|ts| fighters.iter().find(|f| f.id == ts.id))
             .collect();
         let rules = self.rules.clone();
-        let mut decl = attack::declaration(&rules, a, &attack.order, all.len()).ok()?;
+        let mut decl =
+            crate::battle::context::declaration(&rules, a, &attack.order, all.len()).ok()?;
         decl.sneak_won = &attack.sneak_won;
         decl.bystanders = &fighters;
         let field = self.field();
-        let ctx = context::assemble(&rules, &field, a, &all, &decl);
+        let ctx = crate::battle::family::assemble(&rules, &field, a, &all, &decl);
         let tc = ctx.targets.iter().find(|x| x.id == defender)?;
         Some(
             tc.defenses
                 .iter()
-                .map(|(c, _)| odds::target_odds(&rules, &ctx, tc, &decl, t, *c))
+                .map(|(c, _)| crate::battle::family::target_odds(&rules, &ctx, tc, &decl, t, *c))
                 .collect(),
         )
     }
@@ -107,10 +115,11 @@ impl Battle {
             .iter()
             .filter_map(|ts| fighters.iter().find(|f| f.id == ts.id))
             .collect();
-        let mut decl = attack::declaration(&rules, a, &attack.order, all.len()).ok()?;
+        let mut decl =
+            crate::battle::context::declaration(&rules, a, &attack.order, all.len()).ok()?;
         decl.sneak_won = &attack.sneak_won;
         let field = self.field();
-        let ctx = context::assemble(&rules, &field, a, &all, &decl);
+        let ctx = crate::battle::family::assemble(&rules, &field, a, &all, &decl);
         let tc = ctx.targets.iter().find(|x| x.id == defender)?;
         let back = family::shinobi::counter_defense(data, a);
         Some(CounterPreview {
@@ -127,5 +136,41 @@ impl Battle {
                 .collect(),
             counter,
         })
+    }
+}
+
+/// The odds of the attack in `ctx` against every target, every defense it has.
+pub fn attack_odds(
+    rules: &Rules,
+    ctx: &AttackContext,
+    decl: &Declaration,
+    attacker: &Fighter,
+    targets: &[&Fighter],
+) -> AttackOdds {
+    AttackOdds {
+        attacker: attacker.id,
+        maneuver: decl.technique.map_or_else(
+            || decl.profile.name.clone(),
+            |t| format!("{} ({})", t.name, decl.profile.name),
+        ),
+        ki_cost: ctx.ki_cost,
+        wager: ctx.wager,
+        wound: RollSummary::of(&ctx.wound),
+        targets: ctx
+            .targets
+            .iter()
+            .zip(targets)
+            .map(|(tc, t)| {
+                if tc.defenses.is_empty() {
+                    // d20: a target that cannot defend (a shot beyond melee range) has one
+                    // outcome, listed under the default answer.
+                    return vec![target_odds(rules, ctx, tc, decl, t, DefenseChoice::Dodge)];
+                }
+                tc.defenses
+                    .iter()
+                    .map(|(c, _)| target_odds(rules, ctx, tc, decl, t, *c))
+                    .collect()
+            })
+            .collect(),
     }
 }

@@ -8,9 +8,10 @@ use super::components::*;
 use super::effects::{LifeCause, set_life};
 use super::event::{BattleEvent, EventLog, Pool};
 use super::fighter::{Fighter, FighterQuery, at_tier, snapshots};
-use super::maneuvers::spend_actions;
-use super::movement::{Provocation, offer_exploit};
 use super::state::*;
+use crate::battle::attack::Provocation;
+use crate::battle::attack::offer_exploit;
+use crate::battle::effects::spend_actions;
 use crate::dice::{RollKind, RollSpec, roll};
 use crate::grid::{Field, footprint_distance};
 use crate::ruleset::{ConditionKind, Rules};
@@ -77,47 +78,6 @@ pub fn apply_power_up(
         to: f.capacity.current,
         reason: "Power Up".into(),
     });
-}
-
-/// Ends Power Up stacks whose time is up; called at the end of each turn.
-pub fn fade_power(
-    rules: &Rules,
-    active: CombatantId,
-    round: u32,
-    f: &mut super::fighter::FighterQueryItem,
-    log: &mut EventLog,
-) {
-    let due = matches!(
-        f.encounter.power_expires,
-        Some(Expiry::EndOfTurn { round: r, of }) if of == active && r <= round
-    );
-    if f.encounter.power > 0 && due {
-        log.push(BattleEvent::PowerFaded { who: *f.id });
-        end_power(rules, f, "Power Up faded", log);
-    }
-}
-
-/// Ends every Power Up stack and takes back the extra Capacity they gave (`why` for the log):
-/// when the stacks fade and when their holder is Defeated.
-pub fn end_power(
-    rules: &Rules,
-    f: &mut super::fighter::FighterQueryItem,
-    why: &str,
-    log: &mut EventLog,
-) {
-    f.encounter.power = 0;
-    f.encounter.power_expires = None;
-    let max = f.snapshot().derived(rules).max_capacity;
-    if f.capacity.current > max {
-        log.push(BattleEvent::PoolChanged {
-            who: *f.id,
-            pool: Pool::Capacity,
-            from: f.capacity.current,
-            to: max,
-            reason: why.into(),
-        });
-        f.capacity.current = max;
-    }
 }
 
 /// Checks a Combat Recovery of `actions` Actions.
@@ -298,6 +258,7 @@ pub fn advance_recovery(
         set_life(
             rules,
             &mut f,
+            crate::battle::family::of(rules).life_pool(),
             to,
             LifeCause::Healing,
             "Combat Recovery",

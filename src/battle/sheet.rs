@@ -29,11 +29,6 @@ pub struct UnitSheet {
     pub body: String,
 }
 
-/// The sheet of `f`, as its ruleset's family shows it.
-pub fn unit_sheet(ctx: &SheetContext, f: &Fighter) -> UnitSheet {
-    super::family::of(ctx.rules).unit_sheet(ctx, f)
-}
-
 /// A short badge for a condition: initials of a multi-word name, else its first two letters.
 pub fn badge(name: &str) -> String {
     let words: Vec<&str> = name.split_whitespace().collect();

@@ -6,9 +6,9 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::command::{AttackOrder, Command, Decision};
+use super::command::{AttackOrder, Command, Decision, DefenseChoice};
 use super::components::{CombatantId, Side};
-use super::context::DefenseChoice;
+use super::event::EndReason;
 use crate::dice::{DiceSource, RollBreakdown};
 use crate::grid::{Field, Map, Square};
 use crate::ruleset::Rules;
@@ -299,15 +299,6 @@ pub struct Progress(pub bool);
 #[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome(pub Option<BattleResult>);
 
-/// Why a battle ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum EndReason {
-    /// Only one side (or none) has anyone standing.
-    LastSideStanding,
-    /// The scenario's round limit was reached.
-    RoundLimit,
-}
-
 /// The winner (or none) and the round the battle ended in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BattleResult {
@@ -327,4 +318,14 @@ pub struct RuleSys<'w, 's> {
     pub log: ResMut<'w, super::event::EventLog>,
     pub progress: ResMut<'w, Progress>,
     pub q: Query<'w, 's, super::fighter::FighterQuery>,
+}
+
+/// Takes the pending command when `pick` accepts it.
+pub(super) fn take<T>(
+    pending: &mut PendingCommand,
+    pick: impl Fn(&Command) -> Option<T>,
+) -> Option<T> {
+    let v = pending.0.as_ref().and_then(pick)?;
+    pending.0 = None;
+    Some(v)
 }

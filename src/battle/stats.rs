@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::components::{CombatantId, Side};
 use super::event::BattleEvent;
-use crate::ruleset::{Category, Rules};
+use crate::ruleset::Category;
 
 /// Damage by category.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,17 +112,18 @@ impl CombatantStats {
         self.effects_given += o.effects_given;
     }
 
-    /// These counts as a balance report names them in the terms of the family playing
-    /// `rules` (DBU's damage categories, thresholds and Ki; d20's Success Values, damage and
-    /// armour; Digimon's HP, Armor and effects; power stages' stages and life cards; the ninja
-    /// chapter's HP and chakra): attacks, hits and misses, the family's own figures, defeats.
-    pub fn figures(&self, rules: &Rules) -> Vec<Figure> {
+    /// These counts as a balance report names them: attacks, hits and misses, then `own`
+    /// (the figures of the family playing the battle, in its terms: DBU's damage categories,
+    /// thresholds and Ki; d20's Success Values, damage and armour; Digimon's HP, Armor and
+    /// effects; power stages' stages and life cards; the ninja chapter's HP and chakra), then
+    /// defeats. `family::balance_report` asks the family for `own`.
+    pub fn figures(&self, own: Vec<(&'static str, i64)>) -> Vec<Figure> {
         let mut out: Vec<(&str, i64)> = vec![
             ("attacks", i64::from(self.attacks)),
             ("hits", i64::from(self.hits)),
             ("misses", i64::from(self.misses)),
         ];
-        out.extend(super::family::of(rules).balance_figures(self));
+        out.extend(own);
         out.push(("defeated", i64::from(self.defeated)));
         out.into_iter()
             .map(|(label, value)| Figure {

@@ -4,13 +4,15 @@
 
 use bevy::prelude::*;
 
-use super::checks::{initiative_spec, rolloff_spec, save_spec};
+use super::checks::{rolloff_spec, save_spec};
 use super::command::Command;
 use super::components::*;
+use super::effects::announce_defeat;
 use super::effects::{
     LifeCause, expire_conditions, grant_condition, resolve_pending_threshold, set_life,
 };
-use super::event::{BattleEvent, EventLog, Pool};
+use super::event::{BattleEvent, EndReason, EventLog, Pool};
+use super::fighter::occupied;
 use super::fighter::{FighterQuery, snapshots};
 use super::state::*;
 use crate::dice::roll;
@@ -55,7 +57,10 @@ pub fn roll_initiative(
         if shares(f).is_some() {
             continue;
         }
-        let r = roll(&initiative_spec(rules, f), &mut dice.0);
+        let r = roll(
+            &super::family::of(rules).initiative_spec(rules, f),
+            &mut dice.0,
+        );
         rolled.push((r.total, f.attributes.get(&tie_attr), f.id));
         log.push(BattleEvent::InitiativeRolled { who: f.id, roll: r });
     }
@@ -375,7 +380,15 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
     {
         let loss = life_loss.of(f.life.max);
         let to = f.life.current - loss;
-        set_life(rules, &mut f, to, LifeCause::Loss, "Poisoned", &mut log);
+        set_life(
+            rules,
+            &mut f,
+            crate::battle::family::of(rules).life_pool(),
+            to,
+            LifeCause::Loss,
+            "Poisoned",
+            &mut log,
+        );
     }
     if let Some(c) = snap.active(rules, ConditionKind::DamageOverTime).cloned()
         && f.life.current > 0
@@ -400,6 +413,7 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
         set_life(
             rules,
             &mut f,
+            crate::battle::family::of(rules).life_pool(),
             to,
             LifeCause::Damage {
                 by: c.source,
@@ -454,36 +468,6 @@ fn set_off_grenades(
     }
 }
 
-/// Logs a combatant's defeat once and ends what Defeated ends: Rage, Superiority, Hidden and
-/// any stacks (Diminishing Defense, Steady Momentum).
-pub fn announce_defeat(
-    rules: &crate::ruleset::Rules,
-    order: &TurnOrder,
-    f: &mut super::fighter::FighterQueryItem,
-    by: Option<CombatantId>,
-    log: &mut EventLog,
-) -> bool {
-    if f.life.current > 0 || f.encounter.defeated {
-        return false;
-    }
-    f.encounter.defeated = true;
-    log.push(BattleEvent::Defeated { who: *f.id, by });
-    for k in [
-        ConditionKind::Rage,
-        ConditionKind::Superiority,
-        ConditionKind::Hidden,
-    ] {
-        super::effects::end_condition(rules, order, f, k, "Defeated", log);
-    }
-    f.defense.diminishing = 0;
-    f.actions.steady = 0;
-    if f.encounter.power > 0 {
-        super::recovery::end_power(rules, f, "Power Up ends (Defeated)", log);
-    }
-    f.encounter.power_expires = None;
-    true
-}
-
 /// The first free square around a combatant, clockwise from north.
 fn free_square_beside(
     a: &super::fighter::Fighter,
@@ -516,15 +500,6 @@ fn first_free_square(
     (0..b.height as i32)
         .flat_map(|y| (0..b.width as i32).map(move |x| Square::new(x, y)))
         .find(|s| field.cost(*s).is_some() && !occupied(all, *s))
-}
-
-/// True when a living, present combatant's footprint covers `s`.
-pub fn occupied(all: &[super::fighter::Fighter], s: Square) -> bool {
-    all.iter().any(|f| {
-        !f.defeated()
-            && f.position
-                .is_some_and(|p| footprint(p, f.size.squares).contains(&s))
-    })
 }
 
 /// Ends the turn of a combatant with no usable action left ("your turn ends automatically when
@@ -608,7 +583,7 @@ pub fn end_turn(
             if *f.id == a && f.actions.steady > 0 && f.actions.steady_round <= round {
                 f.actions.steady = 0;
             }
-            super::recovery::fade_power(rules, a, round, f, &mut log);
+            crate::battle::effects::fade_power(rules, a, round, f, &mut log);
             if *f.id == a {
                 super::family::of(rules).end_phase(f, &mut log);
             }
@@ -707,7 +682,7 @@ pub fn apply_hand_over(
     mut progress: ResMut<Progress>,
     q: Query<FighterQuery>,
 ) {
-    let Some(who) = super::maneuvers::take(&mut pending, |c| match c {
+    let Some(who) = crate::battle::state::take(&mut pending, |c| match c {
         Command::HandOver { who } => Some(*who),
         _ => None,
     }) else {

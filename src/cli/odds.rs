@@ -4,9 +4,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use gridclash::battle::Battle;
+use gridclash::battle::command::DefenseChoice;
 use gridclash::battle::command::{AttackOrder, AttackTarget};
 use gridclash::battle::components::{Cards, CombatantId, Controller, Identity, Position, Square};
-use gridclash::battle::context::DefenseChoice;
 use gridclash::dice::DiceSource;
 use gridclash::grid::Dir8;
 use gridclash::ruleset::{AreaOrigin, AreaShape, Targeting};

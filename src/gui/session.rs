@@ -610,7 +610,7 @@ impl Session {
             let fallback = match self.battle.awaiting() {
                 Some(Decision::Defense { defender, .. }) => Command::Defend {
                     defender: *defender,
-                    choice: crate::battle::context::DefenseChoice::Dodge,
+                    choice: crate::battle::command::DefenseChoice::Dodge,
                     counter: None,
                 },
                 Some(Decision::Response { who, .. }) => Command::Respond {

@@ -1,9 +1,9 @@
 //! The 16 combat conditions: what each does and how each ends.
 
 use gridclash::battle::Battle;
+use gridclash::battle::command::DefenseChoice;
 use gridclash::battle::command::{AttackTarget, Command, RuleError};
 use gridclash::battle::components::{CombatantId, ConditionInstance, Expiry, Square};
-use gridclash::battle::context::DefenseChoice;
 use gridclash::battle::effects::{end_condition, grant_condition};
 use gridclash::battle::event::EventLog;
 use gridclash::battle::fighter::FighterQuery;

@@ -5,9 +5,9 @@
 use std::sync::Arc;
 
 use gridclash::battle::Battle;
+use gridclash::battle::command::DefenseChoice;
 use gridclash::battle::command::{AttackTarget, Command, RuleError, SkillWay};
 use gridclash::battle::components::*;
-use gridclash::battle::context::DefenseChoice;
 use gridclash::battle::event::BattleEvent;
 use gridclash::battle::family::d20;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};

@@ -1,8 +1,8 @@
 //! Defense Declaration: Dodge or Parry, prompts, and Diminishing Defense.
 
+use gridclash::battle::command::DefenseChoice;
 use gridclash::battle::command::{Command, Decision, RuleError};
 use gridclash::battle::components::{CombatantId, DefensePolicy};
-use gridclash::battle::context::DefenseChoice;
 
 use crate::common::*;
 

@@ -4,12 +4,12 @@
 use std::sync::Arc;
 
 use gridclash::battle::Battle;
+use gridclash::battle::command::DefenseChoice;
 use gridclash::battle::command::{AttackTarget, Command};
 use gridclash::battle::components::Square;
 use gridclash::battle::components::{
     CombatantId, Controller, DefensePolicy, ExploitPolicy, ResponsePolicy,
 };
-use gridclash::battle::context::DefenseChoice;
 use gridclash::battle::event::BattleEvent;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};
 use gridclash::dice::DiceSource;

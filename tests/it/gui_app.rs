@@ -7,7 +7,7 @@ use bevy::state::app::StatesPlugin;
 use leafwing_input_manager::prelude::*;
 
 use gridclash::battle::command::Decision;
-use gridclash::battle::context::DefenseChoice;
+use gridclash::battle::command::DefenseChoice;
 use gridclash::battle::event::BattleEvent;
 use gridclash::grid::Square;
 use gridclash::gui::control::Pace;

@@ -12,7 +12,8 @@ use gridclash::battle::command::{AttackOrder, AttackTarget, Command};
 use gridclash::battle::components::CombatantId;
 use gridclash::battle::components::Side;
 use gridclash::battle::event::BattleEvent;
-use gridclash::battle::state::{EndReason, LimitOutcome};
+use gridclash::battle::event::EndReason;
+use gridclash::battle::state::LimitOutcome;
 use gridclash::dice::{
     BaseDie, DiceGroup, DiceSource, DiceTerm, RollKind, RollSpec, distribution, roll,
 };

@@ -5,7 +5,7 @@ use std::process::Command as Process;
 
 use gridclash::ai::Policy;
 use gridclash::battle::components::Side;
-use gridclash::battle::state::EndReason;
+use gridclash::battle::event::EndReason;
 use gridclash::ruleset::RulesError;
 use gridclash::{scenario, sim};
 
@@ -593,7 +593,8 @@ fn scenario_far_too_large_is_refused_by_size() {
 /// points, d20's armour and feats, Digimon's Accuracy and effects).
 #[test]
 fn unit_sheet_of_every_shipped_combatant_is_in_its_rulesets_terms() {
-    use gridclash::battle::sheet::{SheetContext, unit_sheet};
+    use gridclash::battle::family::unit_sheet;
+    use gridclash::battle::sheet::SheetContext;
     use gridclash::ruleset::Family;
     for loaded in shipped() {
         let mut battle = started(&loaded);

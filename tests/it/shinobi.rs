@@ -5,9 +5,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use gridclash::battle::Battle;
+use gridclash::battle::command::DefenseChoice;
 use gridclash::battle::command::{AttackOrder, AttackTarget, Command, RuleError};
 use gridclash::battle::components::*;
-use gridclash::battle::context::{Absorb, DefenseChoice};
+use gridclash::battle::context::Absorb;
 use gridclash::battle::event::BattleEvent;
 use gridclash::battle::family::shinobi;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};

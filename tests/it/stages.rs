@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use gridclash::ai::Policy;
 use gridclash::battle::Battle;
+use gridclash::battle::command::DefenseChoice;
 use gridclash::battle::command::{AttackTarget, Command, RuleError};
 use gridclash::battle::components::*;
-use gridclash::battle::context::DefenseChoice;
 use gridclash::battle::family::stages;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};
 use gridclash::dice::DiceSource;

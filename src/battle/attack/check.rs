@@ -3,9 +3,10 @@
 
 use bevy::prelude::*;
 
-use super::targeting::{attack_targets, declaration};
+use super::targeting::attack_targets;
 use crate::battle::command::{AttackOrder, AttackTarget, RuleError};
 use crate::battle::components::*;
+use crate::battle::context::declaration;
 use crate::battle::fighter::Fighter;
 use crate::grid::Field;
 use crate::ruleset::{ConditionKind, Rules};

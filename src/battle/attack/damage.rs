@@ -3,16 +3,15 @@
 use bevy::prelude::*;
 
 use super::defend::parties;
-use super::targeting::declaration;
 use crate::battle::components::*;
-use crate::battle::context::{
-    Declaration, assemble, damage_against, guard_down_against, push_destination,
-};
+use crate::battle::context::declaration;
+use crate::battle::context::{Declaration, damage_against, guard_down_against, push_destination};
 use crate::battle::effects::{LifeCause, expiry_after, grant_condition, set_life};
 use crate::battle::event::{BattleEvent, EventLog, Pool};
+use crate::battle::family::assemble;
+use crate::battle::fighter::occupied;
 use crate::battle::fighter::{Fighter, FighterQueryItem, at_tier, eval, snapshots};
 use crate::battle::state::*;
-use crate::battle::turn::occupied;
 use crate::dice::roll;
 use crate::grid::footprint;
 use crate::ruleset::{ProfileEffect, Rules};
@@ -95,6 +94,7 @@ pub fn roll_damage(
             set_life(
                 rules,
                 &mut f,
+                crate::battle::family::of(rules).life_pool(),
                 to,
                 LifeCause::Damage {
                     by: Some(attacker.id),
@@ -232,6 +232,7 @@ pub fn roll_damage(
             set_life(
                 rules,
                 &mut f,
+                crate::battle::family::of(rules).life_pool(),
                 to,
                 LifeCause::Damage {
                     by: Some(attacker.id),
@@ -314,6 +315,7 @@ pub fn roll_damage(
             set_life(
                 rules,
                 &mut f,
+                crate::battle::family::of(rules).life_pool(),
                 to,
                 LifeCause::Damage {
                     by: Some(attacker.id),

@@ -4,12 +4,13 @@
 use bevy::prelude::*;
 
 use super::check::check_attack;
-use super::targeting::declaration;
 use crate::battle::command::{AttackOrder, AttackTarget, Command, Decision};
 use crate::battle::components::*;
-use crate::battle::event::{ActionKind, BattleEvent, EventLog, Pool};
-use crate::battle::fighter::{Fighter, FighterQuery, FighterQueryItem, snapshots};
-use crate::battle::maneuvers::{convert_action, spend_actions, use_surge};
+use crate::battle::context::declaration;
+use crate::battle::event::{BattleEvent, EventLog, Pool};
+use crate::battle::fighter::{Fighter, FighterQuery, snapshots};
+use crate::battle::maneuvers::use_surge;
+use crate::battle::policy::best_attack;
 use crate::battle::state::*;
 use crate::grid::Field;
 use crate::ruleset::Rules;
@@ -156,12 +157,12 @@ pub fn declare_attack(
             };
             let at = me.position.unwrap_or_default();
             queued.0 = Some(order);
-            let asked = crate::battle::movement::offer_exploit(
+            let asked = offer_exploit(
                 rules,
                 &field,
                 &all,
                 them,
-                crate::battle::movement::Provocation {
+                Provocation {
                     mover: me.id,
                     at,
                     recovering: false,
@@ -203,12 +204,12 @@ pub fn declare_attack(
     let at = me.position.unwrap_or_default();
     queued.0 = Some(order);
     let asked = can_strike
-        && crate::battle::movement::offer_exploit(
+        && offer_exploit(
             rules,
             &field,
             &all,
             them,
-            crate::battle::movement::Provocation {
+            Provocation {
                 mover: me.id,
                 at,
                 recovering: false,
@@ -336,26 +337,68 @@ pub fn open_response_window(
     state.phase = AttackPhase::DefenseDeclaration;
 }
 
-/// The default pipeline's payment for an attack: one action, or for an Exploit (an
-/// opportunity attack) the Counter Action, converting a Standard Action when none is left.
-pub fn default_pay_attack(
-    f: &mut FighterQueryItem,
-    profile: &crate::ruleset::ProfileDef,
-    opportunity: bool,
+/// What provoked an Exploit: who did, where it stood, and whether by recovering rather than by
+/// moving (the log says which).
+pub struct Provocation {
+    pub mover: CombatantId,
+    pub at: Square,
+    pub recovering: bool,
+    /// Shinobi: a spotted sneak attack provoked it.
+    pub sneak: bool,
+    /// d20: a shot fired in a threatened square provoked it.
+    pub shooting: bool,
+}
+
+/// Offers `provoker` its Exploit: a player is asked (and the battle waits for the answer), a
+/// policy makes its best Basic Attack, but only with a real Counter Action. True when the
+/// calling system must stop so the question or the Exploit can play out first.
+#[allow(clippy::too_many_arguments)] // the resources of the Bevy system that calls it
+pub fn offer_exploit(
+    rules: &Rules,
+    field: &Field,
+    all: &[Fighter],
+    provoker: &Fighter,
+    by: Provocation,
+    q: &mut Query<FighterQuery>,
     log: &mut EventLog,
-) {
-    let name = &profile.name;
-    if opportunity {
-        if f.actions.counter == 0 {
-            convert_action(f, log);
+    awaiting: &mut AwaitingInput,
+    attack: &mut CurrentAttack,
+) -> bool {
+    let actions = &provoker.actions;
+    let can_pay = actions.counter > 0 || (rules.actions.conversion && actions.standard > 0);
+    if provoker.defeated() || !can_pay {
+        return false;
+    }
+    let provoked = BattleEvent::ExploitProvoked {
+        attacker: provoker.id,
+        mover: by.mover,
+        at: by.at,
+        recovering: by.recovering,
+        sneak: by.sneak,
+        opportunity: rules.action_points().is_some(),
+        shooting: by.shooting,
+    };
+    match provoker.controller.exploits {
+        ExploitPolicy::Never => false,
+        ExploitPolicy::Prompt => {
+            log.push(provoked);
+            awaiting.0 = Some(Decision::Exploit {
+                who: provoker.id,
+                mover: by.mover,
+            });
+            true
         }
-        f.actions.counter -= 1;
-        log.push(BattleEvent::ActionSpent {
-            who: *f.id,
-            kind: ActionKind::Counter,
-            what: format!("an Exploit ({name})"),
-        });
-    } else {
-        spend_actions(f, 1, &format!("an attack ({name})"), log);
+        ExploitPolicy::Always => {
+            // DBU spends only a real Counter Action; a shinobi spends held AP (any it has).
+            if actions.counter == 0 && rules.action_points().is_none() {
+                return false;
+            }
+            let Some((_, order)) = best_attack(rules, field, all, provoker, Some(by.mover)) else {
+                return false;
+            };
+            log.push(provoked);
+            attack.0 = begin_attack(rules, field, q, log, order, Some(by.mover));
+            attack.0.is_some()
+        }
     }
 }

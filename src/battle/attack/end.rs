@@ -3,11 +3,11 @@
 use bevy::prelude::*;
 
 use crate::battle::components::*;
+use crate::battle::effects::announce_defeat;
 use crate::battle::effects::end_condition;
 use crate::battle::event::{ActionKind, BattleEvent, EventLog};
 use crate::battle::fighter::{Fighter, FighterQuery, FighterQueryItem};
 use crate::battle::state::*;
-use crate::battle::turn::announce_defeat;
 use crate::ruleset::{ConditionKind, Polarity, Rules};
 
 /// Threshold Saves after the maneuver: a Steadfast Save for the lowest threshold each
@@ -233,7 +233,7 @@ fn stop_at_entry(
             .and_then(|entry| visited.iter().position(|s| *s == entry))
             .and_then(|first| {
                 (first..visited.len())
-                    .find(|k| crate::battle::movement::can_end_on(&all, mover, visited[*k]))
+                    .find(|k| crate::battle::fighter::can_end_on(&all, mover, visited[*k]))
             });
     let Some(k) = free_from_entry else {
         stop_where_it_may_stand(m, items, log);
@@ -264,13 +264,13 @@ fn stop_where_it_may_stand(m: &mut MoveState, items: &mut [FighterQueryItem], lo
         .collect();
     if visited
         .last()
-        .is_none_or(|s| crate::battle::movement::can_end_on(&all, mover, *s))
+        .is_none_or(|s| crate::battle::fighter::can_end_on(&all, mover, *s))
     {
         return;
     }
     let Some(k) = (0..visited.len())
         .rev()
-        .find(|k| crate::battle::movement::can_end_on(&all, mover, visited[*k]))
+        .find(|k| crate::battle::fighter::can_end_on(&all, mover, visited[*k]))
     else {
         return;
     };

@@ -15,16 +15,13 @@ mod targeting;
 pub use check::check_attack;
 pub use damage::roll_damage;
 pub use declare::{
-    begin_attack, begin_queued_attack, declare_attack, default_pay_attack, open_response_window,
-    queued_ready,
+    Provocation, begin_attack, begin_queued_attack, declare_attack, offer_exploit,
+    open_response_window, queued_ready,
 };
-pub use defend::{
-    DefenseAsk, action_point_defense, collect_defenses, declare_defense, default_policy_defense,
-    stage_defense,
-};
+pub use defend::{collect_defenses, declare_defense};
 pub use end::{end_attack, endable, roll_threshold_saves};
 pub use opposed::{rescore, roll_opposed_checks};
-pub use targeting::{attack_targets, declaration, template, used_profile};
+pub use targeting::{attack_targets, template};
 
 use bevy::prelude::*;
 

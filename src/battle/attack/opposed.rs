@@ -3,10 +3,11 @@
 use bevy::prelude::*;
 
 use super::defend::parties;
-use super::targeting::declaration;
+use crate::battle::command::DefenseChoice;
 use crate::battle::components::*;
-use crate::battle::context::{DefenseChoice, assemble};
+use crate::battle::context::declaration;
 use crate::battle::event::{BattleEvent, EventLog};
+use crate::battle::family::assemble;
 use crate::battle::fighter::{FighterQuery, snapshots};
 use crate::battle::state::*;
 use crate::dice::{RollBreakdown, RollSpec, roll};

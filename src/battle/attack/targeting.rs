@@ -5,113 +5,13 @@ use bevy::prelude::*;
 
 use crate::battle::command::{AttackOrder, AttackTarget, RuleError};
 use crate::battle::components::*;
-use crate::battle::context::{Declaration, reach};
+use crate::battle::context::reach;
+use crate::battle::context::{declaration, used_profile};
 use crate::battle::fighter::Fighter;
 use crate::grid::area::covered;
 use crate::grid::los::clear_between;
 use crate::grid::{Field, footprint, footprint_distance};
-use crate::ruleset::{
-    Affects, AreaOrigin, AreaShape, ConditionKind, ProfileEffect, Rules, Targeting, TechniqueDef,
-};
-
-/// The profile and technique an order uses.
-pub fn used_profile<'r>(
-    rules: &'r Rules,
-    attacker: &'r Fighter,
-    order: &AttackOrder,
-) -> Result<(&'r crate::ruleset::ProfileDef, Option<&'r TechniqueDef>), RuleError> {
-    let technique = match &order.technique {
-        Some(id) => Some(
-            attacker
-                .loadout
-                .techniques
-                .iter()
-                .find(|t| &t.id == id)
-                .ok_or_else(|| RuleError::UnknownTechnique {
-                    who: attacker.id,
-                    technique: id.clone(),
-                })?,
-        ),
-        None => None,
-    };
-    let profile_id = technique.map_or(order.profile.as_str(), |t| t.profile.as_str());
-    if technique.is_none() && !attacker.loadout.profiles.iter().any(|p| p == profile_id) {
-        return Err(RuleError::UnknownProfile {
-            who: attacker.id,
-            profile: profile_id.to_string(),
-        });
-    }
-    let profile = rules
-        .profile(profile_id)
-        .ok_or_else(|| RuleError::UnknownProfile {
-            who: attacker.id,
-            profile: profile_id.to_string(),
-        })?;
-    Ok((profile, technique))
-}
-
-/// Resolves an order into a [`Declaration`] for `target_count` targets, checking the profile,
-/// technique, element and wager rules (not actions, Ki or targets).
-pub fn declaration<'r>(
-    rules: &'r Rules,
-    attacker: &'r Fighter,
-    order: &AttackOrder,
-    target_count: usize,
-) -> Result<Declaration<'r>, RuleError> {
-    let (profile, technique) = used_profile(rules, attacker, order)?;
-    let attack_type =
-        rules
-            .attack_type(&profile.attack_type)
-            .ok_or_else(|| RuleError::UnknownProfile {
-                who: attacker.id,
-                profile: profile.id.clone(),
-            })?;
-    let wants_element = profile
-        .effects
-        .iter()
-        .any(|e| matches!(e, ProfileEffect::ElementChoice));
-    let element = match (&order.element, wants_element) {
-        (Some(id), true) if attacker.loadout.elements.contains(id) => {
-            Some(rules.element(id).ok_or_else(|| RuleError::BadElement {
-                who: attacker.id,
-                element: id.clone(),
-            })?)
-        }
-        (Some(id), _) => {
-            return Err(RuleError::BadElement {
-                who: attacker.id,
-                element: id.clone(),
-            });
-        }
-        (None, true) => {
-            return Err(RuleError::ElementNeeded {
-                profile: profile.name.clone(),
-                options: attacker.loadout.elements.join(", "),
-            });
-        }
-        (None, false) => None,
-    };
-    if order.wager < 0 {
-        return Err(RuleError::NegativeWager);
-    }
-    if order.wager > 0 && !attack_type.wager {
-        return Err(RuleError::NoWager {
-            kind: attack_type.name.clone(),
-        });
-    }
-    Ok(Declaration {
-        profile,
-        attack_type,
-        technique,
-        element,
-        wager: order.wager,
-        target_count,
-        sneak: order.sneak,
-        sneak_won: &[],
-        bystanders: &[],
-        aimed_at: order.target.square(),
-    })
-}
+use crate::ruleset::{Affects, AreaOrigin, AreaShape, ConditionKind, Rules, Targeting};
 
 /// Who an order hits: its single target, or every character its area covers that the area
 /// affects. Single targets must be opponents in reach and in sight; areas stop at walls.

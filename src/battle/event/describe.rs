@@ -3,9 +3,9 @@
 
 use bevy::prelude::*;
 
+use crate::battle::command::DefenseChoice;
 use crate::battle::components::{CombatantId, Expiry};
-use crate::battle::context::DefenseChoice;
-use crate::battle::state::EndReason;
+use crate::battle::event::EndReason;
 
 use super::{ActionKind, BattleEvent, Names, Pool};
 

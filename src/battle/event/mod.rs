@@ -9,9 +9,8 @@ use std::collections::BTreeMap;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::command::DefenseChoice;
 use super::components::{CombatantId, Expiry, Side, Square};
-use super::context::DefenseChoice;
-use super::state::EndReason;
 use crate::dice::RollBreakdown;
 use crate::ruleset::{Category, ConditionKind};
 
@@ -531,3 +530,12 @@ impl EventLog {
 
 /// Combatant names for describing events.
 pub type Names = BTreeMap<CombatantId, String>;
+
+/// Why a battle ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EndReason {
+    /// Only one side (or none) has anyone standing.
+    LastSideStanding,
+    /// The scenario's round limit was reached.
+    RoundLimit,
+}

@@ -11,23 +11,24 @@
 //! `grapple`, `intercede`).
 
 pub mod d20;
-mod dbu;
+pub mod dbu;
 pub mod digimon;
 pub mod shinobi;
 pub mod stages;
 
 use bevy::prelude::Query;
 
-use super::attack::DefenseAsk;
+use super::command::DefenseChoice;
 use super::command::{AttackOrder, RuleError};
+use super::components::CombatantId;
 use super::components::Square;
-use super::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
+use super::context::{AttackContext, Declaration, TargetContext};
 use super::event::{EventLog, Pool};
 use super::fighter::{Fighter, FighterQuery, FighterQueryItem};
 use super::odds::TargetOdds;
 use super::sheet::{SheetContext, UnitSheet};
 use super::stats::CombatantStats;
-use crate::dice::DiceSource;
+use crate::dice::{DiceSource, RollSpec};
 use crate::grid::Field;
 use crate::ruleset::{FamilyData, ProfileDef, Rules};
 
@@ -78,7 +79,7 @@ pub trait Family: Sync {
         opportunity: bool,
         log: &mut EventLog,
     ) {
-        super::attack::default_pay_attack(f, profile, opportunity, log);
+        crate::battle::family::dbu::default_pay_attack(f, profile, opportunity, log);
     }
 
     /// The defense a target takes with nothing to decide (Digimon's one Dodge, a d20 shot
@@ -94,7 +95,7 @@ pub trait Family: Sync {
 
     /// What a target's defense policy picks; `None` when a person must be asked.
     fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
-        super::attack::default_policy_defense(ask)
+        crate::battle::family::dbu::default_policy_defense(ask)
     }
 
     /// The attack's rolls against each target: the one assembly that previews, odds and
@@ -110,9 +111,15 @@ pub trait Family: Sync {
         super::context::default_assemble(rules, field, attacker, targets, decl)
     }
 
+    /// The Initiative Check a combatant rolls as the battle starts (the default: the base die
+    /// and the bonus the derived-value table gives).
+    fn initiative_spec(&self, rules: &Rules, f: &Fighter) -> RollSpec {
+        super::checks::initiative_roll(rules, f, super::checks::initiative_label(rules))
+    }
+
     /// The squares a move may cover.
     fn speed(&self, rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
-        super::movement::default_speed(rules, f, boosted)
+        crate::battle::family::dbu::default_speed(rules, f, boosted)
     }
 
     /// The action points a move along `path` costs (1: the default pipeline's one action).
@@ -147,7 +154,7 @@ pub trait Family: Sync {
         decl: &Declaration,
         target: &Fighter,
     ) -> TargetOdds {
-        super::policy::default_expected_answer(rules, ctx, t, decl, target)
+        crate::battle::family::dbu::default_expected_answer(rules, ctx, t, decl, target)
     }
 
     /// The unit sheet of `f`: the panel a player reads about a combatant.
@@ -213,6 +220,42 @@ pub trait Family: Sync {
     }
 }
 
+/// Assembles the attack context of `decl` by `attacker` against `targets`, as the ruleset's
+/// family does it: the one assembly that previews, odds and resolution all read.
+pub fn assemble(
+    rules: &Rules,
+    field: &Field,
+    attacker: &Fighter,
+    targets: &[&Fighter],
+    decl: &Declaration,
+) -> AttackContext {
+    of(rules).assemble(rules, field, attacker, targets, decl)
+}
+
+/// The exact odds of the attack in `ctx` against the target `t` defending with `choice`, as
+/// the ruleset's family computes them.
+pub fn target_odds(
+    rules: &Rules,
+    ctx: &AttackContext,
+    t: &TargetContext,
+    decl: &Declaration,
+    target: &Fighter,
+    choice: DefenseChoice,
+) -> TargetOdds {
+    of(rules).target_odds(rules, ctx, t, decl, target, choice)
+}
+
+/// The sheet of `f`, as its ruleset's family shows it.
+pub fn unit_sheet(ctx: &SheetContext, f: &Fighter) -> UnitSheet {
+    of(ctx.rules).unit_sheet(ctx, f)
+}
+
+/// One combatant's counts as a balance report of a battle of `rules` names them, in its
+/// family's terms.
+pub fn balance_report(rules: &Rules, s: &CombatantStats) -> Vec<super::stats::Figure> {
+    s.figures(of(rules).balance_figures(s))
+}
+
 /// The family that plays `rules`.
 pub fn of(rules: &Rules) -> &dyn Family {
     match &rules.family {
@@ -222,4 +265,19 @@ pub fn of(rules: &Rules) -> &dyn Family {
         FamilyData::D20(data) => data.as_ref(),
         FamilyData::Digimon(data) => data.as_ref(),
     }
+}
+
+/// The whole situation a target answers an attack in: what a defense policy reads.
+pub struct DefenseAsk<'a> {
+    pub rules: &'a Rules,
+    pub field: &'a Field<'a>,
+    pub attacker: &'a Fighter,
+    pub target: &'a Fighter,
+    /// Every target of the attack.
+    pub all: &'a [&'a Fighter],
+    pub order: &'a AttackOrder,
+    /// The targets whose sneak contest the attacker won.
+    pub sneak_won: &'a [CombatantId],
+    /// Everyone on the field (a d20 flanker).
+    pub bystanders: &'a [Fighter],
 }

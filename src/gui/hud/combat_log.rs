@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use super::Keys;
 use super::odds::{answer_key, defense_names, pct, shinobi_answer, stage_target_line};
 use crate::battle::command::Decision;
-use crate::battle::context::DefenseChoice;
+use crate::battle::command::DefenseChoice;
 use crate::battle::event::BattleEvent;
 use crate::gui::input::GameAction;
 use crate::gui::session::Session;

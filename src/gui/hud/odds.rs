@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use super::{Keys, live_grenade_lines};
-use crate::battle::context::DefenseChoice;
+use crate::battle::command::DefenseChoice;
 use crate::battle::odds::{RollSummary, TargetOdds};
 use crate::gui::input::GameAction;
 use crate::gui::session::{Intent, Session};

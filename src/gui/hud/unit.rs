@@ -2,7 +2,8 @@
 //! sheet (the core's [`crate::battle::sheet`]) with its side's mark and who plays it.
 
 use super::{shown_unit, side_name};
-use crate::battle::sheet::{SheetContext, unit_sheet};
+use crate::battle::family::unit_sheet;
+use crate::battle::sheet::SheetContext;
 use crate::gui::palette;
 use crate::gui::session::Session;
 

@@ -9,9 +9,10 @@ use super::rolls::{
     hand_held, offered, points_of, prone_in_melee, strike_spec, swing, wound_spec,
 };
 use super::without_natural_one;
+use crate::battle::command::DefenseChoice;
 use crate::battle::command::RuleError;
 use crate::battle::components::FullAttack;
-use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
+use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::event::{ActionKind, BattleEvent, EventLog};
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::{RollSummary, TargetOdds};

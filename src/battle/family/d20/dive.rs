@@ -54,7 +54,7 @@ pub fn landing(
             if to != from {
                 let diagonal = dx != 0 && dy != 0;
                 if step_cost(field, to, diver.size.squares).is_none()
-                    || !crate::battle::movement::can_end_on(fighters, diver, to)
+                    || !crate::battle::fighter::can_end_on(fighters, diver, to)
                     || (diagonal && chebyshev(from, to) == 1 && !diagonal_open(field, from, to))
                 {
                     continue;

@@ -668,6 +668,7 @@ pub fn detonate(
             crate::battle::effects::set_life(
                 rules,
                 &mut f,
+                crate::battle::event::Pool::Hp,
                 to,
                 crate::battle::effects::LifeCause::Damage {
                     by: Some(thrower.id),

@@ -1,11 +1,12 @@
 //! The d20 skill system behind the family seam: played on the action-point tables, with its
 //! own checks against range difficulties, Effect Points and armour DR.
 
-use crate::battle::attack::DefenseAsk;
+use crate::battle::command::DefenseChoice;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
-use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
+use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::event::{EventLog, Pool};
+use crate::battle::family::DefenseAsk;
 use crate::battle::family::Family;
 use crate::battle::family::d20::{self, grenade};
 use crate::battle::fighter::{Fighter, FighterQueryItem};
@@ -17,6 +18,17 @@ use crate::ruleset::d20::D20Data;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for D20Data {
+    /// "A natural roll of 20 adds an addition 1d20 to the check roll."
+    fn initiative_spec(&self, rules: &Rules, f: &Fighter) -> crate::dice::RollSpec {
+        use crate::battle::checks::{initiative_label, initiative_roll};
+        let mut s = initiative_roll(rules, f, initiative_label(rules));
+        if let Some(b) = s.base.as_mut() {
+            b.critical_target = Some(b.sides);
+            b.exploding = true;
+        }
+        s
+    }
+
     fn life_pool(&self) -> Pool {
         Pool::Hp
     }
@@ -66,7 +78,7 @@ impl Family for D20Data {
     }
 
     fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
-        crate::battle::attack::action_point_defense(ask)
+        crate::battle::family::shinobi::action_point_defense(ask)
     }
 
     /// With no action left, the round's free single step is the only move there is.
@@ -74,7 +86,7 @@ impl Family for D20Data {
         if f.actions.usable() == 0 {
             d20::step_left(self, f)
         } else {
-            crate::battle::movement::default_speed(rules, f, boosted)
+            crate::battle::family::dbu::default_speed(rules, f, boosted)
         }
     }
 
@@ -143,6 +155,6 @@ impl Family for D20Data {
         decl: &Declaration,
         target: &Fighter,
     ) -> TargetOdds {
-        crate::battle::policy::least_damage_answer(rules, ctx, t, decl, target)
+        crate::battle::family::dbu::least_damage_answer(rules, ctx, t, decl, target)
     }
 }

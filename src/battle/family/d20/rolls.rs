@@ -2,8 +2,9 @@
 //! flanking, full-round swings, the attack, defense, difficulty, effect and wound rolls, armour DR.
 
 use super::{add_stat, cover_or_concealment, d20_base};
+use crate::battle::command::DefenseChoice;
 use crate::battle::components::{FullAttack, RoundLog};
-use crate::battle::context::{DefenseChoice, TargetContext};
+use crate::battle::context::TargetContext;
 use crate::battle::fighter::Fighter;
 use crate::dice::{DiceGroup, RollKind, RollSpec};
 use crate::grid::Field;

@@ -448,6 +448,7 @@ pub fn begin_turn(
         crate::battle::effects::set_life(
             rules,
             f,
+            crate::battle::event::Pool::Hp,
             raw,
             crate::battle::effects::LifeCause::Damage {
                 by: Some(by),

@@ -93,6 +93,7 @@ pub fn resolve_hits(
             crate::battle::effects::set_life(
                 rules,
                 &mut f,
+                crate::battle::event::Pool::Hp,
                 raw,
                 crate::battle::effects::LifeCause::Damage {
                     by: Some(attacker.id),

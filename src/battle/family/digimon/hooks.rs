@@ -3,11 +3,12 @@
 
 use bevy::prelude::Query;
 
-use crate::battle::attack::DefenseAsk;
+use crate::battle::command::DefenseChoice;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
-use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
+use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::event::{EventLog, Pool};
+use crate::battle::family::DefenseAsk;
 use crate::battle::family::Family;
 use crate::battle::family::digimon;
 use crate::battle::family::shinobi;
@@ -21,6 +22,10 @@ use crate::ruleset::digimon::DigimonData;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for DigimonData {
+    fn initiative_spec(&self, _rules: &Rules, f: &Fighter) -> crate::dice::RollSpec {
+        digimon::initiative_spec(self, f)
+    }
+
     fn life_pool(&self) -> Pool {
         Pool::Hp
     }
@@ -61,7 +66,7 @@ impl Family for DigimonData {
     }
 
     fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
-        crate::battle::attack::action_point_defense(ask)
+        crate::battle::family::shinobi::action_point_defense(ask)
     }
 
     /// "The one defense is Dodge", rolled automatically (a helping effect's ally rolls none:
@@ -191,6 +196,6 @@ impl Family for DigimonData {
         decl: &Declaration,
         target: &Fighter,
     ) -> TargetOdds {
-        crate::battle::policy::least_damage_answer(rules, ctx, t, decl, target)
+        crate::battle::family::dbu::least_damage_answer(rules, ctx, t, decl, target)
     }
 }

@@ -38,7 +38,7 @@ pub fn between_square(
     let mut squares: Vec<Square> =
         crate::battle::movement::reachable_squares(rules, field, all, me, false)
             .into_keys()
-            .filter(|s| crate::battle::movement::can_end_on(all, me, *s))
+            .filter(|s| crate::battle::fighter::can_end_on(all, me, *s))
             .collect();
     squares.push(at);
     squares.retain(|s| {
@@ -206,7 +206,7 @@ pub fn apply_intercede_answer(
         mut q,
         ..
     } = sys;
-    let Some((who, accept)) = crate::battle::maneuvers::take(&mut pending, |c| match c {
+    let Some((who, accept)) = crate::battle::state::take(&mut pending, |c| match c {
         Command::Intercede { who, accept } => Some((*who, *accept)),
         _ => None,
     }) else {

@@ -2,8 +2,9 @@
 //! attacks a form has now, initiative, Accuracy, Dodge and damage, and the exact odds of a hit.
 
 use super::{add_stat, check};
+use crate::battle::command::DefenseChoice;
 use crate::battle::command::RuleError;
-use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
+use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::fighter::Fighter;
 use crate::battle::odds::{RollSummary, TargetOdds};
 use crate::dice::{DiceGroup, Dist, RollKind, RollSpec, distribution};

@@ -1,11 +1,12 @@
 //! The ninja d20 chapter behind the family seam: action points, HP and chakra, d20 attacks
 //! against Dodge, Block or Deflect.
 
-use crate::battle::attack::DefenseAsk;
+use crate::battle::command::DefenseChoice;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
-use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
+use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::event::{EventLog, Pool};
+use crate::battle::family::DefenseAsk;
 use crate::battle::family::Family;
 use crate::battle::family::shinobi;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
@@ -47,7 +48,7 @@ impl Family for ShinobiData {
     }
 
     fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
-        crate::battle::attack::action_point_defense(ask)
+        crate::battle::family::shinobi::action_point_defense(ask)
     }
 
     fn move_ap(&self, _field: &Field, _path: &[Square]) -> u32 {
@@ -102,6 +103,6 @@ impl Family for ShinobiData {
         decl: &Declaration,
         target: &Fighter,
     ) -> TargetOdds {
-        crate::battle::policy::least_damage_answer(rules, ctx, t, decl, target)
+        crate::battle::family::dbu::least_damage_answer(rules, ctx, t, decl, target)
     }
 }

@@ -1,10 +1,11 @@
 //! The card game's power stages behind the family seam: cards instead of Ki, life cards
 //! instead of Life, the Physical Attack Table instead of opposed rolls.
 
-use crate::battle::attack::DefenseAsk;
+use crate::battle::command::DefenseChoice;
 use crate::battle::command::{AttackOrder, RuleError};
-use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
+use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::event::{EventLog, Pool};
+use crate::battle::family::DefenseAsk;
 use crate::battle::family::Family;
 use crate::battle::family::stages;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
@@ -36,7 +37,7 @@ impl Family for StageData {
     }
 
     fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
-        crate::battle::attack::stage_defense(self, ask)
+        crate::battle::family::stages::stage_defense(self, ask)
     }
 
     fn assemble(
@@ -110,7 +111,7 @@ impl Family for StageData {
         let may_block = stages::attack_kind(self, &decl.profile.id)
             .and_then(|k| stages::block_card(self, target, k))
             .is_some();
-        crate::battle::policy::better_answer(rules, ctx, t, decl, target, may_block, |d, p| {
+        crate::battle::family::dbu::better_answer(rules, ctx, t, decl, target, may_block, |d, p| {
             if d.stage_loss.is_some() {
                 stages::worth_blocking(d)
             } else {

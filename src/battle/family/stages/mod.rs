@@ -12,11 +12,15 @@ pub mod sheet;
 
 use bevy::prelude::*;
 
+use crate::battle::command::DefenseChoice;
 use crate::battle::command::RuleError;
+use crate::battle::components::DefensePolicy;
 use crate::battle::components::{Cards, CombatantId};
-use crate::battle::context::{AttackContext, Declaration, DefenseChoice, TargetContext};
+use crate::battle::context::declaration;
+use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::effects::{LifeCause, set_life};
 use crate::battle::event::{BattleEvent, EventLog, Pool};
+use crate::battle::family::DefenseAsk;
 use crate::battle::fighter::{Fighter, FighterQuery, FighterQueryItem};
 use crate::battle::odds::{RollSummary, TargetOdds};
 use crate::battle::state::{BattleDice, RulesRes};
@@ -539,6 +543,7 @@ pub fn apply_hit(
         set_life(
             rules,
             f,
+            Pool::LifeCards,
             to,
             LifeCause::Damage {
                 by: Some(by),
@@ -547,5 +552,56 @@ pub fn apply_hit(
             &why,
             log,
         );
+    }
+}
+
+/// A power-stages target's answer: nothing to decide without a matching card; otherwise its
+/// policy, where `Best` blocks whatever would cost life cards or at least two stages.
+pub fn stage_defense(
+    data: &crate::ruleset::stages::StageData,
+    ask: &DefenseAsk,
+) -> Option<DefenseChoice> {
+    let DefenseAsk {
+        rules,
+        field,
+        attacker,
+        target,
+        all,
+        order,
+        ..
+    } = *ask;
+    // An order that is no card (validated data never makes one) cannot be blocked.
+    let Some(kind) = crate::battle::family::stages::attack_kind(data, &order.profile) else {
+        return Some(DefenseChoice::Dodge);
+    };
+    if crate::battle::family::stages::block_card(data, target, kind).is_none() {
+        return Some(DefenseChoice::Dodge);
+    }
+    match target.controller.defense {
+        DefensePolicy::Prompt => None,
+        DefensePolicy::AlwaysDodge => Some(DefenseChoice::Dodge),
+        DefensePolicy::AlwaysParry => Some(DefenseChoice::Parry),
+        DefensePolicy::Best => {
+            let Ok(decl) = declaration(rules, attacker, order, all.len()) else {
+                return Some(DefenseChoice::Parry);
+            };
+            let ctx = crate::battle::family::assemble(rules, field, attacker, all, &decl);
+            let Some(t) = ctx.targets.iter().find(|t| t.id == target.id) else {
+                return Some(DefenseChoice::Parry);
+            };
+            let taken = crate::battle::family::target_odds(
+                rules,
+                &ctx,
+                t,
+                &decl,
+                target,
+                DefenseChoice::Dodge,
+            );
+            if crate::battle::family::stages::worth_blocking(&taken) {
+                Some(DefenseChoice::Parry)
+            } else {
+                Some(DefenseChoice::Dodge)
+            }
+        }
     }
 }
