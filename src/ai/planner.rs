@@ -829,7 +829,7 @@ fn lie_down_first(
     let drop = Command::DropProne { who: me.id };
     if matches!(chosen, Command::EndTurn { .. })
         && level != Level::Easy
-        && crate::battle::family::d20::swift::worth_lying_down(rules, me, fighters)
+        && crate::battle::family::d20::worth_lying_down(rules, me, fighters)
         && battle.check(&drop).is_ok()
     {
         drop

@@ -117,7 +117,7 @@ pub fn check_move(
     if boosted {
         me.can_pay(boosted_cost(rules, me))?;
     }
-    if super::family::digimon::grapple::held(me) {
+    if crate::battle::family::digimon::hold::held(me) {
         return Err(RuleError::DigimonRule(format!(
             "{} is held in a Clash it does not control: it may not act",
             me.identity.name

@@ -8,8 +8,6 @@ use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::session::InputProfile;
-
 use crate::grid::Square;
 
 /// Every input the game reacts to. Systems read these, never raw keys, so bindings can change.
@@ -387,6 +385,27 @@ fn assign_gamepads(
             if map.gamepad() != Some(want) {
                 map.set_gamepad(want);
             }
+        }
+    }
+}
+
+/// Which input devices a person's side listens to, so hot-seat players can each have their
+/// own: every device, the keyboard and mouse only, or one gamepad (numbered from 1 in the
+/// order they were connected).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum InputProfile {
+    #[default]
+    Any,
+    KeyboardMouse,
+    Gamepad(u8),
+}
+
+impl std::fmt::Display for InputProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Any => f.write_str("any device"),
+            Self::KeyboardMouse => f.write_str("keyboard and mouse"),
+            Self::Gamepad(n) => write!(f, "gamepad {n}"),
         }
     }
 }

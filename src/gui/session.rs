@@ -6,6 +6,7 @@ use std::str::FromStr;
 
 use bevy::prelude::*;
 
+use super::input::InputProfile;
 use crate::ai::{Agent, Policy};
 use crate::battle::command::{AttackOrder, AttackTarget, Command, Decision, RuleError};
 use crate::battle::components::{
@@ -19,27 +20,6 @@ use crate::grid::{Dir8, Square, footprint};
 use crate::ruleset::{AreaOrigin, AreaShape, Targeting};
 use crate::scenario::{self, ControllerDef, Loaded};
 use crate::sim::battle_seed;
-
-/// Which input devices a person's side listens to, so hot-seat players can each have their
-/// own: every device, the keyboard and mouse only, or one gamepad (numbered from 1 in the
-/// order they were connected).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum InputProfile {
-    #[default]
-    Any,
-    KeyboardMouse,
-    Gamepad(u8),
-}
-
-impl std::fmt::Display for InputProfile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Any => f.write_str("any device"),
-            Self::KeyboardMouse => f.write_str("keyboard and mouse"),
-            Self::Gamepad(n) => write!(f, "gamepad {n}"),
-        }
-    }
-}
 
 /// Who plays a side: a person at this machine with their input devices, or the computer at a
 /// level.

@@ -4,9 +4,10 @@
 use bevy::prelude::*;
 
 use super::input::{GameAction, PlayerInput};
-use super::session::{BattleSpec, InputProfile, Session, SideControl};
+use super::session::{BattleSpec, Session, SideControl};
 use super::{PlayOptions, Screen, Settings, palette};
 use crate::ai::Policy;
+use crate::gui::input::InputProfile;
 use crate::scenario;
 
 /// One shipped scenario as the menu lists it.

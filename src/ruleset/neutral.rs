@@ -7,6 +7,10 @@ use std::collections::BTreeMap;
 use super::schema::*;
 use crate::dice::{DiceFormula, Formula};
 
+/// The largest stat, HP, Movement, potency multiplier, penalty or TN a family's file may set (a
+/// guard against absurd hand-edited numbers: it keeps every exact preview small).
+pub const MAX_NUMBER: i64 = 200;
+
 /// A formula written in the engine's own code (a constant text that always parses; 0 if not).
 pub fn formula(text: &str) -> Formula {
     Formula::parse(text).unwrap_or_else(|_| Formula::constant(0))
@@ -323,7 +327,7 @@ pub fn skill_check_errors(
                 format!("unknown stat `{}` (one of {})", c.stat, stats.join(", ")),
             );
         }
-        let most = super::digimon::MAX_NUMBER;
+        let most = MAX_NUMBER;
         if !(1..=most).contains(&c.target) {
             at("target", format!("a TN is 1 to {most}"));
         }

@@ -1116,9 +1116,12 @@ fn digimon_clash_outsiders_deal_less_by_both_bit_values() {
     );
     // The preview says the same before the roll.
     let (g, gb, ag) = (fighter(&mut b, 0), fighter(&mut b, 1), fighter(&mut b, 2));
-    assert_eq!(grapple::outside_penalty(&ag, &gb).map(|x| x.0), Some(2));
     assert_eq!(
-        grapple::outside_penalty(&g, &gb),
+        gridclash::battle::family::digimon::hold::outside_penalty(&ag, &gb).map(|x| x.0),
+        Some(2)
+    );
+    assert_eq!(
+        gridclash::battle::family::digimon::hold::outside_penalty(&g, &gb),
         None,
         "not for its opponent"
     );

@@ -12,7 +12,8 @@ use gridclash::battle::event::BattleEvent;
 use gridclash::grid::Square;
 use gridclash::gui::control::Pace;
 use gridclash::gui::input::CursorSquare;
-use gridclash::gui::session::{InputProfile, Intent};
+use gridclash::gui::input::InputProfile;
+use gridclash::gui::session::Intent;
 use gridclash::gui::{
     BattleSpec, DataDir, PlayOptions, Screen, Session, Settings, SideControl, logic_plugin,
 };

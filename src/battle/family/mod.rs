@@ -10,6 +10,7 @@
 //! `impl Family`), with its own modules beside them (d20: `grenade`, `swift`, `dive`; Digimon:
 //! `grapple`, `intercede`).
 
+pub mod ap;
 pub mod d20;
 pub mod dbu;
 pub mod digimon;

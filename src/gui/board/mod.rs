@@ -13,7 +13,6 @@ use super::session::Session;
 use bevy::ui::{RelativeCursorPosition, UiGlobalTransform};
 
 use super::control::BattleControls;
-use super::hud::BoardViewport;
 use super::{Screen, Settings, palette};
 use crate::battle::components::CombatantId;
 use crate::battle::event::BattleEvent;
@@ -769,3 +768,8 @@ fn draw_condition_icons(
         }
     }
 }
+
+/// The part of the window the board shows through: the camera fits the map to it and the
+/// mouse points at squares only over it.
+#[derive(Component)]
+pub struct BoardViewport;

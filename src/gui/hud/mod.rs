@@ -16,7 +16,7 @@ use bevy::prelude::*;
 
 use bevy::ui::RelativeCursorPosition;
 
-use super::board::{BOTTOM_H, PANEL_W, TOP_H};
+use super::board::{BOTTOM_H, BoardViewport, PANEL_W, TOP_H};
 use super::control::{BattleControls, BattleUi, PAUSE_ENTRIES, PauseMenu};
 use super::input::{CursorSquare, GameAction};
 use super::session::Session;
@@ -96,11 +96,6 @@ fn text(kind: HudText, size: f32, colour: Color) -> impl Bundle {
         TextColor(colour),
     )
 }
-
-/// The part of the window the board shows through: the camera fits the map to it and the
-/// mouse points at squares only over it.
-#[derive(Component)]
-pub struct BoardViewport;
 
 fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
     let units = session.fighters().len();

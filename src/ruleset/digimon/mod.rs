@@ -17,7 +17,7 @@ pub use lower::{
     BOLSTERED, INIT, as_shinobi, can_bolster, clash_actions, loadout, lower, modifier,
     tamer_initiative, tamer_stats, with_bolstered,
 };
-pub use validate::{MAX_NUMBER, foreign_terrain_errors, terrain_errors, validate};
+pub use validate::{foreign_terrain_errors, terrain_errors, validate};
 
 use std::collections::BTreeMap;
 

@@ -11,11 +11,8 @@ use super::{
 use crate::ruleset::RulesError;
 use crate::ruleset::locate::FieldPath;
 use crate::ruleset::neutral;
+use crate::ruleset::neutral::MAX_NUMBER;
 use crate::ruleset::schema::*;
-
-/// The largest stat, HP, Movement, potency multiplier or penalty a file may set (a guard
-/// against absurd hand-edited numbers: it keeps every exact preview small).
-pub const MAX_NUMBER: i64 = 200;
 
 /// Every problem in a Digimon ruleset's own files, with file, line and field.
 pub fn validate(

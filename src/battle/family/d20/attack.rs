@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use super::rolls::{
     answer_roll, armour_dr, critical_multiplier, defense_spec, difficulty_of, difficulty_spec,
     effect_dice, effect_points, effect_spec, flanker, follow_up, full_round_attacks, gear,
-    hand_held, offered, points_of, prone_in_melee, strike_spec, swing, wound_spec,
+    hand_held, offered, points_of, prone_in_melee, strike_spec, success_chances, swing, wound_spec,
 };
-use super::without_natural_one;
+use super::swift::own_swift_left;
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::RuleError;
 use crate::battle::components::FullAttack;
@@ -20,6 +20,7 @@ use crate::battle::state::TargetState;
 use crate::dice::roll;
 use crate::dice::{DiceGroup, DiceSource, Dist, RollBreakdown, RollKind, RollSpec};
 use crate::grid::Field;
+use crate::ruleset::Rules;
 use crate::ruleset::d20::{D20AttackDef, D20Data, WeaponClass, WeaponDef};
 use crate::ruleset::shinobi::DefenseKind;
 
@@ -165,99 +166,6 @@ pub(super) fn assemble_throw(
             .collect(),
         wound: effect_spec(d, attacker, g.attack, 0),
     }
-}
-
-/// The chance of each Success Value of a hit (misses left out, so the masses add up to the
-/// hit chance): the roll must not be a natural 1 and must meet both the difficulty and, if the
-/// target defends, its defense roll (a natural 1 there fails the defense). Ties go to the
-/// attacker ("must meet or exceed").
-pub fn success_chances(
-    strike: &RollSpec,
-    dc: i64,
-    defense: Option<&RollSpec>,
-) -> BTreeMap<i64, f64> {
-    // A d20 check is its die and flat modifiers: the chances depend on nothing else, and the
-    // computer player asks for the same few again and again, so they are kept (per thread).
-    // Only plain checks (one die, no other dice) are kept, keyed by everything about the die.
-    let key = |s: &RollSpec| {
-        (s.dice.is_empty()
-            && s.critical_dice.is_empty()
-            && s.superiority.is_none()
-            && s.dice_multiplier == 1)
-            .then(|| {
-                (
-                    s.base.as_ref().map(|b| {
-                        (
-                            b.sides,
-                            b.rolls,
-                            b.critical_target,
-                            b.botch_range,
-                            b.botch_penalty,
-                            b.exploding,
-                        )
-                    }),
-                    s.flat_total(),
-                )
-            })
-    };
-    let cache_key = match defense {
-        None => key(strike).map(|k| (k, dc, None)),
-        Some(d) => key(strike).zip(key(d)).map(|(k, kd)| (k, dc, Some(kd))),
-    };
-    type Die = Option<(u32, u32, Option<u32>, u32, i64, bool)>;
-    type Key = ((Die, i64), i64, Option<(Die, i64)>);
-    thread_local! {
-        static CACHE: std::cell::RefCell<std::collections::HashMap<Key, BTreeMap<i64, f64>>> =
-            std::cell::RefCell::new(std::collections::HashMap::new());
-    }
-    if let Some(k) = cache_key
-        && let Some(hit) = CACHE.with(|c| c.borrow().get(&k).cloned())
-    {
-        return hit;
-    }
-    let out = compute_success_chances(strike, dc, defense);
-    if let Some(k) = cache_key {
-        CACHE.with(|c| {
-            let mut c = c.borrow_mut();
-            if c.len() > 4096 {
-                c.clear();
-            }
-            c.insert(k, out.clone());
-        });
-    }
-    out
-}
-
-pub(super) fn compute_success_chances(
-    strike: &RollSpec,
-    dc: i64,
-    defense: Option<&RollSpec>,
-) -> BTreeMap<i64, f64> {
-    let (a, _) = without_natural_one(strike);
-    // The distribution of what the roll must meet.
-    let mut need = Dist::empty();
-    match defense {
-        None => need = Dist::point(dc),
-        Some(spec) => {
-            let (dd, q1) = without_natural_one(spec);
-            need.mix(&dd.map(|v| v.max(dc)), 1.0);
-            need.mix(&Dist::point(dc), q1);
-        }
-    }
-    let mut out = BTreeMap::new();
-    for (i, pa) in a.p.iter().enumerate() {
-        if *pa == 0.0 {
-            continue;
-        }
-        let av = a.offset + i as i64;
-        for (j, pn) in need.p.iter().enumerate() {
-            let nv = need.offset + j as i64;
-            if av >= nv && *pn > 0.0 {
-                *out.entry(av - nv).or_insert(0.0) += pa * pn;
-            }
-        }
-    }
-    out
 }
 
 /// The damage a hit by `success` deals `target` after its multiplier and the armour's DR.
@@ -508,23 +416,6 @@ pub fn hit_notes(h: &Hit) -> Vec<String> {
     notes
 }
 
-/// Wears the armour of a combatant a hit bypassed: every DR value one lower.
-pub fn wear_armour(d: &D20Data, f: &mut FighterQueryItem, log: &mut EventLog) {
-    let snap = f.snapshot();
-    let Some(c) = d.character(&snap.identity.archetype) else {
-        return;
-    };
-    let Some(a) = c.armour.as_deref().and_then(|id| d.armour(id)) else {
-        return;
-    };
-    f.encounter.armour_wear += 1;
-    log.push(BattleEvent::ArmourWorn {
-        who: *f.id,
-        armour: a.name.clone(),
-        wear: f.encounter.armour_wear,
-    });
-}
-
 /// The d20 refusals of an attack order: an attack of opportunity is a Standard-action melee
 /// attack and needs the round's one attack of opportunity; a later swing of a full-round
 /// attack costs nothing; anything else needs its actions.
@@ -661,4 +552,29 @@ pub fn provokes(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, enemy: &Fight
         && !enemy.defeated()
         && enemy.actions.counter > 0
         && attacker.distance_to(enemy) == Some(1)
+}
+
+/// The computer lies down at the end of its turn when a foe could shoot it from beyond melee
+/// range and no foe with a hand weapon could reach it next turn (prone is worse up close),
+/// paying only with the round's own Swift action.
+pub fn worth_lying_down(rules: &Rules, me: &Fighter, all: &[Fighter]) -> bool {
+    let Some(d) = rules.d20() else {
+        return false;
+    };
+    if !own_swift_left(d, me.encounter.prone, &me.round) || me.defeated() {
+        return false;
+    }
+    let foes = || {
+        all.iter()
+            .filter(|f| f.side != me.side && !f.defeated() && f.position.is_some())
+    };
+    // A foe's whole round of moving, and a step into melee.
+    let reach = |f: &Fighter| {
+        let squares = f.derived(rules).normal_speed.max(0) as u32 * d.combat.actions_per_round;
+        me.distance_to(f).is_some_and(|x| x <= squares + 1)
+    };
+    let shooter = foes()
+        .any(|f| crate::battle::family::d20::shoots(d, f) && me.distance_to(f).unwrap_or(0) > 1);
+    let striker = foes().any(|f| !crate::battle::family::d20::shoots(d, f) && reach(f));
+    shooter && !striker
 }

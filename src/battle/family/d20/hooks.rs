@@ -78,7 +78,7 @@ impl Family for D20Data {
     }
 
     fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
-        crate::battle::family::shinobi::action_point_defense(ask)
+        crate::battle::family::ap::action_point_defense(ask)
     }
 
     /// With no action left, the round's free single step is the only move there is.

@@ -1,17 +1,21 @@
 //! The d20 family's rolls as specs: effect dice, criticals by margin, range difficulties,
 //! flanking, full-round swings, the attack, defense, difficulty, effect and wound rolls, armour DR.
 
+use super::without_natural_one;
 use super::{add_stat, cover_or_concealment, d20_base};
 use crate::battle::command::DefenseChoice;
 use crate::battle::components::{FullAttack, RoundLog};
 use crate::battle::context::TargetContext;
+use crate::battle::event::{BattleEvent, EventLog};
 use crate::battle::fighter::Fighter;
-use crate::dice::{DiceGroup, RollKind, RollSpec};
+use crate::battle::fighter::FighterQueryItem;
+use crate::dice::{DiceGroup, Dist, RollKind, RollSpec};
 use crate::grid::Field;
 use crate::ruleset::d20::{
     CriticalRule, D20AttackDef, D20Data, D20Rules, EffectTable, Feat, WeaponClass, WeaponDef,
 };
 use crate::ruleset::shinobi::DefenseKind;
+use std::collections::BTreeMap;
 
 /// The most dice one hit rolls, whatever its Effect Points.
 pub const MAX_EFFECT_DICE: u32 = 200;
@@ -459,4 +463,114 @@ pub fn armour_dr(d: &D20Data, target: &Fighter, damage_type: &str) -> Option<(i6
     let a = d.armour(c.armour.as_deref()?)?;
     let dr = a.by_type.get(damage_type).copied().unwrap_or(a.base);
     Some(((dr - target.encounter.armour_wear).max(0), a.name.clone()))
+}
+
+/// The chance of each Success Value of a hit (misses left out, so the masses add up to the
+/// hit chance): the roll must not be a natural 1 and must meet both the difficulty and, if the
+/// target defends, its defense roll (a natural 1 there fails the defense). Ties go to the
+/// attacker ("must meet or exceed").
+pub fn success_chances(
+    strike: &RollSpec,
+    dc: i64,
+    defense: Option<&RollSpec>,
+) -> BTreeMap<i64, f64> {
+    // A d20 check is its die and flat modifiers: the chances depend on nothing else, and the
+    // computer player asks for the same few again and again, so they are kept (per thread).
+    // Only plain checks (one die, no other dice) are kept, keyed by everything about the die.
+    let key = |s: &RollSpec| {
+        (s.dice.is_empty()
+            && s.critical_dice.is_empty()
+            && s.superiority.is_none()
+            && s.dice_multiplier == 1)
+            .then(|| {
+                (
+                    s.base.as_ref().map(|b| {
+                        (
+                            b.sides,
+                            b.rolls,
+                            b.critical_target,
+                            b.botch_range,
+                            b.botch_penalty,
+                            b.exploding,
+                        )
+                    }),
+                    s.flat_total(),
+                )
+            })
+    };
+    let cache_key = match defense {
+        None => key(strike).map(|k| (k, dc, None)),
+        Some(d) => key(strike).zip(key(d)).map(|(k, kd)| (k, dc, Some(kd))),
+    };
+    type Die = Option<(u32, u32, Option<u32>, u32, i64, bool)>;
+    type Key = ((Die, i64), i64, Option<(Die, i64)>);
+    thread_local! {
+        static CACHE: std::cell::RefCell<std::collections::HashMap<Key, BTreeMap<i64, f64>>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    if let Some(k) = cache_key
+        && let Some(hit) = CACHE.with(|c| c.borrow().get(&k).cloned())
+    {
+        return hit;
+    }
+    let out = compute_success_chances(strike, dc, defense);
+    if let Some(k) = cache_key {
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() > 4096 {
+                c.clear();
+            }
+            c.insert(k, out.clone());
+        });
+    }
+    out
+}
+
+/// Wears the armour of a combatant a hit bypassed: every DR value one lower.
+pub fn wear_armour(d: &D20Data, f: &mut FighterQueryItem, log: &mut EventLog) {
+    let snap = f.snapshot();
+    let Some(c) = d.character(&snap.identity.archetype) else {
+        return;
+    };
+    let Some(a) = c.armour.as_deref().and_then(|id| d.armour(id)) else {
+        return;
+    };
+    f.encounter.armour_wear += 1;
+    log.push(BattleEvent::ArmourWorn {
+        who: *f.id,
+        armour: a.name.clone(),
+        wear: f.encounter.armour_wear,
+    });
+}
+
+pub(super) fn compute_success_chances(
+    strike: &RollSpec,
+    dc: i64,
+    defense: Option<&RollSpec>,
+) -> BTreeMap<i64, f64> {
+    let (a, _) = without_natural_one(strike);
+    // The distribution of what the roll must meet.
+    let mut need = Dist::empty();
+    match defense {
+        None => need = Dist::point(dc),
+        Some(spec) => {
+            let (dd, q1) = without_natural_one(spec);
+            need.mix(&dd.map(|v| v.max(dc)), 1.0);
+            need.mix(&Dist::point(dc), q1);
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (i, pa) in a.p.iter().enumerate() {
+        if *pa == 0.0 {
+            continue;
+        }
+        let av = a.offset + i as i64;
+        for (j, pn) in need.p.iter().enumerate() {
+            let nv = need.offset + j as i64;
+            if av >= nv && *pn > 0.0 {
+                *out.entry(av - nv).or_insert(0.0) += pa * pn;
+            }
+        }
+    }
+    out
 }

@@ -202,28 +202,3 @@ pub fn worth_dropping(take: &TargetOdds, drop: &TargetOdds, life: i64, max: i64)
         + (take.defeat_chance - drop.defeat_chance) * life.max(0) as f64;
     saved - (max as f64 / 14.0).max(0.5)
 }
-
-/// The computer lies down at the end of its turn when a foe could shoot it from beyond melee
-/// range and no foe with a hand weapon could reach it next turn (prone is worse up close),
-/// paying only with the round's own Swift action.
-pub fn worth_lying_down(rules: &Rules, me: &Fighter, all: &[Fighter]) -> bool {
-    let Some(d) = rules.d20() else {
-        return false;
-    };
-    if !own_swift_left(d, me.encounter.prone, &me.round) || me.defeated() {
-        return false;
-    }
-    let foes = || {
-        all.iter()
-            .filter(|f| f.side != me.side && !f.defeated() && f.position.is_some())
-    };
-    // A foe's whole round of moving, and a step into melee.
-    let reach = |f: &Fighter| {
-        let squares = f.derived(rules).normal_speed.max(0) as u32 * d.combat.actions_per_round;
-        me.distance_to(f).is_some_and(|x| x <= squares + 1)
-    };
-    let shooter = foes()
-        .any(|f| crate::battle::family::d20::shoots(d, f) && me.distance_to(f).unwrap_or(0) > 1);
-    let striker = foes().any(|f| !crate::battle::family::d20::shoots(d, f) && reach(f));
-    shooter && !striker
-}

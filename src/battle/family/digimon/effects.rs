@@ -461,7 +461,7 @@ pub fn begin_turn(
             fall(d, f, raw, dice, log);
         }
     }
-    if crate::battle::family::digimon::grapple::held(&snap) {
+    if crate::battle::family::digimon::hold::held(&snap) {
         f.actions.standard = 0;
         log.push(BattleEvent::DigiNote {
             who: snap.id,

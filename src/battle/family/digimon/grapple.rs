@@ -12,25 +12,13 @@
 //! or beats the opponent's (the chapter's attacker wins ties); a Throw goes straight away from
 //! the thrower, stopping at the first obstruction.
 
-use crate::battle::command::RuleError;
+use super::hold::hold;
 use crate::battle::components::{ClashHold, CombatantId};
 use crate::battle::event::{BattleEvent, EventLog};
 use crate::battle::family::digimon::{add_stat, check, stat};
 use crate::battle::fighter::{Fighter, FighterQuery};
 use crate::dice::{DiceSource, RollKind, RollSpec, distribution, roll};
-use crate::ruleset::digimon::{
-    AGI, BIT, BODY, ClashMove, DigiAttackDef, DigimonData, EffectKind, Tag,
-};
-
-/// The Clash `f` is in.
-pub fn hold(f: &Fighter) -> Option<&ClashHold> {
-    f.digi.as_ref().and_then(|s| s.clash.as_ref())
-}
-
-/// True when `f` is in a Clash it does not control: it may not act.
-pub fn held(f: &Fighter) -> bool {
-    hold(f).is_some_and(|h| !h.control)
-}
+use crate::ruleset::digimon::{AGI, BIT, BODY, DigiAttackDef, DigimonData, EffectKind, Tag};
 
 /// `f`'s size tag and its value (a Tamer's is the ruleset's Tamer size).
 pub fn size(d: &DigimonData, f: &Fighter) -> (String, i64) {
@@ -127,87 +115,11 @@ pub fn shield(d: &DigimonData, a: &Fighter, b: &Fighter) -> i64 {
     (stat(d, a, BIT) + stat(d, b, BIT)).max(0)
 }
 
-/// The damage `attacker`'s hit on `target` loses because `target` is in a Clash that
-/// `attacker` is not part of, and why.
-pub fn outside_penalty(attacker: &Fighter, target: &Fighter) -> Option<(i64, String)> {
-    let h = hold(target)?;
-    if h.opponent == attacker.id || attacker.id == target.id {
-        return None;
-    }
-    Some((
-        h.shield,
-        format!(
-            "Clash: -{} damage from outside (both participants' BIT)",
-            h.shield
-        ),
-    ))
-}
-
 /// The AP an ordinary attack costs `attacker` when it differs from the attack's own: the
 /// controller's [Melee] Attack on its opponent is a Complex Action.
 pub fn attack_ap(d: &DigimonData, attacker: &Fighter, a: &DigiAttackDef) -> Option<u32> {
     let h = hold(attacker)?;
     (h.control && a.clash.is_none() && a.tag == Tag::Melee).then_some(d.combat.simple_actions)
-}
-
-/// The refusals of the Clash: only someone free starts one, on someone free; only the
-/// controller ends, pins or throws, and only its opponent; in a Clash the controller's only
-/// attack is a [Melee] Attack on its opponent, and the one held does nothing.
-pub fn check_attack(
-    attacker: &Fighter,
-    a: &DigiAttackDef,
-    targets: &[&Fighter],
-) -> Result<(), RuleError> {
-    let mine = hold(attacker);
-    let rule = |s: String| Err(RuleError::DigimonRule(s));
-    if let Some(h) = mine
-        && !h.control
-    {
-        return rule(format!(
-            "{} is held in a Clash it does not control: it may not act",
-            attacker.identity.name
-        ));
-    }
-    match (a.clash, mine) {
-        (Some(ClashMove::Start), Some(_)) => {
-            rule(format!("{} is in a Clash already", attacker.identity.name))
-        }
-        (Some(ClashMove::Start), None) => match targets.iter().find(|t| hold(t).is_some()) {
-            Some(t) => rule(format!("{} is in a Clash already", t.identity.name)),
-            None => Ok(()),
-        },
-        (Some(m), None) => rule(format!(
-            "{m:?} is a Clash action: {} controls no Clash",
-            attacker.identity.name
-        )),
-        (_, Some(h)) => {
-            if let Some(t) = targets.iter().find(|t| t.id != h.opponent) {
-                return rule(format!(
-                    "in a Clash, {} acts only on its opponent, not {}",
-                    attacker.identity.name, t.identity.name
-                ));
-            }
-            if a.clash.is_none() && a.tag != Tag::Melee {
-                return rule(format!(
-                    "in a Clash the controller's attack is a [Melee] Attack on its opponent; {} is not [Melee]",
-                    a.name
-                ));
-            }
-            Ok(())
-        }
-        (None, None) => Ok(()),
-    }
-}
-
-/// Why a hit on `target` needs no Dodge roll because of a Clash, if it does.
-pub fn no_dodge(a: &DigiAttackDef, target: &Fighter) -> Option<&'static str> {
-    if a.clash.is_some() {
-        Some("a Clash action: no Accuracy or Dodge roll")
-    } else if hold(target).is_some() {
-        Some("in a Clash: it cannot Dodge")
-    } else {
-        None
-    }
 }
 
 /// Rolls the control checks of `a` and `b` (a Pinned participant does not roll and loses),

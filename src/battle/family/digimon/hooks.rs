@@ -66,7 +66,7 @@ impl Family for DigimonData {
     }
 
     fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
-        crate::battle::family::shinobi::action_point_defense(ask)
+        crate::battle::family::ap::action_point_defense(ask)
     }
 
     /// "The one defense is Dodge", rolled automatically (a helping effect's ally rolls none:

@@ -12,6 +12,7 @@
 mod effects;
 pub mod grapple;
 mod hits;
+pub mod hold;
 mod hooks;
 pub mod intercede;
 mod rolls;

@@ -311,9 +311,9 @@ pub fn assemble(
                 automatic_hit: if helps(a) {
                     Some("a helping effect: allies do not roll Dodge")
                 } else {
-                    crate::battle::family::digimon::grapple::no_dodge(a, t)
+                    crate::battle::family::digimon::hold::no_dodge(a, t)
                 },
-                damage_less: crate::battle::family::digimon::grapple::outside_penalty(attacker, t),
+                damage_less: crate::battle::family::digimon::hold::outside_penalty(attacker, t),
                 blast: None,
                 cover: None,
                 miss_chance: None,
@@ -419,7 +419,7 @@ pub fn check_attack(
             a.name
         )));
     }
-    crate::battle::family::digimon::grapple::check_attack(attacker, a, targets)?;
+    crate::battle::family::digimon::hold::check_attack(attacker, a, targets)?;
     let state = attacker.digi.clone().unwrap_or_default();
     for t in targets {
         if helps(a) {

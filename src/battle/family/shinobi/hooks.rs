@@ -48,7 +48,7 @@ impl Family for ShinobiData {
     }
 
     fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
-        crate::battle::family::shinobi::action_point_defense(ask)
+        crate::battle::family::ap::action_point_defense(ask)
     }
 
     fn move_ap(&self, _field: &Field, _path: &[Square]) -> u32 {

@@ -20,12 +20,9 @@ use std::collections::BTreeMap;
 
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::RuleError;
-use crate::battle::components::DefensePolicy;
 use crate::battle::components::{CombatantId, Square};
-use crate::battle::context::declaration;
 use crate::battle::context::{Absorb, AttackContext, Declaration, TargetContext, cover_feature};
 use crate::battle::event::{ActionKind, BattleEvent, EventLog};
-use crate::battle::family::DefenseAsk;
 use crate::battle::fighter::Fighter;
 use crate::battle::fighter::FighterQueryItem;
 use crate::battle::odds::{RollSummary, TargetOdds};
@@ -945,101 +942,4 @@ pub fn entered_reach(visited: &[Square], mover_size: u32, opponent: &Fighter) ->
     let inside = |s: Square| footprint_distance(s, mover_size, p, opponent.size.squares) <= reach;
     let last_out = visited.iter().rposition(|s| !inside(*s))?;
     visited.get(last_out + 1).copied()
-}
-
-/// An action-point target's answer (the ninja chapter, d20, Digimon): its policy over the
-/// defenses it has; `Best` takes the one that leaves it the least expected damage (Dodge on a
-/// tie), `AlwaysParry` blocks when it can.
-pub fn action_point_defense(ask: &DefenseAsk) -> Option<DefenseChoice> {
-    let DefenseAsk {
-        rules,
-        field,
-        attacker,
-        target,
-        all,
-        order,
-        sneak_won,
-        bystanders,
-    } = *ask;
-    match target.controller.defense {
-        DefensePolicy::Prompt => None,
-        // d20 looks first: a shot from beyond melee range has no Dodge to roll (it is taken).
-        DefensePolicy::AlwaysDodge if rules.d20().is_none() => Some(DefenseChoice::Dodge),
-        DefensePolicy::AlwaysDodge | DefensePolicy::AlwaysParry | DefensePolicy::Best => {
-            let Ok(mut decl) = declaration(rules, attacker, order, all.len()) else {
-                return Some(DefenseChoice::Dodge);
-            };
-            decl.sneak_won = sneak_won;
-            decl.bystanders = bystanders;
-            let ctx = crate::battle::family::assemble(rules, field, attacker, all, &decl);
-            let t = ctx.targets.iter().find(|t| t.id == target.id)?;
-            if t.offers(DefenseChoice::Take) {
-                // d20: a shot from beyond melee range: dive (a Move action next turn) or drop
-                // prone (a swift action) only when it is worth what it costs; of the two, the
-                // one that gains more over its cost.
-                if target.controller.defense != DefensePolicy::Best {
-                    return Some(DefenseChoice::Take);
-                }
-                let (life, max) = (target.life.current, target.life.max);
-                let take = crate::battle::family::target_odds(
-                    rules,
-                    &ctx,
-                    t,
-                    &decl,
-                    target,
-                    DefenseChoice::Take,
-                );
-                let mut best = (0.0, DefenseChoice::Take);
-                if t.offers(DefenseChoice::Dive) {
-                    let dive = crate::battle::family::target_odds(
-                        rules,
-                        &ctx,
-                        t,
-                        &decl,
-                        target,
-                        DefenseChoice::Dive,
-                    );
-                    let gain =
-                        crate::battle::family::d20::dive::worth_diving(&take, &dive, life, max);
-                    if gain >= 0.0 {
-                        best = (gain, DefenseChoice::Dive);
-                    }
-                }
-                if t.offers(DefenseChoice::DropProne) {
-                    let drop = crate::battle::family::target_odds(
-                        rules,
-                        &ctx,
-                        t,
-                        &decl,
-                        target,
-                        DefenseChoice::DropProne,
-                    );
-                    let gain =
-                        crate::battle::family::d20::swift::worth_dropping(&take, &drop, life, max);
-                    if gain >= 0.0 && (best.1 == DefenseChoice::Take || gain > best.0) {
-                        best = (gain, DefenseChoice::DropProne);
-                    }
-                }
-                return Some(best.1);
-            }
-            if target.controller.defense == DefensePolicy::AlwaysDodge {
-                return Some(DefenseChoice::Dodge);
-            }
-            if target.controller.defense == DefensePolicy::AlwaysParry {
-                return Some(if t.offers(DefenseChoice::Block) {
-                    DefenseChoice::Block
-                } else {
-                    DefenseChoice::Dodge
-                });
-            }
-            let mut best = (f64::INFINITY, DefenseChoice::Dodge);
-            for (c, _) in &t.defenses {
-                let o = crate::battle::family::target_odds(rules, &ctx, t, &decl, target, *c);
-                if o.expected_damage < best.0 - 1e-9 {
-                    best = (o.expected_damage, *c);
-                }
-            }
-            Some(best.1)
-        }
-    }
 }

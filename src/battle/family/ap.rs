@@ -1,0 +1,83 @@
+//! What the three action-point families (shinobi, d20, Digimon) share beyond their tables: how
+//! a target's defense policy answers an attack when it has a choice of defenses.
+
+use super::{DefenseAsk, assemble, target_odds};
+use crate::battle::command::DefenseChoice;
+use crate::battle::components::DefensePolicy;
+use crate::battle::context::declaration;
+
+/// An action-point target's answer (the ninja chapter, d20, Digimon): its policy over the
+/// defenses it has; `Best` takes the one that leaves it the least expected damage (Dodge on a
+/// tie), `AlwaysParry` blocks when it can.
+pub fn action_point_defense(ask: &DefenseAsk) -> Option<DefenseChoice> {
+    let DefenseAsk {
+        rules,
+        field,
+        attacker,
+        target,
+        all,
+        order,
+        sneak_won,
+        bystanders,
+    } = *ask;
+    match target.controller.defense {
+        DefensePolicy::Prompt => None,
+        // d20 looks first: a shot from beyond melee range has no Dodge to roll (it is taken).
+        DefensePolicy::AlwaysDodge if rules.d20().is_none() => Some(DefenseChoice::Dodge),
+        DefensePolicy::AlwaysDodge | DefensePolicy::AlwaysParry | DefensePolicy::Best => {
+            let Ok(mut decl) = declaration(rules, attacker, order, all.len()) else {
+                return Some(DefenseChoice::Dodge);
+            };
+            decl.sneak_won = sneak_won;
+            decl.bystanders = bystanders;
+            let ctx = assemble(rules, field, attacker, all, &decl);
+            let t = ctx.targets.iter().find(|t| t.id == target.id)?;
+            if t.offers(DefenseChoice::Take) {
+                // d20: a shot from beyond melee range: dive (a Move action next turn) or drop
+                // prone (a swift action) only when it is worth what it costs; of the two, the
+                // one that gains more over its cost.
+                if target.controller.defense != DefensePolicy::Best {
+                    return Some(DefenseChoice::Take);
+                }
+                let (life, max) = (target.life.current, target.life.max);
+                let take = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Take);
+                let mut best = (0.0, DefenseChoice::Take);
+                if t.offers(DefenseChoice::Dive) {
+                    let dive = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Dive);
+                    let gain =
+                        crate::battle::family::d20::dive::worth_diving(&take, &dive, life, max);
+                    if gain >= 0.0 {
+                        best = (gain, DefenseChoice::Dive);
+                    }
+                }
+                if t.offers(DefenseChoice::DropProne) {
+                    let drop = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::DropProne);
+                    let gain =
+                        crate::battle::family::d20::swift::worth_dropping(&take, &drop, life, max);
+                    if gain >= 0.0 && (best.1 == DefenseChoice::Take || gain > best.0) {
+                        best = (gain, DefenseChoice::DropProne);
+                    }
+                }
+                return Some(best.1);
+            }
+            if target.controller.defense == DefensePolicy::AlwaysDodge {
+                return Some(DefenseChoice::Dodge);
+            }
+            if target.controller.defense == DefensePolicy::AlwaysParry {
+                return Some(if t.offers(DefenseChoice::Block) {
+                    DefenseChoice::Block
+                } else {
+                    DefenseChoice::Dodge
+                });
+            }
+            let mut best = (f64::INFINITY, DefenseChoice::Dodge);
+            for (c, _) in &t.defenses {
+                let o = target_odds(rules, &ctx, t, &decl, target, *c);
+                if o.expected_damage < best.0 - 1e-9 {
+                    best = (o.expected_damage, *c);
+                }
+            }
+            Some(best.1)
+        }
+    }
+}
