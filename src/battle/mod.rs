@@ -5,6 +5,7 @@
 //! chapter's order. [`Battle::submit`] validates a command, queues it and runs the schedule
 //! until nothing more happens or a question needs an answer.
 
+pub mod aim;
 pub mod attack;
 pub mod checks;
 pub mod command;
@@ -21,7 +22,8 @@ pub mod odds;
 pub mod policy;
 pub mod preview;
 
-pub use preview::{AttackPreview, CounterPreview};
+pub use odds::AttackPreview;
+pub use preview::CounterPreview;
 pub mod recovery;
 pub mod setup;
 pub mod sheet;

@@ -301,3 +301,12 @@ pub struct AttackOdds {
     /// (Dodge) first.
     pub targets: Vec<Vec<TargetOdds>>,
 }
+
+/// What a declared attack would do, computed exactly from the same context the dice resolve.
+#[derive(Debug, Clone)]
+pub struct AttackPreview {
+    pub targets: Vec<CombatantId>,
+    pub ki_cost: i64,
+    pub context: AttackContext,
+    pub odds: AttackOdds,
+}

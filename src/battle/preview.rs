@@ -1,27 +1,18 @@
 //! Previews of what a command would do, from the same assembly that resolves it: the exact
 //! odds of an attack, of the defenses a target may choose and of a counter.
 
+use super::aim::{AimContext, AimOption, AimView, MoveHelp};
 use super::command::DefenseChoice;
 use super::command::{AttackOrder, Decision, RuleError};
-use super::components::CombatantId;
 use super::context::AttackContext;
 use super::context::Declaration;
 use super::family::target_odds;
 use super::fighter::Fighter;
-use super::odds::{AttackOdds, RollSummary};
+use super::odds::{AttackOdds, AttackPreview, RollSummary};
 use super::state::CurrentAttack;
 use super::{Battle, attack, family, odds};
 use crate::ruleset::Rules;
 use bevy::prelude::*;
-
-/// What a declared attack would do, computed exactly from the same context the dice resolve.
-#[derive(Debug, Clone)]
-pub struct AttackPreview {
-    pub targets: Vec<CombatantId>,
-    pub ki_cost: i64,
-    pub context: AttackContext,
-    pub odds: odds::AttackOdds,
-}
 
 /// What a shinobi counter would do for the defender being asked: the counter, its damage, and
 /// per answer the exact chance of evading and hitting back.
@@ -33,6 +24,59 @@ pub struct CounterPreview {
 }
 
 impl Battle {
+    /// The aim panel of `order`, from its `preview`, in the family's terms: what the window's
+    /// odds panel shows (it adds only key hints). `max_wager` is the most Ki the attacker may
+    /// wager on it now.
+    pub fn aim_view(
+        &mut self,
+        order: &AttackOrder,
+        preview: &AttackPreview,
+        max_wager: i64,
+    ) -> AimView {
+        let fighters = self.fighters();
+        let names = self.names();
+        let a = AimContext {
+            rules: &self.rules,
+            order,
+            preview,
+            fighters: &fighters,
+            names: &names,
+            max_wager,
+        };
+        family::of(&self.rules).aim_view(&a)
+    }
+
+    /// The choice besides a target that aiming an attack offers in this ruleset, as it stands
+    /// (the pending Ki `wager` of at most `max_wager`, the `sneak` attack switch).
+    pub fn aim_option(&self, wager: i64, max_wager: i64, sneak: bool) -> AimOption {
+        family::of(&self.rules).aim_option(wager, max_wager, sneak)
+    }
+
+    /// What a move means in this ruleset, for the panel while one is chosen.
+    pub fn move_help(&self, boosted: bool) -> MoveHelp {
+        family::of(&self.rules).move_help(&self.rules, boosted)
+    }
+
+    /// A defense's name as this ruleset's prompts offer it.
+    pub fn answer_name(&self, choice: DefenseChoice) -> String {
+        family::of(&self.rules).answer_name(&self.rules, choice)
+    }
+
+    /// The defense prompt of the target named `name`: each of its `answers` with its odds.
+    pub fn defense_lines(
+        &self,
+        name: &str,
+        answers: &[odds::TargetOdds],
+    ) -> Vec<(DefenseChoice, String)> {
+        family::of(&self.rules).defense_lines(&self.rules, name, answers)
+    }
+
+    /// Lines about the battlefield every player should see (d20's live grenades).
+    pub fn field_notes(&mut self) -> Vec<String> {
+        let names = self.names();
+        family::of(&self.rules).field_notes(self.map(), &names)
+    }
+
     /// The exact odds of an attack order against each target, from the attack-context
     /// assembly that resolution uses. Refused like the order itself would be.
     pub fn preview(&mut self, order: &AttackOrder) -> Result<AttackPreview, RuleError> {

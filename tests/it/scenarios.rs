@@ -658,6 +658,80 @@ fn action_menu_costs_are_in_each_rulesets_terms() {
     }
 }
 
+/// The aim panel is a view model of the core: for the first unit of every shipped scenario,
+/// standing beside its nearest foe, each maneuver it can use there is previewed and worded in
+/// its own ruleset's terms (DBU's Ki and wager, the ninja chapter's AP and chakra, d20's
+/// actions, Digimon's Simple or Complex Action, power stages' stage cost), with each target's
+/// odds after the head.
+#[test]
+fn aim_view_of_every_shipped_ruleset_is_in_its_terms() {
+    use gridclash::battle::aim::AimOption;
+    use gridclash::battle::command::{AttackOrder, AttackTarget};
+    use gridclash::battle::menu::attack_slots;
+    use gridclash::grid::Square;
+    use gridclash::ruleset::Family;
+    for loaded in shipped() {
+        let mut battle = started(&loaded);
+        let who = battle.active().expect("someone acts first");
+        let me = battle.fighter(who).expect("the active unit");
+        let foe = battle
+            .fighters()
+            .into_iter()
+            .filter(|f| f.side != me.side && f.position.is_some())
+            .min_by_key(|f| me.distance_to(f).unwrap_or(u32::MAX))
+            .expect("a foe");
+        let at = foe.position.expect("on the field");
+        let beside = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+            .into_iter()
+            .map(|(dx, dy)| {
+                Square::new(
+                    at.x + dx * foe.size.squares as i32,
+                    at.y + dy * foe.size.squares as i32,
+                )
+            })
+            .find(|s| battle.map().bounds().contains(*s))
+            .expect("a square beside the foe");
+        crate::common::stage(&mut battle, who.0, |f| f.position.0 = Some(beside));
+        let mut seen = 0;
+        for slot in attack_slots(&mut battle, who) {
+            let order = AttackOrder {
+                attacker: who,
+                profile: slot.profile.clone(),
+                technique: slot.technique.clone(),
+                target: AttackTarget::Combatant(foe.id),
+                wager: 0,
+                element: slot.element.clone(),
+                push: None,
+                sneak: false,
+            };
+            let Ok(preview) = battle.preview(&order) else {
+                continue;
+            };
+            let view = battle.aim_view(&order, &preview, 0);
+            let ok = match loaded.rules.manifest.family {
+                Family::Dbu => {
+                    view.head.contains(": Ki ") && matches!(view.option, AimOption::Wager { .. })
+                }
+                Family::Shinobi => view.head.contains(" AP, ") && view.head.ends_with(" chakra"),
+                Family::D20 => view.head.contains("action"),
+                Family::Digimon => view.head.contains(" Action ("),
+                Family::PowerStages => view.head.contains("power stage(s)"),
+            };
+            assert!(ok, "{} {}: {:?}", loaded.id(), slot.name, view.head);
+            assert!(
+                view.lines.iter().any(|l| l.contains(&foe.identity.name)),
+                "{} {}: no line for the target {}: {:#?}",
+                loaded.id(),
+                slot.name,
+                foe.identity.name,
+                view.lines
+            );
+            seen += 1;
+        }
+        assert!(seen > 0, "{}: no maneuver could be aimed", loaded.id());
+    }
+}
+
 /// A shipped scenario's battle as it starts (seed 1), for reading its view models.
 fn started(loaded: &scenario::Loaded) -> gridclash::battle::Battle {
     let setup = loaded.setup(gridclash::battle::components::Controller::default());

@@ -2,9 +2,12 @@
 //! a target's defense policy answers an attack when it has a choice of defenses.
 
 use super::{DefenseAsk, assemble, target_odds};
+use crate::battle::aim::MoveHelp;
 use crate::battle::command::DefenseChoice;
 use crate::battle::components::DefensePolicy;
 use crate::battle::context::declaration;
+use crate::battle::odds::TargetOdds;
+use crate::ruleset::shinobi::{DefenseKind, ShinobiData};
 
 /// An action-point target's answer (the ninja chapter, d20, Digimon): its policy over the
 /// defenses it has; `Best` takes the one that leaves it the least expected damage (Dodge on a
@@ -79,5 +82,43 @@ pub fn action_point_defense(ask: &DefenseAsk) -> Option<DefenseChoice> {
             }
             Some(best.1)
         }
+    }
+}
+
+/// An action-point family's answer as the prompts name it.
+pub fn answer_name(choice: DefenseChoice) -> String {
+    match choice {
+        DefenseChoice::Dodge => "Dodge".into(),
+        DefenseChoice::Parry | DefenseChoice::Block => "Block (with a weapon)".into(),
+        other => other.name().into(),
+    }
+}
+
+/// An answer in the defense prompt with what it rolls ("Block (1d20 + DEX + WEP)").
+pub fn answer_label(data: &ShinobiData, o: &TargetOdds) -> String {
+    let kind = match o.defense {
+        DefenseChoice::Block => DefenseKind::Block,
+        DefenseChoice::Deflect => DefenseKind::Deflect,
+        _ => DefenseKind::Dodge,
+    };
+    match data.defense(kind) {
+        Some(d) => format!(
+            "{} (1d{} + {})",
+            d.name,
+            data.combat.die,
+            d.terms.join(" + ")
+        ),
+        None => answer_name(o.defense),
+    }
+}
+
+/// Moving in action points: its cost, the opportunity attacks leaving reach provokes, falls.
+pub fn move_help(data: &ShinobiData) -> MoveHelp {
+    MoveHelp {
+        text: format!(
+            "Moving ({} AP): click a lit square.\nRed path squares leave a reach the path entered: an opportunity attack (a hit stops you where you entered).\nStepping onto a drop from above is a fall (see the terrain's description).",
+            data.combat.move_cost
+        ),
+        boost: false,
     }
 }

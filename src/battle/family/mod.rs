@@ -19,6 +19,7 @@ pub mod stages;
 
 use bevy::prelude::Query;
 
+use super::aim::{AimContext, AimOption, AimView, MoveHelp};
 use super::command::DefenseChoice;
 use super::command::{AttackOrder, RuleError};
 use super::components::CombatantId;
@@ -206,6 +207,76 @@ pub trait Family: Sync {
 
     /// After a turn ends and the next is chosen.
     fn after_turn(&self, _q: &mut Query<FighterQuery>, _log: &mut EventLog) {}
+
+    /// The aim panel of an order: its cost in the family's terms, its notes, each target's
+    /// odds and the rolls (the default pipeline: Ki and the wager, criticals and thresholds).
+    fn aim_view(&self, a: &AimContext) -> AimView {
+        super::aim::default_aim_view(a)
+    }
+
+    /// The choice besides the target an attack being aimed offers (the default pipeline: the
+    /// Ki wager).
+    fn aim_option(&self, wager: i64, max_wager: i64, _sneak: bool) -> AimOption {
+        AimOption::Wager {
+            wager,
+            max: max_wager,
+        }
+    }
+
+    /// What a move means in this family, for the panel while one is chosen (the default
+    /// pipeline: Normal or Boosted Speed, and leaving reach provokes an Exploit).
+    fn move_help(&self, _rules: &Rules, boosted: bool) -> MoveHelp {
+        MoveHelp {
+            text: format!(
+                "Moving at {} Speed: click a lit square.\nPale squares need Boosted Speed.\nRed path squares provoke an Exploit.",
+                if boosted { "Boosted" } else { "Normal" }
+            ),
+            boost: true,
+        }
+    }
+
+    /// A defense's name as a prompt offers it, with what it takes (the default pipeline: Dodge,
+    /// and Parry with a Counter Action).
+    fn answer_name(&self, _rules: &Rules, choice: DefenseChoice) -> String {
+        match choice {
+            DefenseChoice::Dodge => "Dodge".into(),
+            DefenseChoice::Parry | DefenseChoice::Block => "Parry (a Counter Action)".into(),
+            other => other.name().into(),
+        }
+    }
+
+    /// An answer in the defense prompt, with what it rolls where the family says so.
+    fn answer_label(&self, rules: &Rules, o: &TargetOdds) -> String {
+        self.answer_name(rules, o.defense)
+    }
+
+    /// The defense prompt of a target named `name`: each answer it has with its odds.
+    fn defense_lines(
+        &self,
+        rules: &Rules,
+        _name: &str,
+        answers: &[TargetOdds],
+    ) -> Vec<(DefenseChoice, String)> {
+        use super::aim::pct;
+        answers
+            .iter()
+            .map(|o| {
+                let line = format!(
+                    "{}: hit {}  |  mean damage {:.1}  |  defeat {}",
+                    self.answer_label(rules, o),
+                    pct(o.hit_chance),
+                    o.expected_damage,
+                    pct(o.defeat_chance)
+                );
+                (o.defense, line)
+            })
+            .collect()
+    }
+
+    /// Lines about the battlefield itself that every player should see (d20's live grenades).
+    fn field_notes(&self, _map: &crate::grid::Map, _names: &super::event::Names) -> Vec<String> {
+        Vec::new()
+    }
 
     /// The exact odds of the assembled attack against one target answering with `choice`.
     fn target_odds(

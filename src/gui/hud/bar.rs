@@ -3,8 +3,8 @@
 use bevy::prelude::*;
 
 use super::Keys;
-use super::odds::{answer_key, defense_names};
-use crate::battle::command::Decision;
+use super::odds::answer_key;
+use crate::battle::command::{Decision, DefenseChoice};
 use crate::gui::input::GameAction;
 use crate::gui::session::{Intent, Session};
 use crate::gui::view::BattleView;
@@ -44,16 +44,18 @@ pub(super) fn action_bar_text(
         );
     }
     if let Some((_, Some(Decision::Defense { .. }), _)) = session.human_to_act()
-        && session.battle.rules().action_points().is_some()
+        && view.defense_odds.is_some()
     {
-        let rules = session.battle.rules().clone();
         let answers: Vec<String> = view
             .defense_odds
             .iter()
             .flatten()
             .map(|o| {
-                let (key, what) = answer_key(&rules, o.defense, keys);
-                format!("{key} {what}")
+                format!(
+                    "{} {}",
+                    answer_key(o.defense, keys),
+                    session.battle.answer_name(o.defense)
+                )
             })
             .collect();
         return (
@@ -75,13 +77,14 @@ pub(super) fn action_bar_text(
         );
     }
     if let Some((_, Some(_), _)) = session.human_to_act() {
-        let (first, second) = defense_names(session.battle.rules());
+        let first = session.battle.answer_name(DefenseChoice::Dodge);
+        let second = session.battle.answer_name(DefenseChoice::Parry);
         return (
             format!(
                 "Answer the question in the right-hand panel ({} {first} / {} {}, or {} / {})",
                 keys.of(GameAction::Dodge),
                 keys.of(GameAction::Parry),
-                second.split(" (").next().unwrap_or(second),
+                second.split(" (").next().unwrap_or(&second),
                 keys.of(GameAction::Confirm),
                 keys.of(GameAction::Cancel)
             ),

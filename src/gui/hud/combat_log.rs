@@ -3,9 +3,9 @@
 use bevy::prelude::*;
 
 use super::Keys;
-use super::odds::{answer_key, defense_names, pct, shinobi_answer, stage_target_line};
+use super::odds::answer_key;
+use crate::battle::aim::pct;
 use crate::battle::command::Decision;
-use crate::battle::command::DefenseChoice;
 use crate::battle::event::BattleEvent;
 use crate::gui::input::GameAction;
 use crate::gui::session::Session;
@@ -74,61 +74,12 @@ pub(super) fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys)
         Decision::Defense { attacker, .. } => {
             let an = session.names.get(&attacker).cloned().unwrap_or_default();
             let mut s = format!("{name} is attacked by {an}. Defend:\n");
-            let (first, second) = defense_names(session.battle.rules());
-            if let Some([take, block]) = view.defense_odds.as_deref()
-                && session.battle.rules().stages().is_some()
-            {
-                s.push_str(&format!(
-                    "{}  {}\n{}  {}",
-                    keys.of(GameAction::Dodge),
-                    stage_target_line(&name, first, take),
-                    keys.of(GameAction::Parry),
-                    stage_target_line(&name, second, block),
-                ));
-            } else if let Some(answers) = &view.defense_odds {
-                let rules = session.battle.rules().clone();
-                let lines: Vec<String> = answers
-                    .iter()
-                    .map(|o| {
-                        let (key, what) = answer_key(&rules, o.defense, keys);
-                        let d20 = rules.d20().is_some();
-                        let what = if d20 && o.defense == DefenseChoice::Take {
-                            what
-                        } else if d20 && o.defense == DefenseChoice::DropProne {
-                            // No roll: the shot's DC rises.
-                            let dc: i64 = o
-                                .difficulty
-                                .iter()
-                                .flat_map(|d| &d.terms)
-                                .filter_map(|t| t.value)
-                                .sum();
-                            format!("{what}: DC {dc}")
-                        } else if d20 {
-                            // This defender's own roll (a Deflecting Parry rolls DEX, a sai
-                            // adds 1…), from the same summary the odds come from.
-                            let terms: Vec<String> = o
-                                .defense_roll
-                                .terms
-                                .iter()
-                                .map(|t| match (&t.die, t.value) {
-                                    (Some(d), _) => d.clone(),
-                                    (None, Some(v)) => format!("{} {v:+}", t.label),
-                                    _ => t.label.clone(),
-                                })
-                                .collect();
-                            format!("{} ({})", what, terms.join(", "))
-                        } else if rules.action_points().is_some() {
-                            shinobi_answer(&rules, o.defense, what)
-                        } else {
-                            what
-                        };
-                        format!(
-                            "{key}  {what}: hit {}  |  mean damage {:.1}  |  defeat {}",
-                            pct(o.hit_chance),
-                            o.expected_damage,
-                            pct(o.defeat_chance)
-                        )
-                    })
+            if let Some(answers) = &view.defense_odds {
+                let lines: Vec<String> = session
+                    .battle
+                    .defense_lines(&name, answers)
+                    .into_iter()
+                    .map(|(choice, line)| format!("{}  {line}", answer_key(choice, keys)))
                     .collect();
                 s.push_str(&lines.join("\n"));
                 if let Some(p) = session.battle.counter_preview() {

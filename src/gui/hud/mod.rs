@@ -535,29 +535,3 @@ fn round_text(session: &mut Session) -> String {
         f.identity.name
     )
 }
-
-/// d20: the grenades lying live, one line each (empty when none): everyone's business until
-/// they go off.
-fn live_grenade_lines(session: &Session) -> String {
-    let Some(d) = session.battle.rules().d20() else {
-        return String::new();
-    };
-    session
-        .battle
-        .map()
-        .grenades
-        .iter()
-        .map(|l| {
-            let by = session
-                .names
-                .get(&crate::battle::components::CombatantId(l.thrower))
-                .cloned()
-                .unwrap_or_default();
-            let name = d.weapon(&l.weapon).map_or(l.weapon.as_str(), |w| w.name.as_str());
-            format!(
-                "Live {name} at {}: goes off when {by}'s turn starts (red: where its blast can reach)\n",
-                l.at
-            )
-        })
-        .collect()
-}

@@ -1,6 +1,7 @@
 //! The d20 skill system behind the family seam: played on the action-point tables, with its
 //! own checks against range difficulties, Effect Points and armour DR.
 
+use crate::battle::aim::{AimContext, AimOption, AimView, MoveHelp};
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
@@ -18,6 +19,34 @@ use crate::ruleset::d20::D20Data;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for D20Data {
+    fn aim_view(&self, a: &AimContext) -> AimView {
+        super::aim::aim_view(self, a)
+    }
+
+    fn aim_option(&self, _wager: i64, _max_wager: i64, _sneak: bool) -> AimOption {
+        AimOption::None
+    }
+
+    fn move_help(&self, _rules: &Rules, _boosted: bool) -> MoveHelp {
+        super::aim::move_help()
+    }
+
+    fn answer_name(&self, _rules: &Rules, choice: DefenseChoice) -> String {
+        super::aim::answer_name(self, choice)
+    }
+
+    fn answer_label(&self, _rules: &Rules, o: &TargetOdds) -> String {
+        super::aim::answer_label(self, o)
+    }
+
+    fn field_notes(
+        &self,
+        map: &crate::grid::Map,
+        names: &crate::battle::event::Names,
+    ) -> Vec<String> {
+        super::aim::field_notes(self, map, names)
+    }
+
     /// "A natural roll of 20 adds an addition 1d20 to the check roll."
     fn initiative_spec(&self, rules: &Rules, f: &Fighter) -> crate::dice::RollSpec {
         use crate::battle::checks::{initiative_label, initiative_roll};

@@ -9,6 +9,7 @@
 //! ([`target_odds`]) and the resolution ([`roll_checks`], [`roll_hit`]) read it, so the odds
 //! shown are the odds rolled.
 
+pub mod aim;
 mod attack;
 pub mod dive;
 pub mod grenade;

@@ -3,6 +3,7 @@
 
 use bevy::prelude::Query;
 
+use crate::battle::aim::{AimContext, AimOption, AimView, MoveHelp};
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
@@ -22,6 +23,26 @@ use crate::ruleset::digimon::DigimonData;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for DigimonData {
+    fn aim_view(&self, a: &AimContext) -> AimView {
+        super::aim::aim_view(self, a)
+    }
+
+    fn aim_option(&self, _wager: i64, _max_wager: i64, _sneak: bool) -> AimOption {
+        AimOption::None
+    }
+
+    fn move_help(&self, _rules: &Rules, _boosted: bool) -> MoveHelp {
+        crate::battle::family::ap::move_help(&self.ap)
+    }
+
+    fn answer_name(&self, _rules: &Rules, choice: DefenseChoice) -> String {
+        crate::battle::family::ap::answer_name(choice)
+    }
+
+    fn answer_label(&self, _rules: &Rules, o: &TargetOdds) -> String {
+        crate::battle::family::ap::answer_label(&self.ap, o)
+    }
+
     fn initiative_spec(&self, _rules: &Rules, f: &Fighter) -> crate::dice::RollSpec {
         digimon::initiative_spec(self, f)
     }

@@ -9,6 +9,7 @@
 //! preview ([`target_odds`]) and the resolution (`attack.rs`, which calls [`hit_damage`] and
 //! [`apply_effect`]) read it, so the odds shown are the odds rolled.
 
+pub mod aim;
 mod effects;
 pub mod grapple;
 mod hits;

@@ -1,6 +1,7 @@
 //! The ninja d20 chapter behind the family seam: action points, HP and chakra, d20 attacks
 //! against Dodge, Block or Deflect.
 
+use crate::battle::aim::{AimContext, AimOption, AimView, MoveHelp};
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
@@ -18,6 +19,26 @@ use crate::ruleset::shinobi::ShinobiData;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for ShinobiData {
+    fn aim_view(&self, a: &AimContext) -> AimView {
+        super::aim::aim_view(self, a)
+    }
+
+    fn aim_option(&self, _wager: i64, _max_wager: i64, sneak: bool) -> AimOption {
+        AimOption::Sneak { on: sneak }
+    }
+
+    fn move_help(&self, _rules: &Rules, _boosted: bool) -> MoveHelp {
+        crate::battle::family::ap::move_help(self)
+    }
+
+    fn answer_name(&self, _rules: &Rules, choice: DefenseChoice) -> String {
+        crate::battle::family::ap::answer_name(choice)
+    }
+
+    fn answer_label(&self, _rules: &Rules, o: &TargetOdds) -> String {
+        crate::battle::family::ap::answer_label(self, o)
+    }
+
     fn life_pool(&self) -> Pool {
         Pool::Hp
     }

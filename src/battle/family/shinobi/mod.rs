@@ -9,6 +9,7 @@
 //! attacker is previewed for the defender by [`counter_chance`]; the attacker's own preview does
 //! not include being countered.)
 
+pub mod aim;
 mod fall;
 mod hooks;
 pub mod sheet;

@@ -1,6 +1,7 @@
 //! The card game's power stages behind the family seam: cards instead of Ki, life cards
 //! instead of Life, the Physical Attack Table instead of opposed rolls.
 
+use crate::battle::aim::{AimContext, AimOption, AimView, MoveHelp};
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::context::{AttackContext, Declaration, TargetContext};
@@ -18,6 +19,34 @@ use crate::ruleset::Rules;
 use crate::ruleset::stages::StageData;
 
 impl Family for StageData {
+    fn aim_view(&self, a: &AimContext) -> AimView {
+        super::aim::aim_view(a)
+    }
+
+    fn aim_option(&self, _wager: i64, _max_wager: i64, _sneak: bool) -> AimOption {
+        AimOption::None
+    }
+
+    fn move_help(&self, _rules: &Rules, _boosted: bool) -> MoveHelp {
+        MoveHelp {
+            text: "Moving: click a lit square.".into(),
+            boost: false,
+        }
+    }
+
+    fn answer_name(&self, _rules: &Rules, choice: DefenseChoice) -> String {
+        super::aim::answer_name(choice)
+    }
+
+    fn defense_lines(
+        &self,
+        _rules: &Rules,
+        name: &str,
+        answers: &[TargetOdds],
+    ) -> Vec<(DefenseChoice, String)> {
+        super::aim::defense_lines(name, answers)
+    }
+
     fn life_pool(&self) -> Pool {
         Pool::LifeCards
     }

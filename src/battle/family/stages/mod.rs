@@ -7,6 +7,7 @@
 //! or block when a card allows) it shows the one outcome that will happen. The only chance is
 //! in the draws, which use the battle's seeded dice and are logged like any roll.
 
+pub mod aim;
 mod hooks;
 pub mod sheet;
 

@@ -1,0 +1,48 @@
+//! The ninja chapter's aim panel: AP and chakra spent, the sneak attack, and per target its
+//! sneak contest, concealment miss chance, partial cover and where a push leaves it.
+
+use crate::battle::aim::{AimContext, AimOption, AimView, pct, roll_lines, target_lines};
+use crate::ruleset::shinobi::ShinobiData;
+
+/// The panel: the cost, each target's notes and odds, the rolls.
+pub fn aim_view(data: &ShinobiData, a: &AimContext) -> AimView {
+    let p = a.preview;
+    let ap = super::ap_cost(data, &a.order.profile);
+    let mut lines = Vec::new();
+    for t in &p.context.targets {
+        let tname = a.name(t.id);
+        if let Some((won, _)) = &t.sneak {
+            lines.push(format!(
+                "{tname}: sneak contest won {} (-{} to its defenses); lost, it may strike first",
+                pct(*won),
+                data.combat.sneak.penalty
+            ));
+        }
+        if let Some((c, from)) = &t.miss_chance {
+            lines.push(format!("{tname}: {c}% miss chance ({from})"));
+        }
+        if let Some(ab) = &t.absorb {
+            lines.push(format!(
+                "{tname}: partial cover, {} at {} absorbs up to {} ({}% of hits)",
+                ab.name, ab.at, ab.left, ab.chance
+            ));
+        }
+        if let Some(k) = &t.knockback {
+            let mut what = format!("{tname}: knocked to {}", k.to);
+            if let Some((slam, _)) = &k.slam {
+                what.push_str(&format!(", slam {slam}"));
+            }
+            if let Some(f) = &k.fall {
+                what.push_str(&format!(", falls {} ft", f.feet));
+            }
+            lines.push(what);
+        }
+    }
+    lines.extend(target_lines(a, false, |_| false));
+    lines.extend(roll_lines(a));
+    AimView {
+        head: format!("{}: {ap} AP, {} chakra", p.odds.maneuver, p.ki_cost),
+        option: AimOption::Sneak { on: a.order.sneak },
+        lines,
+    }
+}
