@@ -7,7 +7,7 @@ use bevy::prelude::*;
 
 use super::components::*;
 use crate::dice::{Formula, Vars};
-use crate::grid::footprint;
+use crate::grid::{footprint, footprint_distance};
 use crate::ruleset::{ConditionKind, ConditionRule, Rules};
 
 /// Everything the rules need to know about one combatant at one moment.
@@ -358,4 +358,27 @@ pub fn occupied(all: &[super::fighter::Fighter], s: Square) -> bool {
             && f.position
                 .is_some_and(|p| footprint(p, f.size.squares).contains(&s))
     })
+}
+
+/// The opponents whose Melee Attack Range `mover` leaves by stepping from `from` to `to`, in
+/// id order.
+pub fn provoked_by(
+    fighters: &[Fighter],
+    mover: &Fighter,
+    from: Square,
+    to: Square,
+) -> Vec<CombatantId> {
+    let size = mover.size.squares;
+    fighters
+        .iter()
+        .filter(|o| o.side != mover.side && !o.defeated())
+        .filter(|o| !o.conditions.has(ConditionKind::Absorbed))
+        .filter_map(|o| {
+            let p = o.position?;
+            let reach = o.size.melee_range;
+            let before = footprint_distance(from, size, p, o.size.squares);
+            let after = footprint_distance(to, size, p, o.size.squares);
+            (before <= reach && after > reach).then_some(o.id)
+        })
+        .collect()
 }

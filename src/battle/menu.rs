@@ -3,6 +3,7 @@
 //! bar, the computer players and tests alike.
 
 use super::Battle;
+use super::bar::{BarView, ExploitPrompt, Offers};
 use super::command::{AttackOrder, AttackTarget, Command, RuleError};
 use super::components::{CombatantId, Square};
 use super::family;
@@ -155,4 +156,150 @@ fn is_aiming_error(e: &RuleError) -> bool {
             | RuleError::TargetAbsent(_)
             | RuleError::WrongTarget { .. }
     )
+}
+
+impl Battle {
+    /// The maneuvers and switches this ruleset has besides attacks: what the controls listen
+    /// for and the bar lists.
+    pub fn offers(&self) -> Offers {
+        super::family::of(&self.rules).offers()
+    }
+
+    /// The part of `who`'s action bar that is not an attack, in its ruleset's terms: its points,
+    /// what a move costs, and how it would pay to drop prone (only when the rules allow it now).
+    pub fn bar_view(&mut self, who: CombatantId) -> Option<BarView> {
+        let me = self.fighter(who)?;
+        let mut view = super::family::of(&self.rules).bar_view(&self.rules, &me);
+        if view.drop_prone.is_some() && self.check(&Command::DropProne { who }).is_err() {
+            view.drop_prone = None;
+        }
+        Some(view)
+    }
+
+    /// What `who` is asked when `mover` gives it a chance to strike.
+    pub fn exploit_prompt(&mut self, mover: CombatantId, who: CombatantId) -> ExploitPrompt {
+        let names = self.names();
+        let name = |id| names.get(&id).cloned().unwrap_or_default();
+        super::family::of(&self.rules).exploit_prompt(&name(mover), &name(who))
+    }
+
+    /// Each charge lying live on the field (d20's missed grenades): its square and every square
+    /// its blast could reach.
+    pub fn live_blasts(&self) -> Vec<(Square, Vec<Square>)> {
+        super::family::of(&self.rules).live_blasts(self.map())
+    }
+
+    /// For each step of `path` that `who` would walk, whether it provokes an attack: the
+    /// danger squares of the move overlay.
+    pub fn path_danger(&mut self, who: CombatantId, path: &[Square]) -> Vec<bool> {
+        let fighters = self.fighters();
+        let Some(me) = fighters.iter().find(|f| f.id == who) else {
+            return vec![false; path.len()];
+        };
+        super::family::of(&self.rules).path_danger(&fighters, me, path)
+    }
+}
+
+impl Battle {
+    /// The unit sheet of `who` as its ruleset's family shows it: the panel a player reads.
+    pub fn unit_sheet(&mut self, who: CombatantId) -> Option<super::sheet::UnitSheet> {
+        let f = self.fighter(who)?;
+        let names = self.names();
+        let ctx = super::sheet::SheetContext {
+            rules: &self.rules,
+            names: &names,
+            active: self.active(),
+            paused: self.turn().paused,
+        };
+        Some(family::unit_sheet(&ctx, &f))
+    }
+
+    /// The Skill Checks `who` may make on the squares beside it now, each way it may be paid.
+    pub fn skill_options(&mut self, who: CombatantId) -> Vec<super::skill::SkillOption> {
+        let Some(me) = self.fighter(who) else {
+            return Vec::new();
+        };
+        let all = self.fighters();
+        let round = self.turn().round;
+        super::skill::options(&self.rules, &self.field(), round, &all, &me)
+    }
+
+    /// The squares an area `order` would cover (`None` for a single target), or the rule that
+    /// refuses its aim.
+    pub fn template(&mut self, order: &AttackOrder) -> Result<Option<Vec<Square>>, RuleError> {
+        let me = self
+            .fighter(order.attacker)
+            .ok_or(RuleError::UnknownCombatant(order.attacker))?;
+        super::attack::template(&self.rules, &self.field(), &me, order)
+    }
+
+    /// The best attack `who` could make on `mover` now (an Exploit or an opportunity attack
+    /// it is offered), or `None` when none can hit it.
+    pub fn best_attack_on(&mut self, who: CombatantId, mover: CombatantId) -> Option<AttackOrder> {
+        let fighters = self.fighters();
+        let me = fighters.iter().find(|f| f.id == who)?;
+        super::policy::best_attack(&self.rules, &self.field(), &fighters, me, Some(mover))
+            .map(|(_, o)| o)
+    }
+}
+
+/// Where an order of `profile` by `me` is aimed when a player points at `cursor`: the unit
+/// standing there for a single target, else the area's own aim (a direction, the square, or
+/// everyone in reach). `facing` turns a cone or line laid on a chosen square; without it, the
+/// cone points away from `me`. `None` when nobody stands on `cursor` for a single target.
+pub fn aim_target(
+    rules: &Rules,
+    fighters: &[Fighter],
+    me: &Fighter,
+    profile: &str,
+    cursor: Square,
+    facing: Option<Dir8>,
+) -> Option<AttackTarget> {
+    let at = me.position?;
+    let toward = Dir8::toward(cursor.x - at.x, cursor.y - at.y);
+    Some(match rules.profile(profile)?.targeting {
+        Targeting::Single => {
+            let hit = fighters.iter().find(|f| {
+                !f.defeated()
+                    && f.position.is_some_and(|p| {
+                        crate::grid::footprint(p, f.size.squares).contains(&cursor)
+                    })
+            })?;
+            AttackTarget::Combatant(hit.id)
+        }
+        Targeting::Area {
+            origin: AreaOrigin::Attacker,
+            shape: AreaShape::Cone { .. } | AreaShape::Line { .. },
+            ..
+        } => AttackTarget::Direction(toward),
+        Targeting::Area {
+            origin: AreaOrigin::Attacker,
+            ..
+        } => AttackTarget::InReach,
+        Targeting::Area {
+            origin: AreaOrigin::ChosenSquare,
+            shape: AreaShape::Cone { .. } | AreaShape::Line { .. },
+            ..
+        } => AttackTarget::SquareToward(cursor, facing.unwrap_or(toward)),
+        Targeting::Area {
+            origin: AreaOrigin::ChosenSquare,
+            ..
+        } => AttackTarget::Square(cursor),
+    })
+}
+
+impl Battle {
+    /// Where `who`'s order of `profile` is aimed when a player points at `cursor` (see
+    /// [`aim_target`]).
+    pub fn aim_target(
+        &mut self,
+        who: CombatantId,
+        profile: &str,
+        cursor: Square,
+        facing: Option<Dir8>,
+    ) -> Option<AttackTarget> {
+        let fighters = self.fighters();
+        let me = fighters.iter().find(|f| f.id == who)?;
+        aim_target(&self.rules, &fighters, me, profile, cursor, facing)
+    }
 }

@@ -7,6 +7,7 @@
 
 pub mod aim;
 pub mod attack;
+pub mod bar;
 pub mod checks;
 pub mod command;
 pub mod components;

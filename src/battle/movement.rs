@@ -11,12 +11,12 @@ use super::attack::{begin_attack, check_attack};
 use super::command::{Command, RuleError};
 use super::components::*;
 use super::event::{BattleEvent, EventLog, Pool};
-use super::fighter::{Fighter, at_tier, can_end_on, eval, snapshots};
+use super::fighter::{Fighter, at_tier, can_end_on, eval, provoked_by, snapshots};
 use super::state::*;
 use crate::battle::effects::spend_actions;
 use crate::grid::path::{Reach, diagonal_open, reachable, step_cost};
-use crate::grid::{Field, chebyshev, footprint, footprint_distance};
-use crate::ruleset::{ConditionKind, Rules};
+use crate::grid::{Field, chebyshev, footprint};
+use crate::ruleset::Rules;
 
 /// The squares a move may cover, as the ruleset's family counts them.
 pub fn speed(rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
@@ -180,29 +180,6 @@ pub fn check_move(
         return Err(RuleError::EndsOccupied { at: last });
     }
     Ok(cost)
-}
-
-/// The opponents whose Melee Attack Range `mover` leaves by stepping from `from` to `to`, in
-/// id order.
-pub fn provoked_by(
-    fighters: &[Fighter],
-    mover: &Fighter,
-    from: Square,
-    to: Square,
-) -> Vec<CombatantId> {
-    let size = mover.size.squares;
-    fighters
-        .iter()
-        .filter(|o| o.side != mover.side && !o.defeated())
-        .filter(|o| !o.conditions.has(ConditionKind::Absorbed))
-        .filter_map(|o| {
-            let p = o.position?;
-            let reach = o.size.melee_range;
-            let before = footprint_distance(from, size, p, o.size.squares);
-            let after = footprint_distance(to, size, p, o.size.squares);
-            (before <= reach && after > reach).then_some(o.id)
-        })
-        .collect()
 }
 
 /// `Move`: spend the Action (and the Ki for Boosted Speed) and start walking the path.

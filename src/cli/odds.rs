@@ -8,8 +8,6 @@ use gridclash::battle::command::DefenseChoice;
 use gridclash::battle::command::{AttackOrder, AttackTarget};
 use gridclash::battle::components::{Cards, CombatantId, Controller, Identity, Position, Square};
 use gridclash::dice::DiceSource;
-use gridclash::grid::Dir8;
-use gridclash::ruleset::{AreaOrigin, AreaShape, Targeting};
 
 use super::load_scenario;
 use crate::OddsArgs;
@@ -299,26 +297,10 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         .find(|f| f.id == target)
         .and_then(|f| f.position)
         .ok_or("the target is not on the battlefield")?;
-    let at = me
-        .position
+    me.position
         .ok_or("the attacker is not on the battlefield")?;
-    let aim = match def.targeting {
-        Targeting::Single => AttackTarget::Combatant(target),
-        Targeting::Area {
-            origin: AreaOrigin::ChosenSquare,
-            shape: AreaShape::Cone { .. } | AreaShape::Line { .. },
-            ..
-        } => AttackTarget::SquareToward(t_at, Dir8::toward(t_at.x - at.x, t_at.y - at.y)),
-        Targeting::Area {
-            origin: AreaOrigin::ChosenSquare,
-            ..
-        } => AttackTarget::Square(t_at),
-        Targeting::Area {
-            shape: AreaShape::Cone { .. } | AreaShape::Line { .. },
-            ..
-        } => AttackTarget::Direction(Dir8::toward(t_at.x - at.x, t_at.y - at.y)),
-        Targeting::Area { .. } => AttackTarget::InReach,
-    };
+    let aim = gridclash::battle::menu::aim_target(&rules, &fighters, me, &profile, t_at, None)
+        .ok_or("the target is not on the battlefield")?;
     let order = AttackOrder {
         attacker,
         profile,

@@ -11,7 +11,6 @@ use super::view::{BattleView, read_battle_view};
 use super::{DataDir, Screen};
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::{Command, Decision, SurgeKind};
-use crate::battle::policy::best_attack;
 use crate::grid::{Dir8, Square};
 use crate::save::{SaveKind, slots};
 
@@ -363,9 +362,9 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
     let pressed = |a: GameAction| actions.just_pressed(&a);
     let cmd = match decision {
         Decision::Defense { defender, .. } => {
-            let shinobi = session.battle.rules().action_points().is_some();
-            let ninja = session.battle.rules().is_ninja_chapter();
-            if ninja && pressed(GameAction::Counter) {
+            let offers = session.battle.offers();
+            let shinobi = offers.parry_is_block;
+            if offers.deflect && pressed(GameAction::Counter) {
                 session.counter = !session.counter;
             }
             // d20, against a shot from beyond melee range: take it (the Dodge key), dive for
@@ -398,7 +397,7 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
                 } else {
                     DefenseChoice::Parry
                 })
-            } else if pressed(GameAction::Deflect) && ninja {
+            } else if pressed(GameAction::Deflect) && offers.deflect {
                 Some(DefenseChoice::Deflect)
             } else {
                 None
@@ -420,12 +419,7 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
         }
         Decision::Exploit { mover, .. } => {
             if pressed(GameAction::Confirm) || pressed(GameAction::Select) {
-                let fighters = session.battle.fighters();
-                let rules = session.battle.rules().clone();
-                let order = fighters.iter().find(|f| f.id == who).and_then(|me| {
-                    best_attack(&rules, &session.battle.field(), &fighters, me, Some(mover))
-                        .map(|(_, o)| o)
-                });
+                let order = session.battle.best_attack_on(who, mover);
                 if order.is_none() {
                     session.notice =
                         Some("no Basic Attack can hit the mover now: the Exploit is let go".into());
@@ -488,12 +482,13 @@ fn command_active_unit(
             _ => Intent::Move { boosted: false },
         };
     }
-    // Only DBU has Boosted moves, Power Up and Combat Recovery: elsewhere their keys do nothing.
-    let dbu_only = session.battle.rules().manifest.family == crate::ruleset::Family::Dbu;
-    if pressed(GameAction::Sneak) && session.battle.rules().is_ninja_chapter() {
+    // A ruleset's own maneuvers (DBU's Boosted moves, Power Up and Combat Recovery; the
+    // ninja chapter's sneak attack): elsewhere their keys do nothing.
+    let offers = session.battle.offers();
+    if pressed(GameAction::Sneak) && offers.sneak {
         session.sneak = !session.sneak;
     }
-    if dbu_only && pressed(GameAction::BoostedMove) {
+    if offers.boosted_move && pressed(GameAction::BoostedMove) {
         session.intent = match session.intent {
             Intent::Move { boosted: true } => Intent::Idle,
             _ => Intent::Move { boosted: true },
@@ -542,14 +537,7 @@ fn command_active_unit(
     // free Interrupt; d20: Taking 10); pressed a third time, off.
     if pressed(GameAction::UseSkill) {
         use crate::battle::command::SkillWay;
-        let rules = session.battle.rules();
-        let other = if rules.digimon().is_some() {
-            Some(SkillWay::Interrupt)
-        } else if rules.d20().is_some() {
-            Some(SkillWay::TakeTen)
-        } else {
-            None
-        };
+        let other = offers.skill_ways.get(1).map(|(way, _)| *way);
         if let Some(other) = other {
             session.intent = match session.intent {
                 Intent::Skill {
@@ -580,9 +568,9 @@ fn command_active_unit(
         session.redo();
         return;
     }
-    let command = if dbu_only && pressed(GameAction::PowerUp) {
+    let command = if offers.power_up && pressed(GameAction::PowerUp) {
         Some(Command::PowerUp { who })
-    } else if dbu_only && pressed(GameAction::Recover) {
+    } else if offers.power_up && pressed(GameAction::Recover) {
         let actions = session.battle.rules().actions.combat_recovery.min_actions;
         Some(Command::Recover { who, actions })
     } else if pressed(GameAction::EndTurn) {

@@ -17,7 +17,6 @@ use crate::battle::fighter::Fighter;
 use crate::battle::{AttackPreview, Battle};
 use crate::dice::DiceSource;
 use crate::grid::{Dir8, Square, footprint};
-use crate::ruleset::{AreaOrigin, AreaShape, Targeting};
 use crate::scenario::{self, ControllerDef, Loaded};
 use crate::sim::battle_seed;
 
@@ -627,39 +626,9 @@ impl Session {
     /// The attack order the active unit would give with `slot` aimed at `cursor`.
     pub fn aimed_order(&mut self, slot: &Slot, cursor: Square) -> Option<AttackOrder> {
         let who = self.battle.active()?;
-        let me = self.battle.fighter(who)?;
-        let at = me.position?;
-        let rules = self.battle.rules().clone();
-        let profile = rules.profile(&slot.profile)?;
-        let target = match profile.targeting {
-            Targeting::Single => {
-                let fighters = self.battle.fighters();
-                let hit = fighters.iter().find(|f| {
-                    !f.defeated()
-                        && f.position
-                            .is_some_and(|p| footprint(p, f.size.squares).contains(&cursor))
-                })?;
-                AttackTarget::Combatant(hit.id)
-            }
-            Targeting::Area {
-                origin: AreaOrigin::Attacker,
-                shape: AreaShape::Cone { .. } | AreaShape::Line { .. },
-                ..
-            } => AttackTarget::Direction(Dir8::toward(cursor.x - at.x, cursor.y - at.y)),
-            Targeting::Area {
-                origin: AreaOrigin::Attacker,
-                ..
-            } => AttackTarget::InReach,
-            Targeting::Area {
-                origin: AreaOrigin::ChosenSquare,
-                shape: AreaShape::Cone { .. } | AreaShape::Line { .. },
-                ..
-            } => AttackTarget::SquareToward(cursor, self.facing),
-            Targeting::Area {
-                origin: AreaOrigin::ChosenSquare,
-                ..
-            } => AttackTarget::Square(cursor),
-        };
+        let target = self
+            .battle
+            .aim_target(who, &slot.profile, cursor, Some(self.facing))?;
         Some(AttackOrder {
             attacker: who,
             profile: slot.profile.clone(),
@@ -669,7 +638,7 @@ impl Session {
             element: slot.element.clone(),
             push: None,
             sneak: self.sneak
-                && rules.is_ninja_chapter()
+                && self.battle.offers().sneak
                 && matches!(target, AttackTarget::Combatant(_)),
         })
     }
@@ -692,11 +661,8 @@ impl Session {
     /// its exact odds, or the rule that forbids it.
     pub fn aim_with(&mut self, slot: &Slot, cursor: Square) -> Option<Aim> {
         let order = self.aimed_order(slot, cursor)?;
-        let me = self.battle.fighter(order.attacker)?;
-        let rules = self.battle.rules().clone();
-        let template = crate::battle::attack::template(&rules, &self.battle.field(), &me, &order)
-            .ok()
-            .flatten();
+        self.battle.fighter(order.attacker)?;
+        let template = self.battle.template(&order).ok().flatten();
         let preview = self
             .battle
             .preview(&order)

@@ -67,17 +67,10 @@ fn read_skill_checks(session: &mut Session, cursor: Option<Square>, view: &mut B
     let Some(who) = session.battle.turn().active() else {
         return;
     };
-    let rules = session.battle.rules();
-    if rules.digimon().is_none() && rules.d20().is_none() {
+    if session.battle.offers().skill_ways.is_empty() {
         return;
     }
-    let Some(me) = session.battle.fighter(who) else {
-        return;
-    };
-    let rules = session.battle.rules().clone();
-    let round = session.battle.turn().round;
-    let all = session.battle.fighters();
-    view.skills = crate::battle::skill::options(&rules, &session.battle.field(), round, &all, &me);
+    view.skills = session.battle.skill_options(who);
     if let (Intent::Skill { way }, Some(at)) = (session.intent, cursor) {
         let found = view
             .skills

@@ -732,6 +732,49 @@ fn aim_view_of_every_shipped_ruleset_is_in_its_terms() {
     }
 }
 
+/// The action bar and the controls are view models of the core: each ruleset offers its own
+/// maneuvers besides attacks (DBU's Boosted Speed and Power Up, the ninja chapter's sneak
+/// attack and Deflect, d20's and Digimon's Skill Checks) and words a move's cost in its terms
+/// (DBU's and the card game's moves left, the action-point families' AP).
+#[test]
+fn action_bar_offers_each_rulesets_own_maneuvers() {
+    use gridclash::battle::command::SkillWay;
+    use gridclash::ruleset::Family;
+    for loaded in shipped() {
+        let mut battle = started(&loaded);
+        let who = battle.active().expect("someone acts first");
+        let offers = battle.offers();
+        let bar = battle.bar_view(who).expect("the active unit's bar");
+        let family = loaded.rules.manifest.family;
+        let dbu = family == Family::Dbu;
+        assert_eq!(offers.boosted_move, dbu, "{}", loaded.id());
+        assert_eq!(offers.power_up, dbu, "{}", loaded.id());
+        assert_eq!(offers.sneak, family == Family::Shinobi, "{}", loaded.id());
+        assert_eq!(offers.deflect, family == Family::Shinobi, "{}", loaded.id());
+        let ways: Vec<SkillWay> = offers.skill_ways.iter().map(|(w, _)| *w).collect();
+        let expected: &[SkillWay] = match family {
+            Family::D20 => &[SkillWay::Action, SkillWay::TakeTen],
+            Family::Digimon => &[SkillWay::Action, SkillWay::Interrupt],
+            _ => &[],
+        };
+        assert_eq!(ways, expected, "{}", loaded.id());
+        match family {
+            Family::Dbu | Family::PowerStages => {
+                assert!(bar.points.is_none(), "{}: {bar:?}", loaded.id());
+                assert!(bar.moves.ends_with("left)"), "{}: {bar:?}", loaded.id());
+            }
+            Family::Shinobi | Family::Digimon | Family::D20 => {
+                assert!(bar.points.is_some(), "{}: {bar:?}", loaded.id());
+                assert!(
+                    bar.moves.ends_with("AP") || bar.moves.contains("step is free"),
+                    "{}: {bar:?}",
+                    loaded.id()
+                );
+            }
+        }
+    }
+}
+
 /// A shipped scenario's battle as it starts (seed 1), for reading its view models.
 fn started(loaded: &scenario::Loaded) -> gridclash::battle::Battle {
     let setup = loaded.setup(gridclash::battle::components::Controller::default());

@@ -3,9 +3,11 @@
 
 use super::{DefenseAsk, assemble, target_odds};
 use crate::battle::aim::MoveHelp;
+use crate::battle::bar::{BarView, ExploitPrompt};
 use crate::battle::command::DefenseChoice;
 use crate::battle::components::DefensePolicy;
 use crate::battle::context::declaration;
+use crate::battle::fighter::Fighter;
 use crate::battle::odds::TargetOdds;
 use crate::ruleset::shinobi::{DefenseKind, ShinobiData};
 
@@ -120,5 +122,26 @@ pub fn move_help(data: &ShinobiData) -> MoveHelp {
             data.combat.move_cost
         ),
         boost: false,
+    }
+}
+
+/// The action-point families' bar: the points left and what a move costs in them.
+pub fn bar_view(data: &ShinobiData, me: &Fighter) -> BarView {
+    BarView {
+        points: Some(me.actions.usable()),
+        moves: format!("Move {}AP", data.combat.move_cost),
+        drop_prone: None,
+    }
+}
+
+/// The opportunity attack a passing foe provokes, with its cost and what a hit does.
+pub fn exploit_prompt(data: &ShinobiData, mover: &str, name: &str) -> ExploitPrompt {
+    ExploitPrompt {
+        question: format!(
+            "{mover} provokes an opportunity attack from {name} ({} AP; a hit on a runner stops it where it entered your reach).",
+            data.combat.opportunity_cost
+        ),
+        accept: "strike (best melee attack)",
+        decline: "let it go",
     }
 }

@@ -159,3 +159,28 @@ pub fn least_damage_answer(
         .min_by(|a, b| a.expected_damage.total_cmp(&b.expected_damage))
         .unwrap_or_else(|| target_odds(rules, ctx, t, decl, target, DefenseChoice::Dodge))
 }
+
+/// The default pipeline's dangerous steps: each step out of a square inside a living
+/// opponent's melee reach provokes an Exploit (the first square of a path never does: the
+/// mover has not left anything yet).
+pub fn path_danger(fighters: &[Fighter], me: &Fighter, path: &[crate::grid::Square]) -> Vec<bool> {
+    let in_reach = |s: crate::grid::Square| {
+        fighters
+            .iter()
+            .filter(|f| f.side != me.side && !f.defeated())
+            .any(|foe| {
+                foe.position.is_some_and(|p| {
+                    crate::grid::footprint_distance(s, me.size.squares, p, foe.size.squares)
+                        <= foe.size.melee_range
+                })
+            })
+    };
+    let mut left = false;
+    path.iter()
+        .map(|s| {
+            let danger = left;
+            left = in_reach(*s);
+            danger
+        })
+        .collect()
+}

@@ -20,6 +20,7 @@ pub mod stages;
 use bevy::prelude::Query;
 
 use super::aim::{AimContext, AimOption, AimView, MoveHelp};
+use super::bar::{BarView, ExploitPrompt, Offers};
 use super::command::DefenseChoice;
 use super::command::{AttackOrder, RuleError};
 use super::components::CombatantId;
@@ -271,6 +272,47 @@ pub trait Family: Sync {
                 (o.defense, line)
             })
             .collect()
+    }
+
+    /// The maneuvers and switches this family has besides attacks (the default pipeline:
+    /// Boosted Speed, Power Up and Combat Recovery).
+    fn offers(&self) -> Offers {
+        Offers::default()
+    }
+
+    /// The part of the action bar that is not an attack, for `me` now (the default pipeline:
+    /// the moves left this round).
+    fn bar_view(&self, rules: &Rules, me: &Fighter) -> BarView {
+        let left = rules.actions.moves_per_round.saturating_sub(me.round.moves);
+        BarView {
+            points: None,
+            moves: format!("Move ({left} left)"),
+            drop_prone: None,
+        }
+    }
+
+    /// What a unit is asked when `mover` gives it a chance to strike (the default pipeline: an
+    /// Exploit with a Basic Attack, for a Counter Action).
+    fn exploit_prompt(&self, mover: &str, name: &str) -> ExploitPrompt {
+        ExploitPrompt {
+            question: format!(
+                "{mover} leaves {name}'s reach. Exploit with a Basic Attack (a Counter Action)?"
+            ),
+            accept: "yes (best attack)",
+            decline: "no",
+        }
+    }
+
+    /// For each step of `path` that `me` would walk, whether it provokes an attack (the
+    /// default pipeline: a step out of a square inside an opponent's melee reach).
+    fn path_danger(&self, fighters: &[Fighter], me: &Fighter, path: &[Square]) -> Vec<bool> {
+        dbu::path_danger(fighters, me, path)
+    }
+
+    /// Each charge lying live on the field (d20's missed grenades): its square and every
+    /// square its blast could reach when it goes off.
+    fn live_blasts(&self, _map: &crate::grid::Map) -> Vec<(Square, Vec<Square>)> {
+        Vec::new()
     }
 
     /// Lines about the battlefield itself that every player should see (d20's live grenades).

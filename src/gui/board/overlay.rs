@@ -8,7 +8,6 @@ use crate::gui::input::CursorSquare;
 use crate::gui::session::{Intent, Session};
 
 use super::OverlayLayer;
-use crate::battle::components::CombatantId;
 use crate::grid::{Square, footprint};
 use crate::gui::palette;
 use crate::gui::view::BattleView;
@@ -47,26 +46,10 @@ pub(super) fn draw_overlay(
                 if let Some(c) = cursor.0
                     && let Some(path) = session.battle.path_to(who, c, boosted)
                 {
-                    if session.battle.rules().is_ninja_chapter() {
-                        // Shinobi: a step that leaves a reach the path entered provokes.
-                        let danger = shinobi_danger(&mut session, who, &path);
-                        for (s, d) in path.iter().zip(danger) {
-                            paint.push((*s, if d { palette::DANGER } else { palette::PATH }));
-                        }
-                    } else {
-                        // Power stages has no Exploits: no path square is risky.
-                        let risky = if session.battle.rules().stages().is_some() {
-                            Default::default()
-                        } else {
-                            exploit_squares(&mut session, who)
-                        };
-                        let mut left = false;
-                        for s in &path {
-                            // Each square left while inside an opponent's reach provokes.
-                            let colour = if left { palette::DANGER } else { palette::PATH };
-                            paint.push((*s, colour));
-                            left = risky.contains(s);
-                        }
+                    // The steps that provoke an attack, by the family's own rule.
+                    let danger = session.battle.path_danger(who, &path);
+                    for (s, d) in path.iter().zip(danger) {
+                        paint.push((*s, if d { palette::DANGER } else { palette::PATH }));
                     }
                 }
             }
@@ -139,36 +122,17 @@ pub(super) fn draw_overlay(
             }
         }
     }
-    // d20: a live grenade and every square its blast could reach when it goes off.
-    let live = session.battle.map().grenades.clone();
-    if !live.is_empty() {
-        let rules = session.battle.rules().clone();
-        let radius = rules
-            .d20()
-            .map(|d| {
-                d.combat
-                    .weapons
-                    .iter()
-                    .filter_map(|w| w.blast)
-                    .map(|b| crate::ruleset::d20::blast_squares(&d.combat, &b))
-                    .max()
-                    .unwrap_or(0)
-            })
-            .unwrap_or(0) as i32;
-        for l in &live {
-            for dy in -radius..=radius {
-                for dx in -radius..=radius {
-                    let s = Square::new(l.at.x + dx, l.at.y + dy);
-                    paint.push((
-                        s,
-                        if s == l.at {
-                            palette::DANGER
-                        } else {
-                            palette::HIT_FOE
-                        },
-                    ));
-                }
-            }
+    // A charge lying live (a d20 grenade) and every square its blast could reach.
+    for (at, around) in session.battle.live_blasts() {
+        for s in around {
+            paint.push((
+                s,
+                if s == at {
+                    palette::DANGER
+                } else {
+                    palette::HIT_FOE
+                },
+            ));
         }
     }
     if let Some(c) = cursor.0 {
@@ -198,59 +162,4 @@ pub(super) fn draw_overlay(
             tc.0 = colour;
         }
     }
-}
-
-/// For each square of a shinobi move's path: whether stepping onto it leaves the reach of an
-/// opponent with AP left whose reach the path entered (an opportunity attack).
-fn shinobi_danger(session: &mut Session, who: CombatantId, path: &[Square]) -> Vec<bool> {
-    let fighters = session.fighters();
-    let Some(me) = fighters.iter().find(|f| f.id == who) else {
-        return vec![false; path.len()];
-    };
-    let Some(start) = me.position else {
-        return vec![false; path.len()];
-    };
-    let mut visited = vec![start];
-    let mut out = Vec::with_capacity(path.len());
-    for s in path {
-        let from = visited[visited.len() - 1];
-        let provoked = crate::battle::movement::provoked_by(&fighters, me, from, *s)
-            .into_iter()
-            .filter_map(|id| fighters.iter().find(|f| f.id == id))
-            .any(|o| {
-                o.actions.usable() > 0
-                    && crate::battle::family::shinobi::entered_reach(&visited, me.size.squares, o)
-                        .is_some()
-            });
-        out.push(provoked);
-        visited.push(*s);
-    }
-    out
-}
-
-/// Squares inside some opponent's Melee Attack Range: leaving one provokes an Exploit.
-fn exploit_squares(session: &mut Session, who: CombatantId) -> Vec<Square> {
-    let fighters = session.fighters();
-    let Some(me) = fighters.iter().find(|f| f.id == who) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for foe in fighters
-        .iter()
-        .filter(|f| f.side != me.side && !f.defeated())
-    {
-        let Some(p) = foe.position else { continue };
-        let r = foe.size.melee_range as i32;
-        for dy in -r..=r + foe.size.squares as i32 {
-            for dx in -r..=r + foe.size.squares as i32 {
-                let s = Square::new(p.x + dx, p.y + dy);
-                if crate::grid::footprint_distance(s, me.size.squares, p, foe.size.squares)
-                    <= foe.size.melee_range
-                {
-                    out.push(s);
-                }
-            }
-        }
-    }
-    out
 }

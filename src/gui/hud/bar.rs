@@ -105,40 +105,23 @@ pub(super) fn action_bar_text(
         };
     };
     let me = session.battle.fighter(who);
-    let rules = session.battle.rules().clone();
-    let moves_left = me.as_ref().map_or(0, |f| {
-        rules.actions.moves_per_round.saturating_sub(f.round.moves)
-    });
+    let offers = session.battle.offers();
+    let bar = session.battle.bar_view(who);
     let mark = |on: bool, s: String| if on { format!("[{s}]") } else { s };
-    let step = match (rules.d20(), &me) {
-        (Some(d), Some(f)) => crate::battle::family::d20::step_left(d, f),
-        _ => 0,
-    };
-    let move_label = match rules.action_points() {
-        Some(_) if rules.d20().is_some() && step > 0 => format!(
-            "{} Move 1 action (a {step}-square step is free, once a round)",
-            keys.of(GameAction::Move)
-        ),
-        Some(data) => format!(
-            "{} Move {}AP",
-            keys.of(GameAction::Move),
-            data.combat.move_cost
-        ),
-        None => format!("{} Move ({moves_left} left)", keys.of(GameAction::Move)),
-    };
+    let move_label = format!(
+        "{} {}",
+        keys.of(GameAction::Move),
+        bar.as_ref().map_or("Move", |b| b.moves.as_str())
+    );
     let mut items = Vec::new();
-    if rules.action_points().is_some() {
-        items.push(format!(
-            "AP {}:",
-            me.as_ref().map_or(0, |f| f.actions.usable())
-        ));
+    if let Some(points) = bar.as_ref().and_then(|b| b.points) {
+        items.push(format!("AP {points}:"));
     }
     items.push(mark(
         session.intent == Intent::Move { boosted: false },
         move_label,
     ));
-    let dbu = rules.manifest.family == crate::ruleset::Family::Dbu;
-    if dbu {
+    if offers.boosted_move {
         items.push(mark(
             session.intent == Intent::Move { boosted: true },
             format!("{} Boosted", keys.of(GameAction::BoostedMove)),
@@ -160,13 +143,13 @@ pub(super) fn action_bar_text(
             items.push(mark(session.intent == Intent::Attack { slot: i }, label));
         }
     }
-    if dbu {
+    if offers.power_up {
         items.extend([
             format!("{} Power Up", keys.of(GameAction::PowerUp)),
             format!("{} Recover", keys.of(GameAction::Recover)),
         ]);
     }
-    if rules.is_ninja_chapter() {
+    if offers.sneak {
         items.push(mark(
             session.sneak,
             format!("{} Sneak", keys.of(GameAction::Sneak)),
@@ -189,22 +172,8 @@ pub(super) fn action_bar_text(
             format!("{} Use a Skill{free}", keys.of(GameAction::UseSkill)),
         ));
     }
-    // d20: Drop prone, when this unit may, with what it would be paid with.
-    let rules = session.battle.rules().clone();
-    if let Some(f) = &me
-        && let Some(d) = rules.d20()
-        && session
-            .battle
-            .check(&crate::battle::command::Command::DropProne { who: f.id })
-            .is_ok()
-        && let Ok(how) = crate::battle::family::d20::swift::check_drop_prone(d, f, true)
-    {
-        use crate::battle::family::d20::swift::SwiftPay;
-        let paid = match how {
-            SwiftPay::Swift => "swift action",
-            SwiftPay::MoveAction => "trades a Move action for a swift action",
-            SwiftPay::AttackOfOpportunity => "trades the attack of opportunity for a swift action",
-        };
+    // Dropping prone (d20), when this unit may, with what it would be paid with.
+    if let Some(paid) = bar.as_ref().and_then(|b| b.drop_prone) {
         items.push(format!(
             "{} Drop prone ({paid})",
             keys.of(GameAction::DropProne)

@@ -102,33 +102,15 @@ pub(super) fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys)
             }
             Some(s)
         }
-        Decision::Exploit { mover, .. } if session.battle.rules().d20().is_some() => {
-            let mn = session.names.get(&mover).cloned().unwrap_or_default();
-            Some(format!(
-                "{mn} shoots within your reach: {name} may make the round's one attack of opportunity first.\n{}: strike (best melee attack)  |  {}: let it go",
-                keys.of(GameAction::Confirm),
-                keys.of(GameAction::Cancel)
-            ))
-        }
-        Decision::Exploit { mover, .. } if session.battle.rules().action_points().is_some() => {
-            let mn = session.names.get(&mover).cloned().unwrap_or_default();
-            let ap = session
-                .battle
-                .rules()
-                .action_points()
-                .map_or(1, |d| d.combat.opportunity_cost);
-            Some(format!(
-                "{mn} provokes an opportunity attack from {name} ({ap} AP; a hit on a runner stops it where it entered your reach).\n{}: strike (best melee attack)  |  {}: let it go",
-                keys.of(GameAction::Confirm),
-                keys.of(GameAction::Cancel)
-            ))
-        }
         Decision::Exploit { mover, .. } => {
-            let mn = session.names.get(&mover).cloned().unwrap_or_default();
+            let p = session.battle.exploit_prompt(mover, who);
             Some(format!(
-                "{mn} leaves {name}'s reach. Exploit with a Basic Attack (a Counter Action)?\n{}: yes (best attack)  |  {}: no",
+                "{}\n{}: {}  |  {}: {}",
+                p.question,
                 keys.of(GameAction::Confirm),
-                keys.of(GameAction::Cancel)
+                p.accept,
+                keys.of(GameAction::Cancel),
+                p.decline
             ))
         }
         Decision::Intercede {

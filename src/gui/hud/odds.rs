@@ -49,7 +49,9 @@ fn skill_text(
 ) -> String {
     use crate::battle::command::SkillWay;
     let again = keys.of(GameAction::UseSkill);
-    let digimon = session.battle.rules().digimon().is_some();
+    // The ordinary way first, then the one the same key switches to.
+    let ways = session.battle.offers().skill_ways;
+    let words = |w: SkillWay| ways.iter().find(|(x, _)| *x == w).map_or("", |(_, s)| *s);
     let paid = match way {
         SkillWay::Interrupt => {
             "free, with the round's Interrupt Action (no Intercede this round)".to_string()
@@ -58,12 +60,14 @@ fn skill_text(
             "Taking 10 for a Standard action: no roll, only where no foe can see the unit"
                 .to_string()
         }
-        SkillWay::Action if digimon => {
-            format!("a Simple Action ({again} again: free, with the round's Interrupt Action)")
-        }
-        SkillWay::Action => {
-            format!("a Standard action, rolled ({again} again: Take 10 where no foe sees you)")
-        }
+        SkillWay::Action => match ways.get(1) {
+            Some((other, _)) => format!(
+                "{} ({again} again: {})",
+                words(SkillWay::Action),
+                words(*other)
+            ),
+            None => words(SkillWay::Action).to_string(),
+        },
     };
     let mut out = format!("Use a Skill, {paid}: click a lit square beside the unit.");
     let offered: Vec<_> = view.skills.iter().filter(|o| o.way == way).collect();

@@ -2,8 +2,6 @@
 //! sheet (the core's [`crate::battle::sheet`]) with its side's mark and who plays it.
 
 use super::{shown_unit, side_name};
-use crate::battle::family::unit_sheet;
-use crate::battle::sheet::SheetContext;
 use crate::gui::palette;
 use crate::gui::session::Session;
 
@@ -11,15 +9,9 @@ pub(super) fn unit_text(session: &mut Session, cursor: Option<crate::grid::Squar
     let Some(f) = shown_unit(session, cursor) else {
         return String::new();
     };
-    let names = session.battle.names();
-    let rules = session.battle.rules().clone();
-    let ctx = SheetContext {
-        rules: &rules,
-        names: &names,
-        active: session.battle.active(),
-        paused: session.battle.turn().paused,
+    let Some(sheet) = session.battle.unit_sheet(f.id) else {
+        return String::new();
     };
-    let sheet = unit_sheet(&ctx, &f);
     format!(
         "{} {}  |  {}\n{} ({}){}\n{}",
         palette::side_mark(usize::from(f.side.0)),

@@ -3,14 +3,17 @@
 //! throw and blast, and the live grenades lying on the field.
 
 use super::grenade::{self, Grenade};
+use super::swift::SwiftPay;
 use crate::battle::aim::{
     AimContext, AimOption, AimView, MoveHelp, pct, roll_lines, target_lines, terms,
 };
+use crate::battle::bar::BarView;
 use crate::battle::command::DefenseChoice;
 use crate::battle::components::CombatantId;
 use crate::battle::event::Names;
+use crate::battle::fighter::Fighter;
 use crate::battle::odds::TargetOdds;
-use crate::grid::Map;
+use crate::grid::{Map, Square};
 use crate::ruleset::d20::D20Data;
 
 /// What lying prone changes, in the second person, for prompts.
@@ -242,4 +245,50 @@ fn grenade_view(d: &D20Data, g: &Grenade, a: &AimContext) -> AimView {
         option: AimOption::None,
         lines,
     }
+}
+
+/// The d20 bar: the actions left, a move's cost with the round's free step while it lasts, and
+/// how dropping prone would be paid now.
+pub fn bar_view(d: &D20Data, me: &Fighter) -> BarView {
+    let step = super::step_left(d, me);
+    let moves = if step > 0 {
+        format!("Move 1 action (a {step}-square step is free, once a round)")
+    } else {
+        format!("Move {}AP", d.ap.combat.move_cost)
+    };
+    let drop_prone = super::swift::check_drop_prone(d, me, true)
+        .ok()
+        .map(|how| match how {
+            SwiftPay::Swift => "swift action",
+            SwiftPay::MoveAction => "trades a Move action for a swift action",
+            SwiftPay::AttackOfOpportunity => "trades the attack of opportunity for a swift action",
+        });
+    BarView {
+        points: Some(me.actions.usable()),
+        moves,
+        drop_prone,
+    }
+}
+
+/// Every live grenade's square and the squares its blast could reach (the widest blast of any
+/// weapon, as the thrower's is not kept with it).
+pub fn live_blasts(d: &D20Data, map: &Map) -> Vec<(Square, Vec<Square>)> {
+    let radius = d
+        .combat
+        .weapons
+        .iter()
+        .filter_map(|w| w.blast)
+        .map(|b| crate::ruleset::d20::blast_squares(&d.combat, &b))
+        .max()
+        .unwrap_or(0) as i32;
+    map.grenades
+        .iter()
+        .map(|l| {
+            let around = (-radius..=radius)
+                .flat_map(|dy| (-radius..=radius).map(move |dx| (dx, dy)))
+                .map(|(dx, dy)| Square::new(l.at.x + dx, l.at.y + dy))
+                .collect();
+            (l.at, around)
+        })
+        .collect()
 }

@@ -2,7 +2,9 @@
 //! own checks against range difficulties, Effect Points and armour DR.
 
 use crate::battle::aim::{AimContext, AimOption, AimView, MoveHelp};
+use crate::battle::bar::{BarView, ExploitPrompt, Offers};
 use crate::battle::command::DefenseChoice;
+use crate::battle::command::SkillWay;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
 use crate::battle::context::{AttackContext, Declaration, TargetContext};
@@ -19,6 +21,38 @@ use crate::ruleset::d20::D20Data;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for D20Data {
+    fn offers(&self) -> Offers {
+        Offers {
+            boosted_move: false,
+            power_up: false,
+            sneak: false,
+            deflect: false,
+            parry_is_block: true,
+            skill_ways: &[
+                (SkillWay::Action, "a Standard action, rolled"),
+                (SkillWay::TakeTen, "Take 10 where no foe sees you"),
+            ],
+        }
+    }
+
+    fn live_blasts(&self, map: &crate::grid::Map) -> Vec<(Square, Vec<Square>)> {
+        super::aim::live_blasts(self, map)
+    }
+
+    fn bar_view(&self, _rules: &Rules, me: &Fighter) -> BarView {
+        super::aim::bar_view(self, me)
+    }
+
+    fn exploit_prompt(&self, mover: &str, name: &str) -> ExploitPrompt {
+        ExploitPrompt {
+            question: format!(
+                "{mover} shoots within your reach: {name} may make the round's one attack of opportunity first."
+            ),
+            accept: "strike (best melee attack)",
+            decline: "let it go",
+        }
+    }
+
     fn aim_view(&self, a: &AimContext) -> AimView {
         super::aim::aim_view(self, a)
     }

@@ -4,7 +4,9 @@
 use bevy::prelude::Query;
 
 use crate::battle::aim::{AimContext, AimOption, AimView, MoveHelp};
+use crate::battle::bar::{BarView, ExploitPrompt, Offers};
 use crate::battle::command::DefenseChoice;
+use crate::battle::command::SkillWay;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
 use crate::battle::context::{AttackContext, Declaration, TargetContext};
@@ -23,6 +25,31 @@ use crate::ruleset::digimon::DigimonData;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for DigimonData {
+    fn offers(&self) -> Offers {
+        Offers {
+            boosted_move: false,
+            power_up: false,
+            sneak: false,
+            deflect: false,
+            parry_is_block: true,
+            skill_ways: &[
+                (SkillWay::Action, "a Simple Action"),
+                (
+                    SkillWay::Interrupt,
+                    "free, with the round's Interrupt Action",
+                ),
+            ],
+        }
+    }
+
+    fn bar_view(&self, _rules: &Rules, me: &Fighter) -> BarView {
+        crate::battle::family::ap::bar_view(&self.ap, me)
+    }
+
+    fn exploit_prompt(&self, mover: &str, name: &str) -> ExploitPrompt {
+        crate::battle::family::ap::exploit_prompt(&self.ap, mover, name)
+    }
+
     fn aim_view(&self, a: &AimContext) -> AimView {
         super::aim::aim_view(self, a)
     }

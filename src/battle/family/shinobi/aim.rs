@@ -2,6 +2,8 @@
 //! sneak contest, concealment miss chance, partial cover and where a push leaves it.
 
 use crate::battle::aim::{AimContext, AimOption, AimView, pct, roll_lines, target_lines};
+use crate::battle::components::Square;
+use crate::battle::fighter::{Fighter, provoked_by};
 use crate::ruleset::shinobi::ShinobiData;
 
 /// The panel: the cost, each target's notes and odds, the rolls.
@@ -45,4 +47,27 @@ pub fn aim_view(data: &ShinobiData, a: &AimContext) -> AimView {
         option: AimOption::Sneak { on: a.order.sneak },
         lines,
     }
+}
+
+/// The ninja chapter's dangerous steps: a step that leaves a reach the path entered provokes
+/// that opponent's opportunity attack, if it has an action point to make it.
+pub fn path_danger(fighters: &[Fighter], me: &Fighter, path: &[Square]) -> Vec<bool> {
+    let Some(start) = me.position else {
+        return vec![false; path.len()];
+    };
+    let mut visited = vec![start];
+    let mut out = Vec::with_capacity(path.len());
+    for s in path {
+        let from = visited[visited.len() - 1];
+        let provoked = provoked_by(fighters, me, from, *s)
+            .into_iter()
+            .filter_map(|id| fighters.iter().find(|f| f.id == id))
+            .any(|o| {
+                o.actions.usable() > 0
+                    && super::entered_reach(&visited, me.size.squares, o).is_some()
+            });
+        out.push(provoked);
+        visited.push(*s);
+    }
+    out
 }

@@ -2,6 +2,7 @@
 //! against Dodge, Block or Deflect.
 
 use crate::battle::aim::{AimContext, AimOption, AimView, MoveHelp};
+use crate::battle::bar::{BarView, ExploitPrompt, Offers};
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
@@ -19,6 +20,29 @@ use crate::ruleset::shinobi::ShinobiData;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for ShinobiData {
+    fn offers(&self) -> Offers {
+        Offers {
+            boosted_move: false,
+            power_up: false,
+            sneak: true,
+            deflect: true,
+            parry_is_block: true,
+            skill_ways: &[],
+        }
+    }
+
+    fn bar_view(&self, _rules: &Rules, me: &Fighter) -> BarView {
+        crate::battle::family::ap::bar_view(self, me)
+    }
+
+    fn exploit_prompt(&self, mover: &str, name: &str) -> ExploitPrompt {
+        crate::battle::family::ap::exploit_prompt(self, mover, name)
+    }
+
+    fn path_danger(&self, fighters: &[Fighter], me: &Fighter, path: &[Square]) -> Vec<bool> {
+        super::aim::path_danger(fighters, me, path)
+    }
+
     fn aim_view(&self, a: &AimContext) -> AimView {
         super::aim::aim_view(self, a)
     }

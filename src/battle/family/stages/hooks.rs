@@ -2,8 +2,10 @@
 //! instead of Life, the Physical Attack Table instead of opposed rolls.
 
 use crate::battle::aim::{AimContext, AimOption, AimView, MoveHelp};
+use crate::battle::bar::Offers;
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::{AttackOrder, RuleError};
+use crate::battle::components::Square;
 use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::event::{EventLog, Pool};
 use crate::battle::family::DefenseAsk;
@@ -19,6 +21,19 @@ use crate::ruleset::Rules;
 use crate::ruleset::stages::StageData;
 
 impl Family for StageData {
+    fn offers(&self) -> Offers {
+        Offers {
+            boosted_move: false,
+            power_up: false,
+            ..Offers::default()
+        }
+    }
+
+    /// The card game has no attacks on a passing unit.
+    fn path_danger(&self, _fighters: &[Fighter], _me: &Fighter, path: &[Square]) -> Vec<bool> {
+        vec![false; path.len()]
+    }
+
     fn aim_view(&self, a: &AimContext) -> AimView {
         super::aim::aim_view(a)
     }

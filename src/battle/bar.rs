@@ -1,0 +1,60 @@
+//! The action bar and the controls as view models: what a ruleset offers a player besides its
+//! attacks (moves and what they cost, Boosted Speed, Power Up, the sneak attack, Skill Checks,
+//! dropping prone) and what a prompt to strike at a passing foe says, in the family's terms.
+//! The window binds keys to them; [`Family::offers`](super::family::Family::offers) and
+//! [`Family::bar_view`](super::family::Family::bar_view) fill them.
+
+use super::command::SkillWay;
+
+/// The maneuvers and switches a ruleset has besides attacks, for the controls and the bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Offers {
+    /// A move at Boosted Speed (DBU).
+    pub boosted_move: bool,
+    /// Power Up and Combat Recovery (DBU).
+    pub power_up: bool,
+    /// The sneak attack switch (the ninja chapter).
+    pub sneak: bool,
+    /// Deflect, and a counter riding on a defense (the ninja chapter).
+    pub deflect: bool,
+    /// The Parry key answers with a Block (the action-point families).
+    pub parry_is_block: bool,
+    /// The ways a Skill Check may be made, the ordinary one first, each with how it is paid
+    /// (empty: no Skill Checks).
+    pub skill_ways: &'static [(SkillWay, &'static str)],
+}
+
+impl Default for Offers {
+    /// The default pipeline's (DBU): Boosted Speed, Power Up and Combat Recovery.
+    fn default() -> Self {
+        Self {
+            boosted_move: true,
+            power_up: true,
+            sneak: false,
+            deflect: false,
+            parry_is_block: false,
+            skill_ways: &[],
+        }
+    }
+}
+
+/// The acting unit's part of the bar that is not an attack, in its family's terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BarView {
+    /// The points it acts with now, when the family counts them (action points).
+    pub points: Option<u32>,
+    /// What a move costs ("Move (2 left)", "Move 1AP", "Move 1 action (a 1-square step is
+    /// free, once a round)").
+    pub moves: String,
+    /// How dropping prone would be paid now, when the unit may (d20).
+    pub drop_prone: Option<&'static str>,
+}
+
+/// The question put to a unit whose reach a foe is leaving (or shooting in): what it is asked,
+/// and what accepting and declining do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExploitPrompt {
+    pub question: String,
+    pub accept: &'static str,
+    pub decline: &'static str,
+}
