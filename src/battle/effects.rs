@@ -205,7 +205,7 @@ pub fn resolve_pending_threshold(
                 round: order.next_turn_round(*f.id),
                 of: *f.id,
             };
-            grant_condition(rules, f, ConditionKind::Rage, None, 0, 0, expires, log);
+            grant_condition(rules, f, ConditionKind::Rage, None, 0, expires, log);
         }
     }
     bonus
@@ -239,25 +239,21 @@ fn later(a: Expiry, b: Expiry) -> Expiry {
 
 /// Gives `f` a condition, following its stacking rule: Slowed stacks; Fatigued and Weakened
 /// stack up to their maximum; Damage Over Time adds damage up to its cap but keeps the first
-/// duration; the others refresh to the later expiry.
-#[allow(clippy::too_many_arguments)]
+/// duration; the others refresh to the later expiry. `source` is who gave it, with its Tier of
+/// Power (none: `f` itself, at its own).
 pub fn grant_condition(
     rules: &Rules,
     f: &mut FighterQueryItem,
     kind: ConditionKind,
-    source: Option<CombatantId>,
-    source_tier: u32,
+    source: Option<(CombatantId, u32)>,
     amount: i64,
     expires: Expiry,
     log: &mut EventLog,
 ) {
     let rule = &rules.condition(kind).rule;
     let own_tier = f.power.tier;
-    let source_tier = if source.is_some() {
-        source_tier
-    } else {
-        own_tier
-    };
+    let source_tier = source.map_or(own_tier, |(_, tier)| tier);
+    let source = source.map(|(id, _)| id);
     let existing = f.conditions.0.iter().position(|c| c.kind == kind);
     let inst = match existing {
         Some(i) => {

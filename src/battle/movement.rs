@@ -351,17 +351,8 @@ pub fn advance_move(
                 sneak: false,
                 shooting: false,
             };
-            let stop = offer_exploit(
-                rules,
-                &field,
-                &all,
-                pf,
-                by,
-                &mut q,
-                &mut log,
-                &mut awaiting,
-                &mut attack,
-            );
+            let stop = offer_exploit(rules, &field, &all, pf, by, &mut q, &mut log)
+                .start(&mut awaiting, &mut attack);
             if stop {
                 return;
             }
@@ -402,14 +393,11 @@ fn finish_move(rules: &Rules, field: &Field, m: &MoveState, size: u32, log: &mut
 }
 
 /// `Exploit`: the answer of a prompted combatant whose reach the mover is leaving.
-#[allow(clippy::too_many_arguments)] // the situation of this phase, each part read
 pub fn apply_exploit_answer(
     sys: RuleSys,
     ground: Res<Battleground>,
     mut pending: ResMut<PendingCommand>,
-    moving: Res<CurrentMove>,
-    recovery: Res<CurrentRecovery>,
-    queued: Res<QueuedAttack>,
+    underway: Underway,
     mut attack: ResMut<CurrentAttack>,
     mut awaiting: ResMut<AwaitingInput>,
 ) {
@@ -427,6 +415,11 @@ pub fn apply_exploit_answer(
     awaiting.0 = None;
     progress.0 = true;
     // The provoking combatant: the mover, or the one recovering.
+    let Underway {
+        moving,
+        recovery,
+        queued,
+    } = underway;
     let provoker = moving
         .0
         .as_ref()

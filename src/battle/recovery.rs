@@ -217,17 +217,8 @@ pub fn advance_recovery(
             sneak: false,
             shooting: false,
         };
-        let stop = offer_exploit(
-            rules,
-            &field,
-            &all,
-            pf,
-            by,
-            &mut q,
-            &mut log,
-            &mut awaiting,
-            &mut attack,
-        );
+        let stop = offer_exploit(rules, &field, &all, pf, by, &mut q, &mut log)
+            .start(&mut awaiting, &mut attack);
         if stop {
             return;
         }

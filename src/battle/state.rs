@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::command::{AttackOrder, Command, Decision, DefenseChoice};
 use super::components::{CombatantId, Side};
-use super::event::EndReason;
+use super::event::{EndReason, EventLog};
 use crate::dice::{DiceSource, RollBreakdown};
 use crate::grid::{Field, Map, Square};
 use crate::ruleset::Rules;
@@ -328,4 +328,29 @@ pub(super) fn take<T>(
     let v = pending.0.as_ref().and_then(pick)?;
     pending.0 = None;
     Some(v)
+}
+
+/// What a rule step changes as it resolves, borrowed together: the battle's dice, the
+/// combatants and the event log. Functions that roll, change fighters and log take this one
+/// argument instead of three.
+pub struct Resolve<'a, 'w, 's> {
+    pub dice: &'a mut DiceSource,
+    pub q: &'a mut Query<'w, 's, super::fighter::FighterQuery>,
+    pub log: &'a mut EventLog,
+}
+
+/// What a turn may still be in the middle of besides an attack, read together: a move being
+/// walked, a recovery, an attack queued behind an Instant window.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Underway<'w> {
+    pub moving: Res<'w, CurrentMove>,
+    pub recovery: Res<'w, CurrentRecovery>,
+    pub queued: Res<'w, QueuedAttack>,
+}
+
+impl Underway<'_> {
+    /// True when any of them is under way.
+    pub fn any(&self) -> bool {
+        self.moving.0.is_some() || self.recovery.0.is_some() || self.queued.0.is_some()
+    }
 }

@@ -207,7 +207,6 @@ pub fn start_round(
                 ConditionKind::GuardDown,
                 None,
                 0,
-                0,
                 Expiry::EndOfRound(order.round),
                 &mut log,
             );
@@ -459,7 +458,8 @@ fn set_off_grenades(
         return;
     };
     let field = ground.field(rules);
-    let caught = super::family::d20::grenade::detonate_due(rules, d, &field, due, me, dice, q, log);
+    let mut r = Resolve { dice, q, log };
+    let caught = super::family::d20::grenade::detonate_due(rules, d, &field, due, me, &mut r);
     for mut f in q.iter_mut() {
         if caught.contains(f.id) {
             let by = (*f.id != active).then_some(active);
@@ -504,24 +504,16 @@ fn first_free_square(
 
 /// Ends the turn of a combatant with no usable action left ("your turn ends automatically when
 /// you run out of Actions"), or defeated during its own turn.
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 pub fn end_turn_without_actions(
     rules: Res<RulesRes>,
     mut order: ResMut<TurnOrder>,
     attack: Res<CurrentAttack>,
-    moving: Res<CurrentMove>,
-    recovery: Res<CurrentRecovery>,
-    queued: Res<QueuedAttack>,
+    underway: Underway,
     pending: Res<PendingCommand>,
     mut progress: ResMut<Progress>,
     q: Query<FighterQuery>,
 ) {
-    if attack.0.is_some()
-        || moving.0.is_some()
-        || recovery.0.is_some()
-        || queued.0.is_some()
-        || pending.0.is_some()
-    {
+    if attack.0.is_some() || underway.any() || pending.0.is_some() {
         return;
     }
     let Some(active) = order.active() else {

@@ -169,17 +169,28 @@ fn toggle_log_detail(input: PlayerInput, mut ui: ResMut<BattleUi>, session: Res<
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Where the pause menu can take the player: another screen (with the resource it opens on)
+/// or out of the game.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Leave<'w, 's> {
+    commands: Commands<'w, 's>,
+    next: ResMut<'w, NextState<Screen>>,
+    exit: MessageWriter<'w, AppExit>,
+}
+
 fn choose_in_pause_menu(
     input: PlayerInput,
     keys: Res<ButtonInput<KeyCode>>,
     mut ui: ResMut<BattleUi>,
     mut session: ResMut<Session>,
     dir: Res<DataDir>,
-    mut commands: Commands,
-    mut next: ResMut<NextState<Screen>>,
-    mut exit: MessageWriter<AppExit>,
+    leave: Leave,
 ) {
+    let Leave {
+        mut commands,
+        mut next,
+        mut exit,
+    } = leave;
     let Some(actions) = input.any() else {
         return;
     };

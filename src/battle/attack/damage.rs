@@ -106,21 +106,23 @@ pub fn roll_damage(
         }
     } else if any_hit && let Some(d) = rules.digimon() {
         let ctx = assemble(rules, &field, attacker, &targets, &decl);
-        crate::battle::family::digimon::resolve_hits(
+        let hit = crate::battle::family::digimon::HitScene {
             rules,
             d,
-            &field,
+            field: &field,
             attacker,
-            &targets,
-            &all,
-            &ctx,
-            &decl.profile.id,
-            state,
-            order_res.round,
-            &mut dice.0,
-            &mut q,
-            &mut log,
-        );
+            targets: &targets,
+            all: &all,
+            ctx: &ctx,
+            profile: &decl.profile.id,
+            round: order_res.round,
+        };
+        let mut res = Resolve {
+            dice: &mut dice.0,
+            q: &mut q,
+            log: &mut log,
+        };
+        crate::battle::family::digimon::resolve_hits(&hit, state, &mut res);
     } else if any_hit {
         let ctx = assemble(rules, &field, attacker, &targets, &decl);
         // On hit: Kiai pushes a Guard Down target away before the damage.
@@ -382,8 +384,7 @@ fn on_damage(
                 rules,
                 f,
                 g.condition,
-                Some(attacker.id),
-                attacker.power.tier,
+                Some((attacker.id, attacker.power.tier)),
                 amount,
                 expiry_after(order, g.rounds),
                 log,

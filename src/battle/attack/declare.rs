@@ -171,9 +171,8 @@ pub fn declare_attack(
                 },
                 &mut q,
                 &mut log,
-                &mut awaiting,
-                &mut attack,
-            );
+            )
+            .start(&mut awaiting, &mut attack);
             if !asked && let Some(order) = queued.0.take() {
                 attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
             }
@@ -218,9 +217,8 @@ pub fn declare_attack(
             },
             &mut q,
             &mut log,
-            &mut awaiting,
-            &mut attack,
-        );
+        )
+        .start(&mut awaiting, &mut attack);
     if !asked && let Some(order) = queued.0.take() {
         attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
     }
@@ -349,10 +347,34 @@ pub struct Provocation {
     pub shooting: bool,
 }
 
+/// What offering an Exploit started: nothing, a question for a person, or the Exploit itself
+/// (`None` when the attack could not begin after all).
+pub enum Offered {
+    Nothing,
+    Asked(Decision),
+    Strike(Option<Box<AttackState>>),
+}
+
+impl Offered {
+    /// Puts what was started where the battle waits for it. True when the calling system must
+    /// stop so the question or the Exploit can play out first.
+    pub fn start(self, awaiting: &mut AwaitingInput, attack: &mut CurrentAttack) -> bool {
+        match self {
+            Self::Nothing => false,
+            Self::Asked(d) => {
+                awaiting.0 = Some(d);
+                true
+            }
+            Self::Strike(state) => {
+                attack.0 = state.map(|s| *s);
+                attack.0.is_some()
+            }
+        }
+    }
+}
+
 /// Offers `provoker` its Exploit: a player is asked (and the battle waits for the answer), a
-/// policy makes its best Basic Attack, but only with a real Counter Action. True when the
-/// calling system must stop so the question or the Exploit can play out first.
-#[allow(clippy::too_many_arguments)] // the resources of the Bevy system that calls it
+/// policy makes its best Basic Attack, but only with a real Counter Action.
 pub fn offer_exploit(
     rules: &Rules,
     field: &Field,
@@ -361,13 +383,11 @@ pub fn offer_exploit(
     by: Provocation,
     q: &mut Query<FighterQuery>,
     log: &mut EventLog,
-    awaiting: &mut AwaitingInput,
-    attack: &mut CurrentAttack,
-) -> bool {
+) -> Offered {
     let actions = &provoker.actions;
     let can_pay = actions.counter > 0 || (rules.actions.conversion && actions.standard > 0);
     if provoker.defeated() || !can_pay {
-        return false;
+        return Offered::Nothing;
     }
     let provoked = BattleEvent::ExploitProvoked {
         attacker: provoker.id,
@@ -379,26 +399,24 @@ pub fn offer_exploit(
         shooting: by.shooting,
     };
     match provoker.controller.exploits {
-        ExploitPolicy::Never => false,
+        ExploitPolicy::Never => Offered::Nothing,
         ExploitPolicy::Prompt => {
             log.push(provoked);
-            awaiting.0 = Some(Decision::Exploit {
+            Offered::Asked(Decision::Exploit {
                 who: provoker.id,
                 mover: by.mover,
-            });
-            true
+            })
         }
         ExploitPolicy::Always => {
             // DBU spends only a real Counter Action; a shinobi spends held AP (any it has).
             if actions.counter == 0 && rules.action_points().is_none() {
-                return false;
+                return Offered::Nothing;
             }
             let Some((_, order)) = best_attack(rules, field, all, provoker, Some(by.mover)) else {
-                return false;
+                return Offered::Nothing;
             };
             log.push(provoked);
-            attack.0 = begin_attack(rules, field, q, log, order, Some(by.mover));
-            attack.0.is_some()
+            Offered::Strike(begin_attack(rules, field, q, log, order, Some(by.mover)).map(Box::new))
         }
     }
 }

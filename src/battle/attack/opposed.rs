@@ -68,18 +68,19 @@ pub fn roll_opposed_checks(
         let mut live = std::mem::take(&mut ground.0.grenades);
         let field = ground.field(rules);
         let ctx = assemble(rules, &field, attacker, &targets, &decl);
-        crate::battle::family::d20::grenade::throw(
+        let scene = crate::battle::family::d20::grenade::Scene {
             rules,
             d,
-            &field,
-            &mut live,
-            attacker,
-            &all,
-            &ctx.wound,
-            state,
-            &mut dice.0,
-            &mut q,
-            &mut log,
+            field: &field,
+            all: &all,
+        };
+        let mut r = Resolve {
+            dice: &mut dice.0,
+            q: &mut q,
+            log: &mut log,
+        };
+        crate::battle::family::d20::grenade::throw(
+            &scene, &mut live, attacker, &ctx.wound, state, &mut r,
         );
         ground.0.grenades = live;
         state.phase = AttackPhase::End;

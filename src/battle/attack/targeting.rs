@@ -121,7 +121,6 @@ pub fn attack_targets(
 
 /// The squares an area order covers (walls and squares out of sight left out), for the
 /// template a player sees and for finding who the area hits.
-#[allow(clippy::too_many_arguments)]
 fn area_squares(
     field: &Field,
     attacker: &Fighter,

@@ -648,10 +648,22 @@ fn walk_tokens(
     }
 }
 
+/// Whether tokens are drawn for colour-blind play: set in the settings or for this battle.
+#[derive(bevy::ecs::system::SystemParam)]
+struct ColourBlind<'w> {
+    settings: Res<'w, Settings>,
+    options: Res<'w, super::PlayOptions>,
+}
+
+impl ColourBlind<'_> {
+    fn on(&self) -> bool {
+        self.settings.colour_blind || self.options.colour_blind
+    }
+}
+
 /// Redraws bars, the active ring, condition badges and defeated tokens; snaps idle tokens to
 /// their squares.
 #[allow(clippy::type_complexity)]
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn draw_tokens(
     mut session: ResMut<Session>,
     mut tokens: Query<(&Token, &Walk, &mut Transform, &mut Visibility)>,
@@ -659,10 +671,9 @@ fn draw_tokens(
     mut ki: Query<(&KiFill, &mut Sprite), Without<LifeFill>>,
     mut rings: Query<(&ActiveRing, &mut Visibility), Without<Token>>,
     mut bodies: Query<(&Body, &mut Sprite), (Without<LifeFill>, Without<KiFill>)>,
-    settings: Res<Settings>,
-    options: Res<super::PlayOptions>,
+    colour_blind: ColourBlind,
 ) {
-    let colour_blind = settings.colour_blind || options.colour_blind;
+    let colour_blind = colour_blind.on();
     let fighters = session.fighters();
     let map_h = session.battle.map().height;
     let active = session.battle.active();

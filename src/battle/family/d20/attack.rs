@@ -160,7 +160,13 @@ pub(super) fn assemble_throw(
                 difficulty: Some(difficulty.clone()),
                 damage_less: None,
                 blast: Some(crate::battle::family::d20::grenade::catch_chance(
-                    d, g, field, attacker, targets, aim, dc, t,
+                    d,
+                    g,
+                    field,
+                    attacker,
+                    targets,
+                    (aim, dc),
+                    t,
                 )),
             })
             .collect(),

@@ -8,13 +8,11 @@
 //! them in the attack context, the preview reads the chances [`catch_chance`] works out from
 //! the same geometry [`throw`] and [`detonate_due`] resolve with.
 
-use bevy::prelude::Query;
-
 use crate::battle::components::CombatantId;
-use crate::battle::event::{BattleEvent, EventLog};
-use crate::battle::fighter::{Fighter, FighterQuery};
-use crate::battle::state::{AttackState, TargetState};
-use crate::dice::{DiceSource, Dist, RollKind, RollSpec, roll};
+use crate::battle::event::BattleEvent;
+use crate::battle::fighter::Fighter;
+use crate::battle::state::{AttackState, Resolve, TargetState};
+use crate::dice::{Dist, RollKind, RollSpec, roll};
 use crate::grid::area::covered;
 use crate::grid::{Dir8, Field, LiveGrenade, Square, chebyshev, footprint};
 use crate::ruleset::d20::{BlastDef, D20AttackDef, D20Data, GrenadeRule, WeaponClass, WeaponDef};
@@ -26,6 +24,16 @@ pub struct Grenade<'d> {
     pub weapon: &'d WeaponDef,
     pub blast: BlastDef,
     pub rule: &'d GrenadeRule,
+}
+
+/// Where a grenade goes off: the rules, the d20 tables, the field and everyone on it (whose
+/// places the blast and the thrower's corners are read from).
+#[derive(Clone, Copy)]
+pub struct Scene<'a> {
+    pub rules: &'a Rules,
+    pub d: &'a D20Data,
+    pub field: &'a Field<'a>,
+    pub all: &'a [Fighter],
 }
 
 /// The grenade `profile` throws, if it is a grenade attack.
@@ -229,15 +237,13 @@ pub fn outcome(g: &Grenade, total: i64, natural_one: bool, dc: i64) -> Outcome {
 /// The chance that a throw by `thrower` at `aim` (DC `dc`) catches `target` in its blast
 /// now: a hit on one of the corners left to the die, or a critical failure near the thrower.
 /// `fighters` are those whose places decide the thrower's corners (the template's).
-#[allow(clippy::too_many_arguments)]
 pub fn catch_chance(
     d: &D20Data,
     g: &Grenade,
     field: &Field,
     thrower: &Fighter,
     fighters: &[&Fighter],
-    aim: Square,
-    dc: i64,
+    (aim, dc): (Square, i64),
     target: &Fighter,
 ) -> f64 {
     let r = radius(d, g);
@@ -426,20 +432,16 @@ pub fn carried(d: &D20Data, g: &Grenade, thrower: &Fighter) -> u32 {
 /// corner of the square aimed at that the die picks from those left; a miss lands off target
 /// and lies live on the map; a critical failure goes off at once where it lands near the
 /// thrower. `state.targets` ends up with everyone the blast caught marked hit.
-#[allow(clippy::too_many_arguments)]
 pub fn throw(
-    rules: &Rules,
-    d: &D20Data,
-    field: &Field,
+    scene: &Scene,
     live: &mut Vec<LiveGrenade>,
     thrower: &Fighter,
-    all: &[Fighter],
     effect: &RollSpec,
     state: &mut AttackState,
-    dice: &mut DiceSource,
-    q: &mut Query<FighterQuery>,
-    log: &mut EventLog,
+    res: &mut Resolve,
 ) {
+    let Scene { d, field, all, .. } = *scene;
+    let (dice, q, log) = (&mut *res.dice, &mut *res.q, &mut *res.log);
     let Some(g) = of(d, &state.order.profile) else {
         return;
     };
@@ -551,7 +553,12 @@ pub fn throw(
         }
     };
     let caught = detonate(
-        rules, d, &g, field, at, corner, thrower, all, effect, dice, q, log,
+        scene,
+        &g,
+        (at, corner),
+        thrower,
+        effect,
+        &mut Resolve { dice, q, log },
     );
     for t in state.targets.iter_mut() {
         t.hit = Some(caught.iter().any(|(id, _)| *id == t.id));
@@ -576,21 +583,21 @@ pub fn throw(
 /// A blast on `corner` of `at`: one damage roll, then everyone caught makes its Roll check
 /// (half on a success), the armour's DR comes off (wearing it when passed) and the rest is
 /// lost. Returns who was caught and the damage each took.
-#[allow(clippy::too_many_arguments)]
 pub fn detonate(
-    rules: &Rules,
-    d: &D20Data,
+    scene: &Scene,
     g: &Grenade,
-    field: &Field,
-    at: Square,
-    corner: usize,
+    (at, corner): (Square, usize),
     thrower: &Fighter,
-    all: &[Fighter],
     effect: &RollSpec,
-    dice: &mut DiceSource,
-    q: &mut Query<FighterQuery>,
-    log: &mut EventLog,
+    res: &mut Resolve,
 ) -> Vec<(CombatantId, i64)> {
+    let Scene {
+        rules,
+        d,
+        field,
+        all,
+    } = *scene;
+    let (dice, q, log) = (&mut *res.dice, &mut *res.q, &mut *res.log);
     let squares = blast_squares(field, at, corner, radius(d, g));
     let caught: Vec<&Fighter> = all.iter().filter(|f| catches(f, &squares)).collect();
     let name = &g.weapon.name;
@@ -685,24 +692,21 @@ pub fn detonate(
 
 /// Sets off every live grenade `active` threw ("doesn't detonate until the start of your next
 /// turn"), each on the corner of its square a d4 picks, and returns who each caught.
-#[allow(clippy::too_many_arguments)] // the turn system's resources, passed through
 pub fn detonate_due(
     rules: &Rules,
     d: &D20Data,
     field: &Field,
     due: Vec<LiveGrenade>,
     active: &Fighter,
-    dice: &mut DiceSource,
-    q: &mut Query<FighterQuery>,
-    log: &mut EventLog,
+    r: &mut Resolve,
 ) -> Vec<CombatantId> {
     let mut caught = Vec::new();
     for l in due {
         let Some(g) = of_live(d, &l) else {
             continue;
         };
-        let corner = (dice.roll(4) as usize).clamp(1, 4) - 1;
-        log.push(BattleEvent::Blast {
+        let corner = (r.dice.roll(4) as usize).clamp(1, 4) - 1;
+        r.log.push(BattleEvent::Blast {
             who: active.id,
             text: format!(
                 "{}'s {} at {} goes off on its {} corner (the d4)",
@@ -710,10 +714,14 @@ pub fn detonate_due(
             ),
         });
         let effect = crate::battle::family::d20::effect_spec(d, active, g.attack, 0);
-        let snap: Vec<Fighter> = crate::battle::fighter::snapshots(q);
-        let hit = detonate(
-            rules, d, &g, field, l.at, corner, active, &snap, &effect, dice, q, log,
-        );
+        let snap: Vec<Fighter> = crate::battle::fighter::snapshots(r.q);
+        let scene = Scene {
+            rules,
+            d,
+            field,
+            all: &snap,
+        };
+        let hit = detonate(&scene, &g, (l.at, corner), active, &effect, r);
         caught.extend(hit.into_iter().map(|(id, _)| id));
     }
     caught

@@ -85,7 +85,6 @@ pub(super) fn effect_note(d: &DigimonData, kind: EffectKind) -> String {
 /// stacking rule; Lifesteal heals the user instead (`user_heal` is what it gets back, once a
 /// round), Knockback is the caller's (it moves the target), Heal adds Temporary HP, Haste a
 /// Simple Action next round, Cleanse shortens negative effects, Direct waits for the next roll.
-#[allow(clippy::too_many_arguments)]
 pub fn apply_effect(
     d: &DigimonData,
     a: &DigiAttackDef,

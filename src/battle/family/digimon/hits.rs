@@ -10,30 +10,48 @@ use crate::battle::components::CombatantId;
 use crate::battle::context::AttackContext;
 use crate::battle::event::{BattleEvent, EventLog};
 use crate::battle::fighter::{Fighter, FighterQueryItem};
-use crate::dice::{DiceSource, roll};
+use crate::battle::state::Resolve;
+use crate::dice::roll;
 use crate::ruleset::Category;
 use crate::ruleset::digimon::{ARM, ClashMove, DMG, DigimonData, EffectKind};
+
+/// What a Digimon attack's damage phase reads: the rules, the attack and its assembled rolls,
+/// its targets (in the order of the attack's target states) and everyone on the field.
+#[derive(Clone, Copy)]
+pub struct HitScene<'a> {
+    pub rules: &'a crate::ruleset::Rules,
+    pub d: &'a DigimonData,
+    pub field: &'a crate::grid::Field<'a>,
+    pub attacker: &'a Fighter,
+    pub targets: &'a [&'a Fighter],
+    pub all: &'a [Fighter],
+    pub ctx: &'a AttackContext,
+    pub profile: &'a str,
+    /// The round now (Lifesteal heals once a round).
+    pub round: u32,
+}
 
 /// The damage phase of a Digimon attack that hit someone: one damage roll; each target hit
 /// takes it minus its Armor (at least 1), through Temporary HP, and falls at 0 HP; then the
 /// attack's effect lands on each target still in the fight (Knockback pushes, Lifesteal heals
 /// the user once a round).
-#[allow(clippy::too_many_arguments)]
 pub fn resolve_hits(
-    rules: &crate::ruleset::Rules,
-    d: &DigimonData,
-    field: &crate::grid::Field,
-    attacker: &Fighter,
-    targets: &[&Fighter],
-    all: &[Fighter],
-    ctx: &AttackContext,
-    profile: &str,
+    hit: &HitScene,
     state: &mut crate::battle::state::AttackState,
-    round: u32,
-    dice: &mut DiceSource,
-    q: &mut bevy::prelude::Query<crate::battle::fighter::FighterQuery>,
-    log: &mut EventLog,
+    res: &mut Resolve,
 ) {
+    let HitScene {
+        rules,
+        d,
+        field,
+        attacker,
+        targets,
+        all,
+        ctx,
+        profile,
+        round,
+    } = *hit;
+    let (dice, q, log) = (&mut *res.dice, &mut *res.q, &mut *res.log);
     let Some((a, bolstered)) = attack_of(d, profile) else {
         return;
     };
@@ -107,7 +125,13 @@ pub fn resolve_hits(
             }
         }
         if let Some(m) = a.clash {
-            clash_move(d, field, m, attacker, t, all, dice, q, log);
+            clash_move(
+                d,
+                (field, all),
+                m,
+                (attacker, t),
+                &mut Resolve { dice, q, log },
+            );
             continue;
         }
         if a.effect == Some(EffectKind::Knockback) {
@@ -199,18 +223,14 @@ pub(super) fn push_away(
 /// What a Clash action does once declared: Start rolls for control, End frees both, Pin rolls
 /// the contested Body checks, Throw (its damage already dealt) sends the opponent Body squares
 /// away and ends the Clash.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn clash_move(
     d: &DigimonData,
-    field: &crate::grid::Field,
+    (field, all): (&crate::grid::Field, &[Fighter]),
     m: ClashMove,
-    attacker: &Fighter,
-    t: &Fighter,
-    all: &[Fighter],
-    dice: &mut DiceSource,
-    q: &mut bevy::prelude::Query<crate::battle::fighter::FighterQuery>,
-    log: &mut EventLog,
+    (attacker, t): (&Fighter, &Fighter),
+    res: &mut Resolve,
 ) {
+    let (dice, q, log) = (&mut *res.dice, &mut *res.q, &mut *res.log);
     use crate::battle::family::digimon::grapple;
     match m {
         ClashMove::Start => {

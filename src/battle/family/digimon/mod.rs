@@ -24,7 +24,7 @@ pub use effects::{
     poison_damage, potency, refresh_round, regeneration, release_charms, spend_direct, stack,
     through_temp_hp, tick_effects,
 };
-pub use hits::{effect_worth, end_attack, resolve_hits};
+pub use hits::{HitScene, effect_worth, end_attack, resolve_hits};
 pub use rolls::{
     assemble, attack_of, attacks_now, base_stat, check_attack, defense_spec, effect_mods, form,
     has, helps, hit_chance, hit_damage, initiative_spec, is_tamer, movement, stage, stat,
