@@ -215,13 +215,13 @@ impl Battle {
     }
 
     /// The Skill Checks `who` may make on the squares beside it now, each way it may be paid.
-    pub fn skill_options(&mut self, who: CombatantId) -> Vec<super::skill::SkillOption> {
+    pub fn skill_options(&mut self, who: CombatantId) -> Vec<super::family::skill::SkillOption> {
         let Some(me) = self.fighter(who) else {
             return Vec::new();
         };
         let all = self.fighters();
         let round = self.turn().round;
-        super::skill::options(&self.rules, &self.field(), round, &all, &me)
+        super::family::skill::options(&self.rules, &self.field(), round, &all, &me)
     }
 
     /// The squares an area `order` would cover (`None` for a single target), or the rule that

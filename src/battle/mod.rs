@@ -28,7 +28,6 @@ pub use preview::CounterPreview;
 pub mod recovery;
 pub mod setup;
 pub mod sheet;
-pub mod skill;
 pub mod state;
 pub mod stats;
 pub mod turn;
@@ -69,7 +68,11 @@ pub fn plugin(app: &mut App) {
             (
                 maneuvers::apply_end_turn,
                 turn::apply_hand_over,
-                (skill::apply_use_skill, family::d20::swift::apply_drop_prone).chain(),
+                (
+                    family::skill::apply_use_skill,
+                    family::d20::swift::apply_drop_prone,
+                )
+                    .chain(),
                 maneuvers::apply_convert_action,
                 maneuvers::apply_surge,
                 maneuvers::apply_stand_up,
@@ -839,7 +842,7 @@ impl Battle {
             Command::EndTurn { .. } => Ok(()),
             Command::HandOver { .. } => turn::check_hand_over(&rules, &turn, fighters, me),
             Command::UseSkill { at, way, .. } => {
-                skill::check_use_skill(&rules, &field, turn.round, fighters, me, *at, *way)
+                family::skill::check_use_skill(&rules, &field, turn.round, fighters, me, *at, *way)
                     .map(|_| ())
             }
             Command::DropProne { .. } => family::d20::swift::check_command(&rules, me),

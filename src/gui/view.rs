@@ -9,8 +9,8 @@ use super::input::CursorSquare;
 use super::session::{Aim, Intent, Session, Slot};
 use crate::battle::command::Command;
 use crate::battle::command::Decision;
+use crate::battle::family::skill::SkillOption;
 use crate::battle::odds::TargetOdds;
-use crate::battle::skill::SkillOption;
 use crate::grid::Square;
 
 /// This frame's answers from the rules, for drawing.

@@ -1933,7 +1933,7 @@ fn d20_skill_check_on_the_ground_natural_one_fails_and_twenty_adds_a_die() {
     let rows = ["..........", "..:c......", ".........."];
     let mut b = adam_and_betty_on(r.clone(), &rows, (2, 2), (8, 0), &[1, 20, 4]);
     let adam = b.fighter(CombatantId(0)).expect("adam");
-    let p = gridclash::battle::skill::chance(&r, &adam, &rubble, SkillWay::Action);
+    let p = gridclash::battle::family::skill::chance(&r, &adam, &rubble, SkillWay::Action);
     assert!((p - 0.95).abs() < 1e-12, "{p}");
     let lines = run(
         &mut b,

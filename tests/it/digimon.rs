@@ -11,7 +11,7 @@ use gridclash::battle::family::digimon;
 use gridclash::battle::family::digimon::grapple;
 use gridclash::battle::fighter::Fighter;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};
-use gridclash::battle::skill;
+use gridclash::battle::family::skill;
 use gridclash::dice::{DiceGroup, DiceSource, Dist, RollKind, RollSpec, distribution, roll};
 use gridclash::ruleset::digimon::{DigimonData, EffectKind};
 use gridclash::ruleset::{Rules, rules_root};

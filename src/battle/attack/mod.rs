@@ -20,7 +20,7 @@ pub use declare::{
 };
 pub use defend::{collect_defenses, declare_defense};
 pub use end::{end_attack, endable, roll_threshold_saves};
-pub use opposed::{rescore, roll_opposed_checks};
+pub use opposed::roll_opposed_checks;
 pub use targeting::{attack_targets, template};
 
 use bevy::prelude::*;

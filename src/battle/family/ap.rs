@@ -1,14 +1,17 @@
 //! What the three action-point families (shinobi, d20, Digimon) share beyond their tables: how
 //! a target's defense policy answers an attack when it has a choice of defenses.
 
-use super::{DefenseAsk, assemble, target_odds};
+use super::{DefenseAsk, RollPhase, assemble, target_odds};
 use crate::battle::aim::MoveHelp;
 use crate::battle::bar::{BarView, ExploitPrompt};
 use crate::battle::command::DefenseChoice;
 use crate::battle::components::DefensePolicy;
-use crate::battle::context::declaration;
+use crate::battle::context::{TargetContext, declaration};
+use crate::battle::event::BattleEvent;
 use crate::battle::fighter::Fighter;
 use crate::battle::odds::TargetOdds;
+use crate::battle::state::{AttackPhase, AttackState};
+use crate::dice::roll;
 use crate::ruleset::shinobi::{DefenseKind, ShinobiData};
 
 /// An action-point target's answer (the ninja chapter, d20, Digimon): its policy over the
@@ -143,5 +146,81 @@ pub fn exploit_prompt(data: &ShinobiData, mover: &str, name: &str) -> ExploitPro
         ),
         accept: "strike (best melee attack)",
         decline: "let it go",
+    }
+}
+
+/// The action-point families' roll phase: the Opposed Rolls with the ninja chapter's counters
+/// (an evading defense strikes back with its roll; a failed one wastes the counter) and
+/// concealment (a hit may still miss), then `next` (the damage, or Digimon's Intercede).
+pub fn roll_checks(
+    data: &ShinobiData,
+    p: &mut RollPhase,
+    state: &mut AttackState,
+    next: AttackPhase,
+) {
+    let Some(ctx) = super::dbu::roll_context(p, state) else {
+        return;
+    };
+    super::dbu::opposed(p, state, &ctx, |p, state, i, tc, d_total, hit| {
+        counter_and_concealment(data, p, state, (i, tc), d_total, hit)
+    });
+    state.phase = next;
+}
+
+/// After a defended target's roll: its counter, if it declared one, and its concealment.
+fn counter_and_concealment(
+    data: &ShinobiData,
+    p: &mut RollPhase,
+    state: &mut AttackState,
+    (i, tc): (usize, &TargetContext),
+    d_total: i64,
+    hit: bool,
+) -> bool {
+    let (rules, attacker, all) = (p.rules, p.attacker, p.all);
+    let (dice, q, log) = (&mut *p.res.dice, &mut *p.res.q, &mut *p.res.log);
+    if let Some(id) = state.targets[i].counter.clone()
+        && let Some(c) = data.counter(&id)
+    {
+        if let Some(mut f) = q.iter_mut().find(|f| *f.id == tc.id) {
+            super::shinobi::pay_counter(&mut f, c, log);
+        }
+        if hit {
+            log.push(BattleEvent::CounterWasted {
+                who: tc.id,
+                counter: c.name.clone(),
+            });
+        } else if let Some(me) = all.iter().find(|f| f.id == tc.id) {
+            let spec = super::shinobi::counter_defense(data, attacker);
+            let r = roll(&spec, dice);
+            let lands = if rules.dice.attacker_wins_ties {
+                d_total >= r.total
+            } else {
+                d_total > r.total
+            };
+            let damage = if lands {
+                super::shinobi::counter_damage(me, c)
+            } else {
+                0
+            };
+            log.push(BattleEvent::CounterStruck {
+                by: tc.id,
+                on: attacker.id,
+                counter: c.name.clone(),
+                kept: d_total,
+                defense: r,
+                hit: lands,
+                damage,
+            });
+            if let Some(mut f) = q.iter_mut().find(|f| *f.id == attacker.id) {
+                let why = format!("{}'s {}", me.identity.name, c.name);
+                super::shinobi::hurt(rules, &mut f, damage, Some(tc.id), &why, log);
+            }
+        }
+    }
+    match &tc.miss_chance {
+        Some((chance, source)) if hit => {
+            !super::shinobi::roll_concealment(dice, tc.id, *chance, source, log)
+        }
+        _ => hit,
     }
 }

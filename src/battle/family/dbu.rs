@@ -1,7 +1,7 @@
 //! The DBU chapter: the default pipeline. Every hook's default in [`super::Family`] calls the
 //! functions here, and other families call them where they share a step.
 
-use super::{DefenseAsk, assemble, target_odds};
+use super::{DefenseAsk, RollPhase, assemble, target_odds};
 use crate::battle::command::DefenseChoice;
 use crate::battle::components::DefensePolicy;
 use crate::battle::context::{AttackContext, Declaration, TargetContext, declaration};
@@ -9,7 +9,8 @@ use crate::battle::effects::{convert_action, spend_actions};
 use crate::battle::event::{ActionKind, BattleEvent, EventLog};
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
-use crate::dice::RollSpec;
+use crate::battle::state::{AttackPhase, AttackState};
+use crate::dice::{RollBreakdown, RollSpec, roll};
 use crate::ruleset::Rules;
 
 /// The DBU family; its data is all in the shared tables.
@@ -183,4 +184,119 @@ pub fn path_danger(fighters: &[Fighter], me: &Fighter, path: &[crate::grid::Squa
             danger
         })
         .collect()
+}
+
+/// Recomputes a breakdown's total with another spec's modifiers, keeping its dice: one Strike
+/// Roll against several targets whose modifiers differ (Long Range, Shaken).
+pub fn rescore(b: &RollBreakdown, spec: &RollSpec) -> RollBreakdown {
+    let mut out = b.clone();
+    let botch: Vec<_> = b
+        .modifiers
+        .iter()
+        .filter(|m| m.label.starts_with("Botch"))
+        .cloned()
+        .collect();
+    out.modifiers = spec.modifiers.clone();
+    out.modifiers.extend(botch);
+    let raw =
+        out.dice_multiplier * out.dice_sum() + out.modifiers.iter().map(|m| m.value).sum::<i64>();
+    out.total = raw.max(0);
+    out
+}
+
+/// The assembled context of the attack in `state` as its roll phase sees it (`None` when the
+/// order no longer declares).
+pub fn roll_context(p: &RollPhase, state: &AttackState) -> Option<AttackContext> {
+    let mut decl = declaration(p.rules, p.attacker, &state.order, p.targets.len()).ok()?;
+    decl.sneak_won = &state.sneak_won;
+    decl.bystanders = p.all;
+    let field = p.ground.field(p.rules);
+    Some(assemble(p.rules, &field, p.attacker, p.targets, &decl))
+}
+
+/// The default pipeline's roll phase: the Opposed Rolls, then the damage.
+pub fn roll_checks(p: &mut RollPhase, state: &mut AttackState) {
+    let Some(ctx) = roll_context(p, state) else {
+        return;
+    };
+    opposed(p, state, &ctx, |_, _, _, _, _, hit| hit);
+    state.phase = AttackPhase::Damage;
+}
+
+/// What the Opposed Rolls tell a family after each target's defense is rolled: the phase,
+/// the attack, the target's index and context, its defense total, and whether it is hit.
+/// Returns whether it stays hit.
+pub trait AfterDefense:
+    FnMut(&mut RollPhase, &mut AttackState, usize, &TargetContext, i64, bool) -> bool
+{
+}
+impl<F: FnMut(&mut RollPhase, &mut AttackState, usize, &TargetContext, i64, bool) -> bool>
+    AfterDefense for F
+{
+}
+
+/// Opposed Rolls: one Strike (its dice shared, its modifiers each target's own) against each
+/// target's chosen defense; the defender wins ties unless the ruleset says the attacker does;
+/// an automatic hit (Rage) rolls no defense. `after` may act on each defended target and turn
+/// its hit into a miss (the action-point families' counters and concealment).
+pub fn opposed(
+    p: &mut RollPhase,
+    state: &mut AttackState,
+    ctx: &AttackContext,
+    mut after: impl AfterDefense,
+) {
+    let rules = p.rules;
+    let attacker = p.attacker;
+    let common = roll(&ctx.strike, p.res.dice);
+    if ctx.targets.len() == 1 {
+        p.res.log.push(BattleEvent::StrikeRolled {
+            attacker: attacker.id,
+            roll: rescore(&common, &ctx.targets[0].strike),
+        });
+    } else {
+        p.res.log.push(BattleEvent::StrikeRolled {
+            attacker: attacker.id,
+            roll: common.clone(),
+        });
+    }
+    for (i, tc) in ctx.targets.iter().enumerate() {
+        let strike = rescore(&common, &tc.strike);
+        if let Some(why) = tc.automatic_hit {
+            state.targets[i].hit = Some(true);
+            p.res.log.push(BattleEvent::Clash {
+                attacker: attacker.id,
+                defender: tc.id,
+                strike: strike.total,
+                defense: 0,
+                hit: true,
+                automatic: Some(why.to_string()),
+                attacker_wins_ties: false,
+            });
+            continue;
+        }
+        let spec = tc.defense(state.targets[i].defense.unwrap_or(DefenseChoice::Dodge));
+        let defense = roll(spec, p.res.dice);
+        let hit = if rules.dice.attacker_wins_ties {
+            strike.total >= defense.total
+        } else {
+            strike.total > defense.total
+        };
+        let d_total = defense.total;
+        p.res.log.push(BattleEvent::DefenseRolled {
+            defender: tc.id,
+            roll: defense,
+        });
+        p.res.log.push(BattleEvent::Clash {
+            attacker: attacker.id,
+            defender: tc.id,
+            strike: strike.total,
+            defense: d_total,
+            hit,
+            automatic: None,
+            attacker_wins_ties: rules.dice.attacker_wins_ties,
+        });
+        let hit = after(p, state, i, tc, d_total, hit);
+        state.targets[i].hit = Some(hit);
+    }
+    state.strike = Some(common);
 }

@@ -15,6 +15,7 @@ pub mod d20;
 pub mod dbu;
 pub mod digimon;
 pub mod shinobi;
+pub mod skill;
 pub mod stages;
 
 use bevy::prelude::Query;
@@ -30,6 +31,7 @@ use super::event::{EventLog, Pool};
 use super::fighter::{Fighter, FighterQuery, FighterQueryItem};
 use super::odds::TargetOdds;
 use super::sheet::{SheetContext, UnitSheet};
+use super::state::AttackState;
 use super::stats::CombatantStats;
 use crate::dice::{DiceSource, RollSpec};
 use crate::grid::Field;
@@ -118,6 +120,13 @@ pub trait Family: Sync {
     /// and the bonus the derived-value table gives).
     fn initiative_spec(&self, rules: &Rules, f: &Fighter) -> RollSpec {
         super::checks::initiative_roll(rules, f, super::checks::initiative_label(rules))
+    }
+
+    /// The attack's checks against each target once it is declared and defended: who is hit,
+    /// what the rolls were, and the phase that comes next (the default pipeline: the Opposed
+    /// Rolls, then the damage).
+    fn roll_checks(&self, p: &mut RollPhase, state: &mut AttackState) {
+        dbu::roll_checks(p, state);
     }
 
     /// The squares a move may cover.
@@ -368,6 +377,18 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter) -> UnitSheet {
 /// family's terms.
 pub fn balance_report(rules: &Rules, s: &CombatantStats) -> Vec<super::stats::Figure> {
     s.figures(of(rules).balance_figures(s))
+}
+
+/// What the roll phase of an attack works on: the rules, the battleground (d20's live grenades
+/// lie on it), the attacker and its targets as they stood when the phase began (in the order
+/// of the attack's target states), everyone on the field, and what the rolls change.
+pub struct RollPhase<'a, 'w, 's> {
+    pub rules: &'a Rules,
+    pub ground: bevy::prelude::Mut<'a, super::state::Battleground>,
+    pub attacker: &'a Fighter,
+    pub targets: &'a [&'a Fighter],
+    pub all: &'a [Fighter],
+    pub res: super::state::Resolve<'a, 'w, 's>,
 }
 
 /// The family that plays `rules`.

@@ -14,9 +14,10 @@ use crate::battle::command::RuleError;
 use crate::battle::components::FullAttack;
 use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::event::{ActionKind, BattleEvent, EventLog};
+use crate::battle::family::RollPhase;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::{RollSummary, TargetOdds};
-use crate::battle::state::TargetState;
+use crate::battle::state::{AttackPhase, AttackState, TargetState};
 use crate::dice::roll;
 use crate::dice::{DiceGroup, DiceSource, Dist, RollBreakdown, RollKind, RollSpec};
 use crate::grid::Field;
@@ -583,4 +584,61 @@ pub fn worth_lying_down(rules: &Rules, me: &Fighter, all: &[Fighter]) -> bool {
         .any(|f| crate::battle::family::d20::shoots(d, f) && me.distance_to(f).unwrap_or(0) > 1);
     let striker = foes().any(|f| !crate::battle::family::d20::shoots(d, f) && reach(f));
     shooter && !striker
+}
+
+/// The d20 roll phase. A grenade: the aim, then its blast (or a miss lying live), resolved at
+/// once. Any other attack: one who drops prone lies down before the shot is rolled (its
+/// difficulty already counts the prone bonus, from the answer's entry), the attack roll against
+/// the difficulty and each defense, and a diver lands prone once its Dodge check is made.
+pub fn roll_phase(d: &D20Data, p: &mut RollPhase, state: &mut AttackState) {
+    let rules = p.rules;
+    let Ok(mut decl) =
+        crate::battle::context::declaration(rules, p.attacker, &state.order, p.targets.len())
+    else {
+        return;
+    };
+    let won = state.sneak_won.clone();
+    decl.sneak_won = &won;
+    decl.bystanders = p.all;
+    if super::grenade::of(d, &state.order.profile).is_some() {
+        let mut live = std::mem::take(&mut p.ground.0.grenades);
+        let field = p.ground.field(rules);
+        let ctx = crate::battle::family::assemble(rules, &field, p.attacker, p.targets, &decl);
+        let scene = super::grenade::Scene {
+            rules,
+            d,
+            field: &field,
+            all: p.all,
+        };
+        super::grenade::throw(&scene, &mut live, p.attacker, &ctx.wound, state, &mut p.res);
+        p.ground.0.grenades = live;
+        state.phase = AttackPhase::End;
+        return;
+    }
+    let field = p.ground.field(rules);
+    let ctx = crate::battle::family::assemble(rules, &field, p.attacker, p.targets, &decl);
+    let (dice, q, log) = (&mut *p.res.dice, &mut *p.res.q, &mut *p.res.log);
+    for t in state
+        .targets
+        .iter()
+        .filter(|t| t.defense == Some(DefenseChoice::DropProne))
+    {
+        if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id)
+            && let Ok(how) = super::swift::check_drop_prone(d, &f.snapshot(), false)
+        {
+            super::swift::drop_prone(d, &mut f, how, true, log);
+        }
+    }
+    let strike = roll_checks(&ctx, p.attacker.id, &mut state.targets, dice, log);
+    for t in state
+        .targets
+        .iter()
+        .filter(|t| t.defense == Some(DefenseChoice::Dive))
+    {
+        if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) {
+            super::dive::dive(d, &field, p.all, &mut f, p.attacker, log);
+        }
+    }
+    state.strike = Some(strike);
+    state.phase = AttackPhase::Damage;
 }

@@ -11,16 +11,22 @@ use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::event::{EventLog, Pool};
 use crate::battle::family::DefenseAsk;
 use crate::battle::family::Family;
+use crate::battle::family::RollPhase;
 use crate::battle::family::d20::{self, grenade};
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::battle::state::AttackState;
 use crate::battle::stats::CombatantStats;
 use crate::grid::Field;
 use crate::ruleset::d20::D20Data;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for D20Data {
+    fn roll_checks(&self, p: &mut RollPhase, state: &mut AttackState) {
+        super::attack::roll_phase(self, p, state);
+    }
+
     fn offers(&self) -> Offers {
         Offers {
             boosted_move: false,

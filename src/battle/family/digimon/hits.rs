@@ -9,8 +9,9 @@ use super::rolls::{attack_of, helps, hit_damage, stat};
 use crate::battle::components::CombatantId;
 use crate::battle::context::AttackContext;
 use crate::battle::event::{BattleEvent, EventLog};
+use crate::battle::family::RollPhase;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
-use crate::battle::state::Resolve;
+use crate::battle::state::{AttackPhase, AttackState, Resolve};
 use crate::dice::roll;
 use crate::ruleset::Category;
 use crate::ruleset::digimon::{ARM, ClashMove, DMG, DigimonData, EffectKind};
@@ -390,4 +391,31 @@ pub fn effect_worth(d: &DigimonData, profile: &str, me: &Fighter, target: &Fight
     } else {
         w
     }
+}
+
+/// The Digimon roll phase: a helping effect on allies rolls nothing ("Allies do not have to roll
+/// Dodge at all for Positive Effects"), so no Accuracy roll is shown either; anything else is
+/// the action-point Opposed Rolls. Either way an ally of a target about to be hit may Intercede
+/// before the damage.
+pub fn roll_checks(d: &DigimonData, p: &mut RollPhase, state: &mut AttackState) {
+    let Some(ctx) = crate::battle::family::dbu::roll_context(p, state) else {
+        return;
+    };
+    if ctx.targets.iter().all(|t| t.automatic_hit.is_some()) {
+        for (i, tc) in ctx.targets.iter().enumerate() {
+            state.targets[i].hit = Some(true);
+            p.res.log.push(BattleEvent::Clash {
+                attacker: p.attacker.id,
+                defender: tc.id,
+                strike: 0,
+                defense: 0,
+                hit: true,
+                automatic: tc.automatic_hit.map(str::to_string),
+                attacker_wins_ties: false,
+            });
+        }
+        state.phase = AttackPhase::Intercede;
+        return;
+    }
+    crate::battle::family::ap::roll_checks(&d.ap, p, state, AttackPhase::Intercede);
 }

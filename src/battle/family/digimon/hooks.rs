@@ -13,11 +13,13 @@ use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::event::{EventLog, Pool};
 use crate::battle::family::DefenseAsk;
 use crate::battle::family::Family;
+use crate::battle::family::RollPhase;
 use crate::battle::family::digimon;
 use crate::battle::family::shinobi;
 use crate::battle::fighter::{Fighter, FighterQuery, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::battle::state::AttackState;
 use crate::battle::stats::CombatantStats;
 use crate::dice::DiceSource;
 use crate::grid::Field;
@@ -25,6 +27,11 @@ use crate::ruleset::digimon::DigimonData;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for DigimonData {
+    /// An ally may Intercede before the damage; an effect that only helps rolls nothing.
+    fn roll_checks(&self, p: &mut RollPhase, state: &mut AttackState) {
+        super::hits::roll_checks(self, p, state);
+    }
+
     fn offers(&self) -> Offers {
         Offers {
             boosted_move: false,

@@ -10,16 +10,22 @@ use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::event::{EventLog, Pool};
 use crate::battle::family::DefenseAsk;
 use crate::battle::family::Family;
+use crate::battle::family::RollPhase;
 use crate::battle::family::shinobi;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::battle::state::{AttackPhase, AttackState};
 use crate::battle::stats::CombatantStats;
 use crate::grid::Field;
 use crate::ruleset::shinobi::ShinobiData;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for ShinobiData {
+    fn roll_checks(&self, p: &mut RollPhase, state: &mut AttackState) {
+        crate::battle::family::ap::roll_checks(self, p, state, AttackPhase::Damage);
+    }
+
     fn offers(&self) -> Offers {
         Offers {
             boosted_move: false,

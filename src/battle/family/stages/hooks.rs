@@ -10,10 +10,12 @@ use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::event::{EventLog, Pool};
 use crate::battle::family::DefenseAsk;
 use crate::battle::family::Family;
+use crate::battle::family::RollPhase;
 use crate::battle::family::stages;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::battle::state::AttackState;
 use crate::battle::stats::CombatantStats;
 use crate::dice::DiceSource;
 use crate::grid::Field;
@@ -21,6 +23,12 @@ use crate::ruleset::Rules;
 use crate::ruleset::stages::StageData;
 
 impl Family for StageData {
+    /// No rolls: a target that chose to block plays its card and is not hit.
+    fn roll_checks(&self, p: &mut RollPhase, state: &mut AttackState) {
+        let profile = state.order.profile.clone();
+        stages::resolve_blocks(self, p.attacker.id, &profile, state, p.res.q, p.res.log);
+    }
+
     fn offers(&self) -> Offers {
         Offers {
             boosted_move: false,

@@ -24,7 +24,7 @@ use crate::battle::event::{BattleEvent, EventLog, Pool};
 use crate::battle::family::DefenseAsk;
 use crate::battle::fighter::{Fighter, FighterQuery, FighterQueryItem};
 use crate::battle::odds::{RollSummary, TargetOdds};
-use crate::battle::state::{BattleDice, RulesRes};
+use crate::battle::state::{AttackPhase, AttackState, BattleDice, RulesRes};
 use crate::dice::{DiceSource, RollKind, RollSpec};
 use crate::ruleset::stages::{CardKind, FINAL_PHYSICAL, StageData};
 use crate::ruleset::{ArchetypeDef, Category, Rules};
@@ -605,4 +605,39 @@ pub fn stage_defense(
             }
         }
     }
+}
+
+/// The power-stages Clash: no rolls; a target that chose to block plays its matching defense
+/// card and is not hit, every other target is.
+pub fn resolve_blocks(
+    data: &crate::ruleset::stages::StageData,
+    attacker: CombatantId,
+    profile: &str,
+    state: &mut AttackState,
+    q: &mut Query<FighterQuery>,
+    log: &mut EventLog,
+) {
+    let kind =
+        attack_kind(data, profile).unwrap_or(crate::ruleset::stages::CardKind::PhysicalAttack);
+    for t in state.targets.iter_mut() {
+        let blocked = t.defense == Some(DefenseChoice::Parry)
+            && q.iter_mut()
+                .find(|f| *f.id == t.id)
+                .is_some_and(|mut f| play_block(data, &mut f, kind, log));
+        t.hit = Some(!blocked);
+        log.push(BattleEvent::Clash {
+            attacker,
+            defender: t.id,
+            strike: 0,
+            defense: 0,
+            hit: !blocked,
+            automatic: Some(if blocked {
+                "blocked with a defense card".to_string()
+            } else {
+                NO_ROLL.to_string()
+            }),
+            attacker_wins_ties: false,
+        });
+    }
+    state.phase = AttackPhase::Damage;
 }

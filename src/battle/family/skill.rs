@@ -22,14 +22,14 @@
 
 use bevy::prelude::*;
 
-use super::command::{Command, RuleError, SkillWay};
-use super::components::Square;
-use super::event::BattleEvent;
-use super::family::shinobi::spend_ap;
-use super::fighter::Fighter;
-use super::odds::RollSummary;
-use super::state::*;
+use super::shinobi::spend_ap;
+use crate::battle::command::{Command, RuleError, SkillWay};
+use crate::battle::components::Square;
+use crate::battle::event::BattleEvent;
+use crate::battle::fighter::Fighter;
+use crate::battle::odds::RollSummary;
 use crate::battle::state::take;
+use crate::battle::state::*;
 use crate::dice::{RollKind, RollSpec, distribution, roll};
 use crate::grid::{Field, chebyshev};
 use crate::ruleset::{Rules, SkillCheckDef};
@@ -117,7 +117,7 @@ pub fn check_use_skill<'r>(
         return Err(refuse("it is in a Clash".into()));
     }
     match way {
-        SkillWay::Interrupt if !super::family::digimon::interrupt_left(me, round) => Err(refuse(
+        SkillWay::Interrupt if !super::digimon::interrupt_left(me, round) => Err(refuse(
             "its Interrupt Action is spent this round (an Intercede or a free Skill Check), or it is Stunned or Paralysed".into(),
         )),
         SkillWay::Interrupt => Ok(check),
@@ -148,13 +148,13 @@ pub fn spec(rules: &Rules, me: &Fighter, check: &SkillCheckDef, way: SkillWay) -
     let kind = RollKind::Skill(check.name.clone());
     match family(rules) {
         Some(Family::Digimon(d)) => {
-            let mut s = super::family::digimon::check(d, kind);
+            let mut s = super::digimon::check(d, kind);
             // The stat's name as the ruleset gives it ("Body", "BIT value").
             let name = rules
                 .action_points()
                 .and_then(|x| x.combat.stats.iter().find(|st| st.id == check.stat))
                 .map_or(check.stat.as_str(), |st| st.name.as_str());
-            super::family::digimon::add_stat(d, me, &check.stat, name, &mut s);
+            super::digimon::add_stat(d, me, &check.stat, name, &mut s);
             s
         }
         Some(Family::D20(d)) => {
@@ -163,9 +163,9 @@ pub fn spec(rules: &Rules, me: &Fighter, check: &SkillCheckDef, way: SkillWay) -
                 s.add("Taking 10", TAKE_TEN);
                 s
             } else {
-                super::family::d20::d20_base(d, kind)
+                super::d20::d20_base(d, kind)
             };
-            super::family::d20::add_stat(d, me, &check.stat, &mut s);
+            super::d20::add_stat(d, me, &check.stat, &mut s);
             s
         }
         None => RollSpec::new(kind),
@@ -188,7 +188,7 @@ pub fn chance(rules: &Rules, me: &Fighter, check: &SkillCheckDef, way: SkillWay)
     let p = match family(rules) {
         Some(Family::D20(_)) if s.base.is_some() => {
             // Without the natural 1's mass; the cut-off tail of a run of 20s lies above any DC.
-            let (dist, one) = super::family::d20::without_natural_one(&s);
+            let (dist, one) = super::d20::without_natural_one(&s);
             (1.0 - one) - dist.cdf(check.target - 1)
         }
         // 1 - P(below the TN): an exploding roll's cut-off tail lies above any TN, a success.
