@@ -9,9 +9,9 @@ use gridclash::battle::command::{AttackTarget, Command, Decision, RuleError, Ski
 use gridclash::battle::components::*;
 use gridclash::battle::family::digimon;
 use gridclash::battle::family::digimon::grapple;
+use gridclash::battle::family::skill;
 use gridclash::battle::fighter::Fighter;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};
-use gridclash::battle::family::skill;
 use gridclash::dice::{DiceGroup, DiceSource, Dist, RollKind, RollSpec, distribution, roll};
 use gridclash::ruleset::digimon::{DigimonData, EffectKind};
 use gridclash::ruleset::{Rules, rules_root};

@@ -1,17 +1,24 @@
 //! The DBU chapter: the default pipeline. Every hook's default in [`super::Family`] calls the
 //! functions here, and other families call them where they share a step.
 
-use super::{DefenseAsk, RollPhase, assemble, target_odds};
+use super::{DamagePhase, DefenseAsk, HitOn, RollPhase, assemble, target_odds};
 use crate::battle::command::DefenseChoice;
-use crate::battle::components::DefensePolicy;
+use crate::battle::components::{CombatantId, DefenseChange, DefensePolicy};
 use crate::battle::context::{AttackContext, Declaration, TargetContext, declaration};
+use crate::battle::context::{DamageResult, damage_against, guard_down_against, push_destination};
+use crate::battle::effects::{LifeCause, expiry_after, grant_condition, set_life};
 use crate::battle::effects::{convert_action, spend_actions};
-use crate::battle::event::{ActionKind, BattleEvent, EventLog};
+use crate::battle::event::{ActionKind, BattleEvent, EventLog, Pool};
 use crate::battle::fighter::{Fighter, FighterQueryItem};
+use crate::battle::fighter::{FighterQuery, at_tier, eval, occupied};
 use crate::battle::odds::TargetOdds;
+use crate::battle::state::TurnOrder;
 use crate::battle::state::{AttackPhase, AttackState};
 use crate::dice::{RollBreakdown, RollSpec, roll};
+use crate::grid::footprint;
+use crate::ruleset::ProfileEffect;
 use crate::ruleset::Rules;
+use bevy::prelude::Query;
 
 /// The DBU family; its data is all in the shared tables.
 pub struct Dbu;
@@ -299,4 +306,272 @@ pub fn opposed(
         state.targets[i].hit = Some(hit);
     }
     state.strike = Some(common);
+}
+
+/// The default pipeline's damage phase: on-hit effects (Kiai's push), one Wound Roll for every
+/// target hit, the category and Soak of each target, then the family's [`apply_damage`] step
+/// (Life lost and on-damage effects); the ninja chapter's partial cover absorbs and its pushes
+/// slam and drop after the damage, as the assembly found them.
+///
+/// [`apply_damage`]: super::Family::apply_damage
+pub fn roll_damage<F: super::Family + ?Sized>(
+    fam: &F,
+    p: &mut DamagePhase,
+    state: &mut AttackState,
+) {
+    let DamagePhase {
+        rules,
+        order: order_res,
+        field,
+        attacker,
+        targets,
+        all,
+        decl,
+        worn_before,
+        ..
+    } = *p;
+    let strike_critical = state.strike.as_ref().is_some_and(|s| s.critical);
+    let mut slams = Vec::new();
+    let (dice, q, log) = (&mut *p.res.dice, &mut *p.res.q, &mut *p.res.log);
+    let wear = &mut *p.wear;
+    {
+        let ctx = assemble(rules, field, attacker, targets, decl);
+        // On hit: Kiai pushes a Guard Down target away before the damage.
+        let mut pushes = Vec::new();
+        for e in &decl.profile.effects {
+            if let ProfileEffect::GuardDownBonus { push, .. } = e {
+                let most = eval(push, &attacker.vars()).max(0) as u32;
+                let steps = state.order.push.map_or(most, |p| p.min(most));
+                for (i, t) in targets.iter().enumerate() {
+                    if state.targets[i].hit == Some(true)
+                        && guard_down_against(rules, t, attacker).is_some()
+                        && let (Some(from), Some(at)) = (attacker.position, t.position)
+                    {
+                        let others: Vec<Fighter> =
+                            all.iter().filter(|f| f.id != t.id).cloned().collect();
+                        let size = t.size.squares;
+                        let to = push_destination(at, from, steps, |s| {
+                            footprint(s, size)
+                                .iter()
+                                .any(|sq| field.cost(sq).is_none() || occupied(&others, sq))
+                        });
+                        if to != at {
+                            pushes.push((t.id, at, to));
+                        }
+                    }
+                }
+            }
+        }
+        for (id, from, to) in pushes {
+            if let Some(mut f) = q.iter_mut().find(|f| *f.id == id) {
+                f.position.0 = Some(to);
+                log.push(BattleEvent::Pushed { who: id, from, to });
+            }
+        }
+        let wound = roll(&ctx.wound, dice);
+        let total = wound.total;
+        log.push(BattleEvent::WoundRolled {
+            attacker: attacker.id,
+            roll: wound,
+        });
+        for (i, t) in targets.iter().enumerate() {
+            if state.targets[i].hit != Some(true) {
+                continue;
+            }
+            let mut r = damage_against(
+                rules,
+                total,
+                decl,
+                t,
+                strike_critical,
+                ctx.targets[i].cover.as_ref(),
+            );
+            if let Some(cover) = &ctx.targets[i].absorb {
+                // Shinobi partial cover: what earlier targets of this attack wore off is gone.
+                let spent = wear.get(&cover.at).copied().unwrap_or(0)
+                    - worn_before.get(&cover.at).copied().unwrap_or(0);
+                let now = crate::battle::context::Absorb {
+                    left: cover.left - spent,
+                    ..cover.clone()
+                };
+                if now.left > 0 {
+                    r.damage = crate::battle::family::shinobi::absorb_hit(
+                        dice, wear, t.id, &now, r.damage, log,
+                    );
+                }
+            }
+            if let Some(k) = &ctx.targets[i].knockback {
+                slams.push((t.id, k.clone()));
+            }
+            state.targets[i].damage = r.damage;
+            let on = HitOn {
+                rules,
+                order: order_res,
+                attacker,
+                decl,
+                wound: total,
+            };
+            fam.apply_damage(&on, t.id, &r, q, log);
+        }
+        // Shinobi pushes after the damage: an obstruction that stops one slams, a drop falls.
+        for (id, k) in slams.drain(..) {
+            let Some(mut f) = q.iter_mut().find(|f| *f.id == id && f.life.current > 0) else {
+                continue;
+            };
+            let Some(at) = f.position.0 else {
+                continue;
+            };
+            if k.to != at {
+                f.position.0 = Some(k.to);
+                log.push(BattleEvent::Pushed {
+                    who: id,
+                    from: at,
+                    to: k.to,
+                });
+            }
+            let mut hurt = 0;
+            if let Some((slam, why)) = k.slam {
+                log.push(BattleEvent::Slammed {
+                    who: id,
+                    at: k.to,
+                    damage: slam,
+                    what: why,
+                });
+                hurt += slam;
+            }
+            if let Some(fall) = &k.fall {
+                hurt += crate::battle::family::shinobi::roll_fall(dice, id, k.to, fall, log);
+            }
+            crate::battle::family::shinobi::hurt(
+                rules,
+                &mut f,
+                hurt,
+                Some(attacker.id),
+                "slam and fall",
+                log,
+            );
+        }
+        // Sweeping's reduction is used up once it has applied this round.
+        if state.targets.iter().any(|t| t.damage > 0)
+            && decl
+                .profile
+                .effects
+                .iter()
+                .any(|e| matches!(e, ProfileEffect::DefenseDownOnDamage { .. }))
+            && let Some(mut f) = q.iter_mut().find(|f| *f.id == attacker.id)
+        {
+            f.round.sweep_debuff = true;
+        }
+    }
+}
+
+/// The default pipeline's step for one target a hit reaches: the damage logged with its
+/// category and Soak, Life lost, then the on-damage effects.
+pub fn apply_damage(
+    flat: bool,
+    on: &HitOn,
+    target: CombatantId,
+    r: &DamageResult,
+    q: &mut Query<FighterQuery>,
+    log: &mut EventLog,
+) {
+    let HitOn {
+        rules,
+        order,
+        attacker,
+        decl,
+        wound,
+    } = *on;
+    log.push(BattleEvent::Damage {
+        attacker: attacker.id,
+        target,
+        wound,
+        category: r.category,
+        soak: r.soak,
+        soak_used: r.soak_used,
+        damage: r.damage,
+        notes: r.notes.clone(),
+        flat,
+    });
+    let Some(mut f) = q.iter_mut().find(|f| *f.id == target) else {
+        return;
+    };
+    let to = f.life.current - r.damage;
+    set_life(
+        rules,
+        &mut f,
+        super::of(rules).life_pool(),
+        to,
+        LifeCause::Damage {
+            by: Some(attacker.id),
+            attack: true,
+        },
+        &format!("{}'s {}", attacker.identity.name, decl.profile.name),
+        log,
+    );
+    if r.damage > 0 {
+        on_damage(rules, order, attacker, decl, &mut f, r.damage, log);
+    }
+}
+
+/// Effects that happen "if the value of the Damage surpasses the value of the Soak Value".
+pub fn on_damage(
+    rules: &Rules,
+    order: &TurnOrder,
+    attacker: &Fighter,
+    decl: &Declaration,
+    f: &mut FighterQueryItem,
+    damage: i64,
+    log: &mut EventLog,
+) {
+    for e in &decl.profile.effects {
+        match e {
+            ProfileEffect::DefenseDownOnDamage { amount } if !attacker.round.sweep_debuff => {
+                let v = -eval(amount, &attacker.vars());
+                f.defense.changes.push(DefenseChange {
+                    amount: v,
+                    label: format!("{}'s {}", attacker.identity.name, decl.profile.name),
+                    until_turn_of: attacker.id,
+                });
+                log.push(BattleEvent::DefenseLowered {
+                    who: *f.id,
+                    amount: v,
+                    until_turn_of: attacker.id,
+                    reason: decl.profile.name.clone(),
+                });
+            }
+            ProfileEffect::KiDrain { fraction } => {
+                let drain = fraction.of(damage);
+                if drain > 0 {
+                    let k0 = f.ki.current;
+                    f.ki.current = (k0 - drain).max(0);
+                    log.push(BattleEvent::PoolChanged {
+                        who: *f.id,
+                        pool: Pool::Ki,
+                        from: k0,
+                        to: f.ki.current,
+                        reason: format!("{} drains 1/4 of the damage", decl.profile.name),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(el) = decl.element {
+        for g in &el.on_damage {
+            let amount = g
+                .amount
+                .as_ref()
+                .map_or(0, |a| at_tier(a, f.power.tier, f.power.base_tier));
+            grant_condition(
+                rules,
+                f,
+                g.condition,
+                Some((attacker.id, attacker.power.tier)),
+                amount,
+                expiry_after(order, g.rounds),
+                log,
+            );
+        }
+    }
 }

@@ -26,7 +26,7 @@ use super::command::DefenseChoice;
 use super::command::{AttackOrder, RuleError};
 use super::components::CombatantId;
 use super::components::Square;
-use super::context::{AttackContext, Declaration, TargetContext};
+use super::context::{AttackContext, DamageResult, Declaration, TargetContext};
 use super::event::{EventLog, Pool};
 use super::fighter::{Fighter, FighterQuery, FighterQueryItem};
 use super::odds::TargetOdds;
@@ -127,6 +127,25 @@ pub trait Family: Sync {
     /// Rolls, then the damage).
     fn roll_checks(&self, p: &mut RollPhase, state: &mut AttackState) {
         dbu::roll_checks(p, state);
+    }
+
+    /// What each hit of the attack does (the default pipeline: the Wound Roll, each target's
+    /// category and Soak, then [`Family::apply_damage`] for each).
+    fn roll_damage(&self, p: &mut DamagePhase, state: &mut AttackState) {
+        dbu::roll_damage(self, p, state);
+    }
+
+    /// What the damage `r` does to the `target` a hit reached (the default pipeline: Life lost
+    /// and the on-damage effects; the card game: power stages, then life cards).
+    fn apply_damage(
+        &self,
+        on: &HitOn,
+        target: CombatantId,
+        r: &DamageResult,
+        q: &mut Query<FighterQuery>,
+        log: &mut EventLog,
+    ) {
+        dbu::apply_damage(false, on, target, r, q, log);
     }
 
     /// The squares a move may cover.
@@ -377,6 +396,34 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter) -> UnitSheet {
 /// family's terms.
 pub fn balance_report(rules: &Rules, s: &CombatantStats) -> Vec<super::stats::Figure> {
     s.figures(of(rules).balance_figures(s))
+}
+
+/// What the damage phase of an attack works on: the rules, the turn order (for how long a
+/// condition lasts), the field, the attacker and its targets (in the order of the attack's
+/// target states), everyone, the declaration, the cover wear as it stood before the attack and
+/// the wear this attack adds (the ninja chapter's partial cover), and what the rolls change.
+pub struct DamagePhase<'a, 'w, 's> {
+    pub rules: &'a Rules,
+    pub order: &'a super::state::TurnOrder,
+    pub field: &'a Field<'a>,
+    pub attacker: &'a Fighter,
+    pub targets: &'a [&'a Fighter],
+    pub all: &'a [Fighter],
+    pub decl: &'a Declaration<'a>,
+    pub worn_before: &'a std::collections::BTreeMap<Square, i64>,
+    pub wear: &'a mut std::collections::BTreeMap<Square, i64>,
+    pub res: super::state::Resolve<'a, 'w, 's>,
+}
+
+/// One hit as its damage is applied: the rules, the turn order, the attacker, the declaration
+/// and the Wound Roll's total.
+#[derive(Clone, Copy)]
+pub struct HitOn<'a> {
+    pub rules: &'a Rules,
+    pub order: &'a super::state::TurnOrder,
+    pub attacker: &'a Fighter,
+    pub decl: &'a Declaration<'a>,
+    pub wound: i64,
 }
 
 /// What the roll phase of an attack works on: the rules, the battleground (d20's live grenades

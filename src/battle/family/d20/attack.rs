@@ -13,8 +13,9 @@ use crate::battle::command::DefenseChoice;
 use crate::battle::command::RuleError;
 use crate::battle::components::FullAttack;
 use crate::battle::context::{AttackContext, Declaration, TargetContext};
+use crate::battle::effects::{LifeCause, set_life};
 use crate::battle::event::{ActionKind, BattleEvent, EventLog};
-use crate::battle::family::RollPhase;
+use crate::battle::family::{DamagePhase, RollPhase};
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::{RollSummary, TargetOdds};
 use crate::battle::state::{AttackPhase, AttackState, TargetState};
@@ -641,4 +642,62 @@ pub fn roll_phase(d: &D20Data, p: &mut RollPhase, state: &mut AttackState) {
     }
     state.strike = Some(strike);
     state.phase = AttackPhase::Damage;
+}
+
+/// The d20 damage phase: for each target hit, the Success Value turned into Effect Points and
+/// dice, less the armour's DR (wearing the armour when a hit bypasses it), then hit points lost.
+pub fn roll_damage(d: &D20Data, p: &mut DamagePhase, state: &mut AttackState) {
+    let DamagePhase {
+        rules,
+        field,
+        attacker,
+        targets,
+        decl,
+        ..
+    } = *p;
+    let (dice, q, log) = (&mut *p.res.dice, &mut *p.res.q, &mut *p.res.log);
+    let ctx = crate::battle::family::assemble(rules, field, attacker, targets, decl);
+    for (i, t) in targets.iter().enumerate() {
+        let (Some(true), Some(success)) = (state.targets[i].hit, state.targets[i].success) else {
+            continue;
+        };
+        let Some(hit) = super::roll_hit(d, &decl.profile.id, &ctx.wound, t, success, dice) else {
+            continue;
+        };
+        log.push(BattleEvent::WoundRolled {
+            attacker: attacker.id,
+            roll: hit.roll.clone(),
+        });
+        log.push(BattleEvent::Damage {
+            attacker: attacker.id,
+            target: t.id,
+            wound: hit.dealt,
+            category: crate::ruleset::Category::Lethal,
+            soak: 0,
+            soak_used: 0,
+            damage: hit.damage,
+            notes: super::hit_notes(&hit),
+            flat: true,
+        });
+        state.targets[i].damage = hit.damage;
+        let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) else {
+            continue;
+        };
+        if hit.bypassed {
+            super::wear_armour(d, &mut f, log);
+        }
+        let to = f.life.current - hit.damage;
+        set_life(
+            rules,
+            &mut f,
+            crate::battle::event::Pool::Hp,
+            to,
+            LifeCause::Damage {
+                by: Some(attacker.id),
+                attack: true,
+            },
+            &format!("{}'s {}", attacker.identity.name, decl.profile.name),
+            log,
+        );
+    }
 }

@@ -9,6 +9,7 @@ use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
 use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::event::{EventLog, Pool};
+use crate::battle::family::DamagePhase;
 use crate::battle::family::DefenseAsk;
 use crate::battle::family::Family;
 use crate::battle::family::RollPhase;
@@ -23,6 +24,10 @@ use crate::ruleset::d20::D20Data;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for D20Data {
+    fn roll_damage(&self, p: &mut DamagePhase, state: &mut AttackState) {
+        super::attack::roll_damage(self, p, state);
+    }
+
     fn roll_checks(&self, p: &mut RollPhase, state: &mut AttackState) {
         super::attack::roll_phase(self, p, state);
     }

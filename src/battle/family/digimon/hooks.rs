@@ -11,6 +11,7 @@ use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
 use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::event::{EventLog, Pool};
+use crate::battle::family::DamagePhase;
 use crate::battle::family::DefenseAsk;
 use crate::battle::family::Family;
 use crate::battle::family::RollPhase;
@@ -27,6 +28,22 @@ use crate::ruleset::digimon::DigimonData;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for DigimonData {
+    fn roll_damage(&self, p: &mut DamagePhase, state: &mut AttackState) {
+        let ctx = crate::battle::family::assemble(p.rules, p.field, p.attacker, p.targets, p.decl);
+        let hit = super::HitScene {
+            rules: p.rules,
+            d: self,
+            field: p.field,
+            attacker: p.attacker,
+            targets: p.targets,
+            all: p.all,
+            ctx: &ctx,
+            profile: &p.decl.profile.id,
+            round: p.order.round,
+        };
+        super::resolve_hits(&hit, state, &mut p.res);
+    }
+
     /// An ally may Intercede before the damage; an effect that only helps rolls nothing.
     fn roll_checks(&self, p: &mut RollPhase, state: &mut AttackState) {
         super::hits::roll_checks(self, p, state);

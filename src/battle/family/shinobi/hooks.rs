@@ -5,13 +5,17 @@ use crate::battle::aim::{AimContext, AimOption, AimView, MoveHelp};
 use crate::battle::bar::{BarView, ExploitPrompt, Offers};
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::{AttackOrder, RuleError};
+use crate::battle::components::CombatantId;
 use crate::battle::components::Square;
+use crate::battle::context::DamageResult;
 use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::event::{EventLog, Pool};
 use crate::battle::family::DefenseAsk;
 use crate::battle::family::Family;
+use crate::battle::family::HitOn;
 use crate::battle::family::RollPhase;
 use crate::battle::family::shinobi;
+use crate::battle::fighter::FighterQuery;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
@@ -20,8 +24,21 @@ use crate::battle::stats::CombatantStats;
 use crate::grid::Field;
 use crate::ruleset::shinobi::ShinobiData;
 use crate::ruleset::{ProfileDef, Rules};
+use bevy::prelude::Query;
 
 impl Family for ShinobiData {
+    /// Damage is flat hit points (no category or Soak to show).
+    fn apply_damage(
+        &self,
+        on: &HitOn,
+        target: CombatantId,
+        r: &DamageResult,
+        q: &mut Query<FighterQuery>,
+        log: &mut EventLog,
+    ) {
+        crate::battle::family::dbu::apply_damage(true, on, target, r, q, log);
+    }
+
     fn roll_checks(&self, p: &mut RollPhase, state: &mut AttackState) {
         crate::battle::family::ap::roll_checks(self, p, state, AttackPhase::Damage);
     }

@@ -5,13 +5,17 @@ use crate::battle::aim::{AimContext, AimOption, AimView, MoveHelp};
 use crate::battle::bar::Offers;
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::{AttackOrder, RuleError};
+use crate::battle::components::CombatantId;
 use crate::battle::components::Square;
+use crate::battle::context::DamageResult;
 use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::event::{EventLog, Pool};
 use crate::battle::family::DefenseAsk;
 use crate::battle::family::Family;
+use crate::battle::family::HitOn;
 use crate::battle::family::RollPhase;
 use crate::battle::family::stages;
+use crate::battle::fighter::FighterQuery;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
@@ -21,8 +25,26 @@ use crate::dice::DiceSource;
 use crate::grid::Field;
 use crate::ruleset::Rules;
 use crate::ruleset::stages::StageData;
+use bevy::prelude::Query;
 
 impl Family for StageData {
+    /// A hit takes power stages first, then life cards.
+    fn apply_damage(
+        &self,
+        on: &HitOn,
+        target: CombatantId,
+        r: &DamageResult,
+        q: &mut Query<FighterQuery>,
+        log: &mut EventLog,
+    ) {
+        if let Some(mut f) = q.iter_mut().find(|f| *f.id == target) {
+            let kind = stages::attack_kind(self, &on.decl.profile.id)
+                .unwrap_or(crate::ruleset::stages::CardKind::PhysicalAttack);
+            let why = format!("{}'s {}", on.attacker.identity.name, on.decl.profile.name);
+            stages::apply_hit(on.rules, kind, r.damage, on.attacker.id, &why, &mut f, log);
+        }
+    }
+
     /// No rolls: a target that chose to block plays its card and is not hit.
     fn roll_checks(&self, p: &mut RollPhase, state: &mut AttackState) {
         let profile = state.order.profile.clone();
