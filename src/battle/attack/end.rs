@@ -98,16 +98,8 @@ pub fn end_attack(
         .filter(|t| !t.interceded)
         .map(|t| t.id)
         .collect();
-    let dodged = match rules.digimon() {
-        Some(d) => crate::battle::family::digimon::end_attack(
-            d,
-            &state.order.profile,
-            attacker,
-            &ids,
-            &mut items,
-        ),
-        None => ids,
-    };
+    let family = crate::battle::family::of(rules);
+    let dodged = family.dodged(&state.order.profile, attacker, ids, &mut items);
     for f in items.iter_mut() {
         let targeted = all_targets.contains(f.id);
         // Rulesets without Diminishing Defense (power stages: 0 per attack) log nothing; a
@@ -118,23 +110,7 @@ pub fn end_attack(
         {
             let stacks = rules.tier(f.power.base_tier).diminishing_defense;
             f.defense.diminishing += stacks;
-            if rules.digimon().is_some() {
-                log.push(BattleEvent::DigiEffect {
-                    who: *f.id,
-                    by: *f.id,
-                    effect: "Dodge penalty".into(),
-                    text: format!(
-                        "grows to -{} for the rest of the round (-{stacks} for every attack past the first)",
-                        f.defense.diminishing
-                    ),
-                });
-            } else {
-                log.push(BattleEvent::DiminishingDefense {
-                    who: *f.id,
-                    added: stacks,
-                    total: f.defense.diminishing,
-                });
-            }
+            log.push(family.dodge_penalty_event(*f.id, stacks, f.defense.diminishing));
         }
         let is_attacker = *f.id == attacker;
         if !(targeted || is_attacker) {
@@ -161,11 +137,8 @@ pub fn end_attack(
             );
         }
     }
-    if state.exploit.is_none()
-        && rules.d20().is_some()
-        && let Some(f) = items.iter_mut().find(|f| *f.id == attacker)
-    {
-        crate::battle::family::d20::count_swing(f, &state.order.profile);
+    if let Some(f) = items.iter_mut().find(|f| *f.id == attacker) {
+        family.attack_ended(f, &state.order.profile, state.exploit.is_some());
     }
     log.push(BattleEvent::AttackEnded { attacker });
     // "If an Exploit caused by leaving melee deals damage, the movement stops at that point."
@@ -174,7 +147,7 @@ pub fn end_attack(
     if let (Some(mover), Some(m)) = (state.exploit, moving.0.as_mut())
         && m.who == mover
     {
-        if rules.action_points().is_some() {
+        if family.stops_at_entry() {
             if state
                 .targets
                 .iter()
@@ -199,11 +172,7 @@ pub fn end_attack(
         r.hit = true;
     }
     drop(items);
-    // Digimon: a Clash ends when a hit knocks, stuns or paralyses a participant out of it.
-    if rules.digimon().is_some() {
-        crate::battle::family::digimon::grapple::break_loose(&mut q, &mut log);
-        crate::battle::family::digimon::release_charms(&mut q, &mut log);
-    }
+    family.after_attack(&mut q, &mut log);
 }
 
 /// Shinobi: moves a mover stopped by `by`'s opportunity attack back to the square where it

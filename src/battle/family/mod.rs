@@ -27,7 +27,7 @@ use super::command::{AttackOrder, RuleError};
 use super::components::CombatantId;
 use super::components::Square;
 use super::context::{AttackContext, DamageResult, Declaration, TargetContext};
-use super::event::{EventLog, Pool};
+use super::event::{BattleEvent, EventLog, Pool};
 use super::fighter::{Fighter, FighterQuery, FighterQueryItem};
 use super::odds::TargetOdds;
 use super::sheet::{SheetContext, UnitSheet};
@@ -147,6 +147,39 @@ pub trait Family: Sync {
     ) {
         dbu::apply_damage(false, on, target, r, q, log);
     }
+
+    /// Who of an attack's `targets` (those that did not Intercede) rolled a defense against it
+    /// and so gains the Dodge penalty (the default pipeline: all of them).
+    fn dodged(
+        &self,
+        _profile: &str,
+        _attacker: CombatantId,
+        targets: Vec<CombatantId>,
+        _items: &mut [FighterQueryItem],
+    ) -> Vec<CombatantId> {
+        targets
+    }
+
+    /// The event that logs `who`'s defense penalty growing by `added` to `total` (the default
+    /// pipeline: Diminishing Defense).
+    fn dodge_penalty_event(&self, who: CombatantId, added: i64, total: i64) -> BattleEvent {
+        BattleEvent::DiminishingDefense { who, added, total }
+    }
+
+    /// What an attack's end does to its attacker besides the common steps (d20: a full
+    /// attack's swing is counted). `exploit` is true for an Exploit or opportunity attack.
+    fn attack_ended(&self, _f: &mut FighterQueryItem, _profile: &str, _exploit: bool) {}
+
+    /// True when an opportunity attack that hits stops the mover where it entered the
+    /// attacker's reach (the action-point families); otherwise an Exploit that deals damage
+    /// stops it where it may stand (the default pipeline).
+    fn stops_at_entry(&self) -> bool {
+        false
+    }
+
+    /// After an attack has ended, what the family settles on everyone (a Digimon Clash that a
+    /// hit broke, charms released).
+    fn after_attack(&self, _q: &mut Query<FighterQuery>, _log: &mut EventLog) {}
 
     /// The squares a move may cover.
     fn speed(&self, rules: &Rules, f: &Fighter, boosted: bool) -> u32 {

@@ -24,6 +24,17 @@ use crate::ruleset::d20::D20Data;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for D20Data {
+    /// A full attack's swing is counted (not an attack of opportunity's).
+    fn attack_ended(&self, f: &mut FighterQueryItem, profile: &str, exploit: bool) {
+        if !exploit {
+            super::count_swing(f, profile);
+        }
+    }
+
+    fn stops_at_entry(&self) -> bool {
+        true
+    }
+
     fn roll_damage(&self, p: &mut DamagePhase, state: &mut AttackState) {
         super::attack::roll_damage(self, p, state);
     }

@@ -28,6 +28,43 @@ use crate::ruleset::digimon::DigimonData;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for DigimonData {
+    /// A helping effect or a Clash action rolls no Dodge.
+    fn dodged(
+        &self,
+        profile: &str,
+        attacker: crate::battle::components::CombatantId,
+        targets: Vec<crate::battle::components::CombatantId>,
+        items: &mut [FighterQueryItem],
+    ) -> Vec<crate::battle::components::CombatantId> {
+        super::end_attack(self, profile, attacker, &targets, items)
+    }
+
+    fn dodge_penalty_event(
+        &self,
+        who: crate::battle::components::CombatantId,
+        added: i64,
+        total: i64,
+    ) -> crate::battle::event::BattleEvent {
+        crate::battle::event::BattleEvent::DigiEffect {
+            who,
+            by: who,
+            effect: "Dodge penalty".into(),
+            text: format!(
+                "grows to -{total} for the rest of the round (-{added} for every attack past the first)"
+            ),
+        }
+    }
+
+    fn stops_at_entry(&self) -> bool {
+        true
+    }
+
+    /// A Clash ends when a hit knocks, stuns or paralyses a participant out of it.
+    fn after_attack(&self, q: &mut Query<FighterQuery>, log: &mut EventLog) {
+        super::grapple::break_loose(q, log);
+        super::release_charms(q, log);
+    }
+
     fn roll_damage(&self, p: &mut DamagePhase, state: &mut AttackState) {
         let ctx = crate::battle::family::assemble(p.rules, p.field, p.attacker, p.targets, p.decl);
         let hit = super::HitScene {

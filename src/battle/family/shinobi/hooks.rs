@@ -27,6 +27,10 @@ use crate::ruleset::{ProfileDef, Rules};
 use bevy::prelude::Query;
 
 impl Family for ShinobiData {
+    fn stops_at_entry(&self) -> bool {
+        true
+    }
+
     /// Damage is flat hit points (no category or Soak to show).
     fn apply_damage(
         &self,
