@@ -81,9 +81,7 @@ pub fn begin_attack(
         });
     }
     f.round.attacks += 1;
-    if let Some(data) = rules.stages() {
-        crate::battle::family::stages::play_attack(data, &mut f, &profile_id, log);
-    }
+    crate::battle::family::of(rules).attack_declared(&mut f, &profile_id, log);
     if technique.is_some() {
         f.round.technique_used = true;
     } else {
@@ -224,25 +222,20 @@ pub fn declare_attack(
     }
 }
 
-/// d20: the enemy (lowest id first) whose attack of opportunity a legal shot in `order`
-/// provokes, if any.
+/// The enemy (lowest id first) whose attack of opportunity a legal attack in `order` provokes,
+/// if any (d20: a shot fired in a threatened square).
 fn d20_provoked(
     rules: &Rules,
     field: &Field,
     q: &Query<FighterQuery>,
     order: &AttackOrder,
 ) -> Option<CombatantId> {
-    let d = rules.d20()?;
-    let a = d.attack(&order.profile)?;
+    let family = crate::battle::family::of(rules);
     let all = snapshots(q);
     let me = all.iter().find(|f| f.id == order.attacker)?;
+    family.provoked_by_attack(me, order, &all)?;
     check_attack(rules, field, &all, me, order, None).ok()?;
-    let mut enemies: Vec<&Fighter> = all
-        .iter()
-        .filter(|e| crate::battle::family::d20::provokes(d, me, a, e))
-        .collect();
-    enemies.sort_by_key(|e| e.id);
-    enemies.first().map(|e| e.id)
+    family.provoked_by_attack(me, order, &all)
 }
 
 /// Run condition: a sneak attack waits and nothing else is going on.
@@ -289,7 +282,7 @@ pub fn open_response_window(
         return;
     };
     progress.0 = true;
-    if rules.manifest.family != crate::ruleset::Family::Dbu {
+    if !crate::battle::family::of(rules).has_instants() {
         // The card game and the ninja chapter have no Instants to answer an attack with.
         state.phase = AttackPhase::DefenseDeclaration;
         return;
@@ -395,7 +388,7 @@ pub fn offer_exploit(
         at: by.at,
         recovering: by.recovering,
         sneak: by.sneak,
-        opportunity: rules.action_points().is_some(),
+        opportunity: crate::battle::family::of(rules).opportunity_attacks(),
         shooting: by.shooting,
     };
     match provoker.controller.exploits {
@@ -409,7 +402,7 @@ pub fn offer_exploit(
         }
         ExploitPolicy::Always => {
             // DBU spends only a real Counter Action; a shinobi spends held AP (any it has).
-            if actions.counter == 0 && rules.action_points().is_none() {
+            if actions.counter == 0 && !crate::battle::family::of(rules).opportunity_attacks() {
                 return Offered::Nothing;
             }
             let Some((_, order)) = best_attack(rules, field, all, provoker, Some(by.mover)) else {

@@ -147,7 +147,7 @@ pub fn end_attack(
     if let (Some(mover), Some(m)) = (state.exploit, moving.0.as_mut())
         && m.who == mover
     {
-        if family.stops_at_entry() {
+        if family.opportunity_attacks() {
             if state
                 .targets
                 .iter()

@@ -170,11 +170,33 @@ pub trait Family: Sync {
     /// attack's swing is counted). `exploit` is true for an Exploit or opportunity attack.
     fn attack_ended(&self, _f: &mut FighterQueryItem, _profile: &str, _exploit: bool) {}
 
-    /// True when an opportunity attack that hits stops the mover where it entered the
-    /// attacker's reach (the action-point families); otherwise an Exploit that deals damage
-    /// stops it where it may stand (the default pipeline).
-    fn stops_at_entry(&self) -> bool {
+    /// True when a passing foe provokes an opportunity attack, paid in held action points,
+    /// which stops the mover where it entered the attacker's reach when it hits (the
+    /// action-point families); false for the default pipeline's Exploit, paid with a real
+    /// Counter Action, which stops the mover where it may stand when it deals damage.
+    fn opportunity_attacks(&self) -> bool {
         false
+    }
+
+    /// What declaring an attack does to its attacker besides the common steps (the card game:
+    /// the attack card is played from the hand).
+    fn attack_declared(&self, _f: &mut FighterQueryItem, _profile: &str, _log: &mut EventLog) {}
+
+    /// The foe (lowest id first) whose attack of opportunity `me` provokes by making the legal
+    /// attack `order` while it stands in that foe's reach (d20: a shot); none by default.
+    fn provoked_by_attack(
+        &self,
+        _me: &Fighter,
+        _order: &AttackOrder,
+        _all: &[Fighter],
+    ) -> Option<CombatantId> {
+        None
+    }
+
+    /// True when combatants may answer an attack with Instant actions (the default pipeline:
+    /// a Healing Surge; the other families have none).
+    fn has_instants(&self) -> bool {
+        true
     }
 
     /// After an attack has ended, what the family settles on everyone (a Digimon Clash that a

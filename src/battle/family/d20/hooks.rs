@@ -24,6 +24,27 @@ use crate::ruleset::d20::D20Data;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for D20Data {
+    /// "Adam's next ranged attack provokes an attack of opportunity from Betty because she
+    /// threatens his space."
+    fn provoked_by_attack(
+        &self,
+        me: &Fighter,
+        order: &AttackOrder,
+        all: &[Fighter],
+    ) -> Option<crate::battle::components::CombatantId> {
+        let a = self.attack(&order.profile)?;
+        let mut enemies: Vec<&Fighter> = all
+            .iter()
+            .filter(|e| super::provokes(self, me, a, e))
+            .collect();
+        enemies.sort_by_key(|e| e.id);
+        enemies.first().map(|e| e.id)
+    }
+
+    fn has_instants(&self) -> bool {
+        false
+    }
+
     /// A full attack's swing is counted (not an attack of opportunity's).
     fn attack_ended(&self, f: &mut FighterQueryItem, profile: &str, exploit: bool) {
         if !exploit {
@@ -31,7 +52,7 @@ impl Family for D20Data {
         }
     }
 
-    fn stops_at_entry(&self) -> bool {
+    fn opportunity_attacks(&self) -> bool {
         true
     }
 

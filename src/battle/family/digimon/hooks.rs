@@ -28,6 +28,10 @@ use crate::ruleset::digimon::DigimonData;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for DigimonData {
+    fn has_instants(&self) -> bool {
+        false
+    }
+
     /// A helping effect or a Clash action rolls no Dodge.
     fn dodged(
         &self,
@@ -55,7 +59,7 @@ impl Family for DigimonData {
         }
     }
 
-    fn stops_at_entry(&self) -> bool {
+    fn opportunity_attacks(&self) -> bool {
         true
     }
 

@@ -27,7 +27,11 @@ use crate::ruleset::{ProfileDef, Rules};
 use bevy::prelude::Query;
 
 impl Family for ShinobiData {
-    fn stops_at_entry(&self) -> bool {
+    fn has_instants(&self) -> bool {
+        false
+    }
+
+    fn opportunity_attacks(&self) -> bool {
         true
     }
 

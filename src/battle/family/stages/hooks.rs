@@ -28,6 +28,15 @@ use crate::ruleset::stages::StageData;
 use bevy::prelude::Query;
 
 impl Family for StageData {
+    /// The attack card leaves the hand.
+    fn attack_declared(&self, f: &mut FighterQueryItem, profile: &str, log: &mut EventLog) {
+        stages::play_attack(self, f, profile, log);
+    }
+
+    fn has_instants(&self) -> bool {
+        false
+    }
+
     /// A hit takes power stages first, then life cards.
     fn apply_damage(
         &self,
