@@ -388,7 +388,7 @@ fn finish_move(rules: &Rules, field: &Field, m: &MoveState, size: u32, log: &mut
         cost,
         boosted: m.boosted,
         stopped: m.stopped,
-        by_ap: rules.action_points().is_some(),
+        by_ap: super::family::of(rules).acts_in_points(),
     });
 }
 

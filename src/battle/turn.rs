@@ -228,7 +228,7 @@ pub fn start_round(
             standard,
             counter,
             notes,
-            ap: rules.action_points().is_some(),
+            ap: super::family::of(rules).acts_in_points(),
         });
         if f.defense.diminishing != 0 {
             f.defense.diminishing = 0;
@@ -520,21 +520,12 @@ pub fn end_turn_without_actions(
         return;
     };
     // Out of actions, or defeated on its own turn (by an Exploit or its own Backlash).
-    // d20: the round's free single step keeps the turn open until it is taken or passed up.
-    let step_left = |f: &super::fighter::FighterQueryReadOnlyItem| {
-        rules
-            .0
-            .d20()
-            .is_some_and(|d| !f.round.stepped && d.combat.single_step > 0)
-    };
-    // d20: so does a Drop prone the round's own Swift action could still pay for.
-    let swift_left = |f: &super::fighter::FighterQueryReadOnlyItem| {
-        rules.0.d20().is_some_and(|d| {
-            super::family::d20::swift::own_swift_left(d, f.encounter.prone, f.round)
-        })
-    };
+    // A family may keep it open a while (d20: the round's free single step, a Drop prone).
+    let family = super::family::of(&rules.0);
     if let Some(f) = q.iter().find(|f| *f.id == active)
-        && ((f.actions.usable() == 0 && !swings_left(f.round) && !step_left(&f) && !swift_left(&f))
+        && ((f.actions.usable() == 0
+            && !swings_left(f.round)
+            && !family.keeps_turn_open(f.round, f.encounter.prone))
             || f.life.current <= 0)
     {
         order.phase = TurnPhase::TurnEnd;
@@ -630,7 +621,7 @@ pub fn check_hand_over(
     me: &super::fighter::Fighter,
 ) -> Result<(), super::command::RuleError> {
     use super::command::RuleError;
-    if rules.digimon().is_none() {
+    if !super::family::of(rules).shares_turns() {
         return Err(RuleError::NotInRuleset {
             what: "handing the turn to a partner (Digimon: Tamers and their Digimon share a turn)",
             ruleset: rules.manifest.id.clone(),

@@ -178,6 +178,24 @@ pub trait Family: Sync {
         false
     }
 
+    /// True when a combatant's actions are counted in action points (the action-point
+    /// families), as the log and the bar show them.
+    fn acts_in_points(&self) -> bool {
+        false
+    }
+
+    /// True when something besides actions keeps a turn open that has none left (d20: the
+    /// round's free single step, or a Drop prone the round's own Swift action could pay for).
+    fn keeps_turn_open(&self, _round: &super::components::RoundLog, _prone: bool) -> bool {
+        false
+    }
+
+    /// True when combatants of a side share their turn with a partner (Digimon: a Tamer and its
+    /// Digimon).
+    fn shares_turns(&self) -> bool {
+        false
+    }
+
     /// What declaring an attack does to its attacker besides the common steps (the card game:
     /// the attack card is played from the hand).
     fn attack_declared(&self, _f: &mut FighterQueryItem, _profile: &str, _log: &mut EventLog) {}

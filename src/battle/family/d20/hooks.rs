@@ -24,6 +24,17 @@ use crate::ruleset::d20::D20Data;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for D20Data {
+    fn acts_in_points(&self) -> bool {
+        true
+    }
+
+    /// The round's free single step keeps the turn open until it is taken or passed up, and
+    /// so does a Drop prone the round's own Swift action could still pay for.
+    fn keeps_turn_open(&self, round: &crate::battle::components::RoundLog, prone: bool) -> bool {
+        (!round.stepped && self.combat.single_step > 0)
+            || super::swift::own_swift_left(self, prone, round)
+    }
+
     /// "Adam's next ranged attack provokes an attack of opportunity from Betty because she
     /// threatens his space."
     fn provoked_by_attack(

@@ -28,6 +28,14 @@ use crate::ruleset::digimon::DigimonData;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for DigimonData {
+    fn acts_in_points(&self) -> bool {
+        true
+    }
+
+    fn shares_turns(&self) -> bool {
+        true
+    }
+
     fn has_instants(&self) -> bool {
         false
     }

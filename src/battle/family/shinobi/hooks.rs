@@ -27,6 +27,10 @@ use crate::ruleset::{ProfileDef, Rules};
 use bevy::prelude::Query;
 
 impl Family for ShinobiData {
+    fn acts_in_points(&self) -> bool {
+        true
+    }
+
     fn has_instants(&self) -> bool {
         false
     }
