@@ -13,7 +13,6 @@ use super::components::*;
 use super::event::{BattleEvent, EventLog, Pool};
 use super::fighter::{Fighter, at_tier, can_end_on, eval, provoked_by, snapshots};
 use super::state::*;
-use crate::battle::effects::spend_actions;
 use crate::grid::path::{Reach, diagonal_open, reachable, step_cost};
 use crate::grid::{Field, chebyshev, footprint};
 use crate::ruleset::Rules;
@@ -94,20 +93,8 @@ pub fn check_move(
     let free = is_free_step(rules, field, me, path);
     if free {
         // d20: the free single step needs no action and is not one of the round's moves.
-    } else if rules.action_points().is_some() {
-        let need = move_ap(rules, field, path);
-        if me.actions.usable() < need {
-            return Err(RuleError::NotEnoughAp {
-                who: me.id,
-                need,
-                have: me.actions.usable(),
-            });
-        }
-    } else if me.actions.usable() == 0 {
-        return Err(RuleError::NoActions {
-            who: me.id,
-            what: "Standard Action",
-        });
+    } else {
+        super::family::of(rules).check_move_cost(me, move_ap(rules, field, path))?;
     }
     if !free && me.round.moves >= rules.actions.moves_per_round {
         return Err(RuleError::MoveLimit {
@@ -216,26 +203,15 @@ pub fn declare_move(
     let free = is_free_step(rules, &ground.field(rules), &f.snapshot(), &path);
     let name = f.identity.name.clone();
     super::family::d20::dive::stand_up(who, &name, &mut f.encounter.prone, &mut log);
-    match rules.action_points() {
-        _ if free => {
-            f.round.stepped = true;
-            log.push(BattleEvent::FreeAction {
-                who,
-                what: "the round's single step".into(),
-            });
-        }
-        Some(data) if move_ap(rules, &ground.field(rules), &path) > data.combat.move_cost => {
-            super::family::shinobi::spend_ap(
-                &mut f,
-                move_ap(rules, &ground.field(rules), &path),
-                "a move through Difficult Terrain (a Complex Action)",
-                &mut log,
-            )
-        }
-        Some(data) => {
-            super::family::shinobi::spend_ap(&mut f, data.combat.move_cost, "a move", &mut log)
-        }
-        None => spend_actions(&mut f, 1, what, &mut log),
+    if free {
+        f.round.stepped = true;
+        log.push(BattleEvent::FreeAction {
+            who,
+            what: "the round's single step".into(),
+        });
+    } else {
+        let need = move_ap(rules, &ground.field(rules), &path);
+        super::family::of(rules).pay_move(&mut f, need, what, &mut log);
     }
     if !free {
         f.round.moves += 1;

@@ -224,3 +224,35 @@ fn counter_and_concealment(
         _ => hit,
     }
 }
+
+/// Whether `me` has the `need` action points a move costs.
+pub fn check_move_cost(me: &Fighter, need: u32) -> Result<(), crate::battle::command::RuleError> {
+    if me.actions.usable() < need {
+        return Err(crate::battle::command::RuleError::NotEnoughAp {
+            who: me.id,
+            need,
+            have: me.actions.usable(),
+        });
+    }
+    Ok(())
+}
+
+/// Pays a move's action points: the ordinary cost, or more through Difficult Terrain (a
+/// Complex Action).
+pub fn pay_move(
+    data: &ShinobiData,
+    f: &mut crate::battle::fighter::FighterQueryItem,
+    need: u32,
+    log: &mut crate::battle::event::EventLog,
+) {
+    if need > data.combat.move_cost {
+        super::shinobi::spend_ap(
+            f,
+            need,
+            "a move through Difficult Terrain (a Complex Action)",
+            log,
+        );
+    } else {
+        super::shinobi::spend_ap(f, data.combat.move_cost, "a move", log);
+    }
+}

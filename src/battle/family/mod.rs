@@ -178,6 +178,24 @@ pub trait Family: Sync {
         false
     }
 
+    /// Whether `me` can pay for a move costing `need` action points by [`Family::move_ap`]
+    /// (the default pipeline: a move takes one Standard Action).
+    fn check_move_cost(&self, me: &Fighter, _need: u32) -> Result<(), RuleError> {
+        if me.actions.usable() == 0 {
+            return Err(RuleError::NoActions {
+                who: me.id,
+                what: "Standard Action",
+            });
+        }
+        Ok(())
+    }
+
+    /// Pays for a move that is not a free step: `need` action points by [`Family::move_ap`],
+    /// logged as `what` (the default pipeline: one action).
+    fn pay_move(&self, f: &mut FighterQueryItem, _need: u32, what: &str, log: &mut EventLog) {
+        super::effects::spend_actions(f, 1, what, log);
+    }
+
     /// True when a combatant's actions are counted in action points (the action-point
     /// families), as the log and the bar show them.
     fn acts_in_points(&self) -> bool {

@@ -24,6 +24,24 @@ use crate::ruleset::d20::D20Data;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for D20Data {
+    fn check_move_cost(
+        &self,
+        me: &Fighter,
+        need: u32,
+    ) -> Result<(), crate::battle::command::RuleError> {
+        crate::battle::family::ap::check_move_cost(me, need)
+    }
+
+    fn pay_move(
+        &self,
+        f: &mut FighterQueryItem,
+        need: u32,
+        _what: &str,
+        log: &mut crate::battle::event::EventLog,
+    ) {
+        crate::battle::family::ap::pay_move(&self.ap, f, need, log);
+    }
+
     fn acts_in_points(&self) -> bool {
         true
     }
