@@ -6,9 +6,15 @@
 //! opposed rolls, Soak, thresholds and Ki); a family overrides only where its text differs.
 //! Only this registry names the concrete families.
 //!
-//! Each family lives in its own folder here: its rules code and its hooks (`hooks.rs`, the
-//! `impl Family`), with its own modules beside them (d20: `grenade`, `swift`, `dive`; Digimon:
-//! `grapple`, `intercede`).
+//! Each family lives in its own folder here: its rules code, its hooks (`hooks.rs`, the
+//! `impl Family`) and its view models (`sheet.rs`, `aim.rs`), with its own modules beside them
+//! (d20: `grenade`, `swift`, `dive`; Digimon: `grapple`, `hold`, `intercede`). Beside the
+//! folders: the default pipeline's steps (`dbu`), what the action-point families share (`ap`)
+//! and the Skill Checks of d20 and Digimon (`skill`).
+//!
+//! Family code uses the engine's vocabulary and kernels (components, commands, events,
+//! fighters, state, checks, context, effects, odds) and this seam, never a phase system: that
+//! is what keeps the source free of import loops (`scripts/import-cycles.py`).
 
 pub mod ap;
 pub mod d20;

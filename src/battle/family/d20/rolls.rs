@@ -543,6 +543,7 @@ pub fn wear_armour(d: &D20Data, f: &mut FighterQueryItem, log: &mut EventLog) {
     });
 }
 
+/// The uncached work of [`success_chances`]: every Success Value's chance, exactly.
 pub(super) fn compute_success_chances(
     strike: &RollSpec,
     dc: i64,
