@@ -233,9 +233,10 @@ fn d20_provoked(
     let family = crate::battle::family::of(rules);
     let all = snapshots(q);
     let me = all.iter().find(|f| f.id == order.attacker)?;
-    family.provoked_by_attack(me, order, &all)?;
+    // Who would strike first (cheap, and none in most rulesets), then whether the attack is legal.
+    let foe = family.provoked_by_attack(me, order, &all)?;
     check_attack(rules, field, &all, me, order, None).ok()?;
-    family.provoked_by_attack(me, order, &all)
+    Some(foe)
 }
 
 /// Run condition: a sneak attack waits and nothing else is going on.
