@@ -201,7 +201,7 @@ fn random_options(
     extra.push(Command::CurePoison { who });
     extra.push(Command::HandOver { who });
     extra.push(Command::DropProne { who });
-    if (rules.digimon().is_some() || rules.d20().is_some())
+    if crate::battle::family::skill::makes_skill_checks(&rules)
         && let Some(at) = me.position
     {
         for sq in crate::grid::Dir8::ALL.map(|d| at.step(d)) {

@@ -156,9 +156,9 @@ impl Situation<'_> {
         }
         let ctx = assemble(self.rules, &self.field, me, &refs, &decl);
         let mut value = 0.0;
+        let family = crate::battle::family::of(self.rules);
         for (tc, t) in ctx.targets.iter().zip(&refs) {
-            let choice = crate::battle::family::of(self.rules)
-                .expected_answer(self.rules, &ctx, tc, &decl, t);
+            let choice = family.expected_answer(self.rules, &ctx, tc, &decl, t);
             let thresholds: f64 = choice
                 .threshold_chances
                 .iter()
@@ -172,24 +172,14 @@ impl Situation<'_> {
             } else {
                 0.0
             };
-            let effect = match self.rules.digimon() {
-                Some(d) => {
-                    crate::battle::family::digimon::effect_worth(d, &decl.profile.id, me, t)
-                        * choice.hit_chance
-                }
-                None => 0.0,
-            };
+            let effect = family.effect_worth(&decl.profile.id, me, t) * choice.hit_chance;
             let v = choice.expected_damage
                 + effect
                 + card_taken
                 + STAGE_WORTH * choice.stage_loss.unwrap_or(0) as f64
                 + THRESHOLD_BONUS * thresholds
                 + worth * choice.defeat_chance;
-            let helping = self
-                .rules
-                .digimon()
-                .and_then(|d| crate::battle::family::digimon::attack_of(d, &decl.profile.id))
-                .is_some_and(|(a, _)| crate::battle::family::digimon::helps(a));
+            let helping = family.helps_allies(&decl.profile.id);
             value += if t.side == me.side && !helping {
                 -2.0 * v
             } else {
@@ -215,10 +205,8 @@ impl Situation<'_> {
     /// The damage the opponents (and, d20, the live grenades) can deal us next round if we
     /// stand on `at`.
     fn risk(&self, at: Square) -> f64 {
-        let grenades = self.rules.d20().map_or(0.0, |d| {
-            crate::battle::family::d20::grenade::live_risk(d, &self.field, &self.me, at)
-        });
-        self.risk_of(at, |_| true) + grenades
+        let ground = crate::battle::family::of(self.rules).ground_risk(&self.field, &self.me, at);
+        self.risk_of(at, |_| true) + ground
     }
 
     /// [`Situation::risk`] counting only the opponents `counts` keeps.
@@ -232,20 +220,8 @@ impl Situation<'_> {
             let d = footprint_distance(op, o.size.squares, at, self.me.size.squares);
             let run = speed(self.rules, o, true).saturating_add(o.size.melee_range);
             let walk = speed(self.rules, o, false).saturating_add(o.size.melee_range);
-            // Power stages: one attack a turn, whatever the actions; DBU: up to 3 a round.
-            let most = match self.rules.stages() {
-                Some(data) => data.combat.turn.attacks,
-                // Digimon: two Simple Actions a round (three elsewhere).
-                None if self.rules.digimon().is_some() => o.actions.standard.max(2),
-                None => o.actions.standard.max(3),
-            };
-            let attacks = |moves: u32| {
-                if self.rules.stages().is_some() {
-                    f64::from(most)
-                } else {
-                    f64::from(most.saturating_sub(moves))
-                }
-            };
+            let family = crate::battle::family::of(self.rules);
+            let attacks = |moves: u32| f64::from(family.attacks_in_round(o, moves));
             let m = if d <= o.size.melee_range {
                 melee * attacks(0)
             } else if d <= walk {
@@ -305,17 +281,8 @@ fn threat_of(rules: &Rules, field: &Field, attacker: &Fighter, victim: &Fighter)
         let Some(profile) = rules.profile(pid) else {
             continue;
         };
-        // Power stages: hands are open, so only the cards it holds threaten (the Final Physical
-        // Attack only while it holds some card to discard).
-        if let (Some(data), Some(cards)) = (rules.stages(), &attacker.cards) {
-            let held = if data.card(pid).is_some() {
-                cards.count(pid) > 0
-            } else {
-                cards.held() > 0
-            };
-            if !held {
-                continue;
-            }
+        if !crate::battle::family::of(rules).threatens_with(attacker, pid) {
+            continue;
         }
         let Some(ty): Option<&AttackTypeDef> = rules.attack_type(&profile.attack_type) else {
             continue;
@@ -370,50 +337,33 @@ fn ki_price(me: &Fighter) -> f64 {
     KI_PRICE * (me.ki.max.max(1) as f64 / left).clamp(1.0, 4.0)
 }
 
-/// Digimon: a Digimon whose Tamer has not acted yet this turn lets the Tamer go first when it
-/// can Direct it now, so the Direct's bonus lands on this turn's attack (the partner's turn is
-/// shared: "Tamers and their partner Digimon act on the same turn") instead of waiting for a
-/// Dodge or the next round. The Tamer's own plan decides whether it Directs.
-fn hand_over_for_direct(
+/// Hands the shared turn to the partner first when one of its attacks makes that pay (Digimon:
+/// a Digimon whose Tamer has not acted yet lets the Tamer go first when it can Direct it now,
+/// so the Direct's bonus lands on this turn's attack: "Tamers and their partner Digimon act on
+/// the same turn"). The partner's own plan decides whether it makes that attack.
+fn hand_over_first(
     battle: &mut Battle,
     rules: &Rules,
     fighters: &[Fighter],
     me: &Fighter,
 ) -> Option<Command> {
-    let d = rules.digimon()?;
-    let state = me.digi.as_ref()?;
     let turn = battle.turn();
-    let fresh = turn.hand_overs == 0
-        && turn.paused.is_none()
-        && me.round.attacks == 0
-        && me.round.moves == 0;
-    if state.tamer || state.directed.is_some() || !fresh {
+    let fresh = turn.hand_overs == 0 && turn.paused.is_none();
+    let orders = crate::battle::family::of(rules).hand_over_orders(fighters, me, fresh);
+    if orders.is_empty() {
         return None;
     }
-    let tamer = fighters.iter().find(|f| Some(f.id) == state.partner)?;
     let field = battle.field();
-    let can_direct = crate::battle::family::digimon::attacks_now(d, tamer)
-        .iter()
-        .filter(|id| {
-            crate::battle::family::digimon::attack_of(d, id).is_some_and(|(a, bolstered)| {
-                !bolstered && a.effect == Some(crate::ruleset::digimon::EffectKind::Direct)
+    let pays = orders.iter().any(|order| {
+        fighters
+            .iter()
+            .find(|f| f.id == order.attacker)
+            .is_some_and(|partner| {
+                check_attack(rules, &field, fighters, partner, order, None).is_ok()
             })
-        })
-        .any(|id| {
-            let order = AttackOrder {
-                attacker: tamer.id,
-                profile: id.clone(),
-                technique: None,
-                target: crate::battle::command::AttackTarget::Combatant(me.id),
-                wager: 0,
-                element: None,
-                push: None,
-                sneak: false,
-            };
-            check_attack(rules, &field, fighters, tamer, &order, None).is_ok()
-        });
+    });
     let cmd = Command::HandOver { who: me.id };
-    (can_direct && battle.check(&cmd).is_ok()).then_some(cmd)
+    (pays && battle.check(&cmd).is_ok()).then_some(cmd)
 }
 
 /// One option and its score.
@@ -438,7 +388,7 @@ pub fn decide(
     };
     let rules = battle.rules().clone();
     if level != Level::Easy
-        && let Some(cmd) = hand_over_for_direct(battle, &rules, &fighters, &me)
+        && let Some(cmd) = hand_over_first(battle, &rules, &fighters, &me)
     {
         return cmd;
     }
@@ -497,47 +447,19 @@ pub fn decide(
             attacks.push((v, o.clone()));
         }
     }
-    // Power stages: what is left after an attack can only be a move once the turn's attacks
-    // are spent.
-    let attacks_after = match (rules.stages(), &me.cards) {
-        (Some(data), Some(c)) => {
-            let left = data
-                .combat
-                .turn
-                .attacks
-                .saturating_sub(c.attacks_this_turn + 1);
-            left_after.min(f64::from(left))
-        }
-        _ => left_after,
-    };
-    let rest_here = attacks_after * best_here;
+    let family = crate::battle::family::of(&rules);
+    let rest_here = f64::from(family.actions_after(&me, None)) * best_here;
     for (v, o) in attacks {
-        // Digimon: a helping attack that helps nobody (a second Direct on the same roll, Heal
+        // A helping attack that helps nobody (Digimon: a second Direct on the same roll, Heal
         // on the unhurt) is an action thrown away, not a tie with ending the turn.
-        let helps_nobody = v <= 0.0
-            && rules
-                .digimon()
-                .and_then(|d| crate::battle::family::digimon::attack_of(d, &o.profile))
-                .is_some_and(|(a, _)| crate::battle::family::digimon::helps(a));
-        if helps_nobody {
+        if v <= 0.0 && family.helps_allies(&o.profile) {
             continue;
         }
-        // Digimon: a Complex Action (a Bolstered or Complex attack) leaves nothing after it.
-        let rest_here = match rules.action_points().filter(|_| rules.digimon().is_some()) {
-            Some(data) => {
-                f64::from(me.actions.usable().saturating_sub(
-                    crate::battle::family::shinobi::attack_ap(
-                        data,
-                        rules.digimon(),
-                        &me,
-                        &o.profile,
-                    ),
-                )) * best_here
-            }
-            None => rest_here,
-        };
+        // What the actions left after this attack can do from here (power stages: only a
+        // move once the turn's attacks are spent; Digimon: nothing after a Complex Action).
+        let after = f64::from(family.actions_after(&me, Some(&o.profile))) * best_here;
         options.push(Candidate {
-            score: v + rest_here - settings.risk_weight * risk_here,
+            score: v + after - settings.risk_weight * risk_here,
             command: Command::Attack(o),
         });
     }
@@ -589,24 +511,11 @@ pub fn decide(
                 let mut exploit = 0.0;
                 let mut at = here;
                 let mut visited = vec![here];
-                let d20 = rules.action_points().is_some() && !rules.is_ninja_chapter();
                 for step in &path {
-                    for o in provoked_by(&fighters, &me, at, *step)
-                        .into_iter()
-                        .filter(|_| !d20)
-                    {
+                    for o in provoked_by(&fighters, &me, at, *step) {
                         let answers = fighters.iter().find(|f| f.id == o).is_some_and(|f| {
-                            if rules.action_points().is_some() {
-                                f.actions.usable() > 0
-                                    && crate::battle::family::shinobi::entered_reach(
-                                        &visited,
-                                        me.size.squares,
-                                        f,
-                                    )
-                                    .is_some()
-                            } else {
-                                f.actions.counter > 0
-                            }
+                            family.move_provokes(&visited, me.size.squares, f)
+                                && family.can_answer_now(f)
                         });
                         if answers {
                             exploit += s.threat.get(&o).map_or(0.0, |t| t.0);
@@ -614,14 +523,8 @@ pub fn decide(
                     }
                     at = *step;
                     visited.push(at);
-                    if let (Some(data), Some(feet)) = (
-                        rules.action_points(),
-                        s.field.terrain(at).and_then(|t| t.drop),
-                    ) {
-                        exploit += crate::battle::family::shinobi::fall_dist(
-                            &crate::battle::family::shinobi::fall(data, &me, feet),
-                        )
-                        .mean();
+                    if let Some(feet) = s.field.terrain(at).and_then(|t| t.drop) {
+                        exploit += family.fall_risk(&me, feet);
                     }
                 }
                 let after = if settings.lookahead && left_after > 0.0 {

@@ -299,20 +299,16 @@ pub fn advance_move(
         let visited: Vec<Square> = std::iter::once(m.start)
             .chain(m.path[..m.next].iter().copied())
             .collect();
-        // d20 and Digimon: moving provokes nothing (d20's attacks of opportunity come from
-        // shooting or reloading in a threatened square; the Digimon chapter has none).
-        let d20 = rules.action_points().is_some() && !rules.is_ninja_chapter();
+        // Only what the family says a step provokes (the ninja chapter: a reach entered during
+        // this move and now left; d20 and Digimon: nothing).
+        let family = super::family::of(rules);
         let pending: Vec<CombatantId> = provoked_by(&all, mover, from, to)
             .into_iter()
-            .filter(|_| !d20)
             .filter(|id| !m.asked.contains(id))
-            // Shinobi: only a reach entered during this move and now left provokes.
             .filter(|id| {
-                rules.action_points().is_none()
-                    || all.iter().find(|f| f.id == *id).is_some_and(|o| {
-                        super::family::shinobi::entered_reach(&visited, mover.size.squares, o)
-                            .is_some()
-                    })
+                all.iter()
+                    .find(|f| f.id == *id)
+                    .is_some_and(|o| family.move_provokes(&visited, mover.size.squares, o))
             })
             .collect();
         if let Some(&p) = pending.first() {
@@ -336,16 +332,15 @@ pub fn advance_move(
         }
         if let Some(mut f) = q.iter_mut().find(|f| *f.id == m.who) {
             f.position.0 = Some(to);
-            // Shinobi: stepping onto a drop is a fall.
-            if let (Some(data), Some(feet)) = (
-                rules.action_points(),
-                super::family::shinobi::drop_between(&field, from, to),
-            ) {
-                let fall = super::family::shinobi::fall(data, mover, feet);
-                let hurt =
-                    super::family::shinobi::roll_fall(&mut dice.0, m.who, to, &fall, &mut log);
-                super::family::shinobi::hurt(rules, &mut f, hurt, None, "falling damage", &mut log);
-            }
+            // What the step does besides (the action-point families: a drop is a fall).
+            let step = super::family::Step {
+                rules,
+                field: &field,
+                mover,
+                from,
+                to,
+            };
+            family.stepped(&step, &mut f, &mut dice.0, &mut log);
         }
         m.next += 1;
         m.asked.clear();

@@ -41,6 +41,7 @@ use super::state::AttackState;
 use super::stats::CombatantStats;
 use crate::dice::{DiceSource, RollSpec};
 use crate::grid::Field;
+use crate::ruleset::shinobi::ShinobiData;
 use crate::ruleset::{FamilyData, ProfileDef, Rules};
 
 /// What a ruleset family does differently from the default pipeline.
@@ -258,6 +259,105 @@ pub trait Family: Sync {
     /// The squares of a free single step `f` has left this round, when the family has one.
     fn free_step_left(&self, _f: &Fighter) -> Option<u32> {
         None
+    }
+
+    /// The action-point tables this family plays on (the ninja chapter's 3 points a round),
+    /// if any: the defaults of the hooks the action-point families share read them.
+    fn action_points(&self) -> Option<&ShinobiData> {
+        None
+    }
+
+    /// True when opponent `o` may answer a mover who steps out of its reach, given the squares
+    /// the mover has visited so far (the ninja chapter: only a reach entered during this move
+    /// and now left; d20 and Digimon override it: moving provokes nothing there).
+    fn move_provokes(&self, visited: &[Square], mover_size: u32, o: &Fighter) -> bool {
+        self.action_points().is_none() || shinobi::entered_reach(visited, mover_size, o).is_some()
+    }
+
+    /// True when `o` still has what answering a provocation takes: a Counter Action, or an
+    /// action point in the action-point families.
+    fn can_answer_now(&self, o: &Fighter) -> bool {
+        match self.action_points() {
+            Some(_) => o.actions.usable() > 0,
+            None => o.actions.counter > 0,
+        }
+    }
+
+    /// What a step from `s.from` onto `s.to` does to the mover besides moving it: in the
+    /// action-point families, a drop entered is a fall, rolled and applied here.
+    fn stepped(
+        &self,
+        s: &Step,
+        f: &mut FighterQueryItem,
+        dice: &mut DiceSource,
+        log: &mut EventLog,
+    ) {
+        if let (Some(data), Some(feet)) = (
+            self.action_points(),
+            shinobi::drop_between(s.field, s.from, s.to),
+        ) {
+            let fall = shinobi::fall(data, s.mover, feet);
+            let hurt = shinobi::roll_fall(dice, s.mover.id, s.to, &fall, log);
+            shinobi::hurt(s.rules, f, hurt, None, "falling damage", log);
+        }
+    }
+
+    /// The mean damage `me` expects from dropping `feet` (the action-point families' falls);
+    /// nothing where falls are not played.
+    fn fall_risk(&self, me: &Fighter, feet: u32) -> f64 {
+        self.action_points().map_or(0.0, |data| {
+            shinobi::fall_dist(&shinobi::fall(data, me, feet)).mean()
+        })
+    }
+
+    // What a computer player weighs besides the odds (the planner reads these).
+
+    /// What the effect of attack `profile` beyond its damage is worth, in damage points, when
+    /// it lands on `t` (Digimon's effects); nothing by default.
+    fn effect_worth(&self, _profile: &str, _me: &Fighter, _t: &Fighter) -> f64 {
+        0.0
+    }
+
+    /// True when attack `profile` is meant for allies (Digimon's Direct or Heal), so landing
+    /// it on one is no loss.
+    fn helps_allies(&self, _profile: &str) -> bool {
+        false
+    }
+
+    /// The damage the battlefield itself may deal `me` standing on `at` before its next turn
+    /// (d20's live grenades); nothing by default.
+    fn ground_risk(&self, _field: &Field, _me: &Fighter, _at: Square) -> f64 {
+        0.0
+    }
+
+    /// How many attacks `o` can make in a round after `moves` moves (the default pipeline: up
+    /// to three actions, each move taking one).
+    fn attacks_in_round(&self, o: &Fighter, moves: u32) -> u32 {
+        o.actions.standard.max(3).saturating_sub(moves)
+    }
+
+    /// True when `f` can attack with `profile` at all now (the card game: only with a card in
+    /// hand).
+    fn threatens_with(&self, _f: &Fighter, _profile: &str) -> bool {
+        true
+    }
+
+    /// How many actions like its best attack `me` keeps after one action: an attack with
+    /// `attack` when given, else a utility maneuver (the default pipeline: all but one).
+    fn actions_after(&self, me: &Fighter, _attack: Option<&str>) -> u32 {
+        me.actions.usable().saturating_sub(1)
+    }
+
+    /// The partner's attacks that make handing `me`'s turn over before it acts pay (Digimon: a
+    /// Tamer's Direct lands on this turn's attack); `fresh_turn` when the shared turn has not
+    /// been handed over or paused yet. None where turns are not shared.
+    fn hand_over_orders(
+        &self,
+        _fighters: &[Fighter],
+        _me: &Fighter,
+        _fresh_turn: bool,
+    ) -> Vec<AttackOrder> {
+        Vec::new()
     }
 
     /// The family's own quantities in a balance report, named in its terms (attacks, hits,
@@ -533,6 +633,16 @@ pub struct RollPhase<'a, 'w, 's> {
     pub targets: &'a [&'a Fighter],
     pub all: &'a [Fighter],
     pub res: super::state::Resolve<'a, 'w, 's>,
+}
+
+/// One step of a move: the rules, the field, the mover as it stood when the move began, and
+/// the squares it steps from and onto.
+pub struct Step<'a> {
+    pub rules: &'a Rules,
+    pub field: &'a Field<'a>,
+    pub mover: &'a Fighter,
+    pub from: Square,
+    pub to: Square,
 }
 
 /// The family that plays `rules`.

@@ -55,6 +55,12 @@ fn family(rules: &Rules) -> Option<Family<'_>> {
     }
 }
 
+/// True when `rules` makes Skill Checks on the ground (d20 and Digimon), so a player or the
+/// computer may try one on the squares beside a unit.
+pub fn makes_skill_checks(rules: &Rules) -> bool {
+    family(rules).is_some()
+}
+
 /// The first foe (on the field and able to act) that can see `me`: what puts it under
 /// pressure, so it cannot Take 10.
 pub fn watched_by<'a>(field: &Field, all: &'a [Fighter], me: &Fighter) -> Option<&'a Fighter> {

@@ -24,6 +24,20 @@ use crate::ruleset::d20::D20Data;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for D20Data {
+    fn action_points(&self) -> Option<&crate::ruleset::shinobi::ShinobiData> {
+        Some(&self.ap)
+    }
+
+    /// Moving provokes nothing: d20's attacks of opportunity come from shooting or reloading
+    /// in a threatened square.
+    fn move_provokes(&self, _visited: &[Square], _mover_size: u32, _o: &Fighter) -> bool {
+        false
+    }
+
+    fn ground_risk(&self, field: &Field, me: &Fighter, at: Square) -> f64 {
+        super::grenade::live_risk(self, field, me, at)
+    }
+
     fn check_move_cost(
         &self,
         me: &Fighter,

@@ -28,6 +28,72 @@ use crate::ruleset::digimon::DigimonData;
 use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for DigimonData {
+    fn action_points(&self) -> Option<&crate::ruleset::shinobi::ShinobiData> {
+        Some(&self.ap)
+    }
+
+    /// Moving provokes nothing: the Digimon chapter has no attacks of opportunity.
+    fn move_provokes(&self, _visited: &[Square], _mover_size: u32, _o: &Fighter) -> bool {
+        false
+    }
+
+    fn effect_worth(&self, profile: &str, me: &Fighter, t: &Fighter) -> f64 {
+        digimon::effect_worth(self, profile, me, t)
+    }
+
+    fn helps_allies(&self, profile: &str) -> bool {
+        digimon::attack_of(self, profile).is_some_and(|(a, _)| digimon::helps(a))
+    }
+
+    /// Two Simple Actions a round (three elsewhere).
+    fn attacks_in_round(&self, o: &Fighter, moves: u32) -> u32 {
+        o.actions.standard.max(2).saturating_sub(moves)
+    }
+
+    /// A Complex Action (a Bolstered or Complex attack) leaves nothing after it.
+    fn actions_after(&self, me: &Fighter, attack: Option<&str>) -> u32 {
+        let spent = attack.map_or(1, |profile| {
+            shinobi::attack_ap(&self.ap, Some(self), me, profile)
+        });
+        me.actions.usable().saturating_sub(spent)
+    }
+
+    fn hand_over_orders(
+        &self,
+        fighters: &[Fighter],
+        me: &Fighter,
+        fresh_turn: bool,
+    ) -> Vec<AttackOrder> {
+        let Some(state) = me.digi.as_ref() else {
+            return Vec::new();
+        };
+        let fresh = fresh_turn && me.round.attacks == 0 && me.round.moves == 0;
+        if state.tamer || state.directed.is_some() || !fresh {
+            return Vec::new();
+        }
+        let Some(tamer) = fighters.iter().find(|f| Some(f.id) == state.partner) else {
+            return Vec::new();
+        };
+        digimon::attacks_now(self, tamer)
+            .into_iter()
+            .filter(|id| {
+                digimon::attack_of(self, id).is_some_and(|(a, bolstered)| {
+                    !bolstered && a.effect == Some(crate::ruleset::digimon::EffectKind::Direct)
+                })
+            })
+            .map(|id| AttackOrder {
+                attacker: tamer.id,
+                profile: id,
+                technique: None,
+                target: crate::battle::command::AttackTarget::Combatant(me.id),
+                wager: 0,
+                element: None,
+                push: None,
+                sneak: false,
+            })
+            .collect()
+    }
+
     fn check_move_cost(
         &self,
         me: &Fighter,

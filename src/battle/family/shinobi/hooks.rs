@@ -27,6 +27,10 @@ use crate::ruleset::{ProfileDef, Rules};
 use bevy::prelude::Query;
 
 impl Family for ShinobiData {
+    fn action_points(&self) -> Option<&ShinobiData> {
+        Some(self)
+    }
+
     fn check_move_cost(
         &self,
         me: &Fighter,

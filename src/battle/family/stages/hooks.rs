@@ -28,6 +28,38 @@ use crate::ruleset::stages::StageData;
 use bevy::prelude::Query;
 
 impl Family for StageData {
+    /// One attack a turn, whatever the actions.
+    fn attacks_in_round(&self, _o: &Fighter, _moves: u32) -> u32 {
+        self.combat.turn.attacks
+    }
+
+    /// Hands are open, so only the cards it holds threaten (the Final Physical Attack only
+    /// while it holds some card to discard).
+    fn threatens_with(&self, f: &Fighter, profile: &str) -> bool {
+        let Some(cards) = &f.cards else {
+            return true;
+        };
+        if self.card(profile).is_some() {
+            cards.count(profile) > 0
+        } else {
+            cards.held() > 0
+        }
+    }
+
+    /// What is left after an attack can only be a move once the turn's attacks are spent.
+    fn actions_after(&self, me: &Fighter, _attack: Option<&str>) -> u32 {
+        let left = me.actions.usable().saturating_sub(1);
+        match &me.cards {
+            Some(c) => left.min(
+                self.combat
+                    .turn
+                    .attacks
+                    .saturating_sub(c.attacks_this_turn + 1),
+            ),
+            None => left,
+        }
+    }
+
     /// The attack card leaves the hand.
     fn attack_declared(&self, f: &mut FighterQueryItem, profile: &str, log: &mut EventLog) {
         stages::play_attack(self, f, profile, log);
