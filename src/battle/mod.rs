@@ -20,6 +20,7 @@ pub mod maneuvers;
 pub mod menu;
 pub mod movement;
 pub mod odds;
+pub mod odds_text;
 pub mod policy;
 pub mod preview;
 

@@ -24,7 +24,7 @@ pub mod shinobi;
 pub mod skill;
 pub mod stages;
 
-use bevy::prelude::Query;
+use bevy::prelude::{Query, World};
 
 use super::aim::{AimContext, AimOption, AimView, MoveHelp};
 use super::bar::{BarView, ExploitPrompt, Offers};
@@ -36,6 +36,7 @@ use super::context::{AttackContext, DamageResult, Declaration, TargetContext};
 use super::event::{BattleEvent, EventLog, Pool};
 use super::fighter::{Fighter, FighterQuery, FighterQueryItem};
 use super::odds::TargetOdds;
+use super::odds_text::{OddsAsk, OddsWords};
 use super::sheet::{SheetContext, UnitSheet};
 use super::state::AttackState;
 use super::stats::CombatantStats;
@@ -545,6 +546,35 @@ pub trait Family: Sync {
         Vec::new()
     }
 
+    /// The answer `word` names on `gridclash odds`'s command line, in this family's terms.
+    fn defense_word(&self, word: &str) -> Option<DefenseChoice> {
+        super::odds_text::defense_word(self.action_points().is_some(), word)
+    }
+
+    /// Sets up the what-if `gridclash odds` asks about in `world` and says what it assumed
+    /// (the card game: the cards put in the hands); nothing by default.
+    fn odds_what_if(&self, _world: &mut World, _q: &OddsWhatIf) -> Result<Vec<String>, String> {
+        Ok(Vec::new())
+    }
+
+    /// What `gridclash odds` says about `ask`, in this family's terms.
+    fn odds_words(&self, ask: &OddsAsk) -> OddsWords {
+        match self.action_points() {
+            Some(_) => super::odds_text::action_point_words(ask),
+            None => super::odds_text::default_words(ask),
+        }
+    }
+
+    /// The text `gridclash odds` prints about `ask`.
+    fn odds_lines(&self, ask: &OddsAsk) -> Vec<String> {
+        super::odds_text::lines(ask, self.odds_words(ask))
+    }
+
+    /// The JSON `gridclash odds --json` prints about `ask`.
+    fn odds_json(&self, ask: &OddsAsk) -> serde_json::Value {
+        super::odds_text::default_json(ask)
+    }
+
     /// The exact odds of the assembled attack against one target answering with `choice`.
     fn target_odds(
         &self,
@@ -633,6 +663,16 @@ pub struct RollPhase<'a, 'w, 's> {
     pub targets: &'a [&'a Fighter],
     pub all: &'a [Fighter],
     pub res: super::state::Resolve<'a, 'w, 's>,
+}
+
+/// The question `gridclash odds` asks before the preview: the rules, who attacks whom with
+/// what, and the answer asked about.
+pub struct OddsWhatIf<'a> {
+    pub rules: &'a Rules,
+    pub attacker: CombatantId,
+    pub target: CombatantId,
+    pub maneuver: &'a str,
+    pub defense: DefenseChoice,
 }
 
 /// One step of a move: the rules, the field, the mover as it stood when the move began, and

@@ -34,6 +34,17 @@ impl Family for D20Data {
         false
     }
 
+    fn defense_word(&self, word: &str) -> Option<DefenseChoice> {
+        super::odds_text::defense_word(word)
+    }
+
+    fn odds_words(
+        &self,
+        ask: &crate::battle::odds_text::OddsAsk,
+    ) -> crate::battle::odds_text::OddsWords {
+        super::odds_text::odds_words(self, ask)
+    }
+
     fn ground_risk(&self, field: &Field, me: &Fighter, at: Square) -> f64 {
         super::grenade::live_risk(self, field, me, at)
     }

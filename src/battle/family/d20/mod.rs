@@ -14,6 +14,7 @@ mod attack;
 pub mod dive;
 pub mod grenade;
 mod hooks;
+pub mod odds_text;
 mod rolls;
 pub mod sheet;
 pub mod swift;

@@ -37,6 +37,13 @@ impl Family for DigimonData {
         false
     }
 
+    fn odds_words(
+        &self,
+        ask: &crate::battle::odds_text::OddsAsk,
+    ) -> crate::battle::odds_text::OddsWords {
+        digimon::odds_text::odds_words(self, ask)
+    }
+
     fn effect_worth(&self, profile: &str, me: &Fighter, t: &Fighter) -> f64 {
         digimon::effect_worth(self, profile, me, t)
     }

@@ -16,6 +16,7 @@ mod hits;
 pub mod hold;
 mod hooks;
 pub mod intercede;
+pub mod odds_text;
 mod rolls;
 pub mod sheet;
 

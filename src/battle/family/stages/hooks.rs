@@ -28,6 +28,32 @@ use crate::ruleset::stages::StageData;
 use bevy::prelude::Query;
 
 impl Family for StageData {
+    /// The card game's two answers: take it (`dodge`, the default, or `take`) or block it
+    /// with a card (`block` or `parry`).
+    fn defense_word(&self, word: &str) -> Option<DefenseChoice> {
+        match word {
+            "dodge" | "take" => Some(DefenseChoice::Dodge),
+            "block" | "parry" => Some(DefenseChoice::Parry),
+            _ => None,
+        }
+    }
+
+    fn odds_what_if(
+        &self,
+        world: &mut bevy::prelude::World,
+        q: &crate::battle::family::OddsWhatIf,
+    ) -> Result<Vec<String>, String> {
+        stages::odds_text::what_if(self, world, q)
+    }
+
+    fn odds_lines(&self, ask: &crate::battle::odds_text::OddsAsk) -> Vec<String> {
+        stages::odds_text::lines(ask)
+    }
+
+    fn odds_json(&self, ask: &crate::battle::odds_text::OddsAsk) -> serde_json::Value {
+        stages::odds_text::json(ask)
+    }
+
     /// One attack a turn, whatever the actions.
     fn attacks_in_round(&self, _o: &Fighter, _moves: u32) -> u32 {
         self.combat.turn.attacks

@@ -9,6 +9,7 @@
 
 pub mod aim;
 mod hooks;
+pub mod odds_text;
 pub mod sheet;
 
 use bevy::prelude::*;
