@@ -292,10 +292,9 @@ pub fn apply_defense_answer(
         && let Some(mut f) = q.iter_mut().find(|f| *f.id == who)
     {
         super::attack::declare_defense(&mut f, t, choice, &mut log);
-        if let (Some(data), Some(id)) = (rules.0.action_points(), counter)
-            && let Some(c) = data.counter(&id)
+        if let Some(id) = counter
+            && super::family::of(&rules.0).cast_counter(&mut f, &id, &mut log)
         {
-            super::family::shinobi::cast_counter(&mut f, c, &mut log);
             t.counter = Some(id);
         }
     }

@@ -126,10 +126,7 @@ fn probe_target(rules: &Rules, fighters: &[Fighter], me: &Fighter, profile: &str
         }
         _ => {
             // Digimon: a helping effect is given to an ally (Direct to the partner).
-            let helping = rules
-                .digimon()
-                .and_then(|d| crate::battle::family::digimon::attack_of(d, profile))
-                .is_some_and(|(a, _)| crate::battle::family::digimon::helps(a));
+            let helping = crate::battle::family::of(rules).helps_allies(profile);
             if helping {
                 let partner = me.digi.as_ref().and_then(|s| s.partner);
                 return AttackTarget::Combatant(partner.unwrap_or(me.id));

@@ -41,7 +41,6 @@ use serde::Serialize;
 
 use crate::dice::DiceSource;
 use crate::ruleset::{ConditionKind, ConditionRule, Rules};
-use command::DefenseChoice;
 use command::{AttackOrder, Command, Decision, RuleError};
 use components::CombatantId;
 use context::Declaration;
@@ -623,17 +622,8 @@ impl Battle {
                     return Err(RuleError::AwaitingDecision(d.clone()));
                 }
                 if let Some(id) = counter {
-                    let why = match (
-                        self.rules.action_points(),
-                        fighters.iter().find(|f| f.id == *attacker),
-                    ) {
-                        (Some(data), Some(a)) => {
-                            family::shinobi::check_counter(data, me, a, id).err()
-                        }
-                        (None, _) => Some("counters are a shinobi rule".to_string()),
-                        (_, None) => Some("the attacker is gone".to_string()),
-                    };
-                    if let Some(why) = why {
+                    let by = fighters.iter().find(|f| f.id == *attacker);
+                    if let Err(why) = family::of(&self.rules).check_counter(me, by, id) {
                         return Err(RuleError::CannotCounter {
                             who,
                             counter: id.clone(),
@@ -650,34 +640,13 @@ impl Battle {
                         choice: choice.name(),
                     });
                 }
-                if self.rules.action_points().is_some() {
-                    return Ok(());
-                }
-                if let Some(data) = self.rules.stages() {
-                    let kind = self
-                        .world
-                        .resource::<CurrentAttack>()
-                        .0
-                        .as_ref()
-                        .and_then(|a| family::stages::attack_kind(data, &a.order.profile));
-                    if *choice == DefenseChoice::Parry
-                        && let Some(kind) = kind
-                        && family::stages::block_card(data, me, kind).is_none()
-                    {
-                        return Err(RuleError::CannotBlock {
-                            who,
-                            kind: format!("{:?}", kind.blocked_by().unwrap_or(kind)),
-                        });
-                    }
-                    return Ok(());
-                }
-                if *choice == DefenseChoice::Parry
-                    && me.actions.counter == 0
-                    && !(self.rules.actions.conversion && me.actions.standard > 0)
-                {
-                    return Err(RuleError::CannotParry(who));
-                }
-                return Ok(());
+                let profile = self
+                    .world
+                    .resource::<CurrentAttack>()
+                    .0
+                    .as_ref()
+                    .map(|a| a.order.profile.as_str());
+                return family::of(&self.rules).check_answer(&self.rules, me, *choice, profile);
             }
             (Some(Decision::Response { who: asked, .. }), Command::Respond { surge, .. }) => {
                 if *asked != who {
@@ -716,9 +685,9 @@ impl Battle {
                 return Err(RuleError::NothingToAnswer(who));
             }
             (None, Command::ConvertAction { .. }) => {
-                if self.rules.action_points().is_some() {
+                if let Some(what) = family::of(&self.rules).foreign_maneuver(cmd) {
                     return Err(RuleError::NotInRuleset {
-                        what: "converting an action (held AP answer opportunity attacks as they are)",
+                        what,
                         ruleset: self.rules.manifest.id.clone(),
                     });
                 }
@@ -753,27 +722,12 @@ impl Battle {
                 Ok(())
             }
         };
-        // DBU's maneuvers that the other families do not have.
-        if rules.manifest.family != crate::ruleset::Family::Dbu {
-            let foreign = match cmd {
-                Command::PowerUp { .. } if rules.stages().is_some() => {
-                    Some("Power Up (the Power Up step is automatic)")
-                }
-                Command::PowerUp { .. } => Some("Power Up"),
-                Command::Recover { .. } => Some("Combat Recovery"),
-                Command::Surge { .. } => Some("a Surge"),
-                Command::EndCondition { .. } => Some("ending a condition"),
-                Command::StandUp { .. } => Some("standing up"),
-                Command::CurePoison { .. } => Some("curing poison"),
-                Command::Move { boosted: true, .. } => Some("a Boosted move"),
-                _ => None,
-            };
-            if let Some(what) = foreign {
-                return Err(RuleError::NotInRuleset {
-                    what,
-                    ruleset: rules.manifest.id.clone(),
-                });
-            }
+        // The default pipeline's maneuvers that this family does not have.
+        if let Some(what) = family::of(&rules).foreign_maneuver(cmd) {
+            return Err(RuleError::NotInRuleset {
+                what,
+                ruleset: rules.manifest.id.clone(),
+            });
         }
         let field = self.field();
         match cmd {

@@ -310,3 +310,12 @@ pub struct AttackPreview {
     pub context: AttackContext,
     pub odds: AttackOdds,
 }
+
+/// What a shinobi counter would do for the defender being asked: the counter, its damage, and
+/// per answer the exact chance of evading and hitting back.
+#[derive(Debug, Clone)]
+pub struct CounterPreview {
+    pub counter: crate::ruleset::shinobi::CounterDef,
+    pub damage: i64,
+    pub chances: Vec<(super::command::DefenseChoice, f64)>,
+}

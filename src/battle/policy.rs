@@ -50,10 +50,7 @@ pub fn candidate_attacks(rules: &Rules, fighters: &[Fighter], me: &Fighter) -> V
             vec![None]
         };
         // Digimon: a helping effect goes to an ally (or oneself), not an opponent.
-        let helping = rules
-            .digimon()
-            .and_then(|d| super::family::digimon::attack_of(d, &profile_id))
-            .is_some_and(|(a, _)| super::family::digimon::helps(a));
+        let helping = super::family::of(rules).helps_allies(&profile_id);
         let targets: Vec<AttackTarget> = match profile.targeting {
             Targeting::Single if helping => fighters
                 .iter()
@@ -115,7 +112,7 @@ pub fn candidate_attacks(rules: &Rules, fighters: &[Fighter], me: &Fighter) -> V
                 out.push(base.clone());
                 // Shinobi: the same attack as a sneak attack, where a lost contest cannot be
                 // answered (the target has no melee reach on the attacker).
-                if rules.is_ninja_chapter()
+                if super::family::of(rules).sneak_attacks()
                     && let AttackTarget::Combatant(id) = target
                     && fighters
                         .iter()

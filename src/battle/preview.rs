@@ -14,14 +14,7 @@ use super::{Battle, attack, family, odds};
 use crate::ruleset::Rules;
 use bevy::prelude::*;
 
-/// What a shinobi counter would do for the defender being asked: the counter, its damage, and
-/// per answer the exact chance of evading and hitting back.
-#[derive(Debug, Clone)]
-pub struct CounterPreview {
-    pub counter: crate::ruleset::shinobi::CounterDef,
-    pub damage: i64,
-    pub chances: Vec<(super::command::DefenseChoice, f64)>,
-}
+pub use super::odds::CounterPreview;
 
 impl Battle {
     /// The aim panel of `order`, from its `preview`, in the family's terms: what the window's
@@ -145,15 +138,12 @@ impl Battle {
             return None;
         };
         let rules = self.rules.clone();
-        let data = rules.action_points()?;
+        let fam = family::of(&rules);
         let attack = self.world.resource::<CurrentAttack>().0.clone()?;
         let fighters = self.fighters();
         let a = fighters.iter().find(|f| f.id == attacker)?;
         let me = fighters.iter().find(|f| f.id == defender)?;
-        let counter = family::shinobi::counters_now(data, me, a)
-            .first()
-            .copied()?
-            .clone();
+        let counter = fam.counter_now(me, a)?;
         let all: Vec<&Fighter> = attack
             .targets
             .iter()
@@ -165,21 +155,7 @@ impl Battle {
         let field = self.field();
         let ctx = crate::battle::family::assemble(&rules, &field, a, &all, &decl);
         let tc = ctx.targets.iter().find(|x| x.id == defender)?;
-        let back = family::shinobi::counter_defense(data, a);
-        Some(CounterPreview {
-            damage: family::shinobi::counter_damage(me, &counter),
-            chances: tc
-                .defenses
-                .iter()
-                .map(|(c, spec)| {
-                    (
-                        *c,
-                        family::shinobi::counter_chance(data, &tc.strike, spec, &back),
-                    )
-                })
-                .collect(),
-            counter,
-        })
+        Some(fam.counter_preview(me, a, tc, counter))
     }
 }
 

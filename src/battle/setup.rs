@@ -187,15 +187,7 @@ pub fn build_fighter(rules: &Rules, id: CombatantId, unit: &UnitSetup) -> Option
         max: capacity,
     };
     f.thresholds.reached = reached_thresholds(rules, a.minion, f.life);
-    if let Some(data) = rules.stages() {
-        super::family::stages::prepare(data, a, &mut f);
-    }
-    if let Some(d) = rules.digimon() {
-        f.digi = Some(DigiState {
-            tamer: d.tamer(&a.id).is_some(),
-            ..DigiState::default()
-        });
-    }
+    super::family::of(rules).prepare_fighter(a, &mut f);
     for kind in &unit.conditions {
         f.conditions.0.push(ConditionInstance {
             kind: *kind,
@@ -253,9 +245,7 @@ pub fn build_all(rules: &Rules, setup: &BattleSetup) -> Result<Vec<Fighter>, Set
         }
         out.push(f);
     }
-    if let Some(d) = rules.digimon() {
-        link_partners(d, &mut out);
-    }
+    super::family::of(rules).link_fighters(&mut out);
     let mut sides: Vec<u8> = out.iter().map(|f| f.side.0).collect();
     sides.sort();
     sides.dedup();
@@ -263,37 +253,6 @@ pub fn build_all(rules: &Rules, setup: &BattleSetup) -> Result<Vec<Fighter>, Set
         return Err(SetupError::OneSide);
     }
     Ok(out)
-}
-
-/// Digimon: each Tamer acts with the first Digimon of its side whose roster id is its
-/// `partner` and that has no Tamer yet ("Tamers and their partner Digimon act on the same
-/// turn").
-fn link_partners(d: &crate::ruleset::digimon::DigimonData, out: &mut [Fighter]) {
-    for i in 0..out.len() {
-        let Some(want) = d
-            .tamer(&out[i].identity.archetype)
-            .and_then(|t| t.partner.clone())
-        else {
-            continue;
-        };
-        let side = out[i].side;
-        let found = out.iter().position(|o| {
-            o.side == side
-                && o.identity.archetype == want
-                && o.digi
-                    .as_ref()
-                    .is_some_and(|s| !s.tamer && s.partner.is_none())
-        });
-        if let Some(j) = found {
-            let (ti, di) = (out[i].id, out[j].id);
-            if let Some(s) = out[i].digi.as_mut() {
-                s.partner = Some(di);
-            }
-            if let Some(s) = out[j].digi.as_mut() {
-                s.partner = Some(ti);
-            }
-        }
-    }
 }
 
 /// The first half of a combatant entity's components (Bevy bundles are tuples of up to 15).

@@ -732,6 +732,75 @@ fn aim_view_of_every_shipped_ruleset_is_in_its_terms() {
     }
 }
 
+/// A sneak attack is the ninja chapter's rule: sent in any other ruleset's battle (from a
+/// replay, a script or the command line) the engine refuses it and names the rule, even where
+/// the same attack without the sneak is legal.
+#[test]
+fn sneak_attack_is_refused_outside_the_ninja_chapter() {
+    use gridclash::battle::command::{AttackOrder, AttackTarget, Command, RuleError};
+    use gridclash::battle::menu::attack_slots;
+    use gridclash::ruleset::Family;
+    for loaded in shipped() {
+        let mut battle = started(&loaded);
+        let who = battle.active().expect("someone acts first");
+        let me = battle.fighter(who).expect("the active unit");
+        let foes: Vec<_> = battle
+            .fighters()
+            .into_iter()
+            .filter(|f| f.side != me.side && f.position.is_some())
+            .collect();
+        let mut tried = 0;
+        for foe in &foes {
+            let at = foe.position.expect("on the field");
+            crate::common::stage(&mut battle, who.0, |f| {
+                f.position.0 = Some(gridclash::grid::Square::new(at.x - 1, at.y))
+            });
+            for slot in attack_slots(&mut battle, who) {
+                let order = AttackOrder {
+                    attacker: who,
+                    profile: slot.profile.clone(),
+                    technique: slot.technique.clone(),
+                    target: AttackTarget::Combatant(foe.id),
+                    wager: 0,
+                    element: slot.element.clone(),
+                    push: None,
+                    sneak: false,
+                };
+                if battle.check(&Command::Attack(order.clone())).is_err() {
+                    continue;
+                }
+                tried += 1;
+                let sneak = Command::Attack(AttackOrder {
+                    sneak: true,
+                    ..order
+                });
+                let got = battle.check(&sneak);
+                if loaded.rules.manifest.family == Family::Shinobi {
+                    assert!(
+                        !matches!(got, Err(RuleError::NotInRuleset { .. })),
+                        "{}: {got:?}",
+                        loaded.id()
+                    );
+                } else {
+                    assert!(
+                        matches!(
+                            got,
+                            Err(RuleError::NotInRuleset {
+                                what: "a sneak attack",
+                                ..
+                            })
+                        ),
+                        "{} {}: {got:?}",
+                        loaded.id(),
+                        slot.name
+                    );
+                }
+            }
+        }
+        assert!(tried > 0, "{}: no legal attack to try", loaded.id());
+    }
+}
+
 /// The action bar and the controls are view models of the core: each ruleset offers its own
 /// maneuvers besides attacks (DBU's Boosted Speed and Power Up, the ninja chapter's sneak
 /// attack and Deflect, d20's and Digimon's Skill Checks) and words a move's cost in its terms

@@ -49,7 +49,7 @@ pub fn check_attack(
         _ => {}
     }
     if order.sneak {
-        if rules.action_points().is_none() {
+        if !crate::battle::family::of(rules).sneak_attacks() {
             return Err(RuleError::NotInRuleset {
                 what: "a sneak attack",
                 ruleset: rules.manifest.id.clone(),

@@ -138,11 +138,11 @@ pub fn declare_attack(
     progress.0 = true;
     let rules = &rules.0;
     let field = ground.field(rules);
-    let sneak = match (rules.action_points(), order.target) {
-        (Some(data), AttackTarget::Combatant(target)) if order.sneak => Some((data, target)),
+    let sneak = match order.target {
+        AttackTarget::Combatant(target) if order.sneak => Some(target),
         _ => None,
     };
-    let Some((data, target)) = sneak else {
+    let Some(target) = sneak else {
         if let Some(enemy) = d20_provoked(rules, &field, &q, &order) {
             // d20: "Adam's next ranged attack provokes an attack of opportunity from Betty
             // because she threatens his space"; the shot waits for it.
@@ -188,7 +188,7 @@ pub fn declare_attack(
     };
     // The contest is rolled once; what follows is an ordinary attack order.
     order.sneak = false;
-    if crate::battle::family::shinobi::roll_sneak(data, &mut dice.0, me, them, &mut log) {
+    if crate::battle::family::of(rules).roll_sneak(&mut dice.0, me, them, &mut log) {
         attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
         if let Some(s) = attack.0.as_mut() {
             s.sneak_won = vec![target];

@@ -104,15 +104,13 @@ pub fn collect_defenses(
             bystanders: &all,
         }) {
             Some(choice) => {
-                let counter = rules.action_points().and_then(|data| {
-                    crate::battle::family::shinobi::policy_counter(data, &turn, target, attacker)
-                });
+                let family = crate::battle::family::of(rules);
+                let counter = family.policy_counter(&turn, target, attacker);
                 if let Some(mut f) = q.iter_mut().find(|f| *f.id == id) {
                     declare_defense(&mut f, &mut state.targets[i], choice, &mut log);
-                    if let (Some(data), Some(c)) = (rules.action_points(), counter)
-                        && let Some(def) = data.counter(&c)
+                    if let Some(c) = counter
+                        && family.cast_counter(&mut f, &c, &mut log)
                     {
-                        crate::battle::family::shinobi::cast_counter(&mut f, def, &mut log);
                         state.targets[i].counter = Some(c);
                     }
                 }

@@ -47,10 +47,7 @@ pub fn attack_targets(
                 .iter()
                 .find(|f| f.id == id)
                 .ok_or(RuleError::UnknownCombatant(id))?;
-            let helping = rules
-                .digimon()
-                .and_then(|d| crate::battle::family::digimon::attack_of(d, &order.profile))
-                .is_some_and(|(a, _)| crate::battle::family::digimon::helps(a));
+            let helping = crate::battle::family::of(rules).helps_allies(&order.profile);
             // Digimon: a helping effect may be given to oneself (Direct is the partner's).
             if id == attacker.id && !helping {
                 return Err(RuleError::SelfTarget(id));

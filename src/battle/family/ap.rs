@@ -14,6 +14,33 @@ use crate::battle::state::{AttackPhase, AttackState};
 use crate::dice::roll;
 use crate::ruleset::shinobi::{DefenseKind, ShinobiData};
 
+/// The maneuver of `cmd` the action-point families (and the card game, besides Power Up) do not
+/// have: the default pipeline's own maneuvers, named for the refusal.
+pub fn foreign_maneuver(cmd: &crate::battle::command::Command) -> Option<&'static str> {
+    use crate::battle::command::Command;
+    match cmd {
+        Command::ConvertAction { .. } => {
+            Some("converting an action (held AP answer opportunity attacks as they are)")
+        }
+        other => default_pipeline_only(other),
+    }
+}
+
+/// The default pipeline's maneuvers no other family has, named for the refusal.
+pub fn default_pipeline_only(cmd: &crate::battle::command::Command) -> Option<&'static str> {
+    use crate::battle::command::Command;
+    match cmd {
+        Command::PowerUp { .. } => Some("Power Up"),
+        Command::Recover { .. } => Some("Combat Recovery"),
+        Command::Surge { .. } => Some("a Surge"),
+        Command::EndCondition { .. } => Some("ending a condition"),
+        Command::StandUp { .. } => Some("standing up"),
+        Command::CurePoison { .. } => Some("curing poison"),
+        Command::Move { boosted: true, .. } => Some("a Boosted move"),
+        _ => None,
+    }
+}
+
 /// An action-point target's answer (the ninja chapter, d20, Digimon): its policy over the
 /// defenses it has; `Best` takes the one that leaves it the least expected damage (Dodge on a
 /// tie), `AlwaysParry` blocks when it can.

@@ -42,7 +42,7 @@ use super::state::AttackState;
 use super::stats::CombatantStats;
 use crate::dice::{DiceSource, RollSpec};
 use crate::grid::Field;
-use crate::ruleset::shinobi::ShinobiData;
+use crate::ruleset::shinobi::{CounterDef, ShinobiData};
 use crate::ruleset::{FamilyData, ProfileDef, Rules};
 
 /// What a ruleset family does differently from the default pipeline.
@@ -261,6 +261,14 @@ pub trait Family: Sync {
     fn free_step_left(&self, _f: &Fighter) -> Option<u32> {
         None
     }
+
+    /// What the family sets on a new fighter built from archetype `a` (the card game: its
+    /// hand and deck; Digimon: whether it is a Tamer).
+    fn prepare_fighter(&self, _a: &crate::ruleset::ArchetypeDef, _f: &mut Fighter) {}
+
+    /// What the family links between the fighters of a new battle (Digimon: each Tamer and
+    /// its partner).
+    fn link_fighters(&self, _all: &mut [Fighter]) {}
 
     /// The action-point tables this family plays on (the ninja chapter's 3 points a round),
     /// if any: the defaults of the hooks the action-point families share read them.
@@ -544,6 +552,122 @@ pub trait Family: Sync {
     /// Lines about the battlefield itself that every player should see (d20's live grenades).
     fn field_notes(&self, _map: &crate::grid::Map, _names: &super::event::Names) -> Vec<String> {
         Vec::new()
+    }
+
+    /// True when an attack may be made as a sneak attack, its contest rolled first (the ninja
+    /// chapter).
+    fn sneak_attacks(&self) -> bool {
+        false
+    }
+
+    /// Rolls the sneak contest of `me` against `them` and logs it: true when `me` wins. Asked
+    /// only where [`Family::sneak_attacks`] holds.
+    fn roll_sneak(
+        &self,
+        _dice: &mut DiceSource,
+        _me: &Fighter,
+        _them: &Fighter,
+        _log: &mut EventLog,
+    ) -> bool {
+        false
+    }
+
+    /// The counter `me`, answering an attack by `attacker`, could cast with its answer now (the
+    /// action-point families: the first its archetype knows and can pay for).
+    fn counter_now(&self, me: &Fighter, attacker: &Fighter) -> Option<CounterDef> {
+        let data = self.action_points()?;
+        shinobi::counters_now(data, me, attacker)
+            .first()
+            .map(|c| (*c).clone())
+    }
+
+    /// What `me`'s `counter` would do against `attacker`: its damage and, for each answer
+    /// `tc` offers, the exact chance that `me` evades the attack and the counter then hits.
+    fn counter_preview(
+        &self,
+        me: &Fighter,
+        attacker: &Fighter,
+        tc: &TargetContext,
+        counter: CounterDef,
+    ) -> super::odds::CounterPreview {
+        let chances = match self.action_points() {
+            Some(data) => {
+                let back = shinobi::counter_defense(data, attacker);
+                tc.defenses
+                    .iter()
+                    .map(|(c, spec)| (*c, shinobi::counter_chance(data, &tc.strike, spec, &back)))
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        super::odds::CounterPreview {
+            damage: shinobi::counter_damage(me, &counter),
+            chances,
+            counter,
+        }
+    }
+
+    /// The counter a defense policy casts with its answer for `me`, answering `attacker`.
+    fn policy_counter(
+        &self,
+        turn: &super::state::TurnOrder,
+        me: &Fighter,
+        attacker: &Fighter,
+    ) -> Option<String> {
+        shinobi::policy_counter(self.action_points()?, turn, me, attacker)
+    }
+
+    /// Casts the counter `id` with `f`'s answer (its cost paid, logged); false when the family
+    /// knows no such counter.
+    fn cast_counter(&self, f: &mut FighterQueryItem, id: &str, log: &mut EventLog) -> bool {
+        match self.action_points().and_then(|data| data.counter(id)) {
+            Some(c) => {
+                shinobi::cast_counter(f, c, log);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Why `me` may not answer an attack by `attacker` with the counter `counter` (the
+    /// action-point families' counters; the default pipeline has none).
+    fn check_counter(
+        &self,
+        me: &Fighter,
+        attacker: Option<&Fighter>,
+        counter: &str,
+    ) -> Result<(), String> {
+        match (self.action_points(), attacker) {
+            (Some(data), Some(a)) => shinobi::check_counter(data, me, a, counter).map(|_| ()),
+            (None, _) => Err("counters are a shinobi rule".to_string()),
+            (_, None) => Err("the attacker is gone".to_string()),
+        }
+    }
+
+    /// Whether `me` can pay for answering attack `profile` with the offered `choice` (the
+    /// default pipeline: a Parry takes a Counter Action, or a Standard Action converted; the
+    /// action-point families pay when the answer resolves).
+    fn check_answer(
+        &self,
+        rules: &Rules,
+        me: &Fighter,
+        choice: DefenseChoice,
+        _profile: Option<&str>,
+    ) -> Result<(), RuleError> {
+        if self.action_points().is_none()
+            && choice == DefenseChoice::Parry
+            && me.actions.counter == 0
+            && !(rules.actions.conversion && me.actions.standard > 0)
+        {
+            return Err(RuleError::CannotParry(me.id));
+        }
+        Ok(())
+    }
+
+    /// The maneuver of `cmd` this family does not have, named for the refusal (the default
+    /// pipeline has every one; the action-point families refuse the default pipeline's own).
+    fn foreign_maneuver(&self, cmd: &super::command::Command) -> Option<&'static str> {
+        self.action_points().and_then(|_| ap::foreign_maneuver(cmd))
     }
 
     /// The answer `word` names on `gridclash odds`'s command line, in this family's terms.

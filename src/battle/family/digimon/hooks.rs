@@ -37,6 +37,18 @@ impl Family for DigimonData {
         false
     }
 
+    /// Tamers are marked; the rest of the Digimon state starts empty.
+    fn prepare_fighter(&self, a: &crate::ruleset::ArchetypeDef, f: &mut Fighter) {
+        f.digi = Some(crate::battle::components::DigiState {
+            tamer: self.tamer(&a.id).is_some(),
+            ..Default::default()
+        });
+    }
+
+    fn link_fighters(&self, all: &mut [Fighter]) {
+        digimon::link_partners(self, all);
+    }
+
     fn odds_words(
         &self,
         ask: &crate::battle::odds_text::OddsAsk,

@@ -67,3 +67,34 @@ pub(crate) fn add_stat(d: &DigimonData, f: &Fighter, id: &str, name: &str, s: &m
         s.add(label, v);
     }
 }
+
+/// Digimon: each Tamer acts with the first Digimon of its side whose roster id is its
+/// `partner` and that has no Tamer yet ("Tamers and their partner Digimon act on the same
+/// turn").
+pub fn link_partners(d: &DigimonData, out: &mut [Fighter]) {
+    for i in 0..out.len() {
+        let Some(want) = d
+            .tamer(&out[i].identity.archetype)
+            .and_then(|t| t.partner.clone())
+        else {
+            continue;
+        };
+        let side = out[i].side;
+        let found = out.iter().position(|o| {
+            o.side == side
+                && o.identity.archetype == want
+                && o.digi
+                    .as_ref()
+                    .is_some_and(|s| !s.tamer && s.partner.is_none())
+        });
+        if let Some(j) = found {
+            let (ti, di) = (out[i].id, out[j].id);
+            if let Some(s) = out[i].digi.as_mut() {
+                s.partner = Some(di);
+            }
+            if let Some(s) = out[j].digi.as_mut() {
+                s.partner = Some(ti);
+            }
+        }
+    }
+}

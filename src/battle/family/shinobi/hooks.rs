@@ -31,6 +31,20 @@ impl Family for ShinobiData {
         Some(self)
     }
 
+    fn sneak_attacks(&self) -> bool {
+        true
+    }
+
+    fn roll_sneak(
+        &self,
+        dice: &mut crate::dice::DiceSource,
+        me: &Fighter,
+        them: &Fighter,
+        log: &mut crate::battle::event::EventLog,
+    ) -> bool {
+        super::roll_sneak(self, dice, me, them, log)
+    }
+
     fn check_move_cost(
         &self,
         me: &Fighter,

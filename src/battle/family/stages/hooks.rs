@@ -28,6 +28,42 @@ use crate::ruleset::stages::StageData;
 use bevy::prelude::Query;
 
 impl Family for StageData {
+    /// The personality's hand, deck and stages.
+    fn prepare_fighter(&self, a: &crate::ruleset::ArchetypeDef, f: &mut Fighter) {
+        stages::prepare(self, a, f);
+    }
+
+    /// A block needs a card that blocks the attack's kind.
+    fn check_answer(
+        &self,
+        _rules: &Rules,
+        me: &Fighter,
+        choice: DefenseChoice,
+        profile: Option<&str>,
+    ) -> Result<(), RuleError> {
+        let kind = profile.and_then(|p| stages::attack_kind(self, p));
+        if choice == DefenseChoice::Parry
+            && let Some(kind) = kind
+            && stages::block_card(self, me, kind).is_none()
+        {
+            return Err(RuleError::CannotBlock {
+                who: me.id,
+                kind: format!("{:?}", kind.blocked_by().unwrap_or(kind)),
+            });
+        }
+        Ok(())
+    }
+
+    /// The default pipeline's maneuvers are not played (the Power Up step is automatic).
+    fn foreign_maneuver(&self, cmd: &crate::battle::command::Command) -> Option<&'static str> {
+        match cmd {
+            crate::battle::command::Command::PowerUp { .. } => {
+                Some("Power Up (the Power Up step is automatic)")
+            }
+            other => crate::battle::family::ap::default_pipeline_only(other),
+        }
+    }
+
     /// The card game's two answers: take it (`dodge`, the default, or `take`) or block it
     /// with a card (`block` or `parry`).
     fn defense_word(&self, word: &str) -> Option<DefenseChoice> {
