@@ -315,17 +315,14 @@ pub fn check_state(battle: &mut Battle) -> Vec<Violation> {
                 ));
             }
         }
-        // Digimon: Haste gives one more Simple Action for the round it comes in.
-        let hasted = f.digi.as_ref().is_some_and(|s| s.hasted_now);
-        if let Some(data) = rules.action_points()
-            && f.actions.standard > data.combat.action_points + u32::from(hasted)
+        if let Some(most) = crate::battle::family::of(&rules).most_action_points(f)
+            && f.actions.standard > most
         {
             out.push(violation(
                 Invariant::ActionPointsBounded,
                 format!(
-                    "{name} has {} AP, more than {} a round",
+                    "{name} has {} AP, more than {most} a round",
                     f.actions.standard,
-                    data.combat.action_points + u32::from(hasted)
                 ),
             ));
         }

@@ -36,20 +36,13 @@ pub fn attack_slots(battle: &mut Battle, who: CombatantId) -> Vec<MenuSlot> {
         return Vec::new();
     };
     let rules = battle.rules().clone();
-    // d20: "Throw it back" is offered only while a grenade lies live on the map (it comes
-    // last in every loadout, so the other keys stay put).
-    let live = !battle.map().grenades.is_empty();
-    let throw_back = |p: &str| {
-        rules
-            .d20()
-            .and_then(|d| d.attack(p))
-            .is_some_and(|a| a.throw_back)
-    };
+    // Only what the family offers now (d20: "Throw it back" while a grenade lies live).
+    let family = super::family::of(&rules);
     let mut uses: Vec<(String, Option<String>, String)> = me
         .loadout
         .profiles
         .iter()
-        .filter(|p| live || !throw_back(p))
+        .filter(|p| family.offered_now(p, battle.map()))
         .filter_map(|p| rules.profile(p).map(|d| (p.clone(), None, d.name.clone())))
         .collect();
     uses.extend(

@@ -268,7 +268,7 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
         order.phase = TurnPhase::TurnEnd;
         return;
     };
-    set_off_grenades(
+    set_off_due(
         rules,
         &order,
         active,
@@ -431,9 +431,9 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
     order.phase = TurnPhase::Acting;
 }
 
-/// d20: the grenades `active` threw that missed go off as its turn starts ("doesn't detonate
-/// until the start of your next turn"), defeated or not; whoever they fell is announced.
-fn set_off_grenades(
+/// What `active` left to go off goes off as its turn starts (d20: the grenades it threw that
+/// missed), defeated or not; whoever it fells is announced.
+fn set_off_due(
     rules: &crate::ruleset::Rules,
     order: &TurnOrder,
     active: CombatantId,
@@ -442,24 +442,8 @@ fn set_off_grenades(
     q: &mut Query<FighterQuery>,
     log: &mut EventLog,
 ) {
-    let Some(d) = rules.d20() else {
-        return;
-    };
-    let (due, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut ground.0.grenades)
-        .into_iter()
-        .partition(|l| l.thrower == active.0);
-    ground.0.grenades = keep;
-    // Every d20 turn passes here: look at the fighters only when a grenade is due.
-    if due.is_empty() {
-        return;
-    }
-    let all = snapshots(q);
-    let Some(me) = all.iter().find(|f| f.id == active) else {
-        return;
-    };
-    let field = ground.field(rules);
     let mut r = Resolve { dice, q, log };
-    let caught = super::family::d20::grenade::detonate_due(rules, d, &field, due, me, &mut r);
+    let caught = super::family::of(rules).set_off_due(rules, active, ground, &mut r);
     for mut f in q.iter_mut() {
         if caught.contains(f.id) {
             let by = (*f.id != active).then_some(active);

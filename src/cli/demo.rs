@@ -38,38 +38,14 @@ pub fn demo(args: &DemoArgs) -> Result<ExitCode, String> {
         players.join(", ")
     );
     out!("{}\n", loaded.scenario.description);
+    let family = gridclash::battle::family::of(&rules);
     for f in battle.fighters() {
-        let d = f.derived(&rules);
         let side = &loaded.scenario.sides[usize::from(f.side.0)].name;
-        if let Some(data) = rules.stages() {
-            out!(
-                "{} ({side}) at {}: {} {}, {} {} of {} (power {}), Speed {}",
-                f.identity.name,
-                f.position.map_or("-".into(), |p| p.to_string()),
-                data.combat.pool_names.life,
-                f.life.max,
-                data.combat.pool_names.stages,
-                f.ki.current,
-                f.ki.max,
-                gridclash::battle::family::stages::power(data, &f),
-                d.normal_speed
-            );
-            continue;
-        }
         out!(
-            "{} ({side}) at {}: Life {}, Ki {}, Capacity {}, ToP {}, Haste {}, Awareness {}, Defense Value {}, Soak {}, Speed {}/{}",
+            "{} ({side}) at {}: {}",
             f.identity.name,
             f.position.map_or("-".into(), |p| p.to_string()),
-            f.life.max,
-            f.ki.max,
-            f.capacity.max,
-            f.power.tier,
-            d.haste,
-            d.awareness,
-            d.defense_value,
-            d.soak,
-            d.normal_speed,
-            d.boosted_speed
+            family.unit_line(&rules, &f)
         );
     }
     out!();

@@ -313,7 +313,7 @@ pub fn check(s: &Scenario, rules: &Rules, path: &Path, src: &str) -> Vec<RulesEr
                 ),
             );
         }
-        if rules.manifest.family != crate::ruleset::Family::Dbu && u.stats.is_some() {
+        if !crate::battle::family::of(rules).written_stats() && u.stats.is_some() {
             err!(
                 &up.field("stats"),
                 "a power-stages or shinobi unit names a combatant of roster.ron with `archetype:`; written-out `stats` are for DBU rulesets".to_string(),

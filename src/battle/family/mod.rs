@@ -262,6 +262,58 @@ pub trait Family: Sync {
         None
     }
 
+    /// True when a scenario may write a unit's stats out instead of naming a roster entry (the
+    /// default pipeline's characters; the other families' sheets come from their rosters).
+    fn written_stats(&self) -> bool {
+        self.action_points().is_none()
+    }
+
+    /// The one line about `f` that `gridclash demo` opens with (the default pipeline: Life,
+    /// Ki, Capacity, Tier of Power and the derived values).
+    fn unit_line(&self, rules: &Rules, f: &Fighter) -> String {
+        let d = f.derived(rules);
+        format!(
+            "Life {}, Ki {}, Capacity {}, ToP {}, Haste {}, Awareness {}, Defense Value {}, Soak {}, Speed {}/{}",
+            f.life.max,
+            f.ki.max,
+            f.capacity.max,
+            f.power.tier,
+            d.haste,
+            d.awareness,
+            d.defense_value,
+            d.soak,
+            d.normal_speed,
+            d.boosted_speed
+        )
+    }
+
+    /// The most action points `f` may hold this round (the action-point families: the
+    /// table's points, one more for a Digimon Hasted this round); none where actions are not
+    /// counted in points. The soak's invariants check it.
+    fn most_action_points(&self, f: &Fighter) -> Option<u32> {
+        let data = self.action_points()?;
+        let hasted = f.digi.as_ref().is_some_and(|s| s.hasted_now);
+        Some(data.combat.action_points + u32::from(hasted))
+    }
+
+    /// Sets off what `active` left to go off as its turn starts and returns whom it caught
+    /// (d20: grenades that missed "don't detonate until the start of your next turn").
+    fn set_off_due(
+        &self,
+        _rules: &Rules,
+        _active: CombatantId,
+        _ground: &mut super::state::Battleground,
+        _res: &mut super::state::Resolve,
+    ) -> Vec<CombatantId> {
+        Vec::new()
+    }
+
+    /// True when maneuver `profile` is offered now (d20: Throw it back only while a grenade
+    /// lies live on `map`).
+    fn offered_now(&self, _profile: &str, _map: &crate::grid::Map) -> bool {
+        true
+    }
+
     /// What the family sets on a new fighter built from archetype `a` (the card game: its
     /// hand and deck; Digimon: whether it is a Tamer).
     fn prepare_fighter(&self, _a: &crate::ruleset::ArchetypeDef, _f: &mut Fighter) {}

@@ -692,6 +692,31 @@ pub fn detonate(
 
 /// Sets off every live grenade `active` threw ("doesn't detonate until the start of your next
 /// turn"), each on the corner of its square a d4 picks, and returns who each caught.
+/// The grenades `active` threw that missed go off as its turn starts ("doesn't detonate until
+/// the start of your next turn"), defeated or not; returns whom they caught.
+pub fn set_off_due(
+    rules: &Rules,
+    d: &D20Data,
+    active: CombatantId,
+    ground: &mut crate::battle::state::Battleground,
+    r: &mut Resolve,
+) -> Vec<CombatantId> {
+    let (due, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut ground.0.grenades)
+        .into_iter()
+        .partition(|l| l.thrower == active.0);
+    ground.0.grenades = keep;
+    // Every d20 turn passes here: look at the fighters only when a grenade is due.
+    if due.is_empty() {
+        return Vec::new();
+    }
+    let all = crate::battle::fighter::snapshots(r.q);
+    let Some(me) = all.iter().find(|f| f.id == active) else {
+        return Vec::new();
+    };
+    let field = ground.field(rules);
+    detonate_due(rules, d, &field, due, me, r)
+}
+
 pub fn detonate_due(
     rules: &Rules,
     d: &D20Data,

@@ -45,6 +45,22 @@ impl Family for D20Data {
         super::odds_text::odds_words(self, ask)
     }
 
+    fn set_off_due(
+        &self,
+        rules: &Rules,
+        active: crate::battle::components::CombatantId,
+        ground: &mut crate::battle::state::Battleground,
+        res: &mut crate::battle::state::Resolve,
+    ) -> Vec<crate::battle::components::CombatantId> {
+        grenade::set_off_due(rules, self, active, ground, res)
+    }
+
+    /// Throw it back is offered only while a grenade lies live on the map (it comes last in
+    /// every loadout, so the other keys stay put).
+    fn offered_now(&self, profile: &str, map: &crate::grid::Map) -> bool {
+        !map.grenades.is_empty() || !self.attack(profile).is_some_and(|a| a.throw_back)
+    }
+
     fn ground_risk(&self, field: &Field, me: &Fighter, at: Square) -> f64 {
         super::grenade::live_risk(self, field, me, at)
     }

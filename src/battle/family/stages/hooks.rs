@@ -28,6 +28,25 @@ use crate::ruleset::stages::StageData;
 use bevy::prelude::Query;
 
 impl Family for StageData {
+    /// Every unit is a personality of the roster.
+    fn written_stats(&self) -> bool {
+        false
+    }
+
+    /// Life cards, power stages and power level.
+    fn unit_line(&self, rules: &Rules, f: &Fighter) -> String {
+        format!(
+            "{} {}, {} {} of {} (power {}), Speed {}",
+            self.combat.pool_names.life,
+            f.life.max,
+            self.combat.pool_names.stages,
+            f.ki.current,
+            f.ki.max,
+            stages::power(self, f),
+            f.derived(rules).normal_speed
+        )
+    }
+
     /// The personality's hand, deck and stages.
     fn prepare_fighter(&self, a: &crate::ruleset::ArchetypeDef, f: &mut Fighter) {
         stages::prepare(self, a, f);
