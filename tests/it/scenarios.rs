@@ -666,7 +666,6 @@ fn action_menu_costs_are_in_each_rulesets_terms() {
 #[test]
 fn aim_view_of_every_shipped_ruleset_is_in_its_terms() {
     use gridclash::battle::aim::AimOption;
-    use gridclash::battle::command::{AttackOrder, AttackTarget};
     use gridclash::battle::menu::attack_slots;
     use gridclash::grid::Square;
     use gridclash::ruleset::Family;
@@ -694,16 +693,7 @@ fn aim_view_of_every_shipped_ruleset_is_in_its_terms() {
         crate::common::stage(&mut battle, who.0, |f| f.position.0 = Some(beside));
         let mut seen = 0;
         for slot in attack_slots(&mut battle, who) {
-            let order = AttackOrder {
-                attacker: who,
-                profile: slot.profile.clone(),
-                technique: slot.technique.clone(),
-                target: AttackTarget::Combatant(foe.id),
-                wager: 0,
-                element: slot.element.clone(),
-                push: None,
-                sneak: false,
-            };
+            let order = slot_order(who, &slot, foe.id);
             let Ok(preview) = battle.preview(&order) else {
                 continue;
             };
@@ -737,7 +727,7 @@ fn aim_view_of_every_shipped_ruleset_is_in_its_terms() {
 /// the same attack without the sneak is legal.
 #[test]
 fn sneak_attack_is_refused_outside_the_ninja_chapter() {
-    use gridclash::battle::command::{AttackOrder, AttackTarget, Command, RuleError};
+    use gridclash::battle::command::{AttackOrder, Command, RuleError};
     use gridclash::battle::menu::attack_slots;
     use gridclash::ruleset::Family;
     for loaded in shipped() {
@@ -756,16 +746,7 @@ fn sneak_attack_is_refused_outside_the_ninja_chapter() {
                 f.position.0 = Some(gridclash::grid::Square::new(at.x - 1, at.y))
             });
             for slot in attack_slots(&mut battle, who) {
-                let order = AttackOrder {
-                    attacker: who,
-                    profile: slot.profile.clone(),
-                    technique: slot.technique.clone(),
-                    target: AttackTarget::Combatant(foe.id),
-                    wager: 0,
-                    element: slot.element.clone(),
-                    push: None,
-                    sneak: false,
-                };
+                let order = slot_order(who, &slot, foe.id);
                 if battle.check(&Command::Attack(order.clone())).is_err() {
                     continue;
                 }
@@ -845,6 +826,24 @@ fn action_bar_offers_each_rulesets_own_maneuvers() {
 }
 
 /// A shipped scenario's battle as it starts (seed 1), for reading its view models.
+/// The attack of menu slot `slot` by `who` on the combatant `foe`, no wager.
+fn slot_order(
+    who: gridclash::battle::components::CombatantId,
+    slot: &gridclash::battle::menu::MenuSlot,
+    foe: gridclash::battle::components::CombatantId,
+) -> gridclash::battle::command::AttackOrder {
+    gridclash::battle::command::AttackOrder {
+        attacker: who,
+        profile: slot.profile.clone(),
+        technique: slot.technique.clone(),
+        target: gridclash::battle::command::AttackTarget::Combatant(foe),
+        wager: 0,
+        element: slot.element.clone(),
+        push: None,
+        sneak: false,
+    }
+}
+
 fn started(loaded: &scenario::Loaded) -> gridclash::battle::Battle {
     let setup = loaded.setup(gridclash::battle::components::Controller::default());
     gridclash::battle::Battle::new(
