@@ -49,13 +49,16 @@ use crate::ruleset::{FamilyData, ProfileDef, Rules};
 pub trait Family: Sync {
     /// The pool a combatant's life is kept in, as the log names it (Life, HP, life cards).
     fn life_pool(&self) -> Pool {
-        Pool::Life
+        match self.action_points() {
+            Some(_) => Pool::Hp,
+            None => Pool::Life,
+        }
     }
 
     /// The pool an attack's cost is paid from, when it is not the default pipeline's Ki (which
     /// also spends Capacity and has its own event).
     fn cost_pool(&self) -> Option<Pool> {
-        None
+        self.action_points().map(|_| Pool::Chakra)
     }
 
     /// The family's own refusals of an attack order, before any target is looked at (a card
@@ -108,7 +111,10 @@ pub trait Family: Sync {
 
     /// What a target's defense policy picks; `None` when a person must be asked.
     fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
-        crate::battle::family::dbu::default_policy_defense(ask)
+        match self.action_points() {
+            Some(_) => ap::action_point_defense(ask),
+            None => dbu::default_policy_defense(ask),
+        }
     }
 
     /// The attack's rolls against each target: the one assembly that previews, odds and
@@ -183,12 +189,15 @@ pub trait Family: Sync {
     /// action-point families); false for the default pipeline's Exploit, paid with a real
     /// Counter Action, which stops the mover where it may stand when it deals damage.
     fn opportunity_attacks(&self) -> bool {
-        false
+        self.action_points().is_some()
     }
 
     /// Whether `me` can pay for a move costing `need` action points by [`Family::move_ap`]
     /// (the default pipeline: a move takes one Standard Action).
-    fn check_move_cost(&self, me: &Fighter, _need: u32) -> Result<(), RuleError> {
+    fn check_move_cost(&self, me: &Fighter, need: u32) -> Result<(), RuleError> {
+        if self.action_points().is_some() {
+            return ap::check_move_cost(me, need);
+        }
         if me.actions.usable() == 0 {
             return Err(RuleError::NoActions {
                 who: me.id,
@@ -200,14 +209,17 @@ pub trait Family: Sync {
 
     /// Pays for a move that is not a free step: `need` action points by [`Family::move_ap`],
     /// logged as `what` (the default pipeline: one action).
-    fn pay_move(&self, f: &mut FighterQueryItem, _need: u32, what: &str, log: &mut EventLog) {
-        super::effects::spend_actions(f, 1, what, log);
+    fn pay_move(&self, f: &mut FighterQueryItem, need: u32, what: &str, log: &mut EventLog) {
+        match self.action_points() {
+            Some(data) => ap::pay_move(data, f, need, log),
+            None => super::effects::spend_actions(f, 1, what, log),
+        }
     }
 
     /// True when a combatant's actions are counted in action points (the action-point
     /// families), as the log and the bar show them.
     fn acts_in_points(&self) -> bool {
-        false
+        self.action_points().is_some()
     }
 
     /// True when something besides actions keeps a turn open that has none left (d20: the
@@ -240,7 +252,7 @@ pub trait Family: Sync {
     /// True when combatants may answer an attack with Instant actions (the default pipeline:
     /// a Healing Surge; the other families have none).
     fn has_instants(&self) -> bool {
-        true
+        self.action_points().is_none()
     }
 
     /// After an attack has ended, what the family settles on everyone (a Digimon Clash that a
@@ -254,7 +266,7 @@ pub trait Family: Sync {
 
     /// The action points a move along `path` costs (1: the default pipeline's one action).
     fn move_ap(&self, _field: &Field, _path: &[Square]) -> u32 {
-        1
+        self.action_points().map_or(1, |data| data.combat.move_cost)
     }
 
     /// The squares of a free single step `f` has left this round, when the family has one.
@@ -443,7 +455,10 @@ pub trait Family: Sync {
         decl: &Declaration,
         target: &Fighter,
     ) -> TargetOdds {
-        crate::battle::family::dbu::default_expected_answer(rules, ctx, t, decl, target)
+        match self.action_points() {
+            Some(_) => dbu::least_damage_answer(rules, ctx, t, decl, target),
+            None => dbu::default_expected_answer(rules, ctx, t, decl, target),
+        }
     }
 
     /// The unit sheet of `f`: the panel a player reads about a combatant.
@@ -513,6 +528,9 @@ pub trait Family: Sync {
     /// What a move means in this family, for the panel while one is chosen (the default
     /// pipeline: Normal or Boosted Speed, and leaving reach provokes an Exploit).
     fn move_help(&self, _rules: &Rules, boosted: bool) -> MoveHelp {
+        if let Some(data) = self.action_points() {
+            return ap::move_help(data);
+        }
         MoveHelp {
             text: format!(
                 "Moving at {} Speed: click a lit square.\nPale squares need Boosted Speed.\nRed path squares provoke an Exploit.",
@@ -525,6 +543,9 @@ pub trait Family: Sync {
     /// A defense's name as a prompt offers it, with what it takes (the default pipeline: Dodge,
     /// and Parry with a Counter Action).
     fn answer_name(&self, _rules: &Rules, choice: DefenseChoice) -> String {
+        if self.action_points().is_some() {
+            return ap::answer_name(choice);
+        }
         match choice {
             DefenseChoice::Dodge => "Dodge".into(),
             DefenseChoice::Parry | DefenseChoice::Block => "Parry (a Counter Action)".into(),
@@ -534,7 +555,10 @@ pub trait Family: Sync {
 
     /// An answer in the defense prompt, with what it rolls where the family says so.
     fn answer_label(&self, rules: &Rules, o: &TargetOdds) -> String {
-        self.answer_name(rules, o.defense)
+        match self.action_points() {
+            Some(data) => ap::answer_label(data, o),
+            None => self.answer_name(rules, o.defense),
+        }
     }
 
     /// The defense prompt of a target named `name`: each answer it has with its odds.
@@ -569,6 +593,9 @@ pub trait Family: Sync {
     /// The part of the action bar that is not an attack, for `me` now (the default pipeline:
     /// the moves left this round).
     fn bar_view(&self, rules: &Rules, me: &Fighter) -> BarView {
+        if let Some(data) = self.action_points() {
+            return ap::bar_view(data, me);
+        }
         let left = rules.actions.moves_per_round.saturating_sub(me.round.moves);
         BarView {
             points: None,
@@ -580,6 +607,9 @@ pub trait Family: Sync {
     /// What a unit is asked when `mover` gives it a chance to strike (the default pipeline: an
     /// Exploit with a Basic Attack, for a Counter Action).
     fn exploit_prompt(&self, mover: &str, name: &str) -> ExploitPrompt {
+        if let Some(data) = self.action_points() {
+            return ap::exploit_prompt(data, mover, name);
+        }
         ExploitPrompt {
             question: format!(
                 "{mover} leaves {name}'s reach. Exploit with a Basic Attack (a Counter Action)?"

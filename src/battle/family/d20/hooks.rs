@@ -8,9 +8,8 @@ use crate::battle::command::SkillWay;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
 use crate::battle::context::{AttackContext, Declaration, TargetContext};
-use crate::battle::event::{EventLog, Pool};
+use crate::battle::event::EventLog;
 use crate::battle::family::DamagePhase;
-use crate::battle::family::DefenseAsk;
 use crate::battle::family::Family;
 use crate::battle::family::RollPhase;
 use crate::battle::family::d20::{self, grenade};
@@ -65,28 +64,6 @@ impl Family for D20Data {
         super::grenade::live_risk(self, field, me, at)
     }
 
-    fn check_move_cost(
-        &self,
-        me: &Fighter,
-        need: u32,
-    ) -> Result<(), crate::battle::command::RuleError> {
-        crate::battle::family::ap::check_move_cost(me, need)
-    }
-
-    fn pay_move(
-        &self,
-        f: &mut FighterQueryItem,
-        need: u32,
-        _what: &str,
-        log: &mut crate::battle::event::EventLog,
-    ) {
-        crate::battle::family::ap::pay_move(&self.ap, f, need, log);
-    }
-
-    fn acts_in_points(&self) -> bool {
-        true
-    }
-
     /// The round's free single step keeps the turn open until it is taken or passed up, and
     /// so does a Drop prone the round's own Swift action could still pay for.
     fn keeps_turn_open(&self, round: &crate::battle::components::RoundLog, prone: bool) -> bool {
@@ -111,19 +88,11 @@ impl Family for D20Data {
         enemies.first().map(|e| e.id)
     }
 
-    fn has_instants(&self) -> bool {
-        false
-    }
-
     /// A full attack's swing is counted (not an attack of opportunity's).
     fn attack_ended(&self, f: &mut FighterQueryItem, profile: &str, exploit: bool) {
         if !exploit {
             super::count_swing(f, profile);
         }
-    }
-
-    fn opportunity_attacks(&self) -> bool {
-        true
     }
 
     fn roll_damage(&self, p: &mut DamagePhase, state: &mut AttackState) {
@@ -205,14 +174,6 @@ impl Family for D20Data {
         s
     }
 
-    fn life_pool(&self) -> Pool {
-        Pool::Hp
-    }
-
-    fn cost_pool(&self) -> Option<Pool> {
-        Some(Pool::Chakra)
-    }
-
     /// Its own check, then a grenade's range and landing square.
     fn check_order(
         &self,
@@ -253,10 +214,6 @@ impl Family for D20Data {
             .then_some(DefenseChoice::Dodge)
     }
 
-    fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
-        crate::battle::family::ap::action_point_defense(ask)
-    }
-
     /// With no action left, the round's free single step is the only move there is.
     fn speed(&self, rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
         if f.actions.usable() == 0 {
@@ -264,10 +221,6 @@ impl Family for D20Data {
         } else {
             crate::battle::family::dbu::default_speed(rules, f, boosted)
         }
-    }
-
-    fn move_ap(&self, _field: &Field, _path: &[Square]) -> u32 {
-        self.ap.combat.move_cost
     }
 
     fn free_step_left(&self, f: &Fighter) -> Option<u32> {
@@ -320,17 +273,5 @@ impl Family for D20Data {
             0 => " next swing".to_string(),
             cost => format!(" {cost}AP"),
         }
-    }
-
-    /// Defenses cost nothing here: the one that hurts the target least.
-    fn expected_answer(
-        &self,
-        rules: &Rules,
-        ctx: &AttackContext,
-        t: &TargetContext,
-        decl: &Declaration,
-        target: &Fighter,
-    ) -> TargetOdds {
-        crate::battle::family::dbu::least_damage_answer(rules, ctx, t, decl, target)
     }
 }

@@ -3,16 +3,15 @@
 
 use bevy::prelude::Query;
 
-use crate::battle::aim::{AimContext, AimOption, AimView, MoveHelp};
-use crate::battle::bar::{BarView, ExploitPrompt, Offers};
+use crate::battle::aim::{AimContext, AimOption, AimView};
+use crate::battle::bar::Offers;
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::SkillWay;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::Square;
 use crate::battle::context::{AttackContext, Declaration, TargetContext};
-use crate::battle::event::{EventLog, Pool};
+use crate::battle::event::EventLog;
 use crate::battle::family::DamagePhase;
-use crate::battle::family::DefenseAsk;
 use crate::battle::family::Family;
 use crate::battle::family::RollPhase;
 use crate::battle::family::digimon;
@@ -113,34 +112,8 @@ impl Family for DigimonData {
             .collect()
     }
 
-    fn check_move_cost(
-        &self,
-        me: &Fighter,
-        need: u32,
-    ) -> Result<(), crate::battle::command::RuleError> {
-        crate::battle::family::ap::check_move_cost(me, need)
-    }
-
-    fn pay_move(
-        &self,
-        f: &mut FighterQueryItem,
-        need: u32,
-        _what: &str,
-        log: &mut crate::battle::event::EventLog,
-    ) {
-        crate::battle::family::ap::pay_move(&self.ap, f, need, log);
-    }
-
-    fn acts_in_points(&self) -> bool {
-        true
-    }
-
     fn shares_turns(&self) -> bool {
         true
-    }
-
-    fn has_instants(&self) -> bool {
-        false
     }
 
     /// A helping effect or a Clash action rolls no Dodge.
@@ -168,10 +141,6 @@ impl Family for DigimonData {
                 "grows to -{total} for the rest of the round (-{added} for every attack past the first)"
             ),
         }
-    }
-
-    fn opportunity_attacks(&self) -> bool {
-        true
     }
 
     /// A Clash ends when a hit knocks, stuns or paralyses a participant out of it.
@@ -218,14 +187,6 @@ impl Family for DigimonData {
         }
     }
 
-    fn bar_view(&self, _rules: &Rules, me: &Fighter) -> BarView {
-        crate::battle::family::ap::bar_view(&self.ap, me)
-    }
-
-    fn exploit_prompt(&self, mover: &str, name: &str) -> ExploitPrompt {
-        crate::battle::family::ap::exploit_prompt(&self.ap, mover, name)
-    }
-
     fn aim_view(&self, a: &AimContext) -> AimView {
         super::aim::aim_view(self, a)
     }
@@ -234,28 +195,8 @@ impl Family for DigimonData {
         AimOption::None
     }
 
-    fn move_help(&self, _rules: &Rules, _boosted: bool) -> MoveHelp {
-        crate::battle::family::ap::move_help(&self.ap)
-    }
-
-    fn answer_name(&self, _rules: &Rules, choice: DefenseChoice) -> String {
-        crate::battle::family::ap::answer_name(choice)
-    }
-
-    fn answer_label(&self, _rules: &Rules, o: &TargetOdds) -> String {
-        crate::battle::family::ap::answer_label(&self.ap, o)
-    }
-
     fn initiative_spec(&self, _rules: &Rules, f: &Fighter) -> crate::dice::RollSpec {
         digimon::initiative_spec(self, f)
-    }
-
-    fn life_pool(&self) -> Pool {
-        Pool::Hp
-    }
-
-    fn cost_pool(&self) -> Option<Pool> {
-        Some(Pool::Chakra)
     }
 
     /// The action-point check the ninja chapter defines, with this family's Complex Actions.
@@ -287,10 +228,6 @@ impl Family for DigimonData {
         log: &mut EventLog,
     ) {
         shinobi::pay_attack(&self.ap, Some(self), f, me, profile, opportunity, log);
-    }
-
-    fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
-        crate::battle::family::ap::action_point_defense(ask)
     }
 
     /// "The one defense is Dodge", rolled automatically (a helping effect's ally rolls none:
@@ -409,17 +346,5 @@ impl Family for DigimonData {
 
     fn after_turn(&self, q: &mut Query<FighterQuery>, log: &mut EventLog) {
         digimon::release_charms(q, log);
-    }
-
-    /// Defenses cost nothing here: the one that hurts the target least.
-    fn expected_answer(
-        &self,
-        rules: &Rules,
-        ctx: &AttackContext,
-        t: &TargetContext,
-        decl: &Declaration,
-        target: &Fighter,
-    ) -> TargetOdds {
-        crate::battle::family::dbu::least_damage_answer(rules, ctx, t, decl, target)
     }
 }

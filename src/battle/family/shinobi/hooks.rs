@@ -1,16 +1,15 @@
 //! The ninja d20 chapter behind the family seam: action points, HP and chakra, d20 attacks
 //! against Dodge, Block or Deflect.
 
-use crate::battle::aim::{AimContext, AimOption, AimView, MoveHelp};
-use crate::battle::bar::{BarView, ExploitPrompt, Offers};
+use crate::battle::aim::{AimContext, AimOption, AimView};
+use crate::battle::bar::Offers;
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::{AttackOrder, RuleError};
 use crate::battle::components::CombatantId;
 use crate::battle::components::Square;
 use crate::battle::context::DamageResult;
 use crate::battle::context::{AttackContext, Declaration, TargetContext};
-use crate::battle::event::{EventLog, Pool};
-use crate::battle::family::DefenseAsk;
+use crate::battle::event::EventLog;
 use crate::battle::family::Family;
 use crate::battle::family::HitOn;
 use crate::battle::family::RollPhase;
@@ -45,36 +44,6 @@ impl Family for ShinobiData {
         super::roll_sneak(self, dice, me, them, log)
     }
 
-    fn check_move_cost(
-        &self,
-        me: &Fighter,
-        need: u32,
-    ) -> Result<(), crate::battle::command::RuleError> {
-        crate::battle::family::ap::check_move_cost(me, need)
-    }
-
-    fn pay_move(
-        &self,
-        f: &mut FighterQueryItem,
-        need: u32,
-        _what: &str,
-        log: &mut crate::battle::event::EventLog,
-    ) {
-        crate::battle::family::ap::pay_move(self, f, need, log);
-    }
-
-    fn acts_in_points(&self) -> bool {
-        true
-    }
-
-    fn has_instants(&self) -> bool {
-        false
-    }
-
-    fn opportunity_attacks(&self) -> bool {
-        true
-    }
-
     /// Damage is flat hit points (no category or Soak to show).
     fn apply_damage(
         &self,
@@ -102,14 +71,6 @@ impl Family for ShinobiData {
         }
     }
 
-    fn bar_view(&self, _rules: &Rules, me: &Fighter) -> BarView {
-        crate::battle::family::ap::bar_view(self, me)
-    }
-
-    fn exploit_prompt(&self, mover: &str, name: &str) -> ExploitPrompt {
-        crate::battle::family::ap::exploit_prompt(self, mover, name)
-    }
-
     fn path_danger(&self, fighters: &[Fighter], me: &Fighter, path: &[Square]) -> Vec<bool> {
         super::aim::path_danger(fighters, me, path)
     }
@@ -120,26 +81,6 @@ impl Family for ShinobiData {
 
     fn aim_option(&self, _wager: i64, _max_wager: i64, sneak: bool) -> AimOption {
         AimOption::Sneak { on: sneak }
-    }
-
-    fn move_help(&self, _rules: &Rules, _boosted: bool) -> MoveHelp {
-        crate::battle::family::ap::move_help(self)
-    }
-
-    fn answer_name(&self, _rules: &Rules, choice: DefenseChoice) -> String {
-        crate::battle::family::ap::answer_name(choice)
-    }
-
-    fn answer_label(&self, _rules: &Rules, o: &TargetOdds) -> String {
-        crate::battle::family::ap::answer_label(self, o)
-    }
-
-    fn life_pool(&self) -> Pool {
-        Pool::Hp
-    }
-
-    fn cost_pool(&self) -> Option<Pool> {
-        Some(Pool::Chakra)
     }
 
     fn check_order(
@@ -161,14 +102,6 @@ impl Family for ShinobiData {
         log: &mut EventLog,
     ) {
         shinobi::pay_attack(self, None, f, me, profile, opportunity, log);
-    }
-
-    fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
-        crate::battle::family::ap::action_point_defense(ask)
-    }
-
-    fn move_ap(&self, _field: &Field, _path: &[Square]) -> u32 {
-        self.combat.move_cost
     }
 
     fn assemble(
@@ -208,17 +141,5 @@ impl Family for ShinobiData {
 
     fn slot_cost(&self, me: &Fighter, profile: &str, ki_cost: i64) -> String {
         crate::battle::family::shinobi::slot_cost(self, None, me, profile, ki_cost)
-    }
-
-    /// Defenses cost nothing here: the one that hurts the target least.
-    fn expected_answer(
-        &self,
-        rules: &Rules,
-        ctx: &AttackContext,
-        t: &TargetContext,
-        decl: &Declaration,
-        target: &Fighter,
-    ) -> TargetOdds {
-        crate::battle::family::dbu::least_damage_answer(rules, ctx, t, decl, target)
     }
 }
