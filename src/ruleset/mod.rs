@@ -484,12 +484,6 @@ impl Rules {
         }
     }
 
-    /// True for the ninja chapter itself, not a family lowered onto its action-point path:
-    /// sneak attacks, Deflect, counters and opportunity attacks on movement are its rules only.
-    pub fn is_ninja_chapter(&self) -> bool {
-        matches!(self.family, FamilyData::Shinobi(_))
-    }
-
     /// The d20 skill system's own data, when this ruleset plays it.
     pub fn d20(&self) -> Option<&d20::D20Data> {
         match &self.family {

@@ -3,8 +3,9 @@
 //!
 //! Generic code asks `family::of(rules)` for what differs between rulesets instead of asking
 //! which ruleset this is. Each hook's default is the default pipeline (the DBU chapter's
-//! opposed rolls, Soak, thresholds and Ki); a family overrides only where its text differs.
-//! Only this registry names the concrete families.
+//! opposed rolls, Soak, thresholds and Ki), or, for a family that plays on action-point tables
+//! ([`Family::action_points`]), the path those families share (`ap`); a family overrides only
+//! where its text differs. Only this registry names the concrete families.
 //!
 //! Each family lives in its own folder here: its rules code, its hooks (`hooks.rs`, the
 //! `impl Family`) and its view models (`sheet.rs`, `aim.rs`), with its own modules beside them
@@ -47,6 +48,14 @@ use crate::ruleset::{FamilyData, ProfileDef, Rules};
 
 /// What a ruleset family does differently from the default pipeline.
 pub trait Family: Sync {
+    /// The action-point tables this family plays on (the ninja chapter's 3 points a round),
+    /// if any. A family that returns them inherits the action-point path of every default
+    /// below that has one (moves paid in points, HP and chakra, opportunity attacks, the
+    /// bar and prompts, counters, falls), and overrides only where its text differs.
+    fn action_points(&self) -> Option<&ShinobiData> {
+        None
+    }
+
     /// The pool a combatant's life is kept in, as the log names it (Life, HP, life cards).
     fn life_pool(&self) -> Pool {
         match self.action_points() {
@@ -333,12 +342,6 @@ pub trait Family: Sync {
     /// What the family links between the fighters of a new battle (Digimon: each Tamer and
     /// its partner).
     fn link_fighters(&self, _all: &mut [Fighter]) {}
-
-    /// The action-point tables this family plays on (the ninja chapter's 3 points a round),
-    /// if any: the defaults of the hooks the action-point families share read them.
-    fn action_points(&self) -> Option<&ShinobiData> {
-        None
-    }
 
     /// True when opponent `o` may answer a mover who steps out of its reach, given the squares
     /// the mover has visited so far (the ninja chapter: only a reach entered during this move
