@@ -777,46 +777,13 @@ pub fn soak_with_progress(opts: &SoakOptions, battle_done: &(dyn Fn() + Sync)) -
     std::panic::set_hook(Box::new(|info| {
         LAST_PANIC.with(|p| *p.borrow_mut() = Some(info.to_string()));
     }));
-    let jobs = opts.jobs.max(1);
-    // Workers take the next battle as they free up: battles differ a hundredfold in length,
-    // so a fixed split would leave one thread idle while another finishes its share.
-    let next = std::sync::atomic::AtomicU64::new(0);
-    let mut outcomes: Vec<(u64, Outcome)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..jobs)
-            .map(|_| {
-                let next = &next;
-                // The main thread's stack size: deep rule evaluation must not fail only here.
-                std::thread::Builder::new()
-                    .stack_size(WORKER_STACK)
-                    .spawn_scoped(s, move || {
-                        let mut done = Vec::new();
-                        loop {
-                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                            if i >= opts.battles {
-                                break done;
-                            }
-                            done.push((i, soak_one(opts, i)));
-                            battle_done();
-                        }
-                    })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| {
-                w.map_err(|e| e.to_string())
-                    .and_then(|w| w.join().map_err(|_| "it panicked".to_string()))
-                    .unwrap_or_else(|e| {
-                        vec![(
-                            u64::MAX,
-                            Outcome::Panicked(format!("a soak worker died: {e}"), 0),
-                        )]
-                    })
-            })
-            .collect()
-    });
+    let outcomes = crate::par::map_in_order(opts.battles, opts.jobs, |i| {
+        let outcome = soak_one(opts, i);
+        battle_done();
+        (i, outcome)
+    })
+    .unwrap_or_else(|e| vec![(u64::MAX, Outcome::Panicked(e, 0))]);
     std::panic::set_hook(previous);
-    outcomes.sort_by_key(|(i, _)| *i);
     let mut report = SoakReport::default();
     for (i, outcome) in outcomes {
         let (scenario, policies, seed) = planned(opts, i);
@@ -863,9 +830,6 @@ pub fn soak_with_progress(opts: &SoakOptions, battle_done: &(dyn Fn() + Sync)) -
     report.seconds = started.elapsed().as_secs_f64();
     report
 }
-
-/// A soak worker's stack: 8 MiB, what the main thread gets on Linux and macOS.
-const WORKER_STACK: usize = 8 << 20;
 
 thread_local! {
     /// The last panic's message and place, as the soak's panic hook saw it.

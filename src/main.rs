@@ -240,6 +240,10 @@ struct SimulateArgs {
     /// Time every computer decision and report p50 and p99 per player.
     #[arg(long)]
     timings: bool,
+    /// Threads to play on (default: one per core, or one with --timings, so that the times
+    /// are not slowed by the other battles). The report does not depend on it.
+    #[arg(long)]
+    jobs: Option<usize>,
     /// Rounds after which a battle without a round limit stops as a draw.
     #[arg(long, default_value_t = 100)]
     max_rounds: u32,

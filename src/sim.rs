@@ -31,6 +31,9 @@ pub struct Options {
     pub swap: bool,
     /// Measure how long each computer decision takes.
     pub timings: bool,
+    /// Threads to play on (at least one); the report does not depend on it (but timings
+    /// measured on a busy machine are slower).
+    pub jobs: usize,
 }
 
 /// One side's totals over the battles of one ruleset: sides of different rulesets are never
@@ -288,9 +291,56 @@ pub fn run(opts: &Options) -> Result<Report, String> {
     run_with_progress(opts, &|| {})
 }
 
-/// [`run`], calling `battle_done` after each battle, so a terminal can show how far it got
-/// (the report is the same whatever it does).
-pub fn run_with_progress(opts: &Options, battle_done: &dyn Fn()) -> Result<Report, String> {
+/// What the report keeps of one battle, played on a worker thread.
+struct Played {
+    winner: Option<Side>,
+    rounds: u32,
+    hash: u64,
+    /// Each side's counts.
+    stats: Vec<(Side, CombatantStats)>,
+    decision_times: Vec<Vec<f64>>,
+    turn_times: Vec<Vec<f64>>,
+}
+
+/// Plays battle `i` of `opts` with `policies` (swapped for the second half with `swap`).
+fn play_one(opts: &Options, policies: &[Policy], i: u32) -> Result<Played, String> {
+    let loaded = &opts.scenarios[i as usize % opts.scenarios.len()];
+    let seed = battle_seed(opts.seed, u64::from(i));
+    let these = policies_of(opts, policies, i);
+    let done = play(loaded, seed, &these, opts.max_rounds)
+        .map_err(|e| format!("battle {i} ({}, seed {seed}): {e}", loaded.id()))?;
+    let mut battle = done.battle;
+    let side_of: BTreeMap<_, _> = battle
+        .fighters()
+        .into_iter()
+        .map(|f| (f.id, f.side))
+        .collect();
+    Ok(Played {
+        winner: done.winner,
+        rounds: done.rounds,
+        hash: done.hash,
+        stats: battle.stats().by_side(&side_of).into_iter().collect(),
+        decision_times: done.decision_times,
+        turn_times: done.turn_times,
+    })
+}
+
+/// The policies of battle `i`: `policies`, reversed for the second half with `swap`.
+fn policies_of(opts: &Options, policies: &[Policy], i: u32) -> Vec<Policy> {
+    let mut these = policies.to_vec();
+    if opts.swap && i >= opts.battles / 2 {
+        these.reverse();
+    }
+    these
+}
+
+/// [`run`], calling `battle_done` (from any worker thread) after each battle, so a terminal
+/// can show how far it got. The battles are played on `opts.jobs` threads and summed in
+/// battle order: the report is the same whatever the threads or the callback do.
+pub fn run_with_progress(
+    opts: &Options,
+    battle_done: &(dyn Fn() + Sync),
+) -> Result<Report, String> {
     if opts.scenarios.is_empty() {
         return Err("no scenario to simulate".into());
     }
@@ -318,18 +368,19 @@ pub fn run_with_progress(opts: &Options, battle_done: &dyn Fn()) -> Result<Repor
     let mut times: BTreeMap<String, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
     let mut hashes: Vec<u8> = Vec::new();
     let mut total_rounds: u64 = 0;
-    for i in 0..opts.battles {
+    let played = crate::par::map_in_order(u64::from(opts.battles), opts.jobs, |i| {
+        let done = play_one(opts, &policies, i as u32);
+        battle_done();
+        done
+    })?;
+    for (i, done) in (0..opts.battles).zip(played) {
+        let done = done?;
         let k = i as usize % opts.scenarios.len();
         let loaded = &opts.scenarios[k];
         let seed = battle_seed(opts.seed, u64::from(i));
-        let mut these = policies.clone();
-        if opts.swap && i >= opts.battles / 2 {
-            these.reverse();
-        }
+        let these = policies_of(opts, &policies, i);
         let sides_n = loaded.scenario.sides.len().max(1);
         let policy_of = |side: usize| these[side % these.len()];
-        let done = play(loaded, seed, &these, opts.max_rounds)
-            .map_err(|e| format!("battle {i} ({}, seed {seed}): {e}", loaded.id()))?;
         for side in 0..sides_n {
             let name = policy_of(side).to_string();
             let entry = by_policy
@@ -371,14 +422,8 @@ pub fn run_with_progress(opts: &Options, battle_done: &dyn Fn()) -> Result<Repor
                 report.draws += 1;
             }
         }
-        let mut battle = done.battle;
-        let side_of: BTreeMap<_, _> = battle
-            .fighters()
-            .into_iter()
-            .map(|f| (f.id, f.side))
-            .collect();
         let ruleset = &loaded.rules.manifest;
-        for (side, stats) in battle.stats().by_side(&side_of) {
+        for (side, stats) in done.stats {
             let (_, entry) = sides
                 .entry((ruleset.id.clone(), side.0))
                 .or_insert_with(|| {
@@ -399,7 +444,6 @@ pub fn run_with_progress(opts: &Options, battle_done: &dyn Fn()) -> Result<Repor
             }
             entry.stats.add(&stats);
         }
-        battle_done();
     }
     for sr in &mut per_scenario {
         if sr.battles > 0 {

@@ -27,6 +27,11 @@ pub fn simulate(args: &SimulateArgs) -> Result<ExitCode, String> {
             max_rounds: args.max_rounds,
             swap: args.swap,
             timings: args.timings,
+            jobs: args.jobs.unwrap_or(if args.timings {
+                1
+            } else {
+                gridclash::par::default_jobs()
+            }),
         },
         &|| bar.inc(1),
     )?;

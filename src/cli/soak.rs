@@ -37,9 +37,7 @@ pub fn soak(args: &SoakArgs) -> Result<ExitCode, String> {
             battles: args.battles,
             seed: args.seed,
             max_rounds: args.max_rounds,
-            jobs: args.jobs.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-            }),
+            jobs: args.jobs.unwrap_or_else(gridclash::par::default_jobs),
         },
         &|| bar.inc(1),
     );

@@ -126,7 +126,7 @@ fn a_whole_duel_plays_to_victory_with_exact_results() {
 }
 
 #[test]
-fn simulate_is_deterministic_and_reports_every_side() {
+fn simulate_is_deterministic_whatever_the_threads_and_reports_every_side() {
     let opts = sim::Options {
         scenarios: shipped(),
         battles: 8,
@@ -135,9 +135,15 @@ fn simulate_is_deterministic_and_reports_every_side() {
         max_rounds: 100,
         swap: false,
         timings: false,
+        jobs: 1,
     };
     let a = sim::run(&opts).unwrap();
-    let b = sim::run(&opts).unwrap();
+    // The same battles on three threads: the same report, to the byte.
+    let b = sim::run(&sim::Options {
+        jobs: 3,
+        ..opts.clone()
+    })
+    .unwrap();
     assert_eq!(a, b);
     assert_eq!(
         serde_json::to_string(&a).unwrap(),
@@ -182,6 +188,7 @@ fn simulate_reports_each_ruleset_in_its_own_terms() {
         max_rounds: 100,
         swap: false,
         timings: false,
+        jobs: 2,
     };
     assert_eq!(opts.scenarios.len(), 5);
     let report = sim::run(&opts).unwrap();
@@ -266,6 +273,7 @@ fn simulate_timings_count_every_decision_and_every_units_turn() {
         max_rounds: 100,
         swap: false,
         timings: true,
+        jobs: 2,
     };
     let report = sim::run(&opts).unwrap();
     let names: Vec<&str> = report.timings.iter().map(|t| t.policy.as_str()).collect();
@@ -281,6 +289,7 @@ fn simulate_timings_count_every_decision_and_every_units_turn() {
     // Timings are left out of the JSON when not asked for, so its output stays repeatable.
     let quiet = sim::run(&sim::Options {
         timings: false,
+        jobs: 2,
         ..opts
     })
     .unwrap();
