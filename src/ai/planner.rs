@@ -123,6 +123,9 @@ struct Situation<'a> {
     evals: usize,
     /// Per opponent: its best expected damage to us per attack, in melee and at range.
     threat: BTreeMap<CombatantId, (f64, f64)>,
+    /// Per opponent: how far it reaches in a round walking and running (its Speed plus its
+    /// melee reach), worked out once a decision: every square weighed asks it.
+    pace: BTreeMap<CombatantId, (u32, u32)>,
 }
 
 impl Situation<'_> {
@@ -218,8 +221,11 @@ impl Situation<'_> {
             };
             let (melee, ranged) = self.threat.get(&o.id).copied().unwrap_or((0.0, 0.0));
             let d = footprint_distance(op, o.size.squares, at, self.me.size.squares);
-            let run = speed(self.rules, o, true).saturating_add(o.size.melee_range);
-            let walk = speed(self.rules, o, false).saturating_add(o.size.melee_range);
+            let (walk, run) = self
+                .pace
+                .get(&o.id)
+                .copied()
+                .unwrap_or_else(|| pace_of(self.rules, o));
             let family = crate::battle::family::of(self.rules);
             let attacks = |moves: u32| f64::from(family.attacks_in_round(o, moves));
             let m = if d <= o.size.melee_range {
@@ -277,6 +283,7 @@ fn threat_of(rules: &Rules, field: &Field, attacker: &Fighter, victim: &Fighter)
     let Some(vp) = victim.position else {
         return (0.0, 0.0);
     };
+    let walk = speed(rules, attacker, false);
     for pid in &attacker.loadout.profiles {
         let Some(profile) = rules.profile(pid) else {
             continue;
@@ -320,7 +327,7 @@ fn threat_of(rules: &Rules, field: &Field, attacker: &Fighter, victim: &Fighter)
                 if reach(attacker, &decl).is_none_or(|r| {
                     attacker.position.is_some_and(|p| {
                         footprint_distance(p, attacker.size.squares, vp, victim.size.squares)
-                            <= r + speed(rules, attacker, false)
+                            <= r + walk
                     })
                 }) {
                     ranged = ranged.max(e)
@@ -329,6 +336,15 @@ fn threat_of(rules: &Rules, field: &Field, attacker: &Fighter, victim: &Fighter)
         }
     }
     (melee, ranged)
+}
+
+/// How far `o` reaches in a round walking and running: its Normal and Boosted Speed, each
+/// plus its melee reach.
+fn pace_of(rules: &Rules, o: &Fighter) -> (u32, u32) {
+    (
+        speed(rules, o, false).saturating_add(o.size.melee_range),
+        speed(rules, o, true).saturating_add(o.size.melee_range),
+    )
 }
 
 /// What a Ki point is worth: more as Ki runs low, so a unit does not spend it all at once.
@@ -395,11 +411,13 @@ pub fn decide(
     let settings = level.settings();
     let field = battle.field();
     let mut threat = BTreeMap::new();
+    let mut pace = BTreeMap::new();
     for o in fighters
         .iter()
         .filter(|f| f.side != me.side && !f.defeated() && f.position.is_some())
     {
         threat.insert(o.id, threat_of(&rules, &field, o, &me));
+        pace.insert(o.id, pace_of(&rules, o));
     }
     let mut s = Situation {
         rules: &rules,
@@ -409,6 +427,7 @@ pub fn decide(
         settings,
         evals: 0,
         threat,
+        pace,
     };
     let mut options: Vec<Candidate> = Vec::new();
     let risk_here = s.risk(here);
