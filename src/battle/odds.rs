@@ -211,6 +211,14 @@ pub fn nonzero(dist: &Dist) -> BTreeMap<i64, f64> {
         .collect()
 }
 
+/// A roll's whole distribution from its plain and critical parts, exactly as
+/// [`distribution`] puts them together.
+fn whole(plain: &Dist, crit: &Dist) -> Dist {
+    let mut all = plain.clone();
+    all.mix(crit, 1.0);
+    all
+}
+
 /// The damage distribution of one Wound against one target in one category.
 fn damage_dist(wound: &Dist, soak_used: i64, cover: i64) -> Dist {
     wound.map(|w| (w - soak_used - cover).max(0))
@@ -288,7 +296,7 @@ pub fn default_target_odds(
         soak_used: normal.soak_used,
         cover,
         stage_loss: None,
-        strike: RollSummary::of(&t.strike),
+        strike: RollSummary::with_dist(&t.strike, &whole(&plain, &crit)),
         defense_roll: RollSummary::with_dist(defense_spec, &defense),
         difficulty: None,
     }
