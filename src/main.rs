@@ -279,6 +279,12 @@ macro_rules! out {
 // Declared after `out!`, which the commands print with.
 mod cli;
 
+/// The allocator: the rules engine, the odds and the computer players allocate many small,
+/// short-lived values (roll distributions, snapshots), where glibc's malloc and free took 40 %
+/// of a headless battle's time; mimalloc serves them from per-thread pages.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
