@@ -214,6 +214,7 @@ impl Situation<'_> {
 
     /// [`Situation::risk`] counting only the opponents `counts` keeps.
     fn risk_of(&self, at: Square, counts: impl Fn(CombatantId) -> bool) -> f64 {
+        let family = crate::battle::family::of(self.rules);
         let mut total = 0.0;
         for o in self.opponents().filter(|o| counts(o.id)) {
             let Some(op) = o.position else {
@@ -226,7 +227,6 @@ impl Situation<'_> {
                 .get(&o.id)
                 .copied()
                 .unwrap_or_else(|| pace_of(self.rules, o));
-            let family = crate::battle::family::of(self.rules);
             let attacks = |moves: u32| f64::from(family.attacks_in_round(o, moves));
             let m = if d <= o.size.melee_range {
                 melee * attacks(0)

@@ -36,11 +36,6 @@ impl OddsAsk<'_> {
         )
     }
 
-    /// The answer the target gives.
-    pub fn defense(&self) -> DefenseChoice {
-        self.chosen.defense
-    }
-
     /// The assembled context of the target.
     pub fn target_context(&self) -> Option<&super::context::TargetContext> {
         self.preview
@@ -169,12 +164,13 @@ pub fn lines(ask: &OddsAsk, words: OddsWords) -> Vec<String> {
 }
 
 /// The rolls every family lists: the strike, the difficulty (if any), the answer's own roll
-/// (unless `answer_rolls` is false), and the wound titled `wound` (unless `None`).
+/// (unless `answer_rolls` is false), and the wound titled `wound` (unless `None`), each with
+/// the rule of its dice that `rule` gives for its title and roll.
 pub fn common_rolls(
     ask: &OddsAsk,
     answer_rolls: bool,
     wound: Option<&str>,
-    rule: impl Fn(&str) -> String,
+    rule: impl Fn(&str, &RollSummary) -> String,
 ) -> Vec<RollLine> {
     let c = ask.chosen;
     let mut rolls = vec![("Strike".to_string(), &c.strike)];
@@ -190,7 +186,7 @@ pub fn common_rolls(
     rolls
         .into_iter()
         .map(|(t, r)| {
-            let rule = rule(&t);
+            let rule = rule(&t, r);
             RollLine::new(t, r, rule)
         })
         .collect()
@@ -201,24 +197,19 @@ pub fn common_rolls(
 pub fn default_words(ask: &OddsAsk) -> OddsWords {
     let c = ask.chosen;
     let answer_rolls = !matches!(c.defense, DefenseChoice::Take | DefenseChoice::DropProne);
-    let rolls = common_rolls(ask, answer_rolls, Some("Wound"), |_| String::new())
-        .into_iter()
-        .map(|mut l| {
-            let r = &l.roll;
-            l.rule = format!(
-                "; critical on {}, botch on {} (-{})",
-                r.critical_target
-                    .map_or("never".into(), |c| format!("{c}+")),
-                if r.botch_range == 0 {
-                    "never".into()
-                } else {
-                    format!("{} or less", r.botch_range)
-                },
-                r.botch_penalty
-            );
-            l
-        })
-        .collect();
+    let rolls = common_rolls(ask, answer_rolls, Some("Wound"), |_, r| {
+        format!(
+            "; critical on {}, botch on {} (-{})",
+            r.critical_target
+                .map_or("never".into(), |c| format!("{c}+")),
+            if r.botch_range == 0 {
+                "never".into()
+            } else {
+                format!("{} or less", r.botch_range)
+            },
+            r.botch_penalty
+        )
+    });
     OddsWords {
         heading: format!(
             "{} ({:?}), Ki cost {} + wager {}",
@@ -307,7 +298,7 @@ pub fn action_point_words(ask: &OddsAsk) -> OddsWords {
             ask.preview.odds.ki_cost
         ),
         before_rolls: Vec::new(),
-        rolls: common_rolls(ask, answer_rolls, Some("Wound"), |_| String::new()),
+        rolls: common_rolls(ask, answer_rolls, Some("Wound"), |_, _| String::new()),
         summary: vec![action_point_hit_line(ask, &notes)],
         fold_rare: false,
     }

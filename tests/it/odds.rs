@@ -694,3 +694,50 @@ fn odds_command_lists_every_term_as_json() {
         Some(p.odds.targets[0][0].hit_chance)
     );
 }
+
+/// The card game's answers are taking the card or blocking it: `gridclash odds` reads
+/// `take`/`dodge` and `block`/`parry`, and refuses any other answer (a Deflect is the ninja
+/// chapter's) with the words each ruleset accepts instead of reading it as taking the card.
+#[test]
+fn stages_odds_command_refuses_an_answer_the_card_game_does_not_have() {
+    let odds = |defense: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_gridclash"))
+            .args([
+                "odds",
+                "--scenario",
+                "stages-duel",
+                "--attacker",
+                "Kenji",
+                "--target",
+                "Hana",
+                "--maneuver",
+                "punch",
+                "--at",
+                "9,3",
+                "--defense",
+                defense,
+            ])
+            .output()
+            .expect("runs")
+    };
+    for word in ["take", "block"] {
+        let out = odds(word);
+        assert!(
+            out.status.success(),
+            "{word}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("  Take it: ") && text.contains("  Block: "),
+            "{text}"
+        );
+    }
+    let out = odds("deflect");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("take or block (power stages)") && err.contains("not `deflect`"),
+        "{err}"
+    );
+}

@@ -26,7 +26,7 @@ pub fn odds_words(d: &D20Data, ask: &OddsAsk) -> OddsWords {
             c.defense.name()
         },
     );
-    let rule = |title: &str| {
+    let rule = |title: &str, _: &_| {
         if title == "Strike" {
             "; a natural 1 always fails, a natural 20 adds another d20".to_string()
         } else {

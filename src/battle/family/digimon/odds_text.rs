@@ -22,7 +22,7 @@ pub fn odds_words(d: &DigimonData, ask: &OddsAsk) -> OddsWords {
         ask,
         answer_rolls,
         (wound.max != 0).then_some("Damage before Armor"),
-        |_| EXPLODES.to_string(),
+        |_, _| EXPLODES.to_string(),
     );
     if c.automatic_hit.is_some() {
         rolls.retain(|r| r.title == "Damage before Armor");
