@@ -198,6 +198,34 @@ impl Dist {
         out
     }
 
+    /// `max(X + k, floor)`, without copying `self` first: [`Dist::shift`] then
+    /// [`Dist::clamp_min`], to the last bit.
+    pub fn shifted_floor(&self, k: i64, floor: i64) -> Dist {
+        if self.offset + k >= floor || self.p.is_empty() {
+            return Dist {
+                offset: self.offset + k,
+                p: self.p.clone(),
+            };
+        }
+        let mut below = 0.0;
+        let mut p = Vec::with_capacity(self.p.len());
+        p.push(0.0);
+        for (i, a) in self.p.iter().enumerate() {
+            let v = self.offset + k + i as i64;
+            if v <= floor {
+                below += a;
+            } else {
+                p.push(*a);
+            }
+        }
+        p[0] = below;
+        // [`Dist::clamp_min`] never grows its vector for a zero chance above the floor.
+        while p.len() > 1 && p.last() == Some(&0.0) {
+            p.pop();
+        }
+        Dist { offset: floor, p }
+    }
+
     /// The chance of exactly `v`.
     pub fn prob(&self, v: i64) -> f64 {
         let i = v - self.offset;
@@ -236,12 +264,25 @@ impl Dist {
     /// `P(self > other)` for independent variables: the attacker's chance when ties go to the
     /// defender.
     pub fn prob_greater(&self, other: &Dist) -> f64 {
+        // `other.cdf(v - 1)` for each `v` of ours, in one pass: the running sum adds the same
+        // terms in the same order as `cdf`'s, so every chance is the same to the last bit.
         let mut total = 0.0;
+        let mut below = -0.0;
+        let mut summed = 0usize;
         for (i, a) in self.p.iter().enumerate() {
             if *a == 0.0 {
                 continue;
             }
-            total += a * other.cdf(self.offset + i as i64 - 1);
+            let j = self.offset + i as i64 - 1 - other.offset;
+            if j < 0 {
+                continue;
+            }
+            let end = ((j + 1) as usize).min(other.p.len());
+            while summed < end {
+                below += other.p[summed];
+                summed += 1;
+            }
+            total += a * below;
         }
         total
     }
@@ -309,6 +350,81 @@ pub fn distribution(spec: &RollSpec) -> Dist {
 /// part where it is (the two masses add up to 1). Effects that depend on a critical Strike
 /// (Cutting's Lethal upgrade) need the split.
 pub fn distribution_split(spec: &RollSpec) -> (Dist, Dist) {
+    // Only the dice decide the shape; the flat modifiers move it. The planner weighs the same
+    // few shapes (a d10 Strike, 3d6, a Wound's dice) thousands of times per decision with
+    // different modifiers, so the convolutions are worked out once per shape and thread.
+    thread_local! {
+        static SHAPES: std::cell::RefCell<std::collections::HashMap<Shape, std::rc::Rc<(Dist, Dist)>>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    let key = Shape::of(spec);
+    let parts = SHAPES.with(|c| c.borrow().get(&key).cloned());
+    let parts = match parts {
+        Some(p) => p,
+        None => {
+            let p = std::rc::Rc::new(unshifted_split(spec));
+            SHAPES.with(|c| {
+                let mut c = c.borrow_mut();
+                if c.len() > 4096 {
+                    c.clear();
+                }
+                c.insert(key, p.clone());
+            });
+            p
+        }
+    };
+    let flat = spec.flat_total();
+    (
+        parts.0.shifted_floor(flat, 0),
+        parts.1.shifted_floor(flat, 0),
+    )
+}
+
+/// What of a [`RollSpec`] decides its distribution before the flat modifiers are added: the
+/// dice, how they crit, botch and explode, and the per-hit multiplier. Labels are left out.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Shape {
+    /// Sides, rolls, critical target, botch range, botch penalty, exploding.
+    base: Option<(u32, u32, Option<u32>, u32, i64, bool)>,
+    superiority: bool,
+    /// Count, sides and exploding of each dice term, in order (convolution order matters to
+    /// the last bit of a probability).
+    dice: Vec<(u32, u32, bool)>,
+    multiplier: i64,
+    critical_dice: Vec<(u32, u32)>,
+}
+
+impl Shape {
+    fn of(spec: &RollSpec) -> Self {
+        Self {
+            base: spec.base.as_ref().map(|b| {
+                (
+                    b.sides,
+                    b.rolls,
+                    b.critical_target,
+                    b.botch_range,
+                    b.botch_penalty,
+                    b.exploding,
+                )
+            }),
+            superiority: spec.superiority.is_some(),
+            dice: spec
+                .dice
+                .iter()
+                .map(|t| (t.group.count, t.group.sides, t.exploding))
+                .collect(),
+            multiplier: spec.dice_multiplier,
+            critical_dice: spec
+                .critical_dice
+                .iter()
+                .map(|t| (t.group.count, t.group.sides))
+                .collect(),
+        }
+    }
+}
+
+/// [`distribution_split`] before the flat total is added and the floor at 0 applied.
+fn unshifted_split(spec: &RollSpec) -> (Dist, Dist) {
     // Split the base part (base die + Superiority die) by whether it is a Critical Result.
     let mut crit_part = Dist::empty();
     let mut plain_part = Dist::empty();
@@ -357,12 +473,7 @@ pub fn distribution_split(spec: &RollSpec) -> (Dist, Dist) {
             Dist::dice(t.group)
         });
     }
-    let finish = |d: Dist| {
-        d.convolve(&rest)
-            .scale(spec.dice_multiplier)
-            .shift(spec.flat_total())
-            .clamp_min(0)
-    };
+    let finish = |d: Dist| d.convolve(&rest).scale(spec.dice_multiplier);
     (finish(plain_part), finish(crit_part.convolve(&crit_dice)))
 }
 
