@@ -138,6 +138,140 @@ impl Vars for FighterVars<'_> {
     }
 }
 
+/// Haste, Awareness, Might, Defense Value, Soak (after its minimum), Normal and Boosted
+/// Speed and Initiative as the ruleset's formulas give them, before conditions.
+type FormulaValues = [i64; 8];
+
+/// [`FormulaValues`] of one fighter, remembered per thread. They depend only on the
+/// attributes, the power, the size and the ruleset's formulas, which a battle never changes,
+/// yet the rules and the computer players ask for them thousands of times a decision; every
+/// input is compared in full before a remembered value is used, so a changed fighter or
+/// ruleset is worked out afresh.
+fn formula_values(fighter: &Fighter, rules: &Rules) -> FormulaValues {
+    thread_local! {
+        static MEMO: std::cell::RefCell<Vec<Remembered>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let size = rules.size(&fighter.size.id);
+    let found = MEMO.with(|m| {
+        m.borrow()
+            .iter()
+            .find(|r| r.matches(fighter, rules, size))
+            .map(|r| r.values)
+    });
+    if let Some(v) = found {
+        return v;
+    }
+    let values = evaluate_formulas(fighter, rules, size);
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= 128 {
+            m.clear();
+        }
+        m.push(Remembered {
+            attributes: fighter.attributes.clone(),
+            power: (
+                fighter.power.tier,
+                fighter.power.base_tier,
+                fighter.power.level,
+                fighter.power.life_modifier,
+            ),
+            size_id: fighter.size.id.clone(),
+            size: size.map(|s| (s.speed, s.defense_value.clone(), s.soak.clone())),
+            formulas: derived_formulas(rules).map(|f| f.clone()),
+            values,
+        });
+    });
+    values
+}
+
+/// The formulas [`formula_values`] evaluates, in its order (Soak's minimum last).
+fn derived_formulas(rules: &Rules) -> [&Formula; 9] {
+    let d = &rules.characters.derived;
+    [
+        &d.haste,
+        &d.awareness,
+        &d.might,
+        &d.defense_value,
+        &d.soak,
+        &d.normal_speed,
+        &d.boosted_speed,
+        &d.initiative,
+        &d.soak_minimum,
+    ]
+}
+
+/// Works out [`FormulaValues`].
+fn evaluate_formulas(
+    fighter: &Fighter,
+    rules: &Rules,
+    size: Option<&crate::ruleset::SizeDef>,
+) -> FormulaValues {
+    let t = fighter.power.tier;
+    let bt = fighter.power.base_tier;
+    let sizes = size.map(|s| {
+        (
+            at_tier(&s.defense_value, t, bt),
+            at_tier(&s.soak, t, bt),
+            s.speed,
+        )
+    });
+    let vars = FighterVars {
+        fighter,
+        size: Some(sizes.unwrap_or((0, 0, 0))),
+    };
+    let d = &rules.characters.derived;
+    [
+        eval(&d.haste, &vars),
+        eval(&d.awareness, &vars),
+        eval(&d.might, &vars),
+        eval(&d.defense_value, &vars),
+        eval(&d.soak, &vars).max(eval(&d.soak_minimum, &vars)),
+        eval(&d.normal_speed, &vars).max(0),
+        eval(&d.boosted_speed, &vars).max(0),
+        eval(&d.initiative, &vars),
+    ]
+}
+
+/// One fighter's [`FormulaValues`] with every input they were worked out from.
+struct Remembered {
+    attributes: Attributes,
+    /// Tier, base tier, Power Level, Racial Life Modifier: what formulas read of the power.
+    power: (u32, u32, u32, i64),
+    size_id: String,
+    size: Option<(i64, Formula, Formula)>,
+    formulas: [Formula; 9],
+    values: FormulaValues,
+}
+
+impl Remembered {
+    /// True when `fighter` under `rules` has exactly the inputs these values came from.
+    fn matches(
+        &self,
+        fighter: &Fighter,
+        rules: &Rules,
+        size: Option<&crate::ruleset::SizeDef>,
+    ) -> bool {
+        let p = &fighter.power;
+        self.power == (p.tier, p.base_tier, p.level, p.life_modifier)
+            && self.size_id == fighter.size.id
+            && self.attributes == fighter.attributes
+            && match (&self.size, size) {
+                (None, None) => true,
+                (Some((speed, dv, soak)), Some(s)) => {
+                    *speed == s.speed
+                        && dv.text() == s.defense_value.text()
+                        && soak.text() == s.soak.text()
+                }
+                _ => false,
+            }
+            && self
+                .formulas
+                .iter()
+                .zip(derived_formulas(rules))
+                .all(|(a, b)| a.text() == b.text())
+    }
+}
+
 /// Evaluates a validated formula; a failure (only possible with a division by zero in data)
 /// counts as 0 rather than stopping a battle.
 pub fn eval(f: &Formula, vars: &(impl Vars + ?Sized)) -> i64 {
@@ -225,30 +359,16 @@ impl Fighter {
     /// Haste, Awareness, Defense Value, Soak, speeds and pool maxima, as the conditions leave
     /// them.
     pub fn derived(&self, rules: &Rules) -> Derived {
-        let size = rules.size(&self.size.id);
-        let t = self.power.tier;
-        let bt = self.power.base_tier;
-        let sizes = size.map(|s| {
-            (
-                at_tier(&s.defense_value, t, bt),
-                at_tier(&s.soak, t, bt),
-                s.speed,
-            )
-        });
-        let vars = FighterVars {
-            fighter: self,
-            size: Some(sizes.unwrap_or((0, 0, 0))),
-        };
-        let d = &rules.characters.derived;
+        let f = formula_values(self, rules);
         let mut out = Derived {
-            haste: eval(&d.haste, &vars),
-            awareness: eval(&d.awareness, &vars),
-            might: eval(&d.might, &vars),
-            defense_value: eval(&d.defense_value, &vars),
-            soak: eval(&d.soak, &vars).max(eval(&d.soak_minimum, &vars)),
-            normal_speed: eval(&d.normal_speed, &vars).max(0),
-            boosted_speed: eval(&d.boosted_speed, &vars).max(0),
-            initiative: eval(&d.initiative, &vars),
+            haste: f[0],
+            awareness: f[1],
+            might: f[2],
+            defense_value: f[3],
+            soak: f[4],
+            normal_speed: f[5],
+            boosted_speed: f[6],
+            initiative: f[7],
             max_ki: self.ki.max,
             max_capacity: self.capacity.max
                 + rules.actions.power_up.capacity.of(self.capacity.max)
