@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::Arc;
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -26,9 +27,48 @@ impl fmt::Display for CombatantId {
     }
 }
 
+/// A component whose data stays the same for most of a battle, kept behind an `Arc`: the
+/// rules snapshot every combatant many times a command, and copying a name, a loadout of
+/// techniques or a table of attributes each time was most of a command's cost. Reading goes
+/// through `Deref`; changing copies the data first if a snapshot still shares it. It
+/// serialises as the data itself, so saves and state hashes are as before.
+macro_rules! shared_component {
+    ($(#[$doc:meta])* $name:ident($data:ty)) => {
+        $(#[$doc])*
+        #[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(Arc<$data>);
+
+        impl $name {
+            /// Wraps the data.
+            pub fn new(data: $data) -> Self {
+                Self(Arc::new(data))
+            }
+        }
+
+        impl std::ops::Deref for $name {
+            type Target = $data;
+            fn deref(&self) -> &$data {
+                &self.0
+            }
+        }
+
+        impl std::ops::DerefMut for $name {
+            fn deref_mut(&mut self) -> &mut $data {
+                Arc::make_mut(&mut self.0)
+            }
+        }
+    };
+}
+
+shared_component!(
+    /// Who a combatant is, for people (shared between snapshots: see [`IdentityData`]).
+    Identity(IdentityData)
+);
+
 /// Who a combatant is, for people: its name, the archetype it was built from and its glyph.
-#[derive(Component, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Identity {
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdentityData {
     pub name: String,
     pub archetype: String,
     pub glyph: String,
@@ -40,9 +80,10 @@ pub struct Identity {
 )]
 pub struct Side(pub u8);
 
-/// Attribute Scores by attribute id. In DBU a Modifier equals its Score.
+/// Attribute Scores by attribute id. In DBU a Modifier equals its Score. Shared between
+/// snapshots like the components of `shared_component!`; change it with `Arc::make_mut`.
 #[derive(Component, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Attributes(pub BTreeMap<String, i64>);
+pub struct Attributes(pub Arc<BTreeMap<String, i64>>);
 
 impl Attributes {
     /// A score, 0 for an unknown attribute.
@@ -106,9 +147,14 @@ pub use crate::grid::Square;
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Position(pub Option<Square>);
 
+shared_component!(
+    /// What a combatant can do (shared between snapshots: see [`LoadoutData`]).
+    Loadout(LoadoutData)
+);
+
 /// What a combatant can do: its Basic Attack profiles, elements, weapon, techniques and skills.
-#[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Loadout {
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoadoutData {
     pub profiles: Vec<String>,
     pub elements: Vec<String>,
     pub weapon: Option<WeaponDef>,

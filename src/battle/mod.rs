@@ -571,8 +571,18 @@ impl Battle {
         };
         // Every part is plain data with string keys, so this cannot fail; should it ever, the
         // error's text is hashed rather than nothing, so different states still differ.
-        let bytes = serde_json::to_vec(&snap).unwrap_or_else(|e| e.to_string().into_bytes());
-        xxhash_rust::xxh3::xxh3_64(&bytes)
+        // One buffer per thread, reused: the bytes of a whole battle, written every command.
+        thread_local! {
+            static BYTES: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        BYTES.with(|b| {
+            let mut bytes = b.borrow_mut();
+            bytes.clear();
+            match serde_json::to_writer(&mut *bytes, &snap) {
+                Ok(()) => xxhash_rust::xxh3::xxh3_64(&bytes),
+                Err(e) => xxhash_rust::xxh3::xxh3_64(e.to_string().as_bytes()),
+            }
+        })
     }
 
     /// Every rule that could refuse `cmd` now, checked without changing anything.

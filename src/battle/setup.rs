@@ -120,13 +120,13 @@ pub fn build_fighter(rules: &Rules, id: CombatantId, unit: &UnitSetup) -> Option
     }
     let mut f = Fighter {
         id,
-        identity: Identity {
+        identity: Identity::new(IdentityData {
             name: unit.name.clone().unwrap_or_else(|| a.name.clone()),
             archetype: a.id.clone(),
             glyph: a.glyph.clone(),
-        },
+        }),
         side: Side(unit.side),
-        attributes: Attributes(a.attributes.clone()),
+        attributes: Attributes(std::sync::Arc::new(a.attributes.clone())),
         power: Power {
             level: a.power_level,
             base_tier,
@@ -151,13 +151,13 @@ pub fn build_fighter(rules: &Rules, id: CombatantId, unit: &UnitSetup) -> Option
         actions: Actions::default(),
         round: RoundLog::default(),
         encounter: EncounterLog::default(),
-        loadout: Loadout {
+        loadout: Loadout::new(LoadoutData {
             profiles: a.profiles.clone(),
             elements: a.elements.clone(),
             weapon: a.weapon.clone(),
             techniques: a.techniques.clone(),
             skills: a.skills.clone(),
-        },
+        }),
         controller: unit.controller,
         cards: None,
         digi: None,

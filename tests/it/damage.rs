@@ -63,7 +63,7 @@ fn dbu_soak_minimum_is_one_t_plus_one() {
     let mut b = duel("brawler", "ki_blaster", &[]);
     let mut f = b.fighter(CombatantId(0)).unwrap();
     assert_eq!(f.derived(&rules).soak, 6);
-    f.attributes.0.insert("TE".into(), 1);
+    std::sync::Arc::make_mut(&mut f.attributes.0).insert("TE".into(), 1);
     // TE 1 is below 1(T) + 1 = 3 at ToP 2.
     assert_eq!(f.derived(&rules).soak, 3);
     f.power.tier = 4;
