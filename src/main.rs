@@ -48,6 +48,9 @@ enum Cmd {
     /// scenario (or one), every rule invariant checked after every command and the odds of
     /// every attack before it; exit 1 on any panic, refused command or violation.
     Soak(SoakArgs),
+    /// What the rules engine costs per command on replays (p50/p95/p99), side by side with a
+    /// plain-function kernel of the same attack, and their ratio.
+    Bench(BenchArgs),
     /// Print where this build reads its rules and scenarios and keeps saves and settings
     /// (set GRIDCLASH_RULES, GRIDCLASH_ASSETS, GRIDCLASH_DATA_DIR or GRIDCLASH_CONFIG_DIR to
     /// move them).
@@ -88,6 +91,16 @@ struct SoakArgs {
     /// With --battle-seed: each side's computer player, as the report names them.
     #[arg(long, value_delimiter = ',')]
     ai: Vec<Policy>,
+}
+
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Replay (or save) files to time, e.g. tests/replays/war-greedy-vs-random.ron.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// How many times each battle is replayed.
+    #[arg(long, default_value_t = 5)]
+    repeat: usize,
 }
 
 #[derive(clap::Args)]
@@ -311,6 +324,7 @@ fn main() -> ExitCode {
         Some(Cmd::Saves { data_dir }) => cli::replay::saves(data_dir),
         Some(Cmd::Paths) => cli::paths::paths(),
         Some(Cmd::Soak(args)) => cli::soak::soak(&args),
+        Some(Cmd::Bench(args)) => cli::bench::bench(&args),
     };
     match result {
         Ok(code) => code,

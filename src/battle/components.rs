@@ -35,9 +35,16 @@ impl fmt::Display for CombatantId {
 macro_rules! shared_component {
     ($(#[$doc:meta])* $name:ident($data:ty)) => {
         $(#[$doc])*
-        #[derive(Component, Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[derive(Component, Debug, Clone, Serialize, Deserialize)]
         #[serde(transparent)]
         pub struct $name(Arc<$data>);
+
+        impl PartialEq for $name {
+            /// The same shared data, or equal data.
+            fn eq(&self, other: &Self) -> bool {
+                Arc::ptr_eq(&self.0, &other.0) || *self.0 == *other.0
+            }
+        }
 
         impl $name {
             /// Wraps the data.

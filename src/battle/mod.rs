@@ -140,6 +140,9 @@ pub struct Battle {
     undone: Vec<Command>,
     /// The state hash once set up, before any command.
     start_hash: u64,
+    /// Each combatant as the last state hash saw it, with its JSON: most commands change one
+    /// or two combatants, and writing out every one of them was half a command's cost.
+    hashed: Vec<(Fighter, Box<serde_json::value::RawValue>)>,
 }
 
 /// One accepted command in a battle's history.
@@ -224,6 +227,7 @@ impl Battle {
             history: Vec::new(),
             undone: Vec::new(),
             start_hash: 0,
+            hashed: Vec::new(),
         };
         battle.run();
         battle.start_hash = battle.state_hash();
@@ -525,7 +529,7 @@ impl Battle {
     pub fn state_hash(&mut self) -> u64 {
         #[derive(Serialize)]
         struct Snapshot<'a> {
-            fighters: Vec<Fighter>,
+            fighters: Vec<&'a serde_json::value::RawValue>,
             turn: &'a TurnOrder,
             attack: &'a Option<AttackState>,
             moving: &'a Option<MoveState>,
@@ -548,9 +552,25 @@ impl Battle {
             ground: Vec<(crate::grid::Square, u16)>,
         }
         let fighters = self.fighters();
+        self.hashed.truncate(fighters.len());
+        for (i, f) in fighters.into_iter().enumerate() {
+            if self.hashed.get(i).is_some_and(|(seen, _)| *seen == f) {
+                continue;
+            }
+            // Plain data with string keys: this cannot fail; should it, the error's text
+            // stands in, so different states still differ.
+            let json = serde_json::value::to_raw_value(&f).unwrap_or_else(|e| {
+                serde_json::value::to_raw_value(&e.to_string()).unwrap_or_default()
+            });
+            if i < self.hashed.len() {
+                self.hashed[i] = (f, json);
+            } else {
+                self.hashed.push((f, json));
+            }
+        }
         let w = &self.world;
         let snap = Snapshot {
-            fighters,
+            fighters: self.hashed.iter().map(|(_, json)| &**json).collect(),
             turn: w.resource::<TurnOrder>(),
             attack: &w.resource::<CurrentAttack>().0,
             moving: &w.resource::<CurrentMove>().0,

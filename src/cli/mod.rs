@@ -2,6 +2,7 @@
 
 use gridclash::scenario;
 
+pub mod bench;
 pub mod demo;
 pub mod odds;
 pub mod paths;

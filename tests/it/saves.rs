@@ -503,3 +503,44 @@ fn a_shipped_scenario_opened_by_a_relative_path_is_saved_by_its_id() {
     let by_name = scenario::load(&scenario::find("duel")).expect("loads");
     assert_eq!(save::scenario_ref(&by_name), "duel");
 }
+
+#[test]
+fn bench_times_a_replay_side_by_side_with_the_kernel_of_its_first_attack() {
+    let replay = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/duel-easy-vs-hard.ron");
+    let out = Process::new(env!("CARGO_BIN_EXE_gridclash"))
+        .args(["bench", "--repeat", "1"])
+        .arg(&replay)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for want in [
+        "engine per command p50 ",
+        " p95 ",
+        " p99 ",
+        "kernel, the same attack as plain functions (Strike 1d10",
+        "vs Dodge 1d10",
+        "engine / kernel at p50: ",
+    ] {
+        assert!(stdout.contains(want), "missing {want:?} in:\n{stdout}");
+    }
+    // A file that is not a replay is refused with its name, not timed.
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("not-a-replay.ron");
+    std::fs::write(&bad, "(format: 1,").unwrap();
+    let out = Process::new(env!("CARGO_BIN_EXE_gridclash"))
+        .arg("bench")
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not-a-replay.ron"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
