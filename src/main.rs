@@ -214,6 +214,10 @@ struct PlayArgs {
     /// Watch this replay instead of playing (`gridclash replay FILE`).
     #[arg(skip)]
     replay: Option<PathBuf>,
+    /// Measure N frames of the battle screen (after 30 to warm up), print p50/p95/p99 of the
+    /// frame time and the time from start to the first battle frame, and quit.
+    #[arg(long, value_name = "N")]
+    frame_stats: Option<usize>,
 }
 
 #[derive(clap::Args)]
@@ -299,6 +303,8 @@ mod cli;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    #[cfg(feature = "gui")]
+    gridclash::gui::frame_stats::mark_start();
     let cli = Cli::parse();
     let result = match cli.command {
         #[cfg(feature = "gui")]

@@ -79,6 +79,7 @@ pub fn play(args: &PlayArgs) -> Result<ExitCode, String> {
         load_anyway: args.load_anyway,
         replay: args.replay.clone(),
         data_dir: Some(root),
+        frame_stats: args.frame_stats,
     });
     Ok(match exit {
         bevy::app::AppExit::Success => ExitCode::SUCCESS,

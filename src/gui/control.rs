@@ -78,7 +78,11 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Pace>()
         .init_resource::<BattleUi>()
         .init_resource::<BattleView>()
-        .add_systems(OnEnter(Screen::Battle), reset_battle_ui)
+        .init_resource::<super::redraw::Redraw>()
+        .add_systems(
+            OnEnter(Screen::Battle),
+            (reset_battle_ui, super::redraw::forget_what_was_shown),
+        )
         .add_systems(
             Update,
             (
@@ -95,7 +99,8 @@ pub(super) fn plugin(app: &mut App) {
                 control_replay,
                 autosave_each_round,
                 finish_battle,
-                read_battle_view,
+                super::redraw::note_what_changed,
+                read_battle_view.run_if(super::redraw::redraw_needed),
             )
                 .chain()
                 .in_set(BattleControls)

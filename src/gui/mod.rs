@@ -9,10 +9,12 @@ pub mod art;
 pub mod board;
 pub mod control;
 pub mod end;
+pub mod frame_stats;
 pub mod hud;
 pub mod input;
 pub mod load_screen;
 pub mod palette;
+pub mod redraw;
 pub mod script;
 pub mod session;
 pub mod settings;
@@ -71,6 +73,8 @@ pub struct PlayOptions {
     pub replay: Option<std::path::PathBuf>,
     /// Where saves and replays live, instead of the default data directory.
     pub data_dir: Option<std::path::PathBuf>,
+    /// Measure this many battle frames, print their times and quit (`--frame-stats N`).
+    pub frame_stats: Option<usize>,
 }
 
 /// The root of a full-window menu screen (title, settings, end): a centred column on the
@@ -171,6 +175,15 @@ fn open_first_screen(
     }
 }
 
+/// Frames left out before `--frame-stats` counts: the first frames of a screen build its
+/// text and pipelines.
+const FRAME_STATS_WARM_UP: usize = 30;
+
+/// `--frame-stats` counts battle frames only, from the first.
+fn open_frame_stats(mut stats: ResMut<frame_stats::FrameStats>) {
+    stats.open = true;
+}
+
 /// Opens the game window and runs until the player quits.
 pub fn run(options: PlayOptions) -> AppExit {
     let mut app = App::new();
@@ -200,5 +213,14 @@ pub fn run(options: PlayOptions) -> AppExit {
     .insert_resource(options.clone())
     .add_plugins(logic_plugin)
     .add_plugins((board::plugin, hud::plugin, sound::plugin, script::plugin));
+    if let Some(frames) = options.frame_stats {
+        app.add_plugins(frame_stats::plugin)
+            .insert_resource(frame_stats::FrameStats::new(
+                "battle",
+                frames,
+                FRAME_STATS_WARM_UP,
+            ))
+            .add_systems(OnEnter(Screen::Battle), open_frame_stats);
+    }
     app.run()
 }

@@ -878,3 +878,46 @@ fn gui_log_scrolls_back_through_the_battle_and_forward_again() {
     }
     assert_eq!(ui(&app), 0);
 }
+
+#[test]
+fn gui_view_model_is_worked_out_again_only_when_what_it_shows_changes() {
+    use gridclash::gui::redraw::Redraw;
+    use gridclash::gui::view::BattleView;
+    let needed = |app: &App| app.world().resource::<Redraw>().needed();
+    let mut app = battle_app("human,ai");
+    app.update();
+    assert!(session(&mut app).human_to_act().is_some());
+    app.update();
+    assert!(!needed(&app), "a frame where nothing changed redraws");
+    // Choosing a maneuver redraws, once.
+    tap(&mut app, KeyCode::Digit7);
+    assert!(matches!(session(&mut app).intent, Intent::Attack { .. }));
+    app.update();
+    assert!(!needed(&app));
+    // Moving the cursor onto a target redraws on that frame, and the view then aims at it
+    // exactly as the rules would.
+    let tank = Square::new(12, 2);
+    app.world_mut().resource_mut::<CursorSquare>().0 = Some(tank);
+    app.update();
+    assert!(needed(&app), "the cursor moved but nothing is redrawn");
+    let aim = app.world().resource::<BattleView>().aim.clone();
+    assert!(
+        aim.as_ref().is_some_and(|a| a.preview.is_ok()),
+        "the view does not aim at the target under the cursor"
+    );
+    let fresh = session(&mut app).aim(Some(tank));
+    assert_eq!(
+        aim.and_then(|a| a.preview.ok()).map(|p| p.odds),
+        fresh.and_then(|a| a.preview.ok()).map(|p| p.odds),
+        "the view kept an old aim"
+    );
+    app.update();
+    assert!(!needed(&app));
+    // A command redraws on the frame it is given.
+    let events = session(&mut app).battle.events().len();
+    KeyCode::KeyT.press(app.world_mut());
+    app.update();
+    assert!(session(&mut app).battle.events().len() > events);
+    assert!(needed(&app), "the turn ended but nothing is redrawn");
+    KeyCode::KeyT.release(app.world_mut());
+}

@@ -124,9 +124,9 @@ pub(super) fn plugin(app: &mut App) {
                 point_cursor_at_square,
                 animate_events,
                 redraw_changed_terrain,
-                draw_overlay,
-                draw_tokens,
-                draw_condition_icons,
+                draw_overlay.run_if(super::redraw::redraw_needed),
+                draw_tokens.run_if(super::redraw::redraw_needed),
+                draw_condition_icons.run_if(super::redraw::redraw_needed),
                 walk_tokens,
                 rise_floating_text,
             )
@@ -631,6 +631,7 @@ fn walk_tokens(
     time: Res<Time>,
     settings: Res<Settings>,
     mut q: Query<(&mut Walk, &mut Transform), With<Token>>,
+    mut redraw: ResMut<super::redraw::Redraw>,
 ) {
     for (mut walk, mut t) in &mut q {
         let Some(next) = walk.path.first().copied() else {
@@ -642,6 +643,10 @@ fn walk_tokens(
         if to.length() <= step {
             t.translation = next.extend(t.translation.z);
             walk.path.remove(0);
+            if walk.path.is_empty() {
+                // The token stands still again: draw it where the battle has it.
+                redraw.request();
+            }
         } else {
             t.translation += (to.normalize() * step).extend(0.0);
         }

@@ -64,6 +64,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (draw_turn_order, draw_texts, draw_unit_bars, show_boxes)
                 .after(BattleControls)
+                .run_if(super::redraw::redraw_needed)
                 .run_if(in_state(Screen::Battle).and_then(resource_exists::<Session>)),
         );
 }
