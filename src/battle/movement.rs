@@ -11,7 +11,7 @@ use super::attack::{begin_attack, check_attack};
 use super::command::{Command, RuleError};
 use super::components::*;
 use super::event::{BattleEvent, EventLog, Pool};
-use super::fighter::{Fighter, at_tier, can_end_on, eval, provoked_by, snapshots};
+use super::fighter::{Fighter, at_tier, can_end_on, eval, provoked_by, snapshot_of, snapshots};
 use super::state::*;
 use crate::grid::path::{Reach, diagonal_open, reachable, step_cost};
 use crate::grid::{Field, chebyshev, footprint};
@@ -277,11 +277,13 @@ pub fn advance_move(
     let rules = &rules.0;
     let field = ground.field(rules);
     progress.0 = true;
+    // One snapshot for the whole move: a step changes only the mover, whose snapshot is taken
+    // again after it (and everyone's after an Exploit offer, which may change anyone).
+    let mut all = snapshots(&q);
     loop {
         let Some(m) = moving.0.as_mut() else {
             return;
         };
-        let all = snapshots(&q);
         let Some(mover) = all.iter().find(|f| f.id == m.who) else {
             moving.0 = None;
             return;
@@ -328,6 +330,7 @@ pub fn advance_move(
             if stop {
                 return;
             }
+            all = snapshots(&q);
             continue;
         }
         if let Some(mut f) = q.iter_mut().find(|f| *f.id == m.who) {
@@ -341,6 +344,12 @@ pub fn advance_move(
                 to,
             };
             family.stepped(&step, &mut f, &mut dice.0, &mut log);
+        }
+        if let (Some(slot), Some(moved)) = (
+            all.iter_mut().find(|f| f.id == m.who),
+            snapshot_of(&q, m.who),
+        ) {
+            *slot = moved;
         }
         m.next += 1;
         m.asked.clear();
