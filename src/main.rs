@@ -302,7 +302,22 @@ mod cli;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// mimalloc's `mi_option_purge_delay` (its position in `mi_option_e`, the same in mimalloc
+/// v2 and v3): milliseconds before freed memory goes back to the system; -1 never.
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// Keeps freed memory in the process. The renderer frees and allocates large buffers every
+/// frame; with mimalloc's default 10 ms purge delay they came back as fresh pages for the kernel
+/// to zero again (17 % of the window's start-up in a profile; six runs each to the first battle
+/// frame: median 318 ms before, 245 ms after). A headless battle never frees that much.
+fn configure_allocator() {
+    // SAFETY: mi_option_set only stores a value in mimalloc's option table; it is called
+    // first thing in main, before any other thread exists.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
+}
+
 fn main() -> ExitCode {
+    configure_allocator();
     #[cfg(feature = "gui")]
     gridclash::gui::frame_stats::mark_start();
     let cli = Cli::parse();
