@@ -384,8 +384,7 @@ pub fn distribution_split(spec: &RollSpec) -> (Dist, Dist) {
 /// dice, how they crit, botch and explode, and the per-hit multiplier. Labels are left out.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Shape {
-    /// Sides, rolls, critical target, botch range, botch penalty, exploding.
-    base: Option<(u32, u32, Option<u32>, u32, i64, bool)>,
+    base: Option<super::roll::BaseShape>,
     superiority: bool,
     /// Count, sides and exploding of each dice term, in order (convolution order matters to
     /// the last bit of a probability).
@@ -397,16 +396,7 @@ struct Shape {
 impl Shape {
     fn of(spec: &RollSpec) -> Self {
         Self {
-            base: spec.base.as_ref().map(|b| {
-                (
-                    b.sides,
-                    b.rolls,
-                    b.critical_target,
-                    b.botch_range,
-                    b.botch_penalty,
-                    b.exploding,
-                )
-            }),
+            base: spec.base.as_ref().map(super::roll::BaseDie::shape),
             superiority: spec.superiority.is_some(),
             dice: spec
                 .dice

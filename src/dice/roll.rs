@@ -100,6 +100,25 @@ pub struct BaseDie {
 
 /// The most extra dice one exploding roll adds (a guard against a scripted die that always
 /// shows its maximum; the chance of reaching it with a fair d20 is 20^-64).
+/// Everything about a [`BaseDie`] that decides its distribution, labels left out: sides,
+/// rolls, critical target, botch range, botch penalty and exploding. Caches of exact odds key
+/// on it.
+pub type BaseShape = (u32, u32, Option<u32>, u32, i64, bool);
+
+impl BaseDie {
+    /// This die's [`BaseShape`].
+    pub fn shape(&self) -> BaseShape {
+        (
+            self.sides,
+            self.rolls,
+            self.critical_target,
+            self.botch_range,
+            self.botch_penalty,
+            self.exploding,
+        )
+    }
+}
+
 pub const MAX_EXPLOSIONS: u32 = 64;
 
 /// Everything needed to make a roll or compute its exact odds.

@@ -484,16 +484,7 @@ pub fn success_chances(
             && s.dice_multiplier == 1)
             .then(|| {
                 (
-                    s.base.as_ref().map(|b| {
-                        (
-                            b.sides,
-                            b.rolls,
-                            b.critical_target,
-                            b.botch_range,
-                            b.botch_penalty,
-                            b.exploding,
-                        )
-                    }),
+                    s.base.as_ref().map(crate::dice::roll::BaseDie::shape),
                     s.flat_total(),
                 )
             })
@@ -502,7 +493,7 @@ pub fn success_chances(
         None => key(strike).map(|k| (k, dc, None)),
         Some(d) => key(strike).zip(key(d)).map(|(k, kd)| (k, dc, Some(kd))),
     };
-    type Die = Option<(u32, u32, Option<u32>, u32, i64, bool)>;
+    type Die = Option<crate::dice::roll::BaseShape>;
     type Key = ((Die, i64), i64, Option<(Die, i64)>);
     thread_local! {
         static CACHE: std::cell::RefCell<std::collections::HashMap<Key, BTreeMap<i64, f64>>> =
