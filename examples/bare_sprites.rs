@@ -72,8 +72,8 @@ fn main() -> std::process::ExitCode {
             }),
     )
     .add_plugins(frame_stats::plugin)
-    .insert_resource({
-        let mut stats = FrameStats::new(
+    .insert_resource(
+        FrameStats::new(
             if args.spin {
                 "bare, spinning"
             } else {
@@ -81,10 +81,9 @@ fn main() -> std::process::ExitCode {
             },
             args.frames,
             30,
-        );
-        stats.open = true;
-        stats
-    })
+        )
+        .open_from_the_start(),
+    )
     .add_systems(Startup, spawn_sprites(args.sprites, args.spin));
     if args.spin {
         app.add_systems(Update, spin);

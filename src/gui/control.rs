@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use super::input::{CursorSquare, GameAction, PlayerInput};
 use super::load_screen::LoadMenu;
 use super::session::{Intent, ReplayPlayer, Session, StartError};
-use super::view::{BattleView, read_battle_view};
+use super::view::BattleView;
 use super::{DataDir, Screen};
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::{Command, Decision, SurgeKind};
@@ -78,11 +78,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Pace>()
         .init_resource::<BattleUi>()
         .init_resource::<BattleView>()
-        .init_resource::<super::redraw::Redraw>()
-        .add_systems(
-            OnEnter(Screen::Battle),
-            (reset_battle_ui, super::redraw::forget_what_was_shown),
-        )
+        .add_systems(OnEnter(Screen::Battle), reset_battle_ui)
         .add_systems(
             Update,
             (
@@ -99,8 +95,6 @@ pub(super) fn plugin(app: &mut App) {
                 control_replay,
                 autosave_each_round,
                 finish_battle,
-                super::redraw::note_what_changed,
-                read_battle_view.run_if(super::redraw::redraw_needed),
             )
                 .chain()
                 .in_set(BattleControls)

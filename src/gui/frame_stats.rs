@@ -22,8 +22,9 @@ pub struct FrameStats {
     pub frames: usize,
     /// Frames left out first, once counting may start (shader and pipeline set-up).
     pub warm_up: usize,
-    /// Counting may start: the game opens it on its battle screen, the bare app at once.
-    pub open: bool,
+    /// Counting may start: see [`FrameStats::open_in_this_frame`] and
+    /// [`FrameStats::open_from_the_start`].
+    open: bool,
     /// What to call the run in the printed line.
     pub label: String,
     seen: usize,
@@ -48,6 +49,22 @@ impl FrameStats {
     }
 }
 
+impl FrameStats {
+    /// Counts from now on, for content that appears in the frame being run (the game's battle
+    /// screen, opened by its `OnEnter`): that frame is drawn by the next frame's start.
+    pub fn open_in_this_frame(&mut self) {
+        self.open = true;
+        self.seen = 1;
+    }
+
+    /// Counts from the app's first frame, for content spawned at start-up (the bare app): it is
+    /// drawn by the second frame's start.
+    pub fn open_from_the_start(mut self) -> Self {
+        self.open = true;
+        self
+    }
+}
+
 /// Adds the frame clock; the app inserts a [`FrameStats`] resource to use it.
 pub fn plugin(app: &mut App) {
     app.add_systems(First, time_frames.run_if(resource_exists::<FrameStats>));
@@ -65,7 +82,7 @@ fn time_frames(
     }
     let now = Instant::now();
     stats.seen += 1;
-    // The second start after counting opened: the first frame of content has been drawn.
+    // The frame that showed the content first has been drawn.
     if stats.seen == 2 {
         let start = *STARTED.get_or_init(Instant::now);
         stats.first_frame = Some(now - start);

@@ -144,6 +144,7 @@ pub fn logic_plugin(app: &mut App) {
         .add_plugins((
             input::plugin,
             control::plugin,
+            redraw::plugin,
             title::plugin,
             settings_screen::plugin,
             end::plugin,
@@ -181,7 +182,7 @@ const FRAME_STATS_WARM_UP: usize = 30;
 
 /// `--frame-stats` counts battle frames only, from the first.
 fn open_frame_stats(mut stats: ResMut<frame_stats::FrameStats>) {
-    stats.open = true;
+    stats.open_in_this_frame();
 }
 
 /// Opens the game window and runs until the player quits.

@@ -6,12 +6,32 @@
 
 use bevy::prelude::*;
 
-use super::control::{BattleUi, PauseMenu};
+use super::Screen;
+use super::control::{BattleControls, BattleUi, PauseMenu};
 use super::input::CursorSquare;
 use super::session::{Intent, Session};
 use super::settings::Settings;
+use super::view::read_battle_view;
 use crate::battle::components::CombatantId;
 use crate::grid::{Dir8, Square};
+
+/// After the battle controls: whether this frame redraws, and the view worked out if so. The
+/// board and the HUD draw after it.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ReadScreen;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Redraw>()
+        .add_systems(OnEnter(Screen::Battle), forget_what_was_shown)
+        .add_systems(
+            Update,
+            (note_what_changed, read_battle_view.run_if(redraw_needed))
+                .chain()
+                .in_set(ReadScreen)
+                .after(BattleControls)
+                .run_if(in_state(Screen::Battle).and_then(resource_exists::<Session>)),
+        );
+}
 
 /// Whether this frame redraws, and what the last redraw showed.
 #[derive(Resource, Debug, Default)]

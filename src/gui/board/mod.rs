@@ -12,7 +12,6 @@ use super::input::{CursorSquare, GameAction, PlayerInput};
 use super::session::Session;
 use bevy::ui::{RelativeCursorPosition, UiGlobalTransform};
 
-use super::control::BattleControls;
 use super::{Screen, Settings, palette};
 use crate::battle::components::CombatantId;
 use crate::battle::event::BattleEvent;
@@ -131,7 +130,7 @@ pub(super) fn plugin(app: &mut App) {
                 rise_floating_text,
             )
                 .chain()
-                .after(BattleControls)
+                .after(super::redraw::ReadScreen)
                 .run_if(in_state(Screen::Battle).and_then(resource_exists::<Session>)),
         );
 }

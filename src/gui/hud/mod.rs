@@ -17,7 +17,7 @@ use bevy::prelude::*;
 use bevy::ui::RelativeCursorPosition;
 
 use super::board::{BOTTOM_H, BoardViewport, PANEL_W, TOP_H};
-use super::control::{BattleControls, BattleUi, PAUSE_ENTRIES, PauseMenu};
+use super::control::{BattleUi, PAUSE_ENTRIES, PauseMenu};
 use super::input::{CursorSquare, GameAction};
 use super::session::Session;
 use super::settings::key_label;
@@ -63,7 +63,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (draw_turn_order, draw_texts, draw_unit_bars, show_boxes)
-                .after(BattleControls)
+                .after(super::redraw::ReadScreen)
                 .run_if(super::redraw::redraw_needed)
                 .run_if(in_state(Screen::Battle).and_then(resource_exists::<Session>)),
         );
