@@ -12,6 +12,7 @@ pub mod gui;
 pub mod harness;
 pub mod par;
 pub mod paths;
+pub mod percentile;
 pub mod ruleset;
 pub mod save;
 pub mod scenario;

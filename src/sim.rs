@@ -89,11 +89,7 @@ pub struct TimingReport {
 /// The p50, p99 and maximum of `seconds`, in milliseconds rounded to hundredths.
 fn percentiles_ms(mut seconds: Vec<f64>) -> (f64, f64, f64) {
     seconds.sort_by(f64::total_cmp);
-    let at = |q: f64| {
-        seconds
-            .get(((seconds.len() as f64 - 1.0) * q).round() as usize)
-            .map_or(0.0, |s| round2(s * 1000.0))
-    };
+    let at = |q: f64| round2(crate::percentile::nearest_rank(&seconds, q) * 1000.0);
     (at(0.5), at(0.99), at(1.0))
 }
 

@@ -10,6 +10,7 @@ use gridclash::battle::Battle;
 use gridclash::battle::command::{Command, DefenseChoice};
 use gridclash::dice::DiceSource;
 use gridclash::dice::roll::RollSpec;
+use gridclash::percentile::nearest_rank;
 use gridclash::save::{self, Restore, SaveFile};
 
 use crate::BenchArgs;
@@ -104,10 +105,7 @@ struct Percentiles {
 impl Percentiles {
     fn of(sample: &mut [Duration]) -> Self {
         sample.sort_unstable();
-        let at = |q: f64| {
-            let i = ((sample.len() as f64 - 1.0) * q).round() as usize;
-            sample.get(i).copied().unwrap_or_default()
-        };
+        let at = |q: f64| nearest_rank(sample, q);
         Self {
             p50: at(0.50),
             p95: at(0.95),

@@ -105,10 +105,7 @@ fn report(stats: &mut FrameStats, sprites: usize) -> String {
     let n = stats.samples.len();
     let mean = stats.samples.iter().sum::<Duration>() / n.max(1) as u32;
     stats.samples.sort_unstable();
-    let at = |q: f64| {
-        let i = ((n as f64 - 1.0) * q).round() as usize;
-        stats.samples.get(i).copied().unwrap_or_default()
-    };
+    let at = |q: f64| crate::percentile::nearest_rank(&stats.samples, q);
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     format!(
         "{}: {n} frames: p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, mean {:.2} ms; first frame {:.0} ms after start; {sprites} sprites",
