@@ -53,29 +53,6 @@ impl Dist {
     /// `count` dice that each add another roll on their maximum, and again while maxima come
     /// (each die's chain as [`explosion`] follows it).
     pub fn exploding_dice(group: DiceGroup) -> Self {
-        thread_local! {
-            // Every Digimon check rolls 3d6 and every hit a few more: the same few groups,
-            // each a few hundred values long, asked for thousands of times by previews and
-            // the AI.
-            static CACHE: std::cell::RefCell<std::collections::HashMap<(u32, u32), Dist>> =
-                std::cell::RefCell::new(std::collections::HashMap::new());
-        }
-        let key = (group.count, group.sides);
-        if let Some(d) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
-            return d;
-        }
-        let d = Self::exploding_dice_uncached(group);
-        CACHE.with(|c| {
-            let mut c = c.borrow_mut();
-            if c.len() > 256 {
-                c.clear();
-            }
-            c.insert(key, d.clone());
-        });
-        d
-    }
-
-    fn exploding_dice_uncached(group: DiceGroup) -> Self {
         let s = i64::from(group.sides.max(2));
         let mut one = Self::empty();
         for face in 1..s {
@@ -180,26 +157,12 @@ impl Dist {
 
     /// `max(X, floor)`: everything below `floor` is moved onto it.
     pub fn clamp_min(&self, floor: i64) -> Dist {
-        if self.offset >= floor || self.p.is_empty() {
-            return self.clone();
-        }
-        let mut out = Dist::point(floor);
-        out.p[0] = 0.0;
-        let mut below = 0.0;
-        for (i, a) in self.p.iter().enumerate() {
-            let v = self.offset + i as i64;
-            if v <= floor {
-                below += a;
-            } else {
-                out.add_at(v, *a);
-            }
-        }
-        out.p[0] = below;
-        out
+        self.shifted_floor(0, floor)
     }
 
-    /// `max(X + k, floor)`, without copying `self` first: [`Dist::shift`] then
-    /// [`Dist::clamp_min`], to the last bit.
+    /// `max(X + k, floor)`, without copying `self` first ([`Dist::shift`] then
+    /// [`Dist::clamp_min`]): the chances of values at or below the floor are summed onto it,
+    /// and no zero chance is kept above the last non-zero one.
     pub fn shifted_floor(&self, k: i64, floor: i64) -> Dist {
         if self.offset + k >= floor || self.p.is_empty() {
             return Dist {
@@ -219,7 +182,6 @@ impl Dist {
             }
         }
         p[0] = below;
-        // [`Dist::clamp_min`] never grows its vector for a zero chance above the floor.
         while p.len() > 1 && p.last() == Some(&0.0) {
             p.pop();
         }
