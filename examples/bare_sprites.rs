@@ -8,7 +8,6 @@
 //! (an idle board).
 
 use bevy::prelude::*;
-use bevy::window::WindowResolution;
 use gridclash::gui::frame_stats::{self, FrameStats};
 
 /// Sprites, frames to measure, and whether they turn.
@@ -55,36 +54,21 @@ fn main() -> std::process::ExitCode {
         }
     };
     let mut app = App::new();
-    app.add_plugins(
-        DefaultPlugins
-            .set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "bare sprites".into(),
-                    resolution: WindowResolution::new(1280, 720),
-                    ..default()
-                }),
-                ..default()
-            })
-            .set(ImagePlugin::default_nearest())
-            .set(bevy::log::LogPlugin {
-                level: bevy::log::Level::WARN,
-                ..default()
-            }),
-    )
-    .add_plugins(frame_stats::plugin)
-    .insert_resource(
-        FrameStats::new(
-            if args.spin {
-                "bare, spinning"
-            } else {
-                "bare, still"
-            },
-            args.frames,
-            30,
+    app.add_plugins(gridclash::gui::window_plugins("bare sprites"))
+        .add_plugins(frame_stats::plugin)
+        .insert_resource(
+            FrameStats::new(
+                if args.spin {
+                    "bare, spinning"
+                } else {
+                    "bare, still"
+                },
+                args.frames,
+                30,
+            )
+            .open_from_the_start(),
         )
-        .open_from_the_start(),
-    )
-    .add_systems(Startup, spawn_sprites(args.sprites, args.spin));
+        .add_systems(Startup, spawn_sprites(args.sprites, args.spin));
     if args.spin {
         app.add_systems(Update, spin);
     }

@@ -185,35 +185,40 @@ fn open_frame_stats(mut stats: ResMut<frame_stats::FrameStats>) {
     stats.open_in_this_frame();
 }
 
+/// Bevy's plugins as the game's window uses them: 1280×720, nearest-pixel sampling, and logs
+/// at INFO in debug builds and WARN in release. The bare app the game's frames are measured
+/// against (`examples/bare_sprites.rs`) opens its window with the same.
+pub fn window_plugins(title: &str) -> bevy::app::PluginGroupBuilder {
+    DefaultPlugins
+        .set(WindowPlugin {
+            primary_window: Some(Window {
+                title: title.into(),
+                resolution: WindowResolution::new(1280, 720),
+                ..default()
+            }),
+            ..default()
+        })
+        .set(ImagePlugin::default_nearest())
+        .set(bevy::log::LogPlugin {
+            // A player's build says only what went wrong (lower levels are compiled out).
+            level: if cfg!(debug_assertions) {
+                bevy::log::Level::INFO
+            } else {
+                bevy::log::Level::WARN
+            },
+            ..default()
+        })
+}
+
 /// Opens the game window and runs until the player quits.
 pub fn run(options: PlayOptions) -> AppExit {
     let mut app = App::new();
-    app.add_plugins(
-        DefaultPlugins
-            .set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "Gridclash".into(),
-                    resolution: WindowResolution::new(1280, 720),
-                    ..default()
-                }),
-                ..default()
-            })
-            .set(ImagePlugin::default_nearest())
-            .set(bevy::log::LogPlugin {
-                // A player's build says only what went wrong (lower levels are compiled out).
-                level: if cfg!(debug_assertions) {
-                    bevy::log::Level::INFO
-                } else {
-                    bevy::log::Level::WARN
-                },
-                ..default()
-            }),
-    )
-    .add_plugins(bevy_ecs_tilemap::TilemapPlugin)
-    .insert_resource(ClearColor(palette::BACKDROP))
-    .insert_resource(options.clone())
-    .add_plugins(logic_plugin)
-    .add_plugins((board::plugin, hud::plugin, sound::plugin, script::plugin));
+    app.add_plugins(window_plugins("Gridclash"))
+        .add_plugins(bevy_ecs_tilemap::TilemapPlugin)
+        .insert_resource(ClearColor(palette::BACKDROP))
+        .insert_resource(options.clone())
+        .add_plugins(logic_plugin)
+        .add_plugins((board::plugin, hud::plugin, sound::plugin, script::plugin));
     if let Some(frames) = options.frame_stats {
         app.add_plugins(frame_stats::plugin)
             .insert_resource(frame_stats::FrameStats::new(
