@@ -42,17 +42,18 @@ pub struct Fighter {
 }
 
 /// The query over a combatant's components. Iterating it read-only gives snapshots; the
-/// mutable items are how rule systems write results back.
+/// mutable items are how rule systems write results back. The components a battle never
+/// writes are read as `Ref`, so their change ticks tell the snapshot cache too.
 #[derive(QueryData)]
 #[query_data(mutable)]
 pub struct FighterQuery {
     pub entity: Entity,
     pub id: &'static CombatantId,
-    pub identity: &'static Identity,
+    pub identity: Ref<'static, Identity>,
     pub side: &'static mut Side,
-    pub attributes: &'static Attributes,
-    pub power: &'static Power,
-    pub size: &'static BodySize,
+    pub attributes: Ref<'static, Attributes>,
+    pub power: Ref<'static, Power>,
+    pub size: Ref<'static, BodySize>,
     pub life: &'static mut Life,
     pub ki: &'static mut Ki,
     pub capacity: &'static mut Capacity,
@@ -65,7 +66,7 @@ pub struct FighterQuery {
     pub encounter: &'static mut EncounterLog,
     /// Mutable for a Digimon that falls back to its Default Stage (that stage's attacks).
     pub loadout: &'static mut Loadout,
-    pub controller: &'static Controller,
+    pub controller: Ref<'static, Controller>,
     pub cards: Option<&'static mut Cards>,
     pub digi: Option<&'static mut DigiState>,
 }
@@ -77,11 +78,11 @@ macro_rules! snapshot_impl {
             pub fn snapshot(&self) -> Fighter {
                 Fighter {
                     id: *self.id,
-                    identity: self.identity.clone(),
+                    identity: (*self.identity).clone(),
                     side: *self.side,
-                    attributes: self.attributes.clone(),
-                    power: self.power.clone(),
-                    size: self.size.clone(),
+                    attributes: (*self.attributes).clone(),
+                    power: (*self.power).clone(),
+                    size: (*self.size).clone(),
                     life: *self.life,
                     ki: *self.ki,
                     capacity: *self.capacity,
@@ -103,18 +104,6 @@ macro_rules! snapshot_impl {
 }
 snapshot_impl!(FighterQueryItem);
 snapshot_impl!(FighterQueryReadOnlyItem);
-
-/// Snapshots of every combatant, in id order (the stable order rules iterate in).
-pub fn snapshots(q: &Query<FighterQuery>) -> Vec<Fighter> {
-    let mut v: Vec<Fighter> = q.iter().map(|f| f.snapshot()).collect();
-    v.sort_by_key(|f| f.id);
-    v
-}
-
-/// The snapshot of one combatant.
-pub fn snapshot_of(q: &Query<FighterQuery>, id: CombatantId) -> Option<Fighter> {
-    q.iter().find(|f| *f.id == id).map(|f| f.snapshot())
-}
 
 /// Formula variables as seen by one fighter: attribute ids, `T`, `bT`, `PL`, `RLM`.
 pub struct FighterVars<'a> {

@@ -9,8 +9,9 @@ use super::command::{Command, SurgeKind};
 use super::effects::{LifeCause, end_condition, set_life};
 use super::effects::{convert_action, spend_actions};
 use super::event::{BattleEvent, EventLog, Pool};
-use super::fighter::{FighterQuery, FighterQueryItem};
+use super::fighter::FighterQueryItem;
 use super::state::*;
+use crate::battle::snapshot::Fighters;
 use crate::dice::roll;
 use crate::ruleset::{ConditionKind, ConditionRule, Rules};
 
@@ -99,7 +100,7 @@ pub fn apply_convert_action(
     mut pending: ResMut<PendingCommand>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let Some(who) = take(&mut pending, |c| match c {
         Command::ConvertAction { who } => Some(*who),
@@ -120,7 +121,7 @@ pub fn apply_surge(
     mut pending: ResMut<PendingCommand>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let Some((who, kind)) = take(&mut pending, |c| match c {
         Command::Surge { who, kind } => Some((*who, *kind)),
@@ -141,7 +142,7 @@ pub fn apply_stand_up(
     mut pending: ResMut<PendingCommand>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let Some(who) = take(&mut pending, |c| match c {
         Command::StandUp { who } => Some(*who),
@@ -176,7 +177,7 @@ pub fn apply_end_condition(
     mut pending: ResMut<PendingCommand>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let Some((who, kind)) = take(&mut pending, |c| match c {
         Command::EndCondition { who, condition } => Some((*who, *condition)),
@@ -227,7 +228,7 @@ pub fn apply_cure_poison(
     mut pending: ResMut<PendingCommand>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let Some(who) = take(&mut pending, |c| match c {
         Command::CurePoison { who } => Some(*who),
@@ -275,7 +276,7 @@ pub fn apply_defense_answer(
     mut awaiting: ResMut<AwaitingInput>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let Some((who, choice, counter)) = take(&mut pending, |c| match c {
         Command::Defend {

@@ -29,6 +29,7 @@ pub use preview::CounterPreview;
 pub mod recovery;
 pub mod setup;
 pub mod sheet;
+pub mod snapshot;
 pub mod state;
 pub mod stats;
 pub mod turn;
@@ -36,6 +37,7 @@ pub mod turn;
 use std::sync::Arc;
 
 use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
+use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 use serde::Serialize;
 
@@ -45,7 +47,7 @@ use command::{AttackOrder, Command, Decision, RuleError};
 use components::CombatantId;
 use context::Declaration;
 use event::{BattleEvent, EventLog, Names};
-use fighter::{Fighter, FighterQuery};
+use fighter::Fighter;
 use setup::{BattleSetup, SetupError};
 use state::*;
 
@@ -111,6 +113,7 @@ pub fn plugin(app: &mut App) {
     );
     app.add_schedule(schedule)
         .init_resource::<EventLog>()
+        .init_resource::<snapshot::SnapshotCache>()
         .init_resource::<CurrentAttack>()
         .init_resource::<CurrentMove>()
         .init_resource::<CurrentRecovery>()
@@ -140,9 +143,12 @@ pub struct Battle {
     undone: Vec<Command>,
     /// The state hash once set up, before any command.
     start_hash: u64,
-    /// Each combatant as the last state hash saw it, with its JSON: most commands change one
-    /// or two combatants, and writing out every one of them was half a command's cost.
-    hashed: Vec<(Fighter, Box<serde_json::value::RawValue>)>,
+    /// Each combatant's JSON as the last state hash wrote it, with the snapshot cache's
+    /// version of it: most commands change one or two combatants, and writing out every one of
+    /// them was half a command's cost.
+    hashed: Vec<(u64, Box<serde_json::value::RawValue>)>,
+    /// The access [`Battle::fighters_shared`] reads through, made once.
+    fighter_access: Option<SystemState<snapshot::Fighters<'static, 'static>>>,
 }
 
 /// One accepted command in a battle's history.
@@ -228,6 +234,7 @@ impl Battle {
             undone: Vec::new(),
             start_hash: 0,
             hashed: Vec::new(),
+            fighter_access: None,
         };
         battle.run();
         battle.start_hash = battle.state_hash();
@@ -490,11 +497,22 @@ impl Battle {
 
     /// Snapshots of every combatant, in id order.
     pub fn fighters(&mut self) -> Vec<Fighter> {
+        Arc::unwrap_or_clone(self.fighters_shared())
+    }
+
+    /// Snapshots of every combatant, in id order, shared with the battle's own snapshot
+    /// cache: only the combatants that changed since the last call are copied, so a command
+    /// check, the state hash or a computer player reads them all for the price of one or two.
+    pub fn fighters_shared(&mut self) -> Arc<Vec<Fighter>> {
         let world = &mut self.world;
-        let mut q = world.query::<FighterQuery>();
-        let mut v: Vec<Fighter> = q.iter(world).map(|f| f.snapshot()).collect();
-        v.sort_by_key(|f| f.id);
-        v
+        let state = self
+            .fighter_access
+            .get_or_insert_with(|| SystemState::new(world));
+        // The rule plugin inserts the cache with the battle's other resources.
+        let mut access = state
+            .get_mut(world)
+            .expect("a battle's world holds the snapshot cache");
+        access.snapshots()
     }
 
     /// One combatant's snapshot.
@@ -551,21 +569,23 @@ impl Battle {
             #[serde(skip_serializing_if = "Vec::is_empty")]
             ground: Vec<(crate::grid::Square, u16)>,
         }
-        let fighters = self.fighters();
+        let fighters = self.fighters_shared();
+        let cache = self.world.resource::<snapshot::SnapshotCache>();
         self.hashed.truncate(fighters.len());
-        for (i, f) in fighters.into_iter().enumerate() {
-            if self.hashed.get(i).is_some_and(|(seen, _)| *seen == f) {
+        for (i, f) in fighters.iter().enumerate() {
+            let version = cache.version(i).unwrap_or(u64::MAX);
+            if self.hashed.get(i).is_some_and(|(seen, _)| *seen == version) {
                 continue;
             }
             // Plain data with string keys: this cannot fail; should it, the error's text
             // stands in, so different states still differ.
-            let json = serde_json::value::to_raw_value(&f).unwrap_or_else(|e| {
+            let json = serde_json::value::to_raw_value(f).unwrap_or_else(|e| {
                 serde_json::value::to_raw_value(&e.to_string()).unwrap_or_default()
             });
             if i < self.hashed.len() {
-                self.hashed[i] = (f, json);
+                self.hashed[i] = (version, json);
             } else {
-                self.hashed.push((f, json));
+                self.hashed.push((version, json));
             }
         }
         let w = &self.world;
@@ -607,14 +627,14 @@ impl Battle {
 
     /// Every rule that could refuse `cmd` now, checked without changing anything.
     pub fn check(&mut self, cmd: &Command) -> Result<(), RuleError> {
-        let fighters = self.fighters();
+        let fighters = self.fighters_shared();
         self.check_among(&fighters, cmd)
     }
 
     /// [`Battle::check`] for each of `cmds`, snapshotting the combatants once: a player
     /// listing every legal command checks dozens at a time.
     pub fn check_each(&mut self, cmds: &[Command]) -> Vec<Result<(), RuleError>> {
-        let fighters = self.fighters();
+        let fighters = self.fighters_shared();
         cmds.iter()
             .map(|cmd| self.check_among(&fighters, cmd))
             .collect()

@@ -11,7 +11,7 @@ use super::attack::{begin_attack, check_attack};
 use super::command::{Command, RuleError};
 use super::components::*;
 use super::event::{BattleEvent, EventLog, Pool};
-use super::fighter::{Fighter, at_tier, can_end_on, eval, provoked_by, snapshot_of, snapshots};
+use super::fighter::{Fighter, at_tier, can_end_on, eval, provoked_by};
 use super::state::*;
 use crate::grid::path::{Reach, diagonal_open, reachable, step_cost};
 use crate::grid::{Field, chebyshev, footprint};
@@ -277,9 +277,9 @@ pub fn advance_move(
     let rules = &rules.0;
     let field = ground.field(rules);
     progress.0 = true;
-    // One snapshot for the whole move: a step changes only the mover, whose snapshot is taken
-    // again after it (and everyone's after an Exploit offer, which may change anyone).
-    let mut all = snapshots(&q);
+    // A step changes only the mover, whose snapshot alone is brought up to date after it
+    // (everyone's after an Exploit offer, which may change anyone).
+    let mut all = q.snapshots();
     loop {
         let Some(m) = moving.0.as_mut() else {
             return;
@@ -330,7 +330,10 @@ pub fn advance_move(
             if stop {
                 return;
             }
-            all = snapshots(&q);
+            // Let go of the old snapshots first, so the cache updates its own rather than a
+            // copy of them.
+            drop(all);
+            all = q.snapshots();
             continue;
         }
         if let Some(mut f) = q.iter_mut().find(|f| *f.id == m.who) {
@@ -345,12 +348,8 @@ pub fn advance_move(
             };
             family.stepped(&step, &mut f, &mut dice.0, &mut log);
         }
-        if let (Some(slot), Some(moved)) = (
-            all.iter_mut().find(|f| f.id == m.who),
-            snapshot_of(&q, m.who),
-        ) {
-            *slot = moved;
-        }
+        drop(all);
+        all = q.snapshots_after(m.who);
         m.next += 1;
         m.asked.clear();
     }

@@ -7,11 +7,12 @@ use super::command::{Command, RuleError};
 use super::components::*;
 use super::effects::{LifeCause, set_life};
 use super::event::{BattleEvent, EventLog, Pool};
-use super::fighter::{Fighter, FighterQuery, at_tier, snapshots};
+use super::fighter::{Fighter, at_tier};
 use super::state::*;
 use crate::battle::attack::Provocation;
 use crate::battle::attack::offer_exploit;
 use crate::battle::effects::spend_actions;
+use crate::battle::snapshot::Fighters;
 use crate::dice::{RollKind, RollSpec, roll};
 use crate::grid::{Field, footprint_distance};
 use crate::ruleset::{ConditionKind, Rules};
@@ -42,7 +43,7 @@ pub fn apply_power_up(
     mut pending: ResMut<PendingCommand>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let Some(Command::PowerUp { who }) = pending.0.clone() else {
         return;
@@ -141,14 +142,14 @@ pub fn declare_recovery(
     mut recovery: ResMut<CurrentRecovery>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let Some(Command::Recover { who, actions }) = pending.0.clone() else {
         return;
     };
     pending.0 = None;
     progress.0 = true;
-    let all = snapshots(&q);
+    let all = q.snapshots();
     let Some(me) = all.iter().find(|f| f.id == who) else {
         return;
     };
@@ -198,7 +199,7 @@ pub fn advance_recovery(
     let Some(r) = recovery.0.as_mut() else {
         return;
     };
-    let all = snapshots(&q);
+    let all = q.snapshots();
     let me_alive = all.iter().any(|f| f.id == r.who && !f.defeated());
     while me_alive && !r.provokers.is_empty() {
         let p = r.provokers.remove(0);

@@ -317,7 +317,7 @@ pub struct RuleSys<'w, 's> {
     pub dice: ResMut<'w, BattleDice>,
     pub log: ResMut<'w, super::event::EventLog>,
     pub progress: ResMut<'w, Progress>,
-    pub q: Query<'w, 's, super::fighter::FighterQuery>,
+    pub q: super::snapshot::Fighters<'w, 's>,
 }
 
 /// Takes the pending command when `pick` accepts it.
@@ -335,7 +335,7 @@ pub(super) fn take<T>(
 /// argument instead of three.
 pub struct Resolve<'a, 'w, 's> {
     pub dice: &'a mut DiceSource,
-    pub q: &'a mut Query<'w, 's, super::fighter::FighterQuery>,
+    pub q: &'a mut super::snapshot::Fighters<'w, 's>,
     pub log: &'a mut EventLog,
 }
 

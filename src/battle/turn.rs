@@ -13,8 +13,8 @@ use super::effects::{
 };
 use super::event::{BattleEvent, EndReason, EventLog, Pool};
 use super::fighter::occupied;
-use super::fighter::{FighterQuery, snapshots};
 use super::state::*;
+use crate::battle::snapshot::Fighters;
 use crate::dice::roll;
 use crate::grid::{Dir8, footprint};
 use crate::ruleset::{ConditionKind, ConditionRule};
@@ -44,16 +44,16 @@ pub fn roll_initiative(
     mut order: ResMut<TurnOrder>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let rules = &rules.0;
-    let fighters = snapshots(&q);
+    let fighters = q.snapshots();
     let tie_attr = rules.actions.initiative_tie_attribute.clone();
     let mut rolled: Vec<(i64, i64, CombatantId)> = Vec::new();
     // Digimon: a Tamer with a partner takes its turn with it, right after it.
     let shares =
         |f: &super::fighter::Fighter| f.digi.as_ref().filter(|s| s.tamer).and_then(|s| s.partner);
-    for f in &fighters {
+    for f in fighters.iter() {
         if shares(f).is_some() {
             continue;
         }
@@ -282,7 +282,7 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
         f.defense.changes.retain(|c| c.until_turn_of != active);
     }
     super::family::of(rules).before_turn(&mut q, &mut log);
-    let all = snapshots(&q);
+    let all = q.snapshots();
     let Some(me) = all.iter().find(|f| f.id == active).cloned() else {
         order.phase = TurnPhase::TurnEnd;
         return;
@@ -439,7 +439,7 @@ fn set_off_due(
     active: CombatantId,
     ground: &mut Battleground,
     dice: &mut crate::dice::DiceSource,
-    q: &mut Query<FighterQuery>,
+    q: &mut Fighters,
     log: &mut EventLog,
 ) {
     let mut r = Resolve { dice, q, log };
@@ -495,7 +495,7 @@ pub fn end_turn_without_actions(
     underway: Underway,
     pending: Res<PendingCommand>,
     mut progress: ResMut<Progress>,
-    q: Query<FighterQuery>,
+    q: Fighters,
 ) {
     if attack.0.is_some() || underway.any() || pending.0.is_some() {
         return;
@@ -524,7 +524,7 @@ pub fn end_turn(
     mut order: ResMut<TurnOrder>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let rules = &rules.0;
     progress.0 = true;
@@ -647,7 +647,7 @@ pub fn apply_hand_over(
     mut order: ResMut<TurnOrder>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let Some(who) = crate::battle::state::take(&mut pending, |c| match c {
         Command::HandOver { who } => Some(*who),
@@ -656,7 +656,7 @@ pub fn apply_hand_over(
         return;
     };
     progress.0 = true;
-    let all = snapshots(&q);
+    let all = q.snapshots();
     let Some(me) = all.iter().find(|f| f.id == who) else {
         return;
     };
@@ -707,7 +707,7 @@ pub fn check_victory(
     mut outcome: ResMut<Outcome>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    q: Query<FighterQuery>,
+    q: Fighters,
 ) {
     if attack.0.is_some() || matches!(order.phase, TurnPhase::Setup | TurnPhase::Over) {
         return;

@@ -25,6 +25,7 @@ mod rules_data;
 mod saves;
 mod scenarios;
 mod shinobi;
+mod snapshots;
 mod stages;
 mod strike;
 mod thresholds;

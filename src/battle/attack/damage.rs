@@ -6,7 +6,7 @@ use super::defend::parties;
 use crate::battle::context::declaration;
 use crate::battle::effects::{LifeCause, set_life};
 use crate::battle::family::{self, DamagePhase};
-use crate::battle::fighter::{eval, snapshots};
+use crate::battle::fighter::eval;
 use crate::battle::state::*;
 
 /// Damage: the family rolls what each hit does (the default pipeline: on-hit effects such as
@@ -31,7 +31,7 @@ pub fn roll_damage(
         return;
     };
     progress.0 = true;
-    let all = snapshots(&q);
+    let all = q.snapshots();
     let Some((attacker, targets)) = parties(&all, state) else {
         return;
     };

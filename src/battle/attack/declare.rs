@@ -8,9 +8,10 @@ use crate::battle::command::{AttackOrder, AttackTarget, Command, Decision};
 use crate::battle::components::*;
 use crate::battle::context::declaration;
 use crate::battle::event::{BattleEvent, EventLog, Pool};
-use crate::battle::fighter::{Fighter, FighterQuery, snapshots};
+use crate::battle::fighter::Fighter;
 use crate::battle::maneuvers::use_surge;
 use crate::battle::policy::best_attack;
+use crate::battle::snapshot::Fighters;
 use crate::battle::state::*;
 use crate::grid::Field;
 use crate::ruleset::Rules;
@@ -21,12 +22,12 @@ use crate::ruleset::Rules;
 pub fn begin_attack(
     rules: &Rules,
     field: &Field,
-    q: &mut Query<FighterQuery>,
+    q: &mut Fighters,
     log: &mut EventLog,
     order: AttackOrder,
     exploit: Option<CombatantId>,
 ) -> Option<AttackState> {
-    let all = snapshots(q);
+    let all = q.snapshots();
     let me = all.iter().find(|f| f.id == order.attacker)?;
     let targets = check_attack(rules, field, &all, me, &order, exploit).ok()?;
     let decl = declaration(rules, me, &order, targets.len()).ok()?;
@@ -143,10 +144,10 @@ pub fn declare_attack(
         _ => None,
     };
     let Some(target) = sneak else {
-        if let Some(enemy) = d20_provoked(rules, &field, &q, &order) {
+        if let Some(enemy) = d20_provoked(rules, &field, &mut q, &order) {
             // d20: "Adam's next ranged attack provokes an attack of opportunity from Betty
             // because she threatens his space"; the shot waits for it.
-            let all = snapshots(&q);
+            let all = q.snapshots();
             let (Some(me), Some(them)) = (
                 all.iter().find(|f| f.id == order.attacker),
                 all.iter().find(|f| f.id == enemy),
@@ -179,7 +180,7 @@ pub fn declare_attack(
         attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
         return;
     };
-    let all = snapshots(&q);
+    let all = q.snapshots();
     let (Some(me), Some(them)) = (
         all.iter().find(|f| f.id == order.attacker),
         all.iter().find(|f| f.id == target),
@@ -227,11 +228,11 @@ pub fn declare_attack(
 fn d20_provoked(
     rules: &Rules,
     field: &Field,
-    q: &Query<FighterQuery>,
+    q: &mut Fighters,
     order: &AttackOrder,
 ) -> Option<CombatantId> {
     let family = crate::battle::family::of(rules);
-    let all = snapshots(q);
+    let all = q.snapshots();
     let me = all.iter().find(|f| f.id == order.attacker)?;
     // Who would strike first (cheap, and none in most rulesets), then whether the attack is legal.
     let foe = family.provoked_by_attack(me, order, &all)?;
@@ -257,7 +258,7 @@ pub fn begin_queued_attack(
     mut attack: ResMut<CurrentAttack>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let Some(order) = queued.0.take() else {
         return;
@@ -276,7 +277,7 @@ pub fn open_response_window(
     mut awaiting: ResMut<AwaitingInput>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let rules = &rules.0;
     let Some(state) = attack.0.as_mut() else {
@@ -375,7 +376,7 @@ pub fn offer_exploit(
     all: &[Fighter],
     provoker: &Fighter,
     by: Provocation,
-    q: &mut Query<FighterQuery>,
+    q: &mut Fighters,
     log: &mut EventLog,
 ) -> Offered {
     let actions = &provoker.actions;

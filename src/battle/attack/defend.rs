@@ -7,7 +7,7 @@ use crate::battle::command::DefenseChoice;
 use crate::battle::effects::convert_action;
 use crate::battle::event::{ActionKind, BattleEvent, EventLog};
 use crate::battle::family::DefenseAsk;
-use crate::battle::fighter::{Fighter, FighterQueryItem, snapshots};
+use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::state::*;
 
 /// Snapshots of an attack's attacker and targets, the targets in the attack's order.
@@ -75,7 +75,7 @@ pub fn collect_defenses(
         return;
     };
     progress.0 = true;
-    let all = snapshots(&q);
+    let all = q.snapshots();
     let Some((attacker, targets)) = parties(&all, state) else {
         return;
     };

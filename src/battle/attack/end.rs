@@ -6,7 +6,8 @@ use crate::battle::components::*;
 use crate::battle::effects::announce_defeat;
 use crate::battle::effects::end_condition;
 use crate::battle::event::{ActionKind, BattleEvent, EventLog};
-use crate::battle::fighter::{Fighter, FighterQuery, FighterQueryItem};
+use crate::battle::fighter::{Fighter, FighterQueryItem};
+use crate::battle::snapshot::Fighters;
 use crate::battle::state::*;
 use crate::ruleset::{ConditionKind, Polarity, Rules};
 
@@ -19,7 +20,7 @@ pub fn roll_threshold_saves(
     mut attack: ResMut<CurrentAttack>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let rules = &rules.0;
     let Some(state) = attack.0.as_mut() else {

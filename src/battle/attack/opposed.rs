@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use super::defend::parties;
 use crate::battle::event::EventLog;
 use crate::battle::family::{self, RollPhase};
-use crate::battle::fighter::{FighterQuery, snapshots};
+use crate::battle::snapshot::Fighters;
 use crate::battle::state::*;
 
 /// The roll phase of an attack: the family rolls its checks against each target (the default
@@ -18,14 +18,14 @@ pub fn roll_opposed_checks(
     mut attack: ResMut<CurrentAttack>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let rules = &rules.0;
     let Some(state) = attack.0.as_mut() else {
         return;
     };
     progress.0 = true;
-    let all = snapshots(&q);
+    let all = q.snapshots();
     let Some((attacker, targets)) = parties(&all, state) else {
         return;
     };

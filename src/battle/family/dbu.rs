@@ -10,15 +10,15 @@ use crate::battle::effects::{LifeCause, expiry_after, grant_condition, set_life}
 use crate::battle::effects::{convert_action, spend_actions};
 use crate::battle::event::{ActionKind, BattleEvent, EventLog, Pool};
 use crate::battle::fighter::{Fighter, FighterQueryItem};
-use crate::battle::fighter::{FighterQuery, at_tier, eval, occupied};
+use crate::battle::fighter::{at_tier, eval, occupied};
 use crate::battle::odds::TargetOdds;
+use crate::battle::snapshot::Fighters;
 use crate::battle::state::TurnOrder;
 use crate::battle::state::{AttackPhase, AttackState};
 use crate::dice::{RollBreakdown, RollSpec, roll};
 use crate::grid::footprint;
 use crate::ruleset::ProfileEffect;
 use crate::ruleset::Rules;
-use bevy::prelude::Query;
 
 /// The DBU family; its data is all in the shared tables.
 pub struct Dbu;
@@ -472,7 +472,7 @@ pub fn apply_damage(
     on: &HitOn,
     target: CombatantId,
     r: &DamageResult,
-    q: &mut Query<FighterQuery>,
+    q: &mut Fighters,
     log: &mut EventLog,
 ) {
     let HitOn {

@@ -25,7 +25,7 @@ pub mod shinobi;
 pub mod skill;
 pub mod stages;
 
-use bevy::prelude::{Query, World};
+use bevy::prelude::World;
 
 use super::aim::{AimContext, AimOption, AimView, MoveHelp};
 use super::bar::{BarView, ExploitPrompt, Offers};
@@ -35,12 +35,13 @@ use super::components::CombatantId;
 use super::components::Square;
 use super::context::{AttackContext, DamageResult, Declaration, TargetContext};
 use super::event::{BattleEvent, EventLog, Pool};
-use super::fighter::{Fighter, FighterQuery, FighterQueryItem};
+use super::fighter::{Fighter, FighterQueryItem};
 use super::odds::TargetOdds;
 use super::odds_text::{OddsAsk, OddsWords};
 use super::sheet::{SheetContext, UnitSheet};
 use super::state::AttackState;
 use super::stats::CombatantStats;
+use crate::battle::snapshot::Fighters;
 use crate::dice::{DiceSource, RollSpec};
 use crate::grid::Field;
 use crate::ruleset::shinobi::{CounterDef, ShinobiData};
@@ -165,7 +166,7 @@ pub trait Family: Sync {
         on: &HitOn,
         target: CombatantId,
         r: &DamageResult,
-        q: &mut Query<FighterQuery>,
+        q: &mut Fighters,
         log: &mut EventLog,
     ) {
         dbu::apply_damage(false, on, target, r, q, log);
@@ -266,7 +267,7 @@ pub trait Family: Sync {
 
     /// After an attack has ended, what the family settles on everyone (a Digimon Clash that a
     /// hit broke, charms released).
-    fn after_attack(&self, _q: &mut Query<FighterQuery>, _log: &mut EventLog) {}
+    fn after_attack(&self, _q: &mut Fighters, _log: &mut EventLog) {}
 
     /// The squares a move may cover.
     fn speed(&self, rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
@@ -484,14 +485,14 @@ pub trait Family: Sync {
     fn start_round(
         &self,
         _round: u32,
-        _q: &mut Query<FighterQuery>,
+        _q: &mut Fighters,
         _dice: &mut DiceSource,
         _log: &mut EventLog,
     ) {
     }
 
     /// Before a turn's Effect Phase: what no longer holds since the last turn ends.
-    fn before_turn(&self, _q: &mut Query<FighterQuery>, _log: &mut EventLog) {}
+    fn before_turn(&self, _q: &mut Fighters, _log: &mut EventLog) {}
 
     /// As the active combatant's turn starts (before its conditions act on it).
     fn turn_started(&self, _f: &mut FighterQueryItem, _dice: &mut DiceSource, _log: &mut EventLog) {
@@ -511,7 +512,7 @@ pub trait Family: Sync {
     fn end_phase(&self, _f: &mut FighterQueryItem, _log: &mut EventLog) {}
 
     /// After a turn ends and the next is chosen.
-    fn after_turn(&self, _q: &mut Query<FighterQuery>, _log: &mut EventLog) {}
+    fn after_turn(&self, _q: &mut Fighters, _log: &mut EventLog) {}
 
     /// The aim panel of an order: its cost in the family's terms, its notes, each target's
     /// odds and the rolls (the default pipeline: Ki and the wager, criticals and thresholds).

@@ -709,7 +709,7 @@ pub fn set_off_due(
     if due.is_empty() {
         return Vec::new();
     }
-    let all = crate::battle::fighter::snapshots(r.q);
+    let all = r.q.snapshots();
     let Some(me) = all.iter().find(|f| f.id == active) else {
         return Vec::new();
     };
@@ -739,7 +739,7 @@ pub fn detonate_due(
             ),
         });
         let effect = crate::battle::family::d20::effect_spec(d, active, g.attack, 0);
-        let snap: Vec<Fighter> = crate::battle::fighter::snapshots(r.q);
+        let snap = r.q.snapshots();
         let scene = Scene {
             rules,
             d,

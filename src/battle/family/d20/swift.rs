@@ -13,8 +13,9 @@ use bevy::prelude::*;
 use crate::battle::command::{Command, RuleError};
 use crate::battle::components::RoundLog;
 use crate::battle::event::{ActionKind, BattleEvent, EventLog};
-use crate::battle::fighter::{Fighter, FighterQuery, FighterQueryItem};
+use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
+use crate::battle::snapshot::Fighters;
 use crate::battle::state::take;
 use crate::battle::state::{PendingCommand, Progress, RulesRes};
 use crate::ruleset::Rules;
@@ -162,7 +163,7 @@ pub fn apply_drop_prone(
     mut pending: ResMut<PendingCommand>,
     mut log: ResMut<EventLog>,
     mut progress: ResMut<Progress>,
-    mut q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let Some(who) = take(&mut pending, |c| match c {
         Command::DropProne { who } => Some(*who),

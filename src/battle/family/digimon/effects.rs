@@ -318,10 +318,7 @@ pub fn tick_effects(d: &DigimonData, f: &mut FighterQueryItem, log: &mut EventLo
 
 /// Gives a combatant whose Charm is over (worn off, Cleansed, lost in a fall) back to its
 /// own side.
-pub fn release_charms(
-    q: &mut bevy::prelude::Query<crate::battle::fighter::FighterQuery>,
-    log: &mut EventLog,
-) {
+pub fn release_charms(q: &mut crate::battle::snapshot::Fighters, log: &mut EventLog) {
     for mut f in q.iter_mut() {
         let charmed = f
             .digi

@@ -16,7 +16,7 @@ use super::hold::hold;
 use crate::battle::components::{ClashHold, CombatantId};
 use crate::battle::event::{BattleEvent, EventLog};
 use crate::battle::family::digimon::{add_stat, check, stat};
-use crate::battle::fighter::{Fighter, FighterQuery};
+use crate::battle::fighter::Fighter;
 use crate::dice::{DiceSource, RollKind, RollSpec, distribution, roll};
 use crate::ruleset::digimon::{AGI, BIT, BODY, DigiAttackDef, DigimonData, EffectKind, Tag};
 
@@ -185,7 +185,7 @@ pub fn roll_control(
 
 /// Sets both participants' holds after a control check.
 pub fn set_control(
-    q: &mut bevy::prelude::Query<FighterQuery>,
+    q: &mut crate::battle::snapshot::Fighters,
     a: &Fighter,
     b: &Fighter,
     starter: CombatantId,
@@ -221,7 +221,7 @@ pub fn set_control(
 
 /// Ends the Clash between `a` and `b` (both free; they stay where they are).
 pub fn release(
-    q: &mut bevy::prelude::Query<FighterQuery>,
+    q: &mut crate::battle::snapshot::Fighters,
     a: CombatantId,
     b: CombatantId,
     why: &str,
@@ -241,7 +241,7 @@ pub fn release(
 }
 
 /// Marks `who` Pinned: it does not roll for control at the next check.
-pub fn pin(q: &mut bevy::prelude::Query<FighterQuery>, who: CombatantId) {
+pub fn pin(q: &mut crate::battle::snapshot::Fighters, who: CombatantId) {
     for mut f in q.iter_mut() {
         if *f.id == who
             && let Some(h) = f.digi.as_mut().and_then(|s| s.clash.as_mut())
@@ -283,10 +283,10 @@ pub fn broken(f: &Fighter, all: &[Fighter]) -> Option<String> {
 }
 
 /// Ends every Clash that [`broken`] says must end.
-pub fn break_loose(q: &mut bevy::prelude::Query<FighterQuery>, log: &mut EventLog) {
-    let all = crate::battle::fighter::snapshots(q);
+pub fn break_loose(q: &mut crate::battle::snapshot::Fighters, log: &mut EventLog) {
+    let all = q.snapshots();
     let mut done: Vec<CombatantId> = Vec::new();
-    for f in &all {
+    for f in all.iter() {
         if done.contains(&f.id) {
             continue;
         }
@@ -302,13 +302,13 @@ pub fn break_loose(q: &mut bevy::prelude::Query<FighterQuery>, log: &mut EventLo
 /// The control checks at the start of a round, for every Clash still on.
 pub fn recheck(
     d: &DigimonData,
-    q: &mut bevy::prelude::Query<FighterQuery>,
+    q: &mut crate::battle::snapshot::Fighters,
     dice: &mut DiceSource,
     log: &mut EventLog,
 ) {
     break_loose(q, log);
-    let all = crate::battle::fighter::snapshots(q);
-    for a in &all {
+    let all = q.snapshots();
+    for a in all.iter() {
         let Some(h) = hold(a) else {
             continue;
         };

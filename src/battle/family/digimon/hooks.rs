@@ -1,8 +1,6 @@
 //! The Digimon RPG behind the family seam: played on the action-point tables, with exploding
 //! 3d6 Accuracy against Dodge, damage minus Armor and attack effects.
 
-use bevy::prelude::Query;
-
 use crate::battle::aim::{AimContext, AimOption, AimView};
 use crate::battle::bar::Offers;
 use crate::battle::command::DefenseChoice;
@@ -16,9 +14,10 @@ use crate::battle::family::Family;
 use crate::battle::family::RollPhase;
 use crate::battle::family::digimon;
 use crate::battle::family::shinobi;
-use crate::battle::fighter::{Fighter, FighterQuery, FighterQueryItem};
+use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::battle::snapshot::Fighters;
 use crate::battle::state::AttackState;
 use crate::battle::stats::CombatantStats;
 use crate::dice::DiceSource;
@@ -144,7 +143,7 @@ impl Family for DigimonData {
     }
 
     /// A Clash ends when a hit knocks, stuns or paralyses a participant out of it.
-    fn after_attack(&self, q: &mut Query<FighterQuery>, log: &mut EventLog) {
+    fn after_attack(&self, q: &mut Fighters, log: &mut EventLog) {
         super::grapple::break_loose(q, log);
         super::release_charms(q, log);
     }
@@ -309,13 +308,7 @@ impl Family for DigimonData {
     }
 
     /// Every Clash rolls for control again "at the start of each round following".
-    fn start_round(
-        &self,
-        round: u32,
-        q: &mut Query<FighterQuery>,
-        dice: &mut DiceSource,
-        log: &mut EventLog,
-    ) {
+    fn start_round(&self, round: u32, q: &mut Fighters, dice: &mut DiceSource, log: &mut EventLog) {
         if round > 1 {
             digimon::grapple::recheck(self, q, dice, log);
         }
@@ -323,7 +316,7 @@ impl Family for DigimonData {
 
     /// A Clash whose participant fell since (Poison at its turn's start) is over; a Charm that
     /// wore off gives its target back.
-    fn before_turn(&self, q: &mut Query<FighterQuery>, log: &mut EventLog) {
+    fn before_turn(&self, q: &mut Fighters, log: &mut EventLog) {
         digimon::grapple::break_loose(q, log);
         digimon::release_charms(q, log);
     }
@@ -344,7 +337,7 @@ impl Family for DigimonData {
         digimon::tick_effects(self, f, log);
     }
 
-    fn after_turn(&self, q: &mut Query<FighterQuery>, log: &mut EventLog) {
+    fn after_turn(&self, q: &mut Fighters, log: &mut EventLog) {
         digimon::release_charms(q, log);
     }
 }

@@ -16,7 +16,8 @@ use crate::battle::command::{Command, Decision};
 use crate::battle::components::{CombatantId, ExploitPolicy, Square};
 use crate::battle::event::{BattleEvent, EventLog};
 use crate::battle::family::digimon::stat;
-use crate::battle::fighter::{Fighter, FighterQuery, snapshots};
+use crate::battle::fighter::Fighter;
+use crate::battle::snapshot::Fighters;
 use crate::battle::state::*;
 use crate::dice::distribution;
 use crate::grid::{Field, chebyshev};
@@ -150,7 +151,7 @@ pub fn offer_intercede(
                 .map(|t| t.id)
                 .collect();
             for target in hits {
-                let all = snapshots(&q);
+                let all = q.snapshots();
                 let in_attack: Vec<CombatantId> = state.targets.iter().map(|t| t.id).collect();
                 let Some((attacker, t)) = pair(&all, state.order.attacker, target) else {
                     continue;
@@ -226,7 +227,7 @@ pub fn apply_intercede_answer(
     }
     let rules = &rules.0;
     let field = ground.field(rules);
-    let all = snapshots(&q);
+    let all = q.snapshots();
     let in_attack: Vec<CombatantId> = state.targets.iter().map(|t| t.id).collect();
     let Some((attacker, t)) = pair(&all, state.order.attacker, target) else {
         return;
@@ -248,7 +249,7 @@ fn step_in(
     target: CombatantId,
     who: CombatantId,
     at: Square,
-    q: &mut Query<FighterQuery>,
+    q: &mut Fighters,
     log: &mut EventLog,
     round: u32,
 ) {

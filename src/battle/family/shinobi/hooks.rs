@@ -14,16 +14,15 @@ use crate::battle::family::Family;
 use crate::battle::family::HitOn;
 use crate::battle::family::RollPhase;
 use crate::battle::family::shinobi;
-use crate::battle::fighter::FighterQuery;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::battle::snapshot::Fighters;
 use crate::battle::state::{AttackPhase, AttackState};
 use crate::battle::stats::CombatantStats;
 use crate::grid::Field;
 use crate::ruleset::shinobi::ShinobiData;
 use crate::ruleset::{ProfileDef, Rules};
-use bevy::prelude::Query;
 
 impl Family for ShinobiData {
     fn action_points(&self) -> Option<&ShinobiData> {
@@ -50,7 +49,7 @@ impl Family for ShinobiData {
         on: &HitOn,
         target: CombatantId,
         r: &DamageResult,
-        q: &mut Query<FighterQuery>,
+        q: &mut Fighters,
         log: &mut EventLog,
     ) {
         crate::battle::family::dbu::apply_damage(true, on, target, r, q, log);

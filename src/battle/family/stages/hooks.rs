@@ -15,17 +15,16 @@ use crate::battle::family::Family;
 use crate::battle::family::HitOn;
 use crate::battle::family::RollPhase;
 use crate::battle::family::stages;
-use crate::battle::fighter::FighterQuery;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::battle::snapshot::Fighters;
 use crate::battle::state::AttackState;
 use crate::battle::stats::CombatantStats;
 use crate::dice::DiceSource;
 use crate::grid::Field;
 use crate::ruleset::Rules;
 use crate::ruleset::stages::StageData;
-use bevy::prelude::Query;
 
 impl Family for StageData {
     /// Every unit is a personality of the roster.
@@ -156,7 +155,7 @@ impl Family for StageData {
         on: &HitOn,
         target: CombatantId,
         r: &DamageResult,
-        q: &mut Query<FighterQuery>,
+        q: &mut Fighters,
         log: &mut EventLog,
     ) {
         if let Some(mut f) = q.iter_mut().find(|f| *f.id == target) {

@@ -23,8 +23,9 @@ use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::effects::{LifeCause, set_life};
 use crate::battle::event::{BattleEvent, EventLog, Pool};
 use crate::battle::family::DefenseAsk;
-use crate::battle::fighter::{Fighter, FighterQuery, FighterQueryItem};
+use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::{RollSummary, TargetOdds};
+use crate::battle::snapshot::Fighters;
 use crate::battle::state::{AttackPhase, AttackState, BattleDice, RulesRes};
 use crate::dice::{DiceSource, RollKind, RollSpec};
 use crate::ruleset::stages::{CardKind, FINAL_PHYSICAL, StageData};
@@ -387,7 +388,7 @@ pub fn deal_starting_hands(
     rules: Res<RulesRes>,
     mut dice: ResMut<BattleDice>,
     mut log: ResMut<EventLog>,
-    mut q: Query<FighterQuery>,
+    mut q: Fighters,
 ) {
     let Some(data) = rules.0.stages() else {
         return;
@@ -615,7 +616,7 @@ pub fn resolve_blocks(
     attacker: CombatantId,
     profile: &str,
     state: &mut AttackState,
-    q: &mut Query<FighterQuery>,
+    q: &mut Fighters,
     log: &mut EventLog,
 ) {
     let kind =
