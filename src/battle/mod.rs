@@ -149,6 +149,10 @@ pub struct Battle {
     hashed: Vec<(u64, Box<serde_json::value::RawValue>)>,
     /// The access [`Battle::fighters_shared`] reads through, made once.
     fighter_access: Option<SystemState<snapshot::Fighters<'static, 'static>>>,
+    /// The snapshots [`Battle::fighters_shared`] last gave, while nothing can have changed
+    /// them: combatants change only while the rule systems run or through
+    /// [`Battle::world_mut`], and both forget them.
+    shared: Option<Arc<Vec<Fighter>>>,
 }
 
 /// One accepted command in a battle's history.
@@ -235,6 +239,7 @@ impl Battle {
             start_hash: 0,
             hashed: Vec::new(),
             fighter_access: None,
+            shared: None,
         };
         battle.run();
         battle.start_hash = battle.state_hash();
@@ -327,6 +332,7 @@ impl Battle {
     /// condition from a given source, a wounded fighter). The game itself changes a battle only
     /// through [`Battle::submit`].
     pub fn world_mut(&mut self) -> &mut World {
+        self.shared = None;
         &mut self.world
     }
 
@@ -336,6 +342,9 @@ impl Battle {
     }
 
     fn run(&mut self) {
+        // Let go of the shared snapshots first, so the cache updates its own rather than a
+        // copy of them.
+        self.shared = None;
         for _ in 0..MAX_STEPS {
             self.world.resource_mut::<Progress>().0 = false;
             self.world.run_schedule(RulesSchedule);
@@ -504,6 +513,9 @@ impl Battle {
     /// cache: only the combatants that changed since the last call are copied, so a command
     /// check, the state hash or a computer player reads them all for the price of one or two.
     pub fn fighters_shared(&mut self) -> Arc<Vec<Fighter>> {
+        if let Some(shared) = &self.shared {
+            return shared.clone();
+        }
         let world = &mut self.world;
         let state = self
             .fighter_access
@@ -512,12 +524,14 @@ impl Battle {
         let mut access = state
             .get_mut(world)
             .expect("a battle's world holds the snapshot cache");
-        access.snapshots()
+        let fighters = access.snapshots();
+        self.shared = Some(fighters.clone());
+        fighters
     }
 
     /// One combatant's snapshot.
     pub fn fighter(&mut self, id: CombatantId) -> Option<Fighter> {
-        self.fighters().into_iter().find(|f| f.id == id)
+        self.fighters_shared().iter().find(|f| f.id == id).cloned()
     }
 
     /// Names by id, for describing events.
