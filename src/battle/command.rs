@@ -372,8 +372,6 @@ pub enum RuleError {
         who: CombatantId,
         condition: ConditionKind,
     },
-    #[error("only negative conditions can be ended this way")]
-    PositiveCondition,
     #[error("cannot stand up while Pinned")]
     PinnedCannotStand,
     #[error("{who} needs at least one rank in {skill}")]

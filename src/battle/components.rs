@@ -193,8 +193,13 @@ pub struct ConditionInstance {
     /// Damage Over Time per turn (sum of all sources, capped).
     pub amount: i64,
     pub expires: Expiry,
-    /// Absorbed: failed escape saves so far.
+    /// Absorbed: failed escape saves in this absorption (the bonus counts the encounter's,
+    /// [`EncounterLog::absorb_failures`]).
     pub failures: i64,
+    /// Damage Over Time: the category its damage takes when its source says so (an Elemental
+    /// technique's damage is Direct); absent, the condition's own (Lethal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<crate::ruleset::Category>,
 }
 
 /// The conditions a combatant has, one instance per kind, in the order gained.
@@ -428,6 +433,10 @@ pub struct EncounterLog {
     /// starts by spending it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dive_owed: bool,
+    /// Absorbed: failed escape saves in this Combat Encounter ("+1 for each failure in this
+    /// Combat Encounter"), kept across absorptions.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub absorb_failures: i64,
 }
 
 fn is_zero(v: &i64) -> bool {

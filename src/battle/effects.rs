@@ -163,13 +163,23 @@ pub fn resolve_pending_threshold(
             f.thresholds.failed.insert(idx);
             log.push(penalty_event(rules, f));
         }
-        if steady {
+        let reason = "Steady Momentum (natural 10 on the Steadfast Save)";
+        // "+1 Action to use by the end of your next turn": the following one when the save
+        // is made during one's own turn (Backlash, Damage Over Time, an Exploit on a move).
+        let until = order.following_turn_round(*f.id);
+        if steady && f.encounter.rage_aftermath == Some(until) {
+            // It would be spent in the round after Rage, which allows one Action in all.
+            log.push(BattleEvent::ActionWithheld {
+                who: *f.id,
+                reason: reason.into(),
+            });
+        } else if steady {
             f.actions.steady += rules.actions.steady_momentum_actions;
-            f.actions.steady_round = order.next_turn_round(*f.id);
+            f.actions.steady_round = until;
             log.push(BattleEvent::ActionGained {
                 who: *f.id,
                 kind: ActionKind::Momentum,
-                reason: "Steady Momentum (natural 10 on the Steadfast Save)".into(),
+                reason: reason.into(),
             });
         }
     }
@@ -292,6 +302,7 @@ pub fn grant_condition(
                 amount,
                 expires,
                 failures: 0,
+                category: None,
             };
             f.conditions.0.push(c.clone());
             c

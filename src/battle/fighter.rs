@@ -204,17 +204,29 @@ fn evaluate_formulas(
             s.speed,
         )
     });
+    let sizes = sizes.unwrap_or((0, 0, 0));
     let vars = FighterVars {
         fighter,
-        size: Some(sizes.unwrap_or((0, 0, 0))),
+        size: Some(sizes),
     };
     let d = &rules.characters.derived;
+    // "A Minimum Soak Value of 1(T)+1 regardless of your Tenacity Modifier (this Minimum Soak
+    // Value can be reduced through other factors)": the floor is on the Soak before size, and
+    // the size's part (the formula with its size Soak against without it) is added after it.
+    let soak = eval(&d.soak, &vars);
+    let before_size = eval(
+        &d.soak,
+        &FighterVars {
+            fighter,
+            size: Some((sizes.0, 0, sizes.2)),
+        },
+    );
     [
         eval(&d.haste, &vars),
         eval(&d.awareness, &vars),
         eval(&d.might, &vars),
         eval(&d.defense_value, &vars),
-        eval(&d.soak, &vars).max(eval(&d.soak_minimum, &vars)),
+        before_size.max(eval(&d.soak_minimum, &vars)) + (soak - before_size),
         eval(&d.normal_speed, &vars).max(0),
         eval(&d.boosted_speed, &vars).max(0),
         eval(&d.initiative, &vars),

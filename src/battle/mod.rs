@@ -817,9 +817,6 @@ impl Battle {
                         condition: *condition,
                     });
                 }
-                if !attack::endable(&rules, *condition) {
-                    return Err(RuleError::PositiveCondition);
-                }
                 need_actions(rules.conditions.end_condition.actions)
             }
             Command::StandUp { .. } => {

@@ -197,6 +197,7 @@ pub fn build_fighter(rules: &Rules, id: CombatantId, unit: &UnitSetup) -> Option
             amount: 0,
             expires: Expiry::UntilEnded,
             failures: 0,
+            category: None,
         });
     }
     Some(f)

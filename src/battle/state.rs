@@ -166,13 +166,26 @@ impl TurnOrder {
 
     /// The round in which `who`'s next turn ends ("until the end of your turn").
     pub fn next_turn_round(&self, who: CombatantId) -> u32 {
-        let current = (self.active() == Some(who) && self.phase != TurnPhase::TurnEnd)
-            || self.paused == Some(who);
-        if current || !self.has_acted(who) {
+        if self.acting_now(who) || !self.has_acted(who) {
             self.round
         } else {
             self.round + 1
         }
+    }
+
+    /// The round in which the turn of `who` after the one under way ends ("by the end of
+    /// your next turn", said during one's own turn, means the following one).
+    pub fn following_turn_round(&self, who: CombatantId) -> u32 {
+        if self.acting_now(who) {
+            self.round + 1
+        } else {
+            self.next_turn_round(who)
+        }
+    }
+
+    /// Whether `who`'s turn is under way (or paused while its partner acts).
+    fn acting_now(&self, who: CombatantId) -> bool {
+        (self.active() == Some(who) && self.phase != TurnPhase::TurnEnd) || self.paused == Some(who)
     }
 }
 

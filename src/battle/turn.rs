@@ -196,9 +196,19 @@ pub fn start_round(
             if let ConditionRule::Rage { aftermath_actions } =
                 &rules.condition(ConditionKind::Rage).rule
             {
-                standard = standard.min(i64::from(*aftermath_actions));
+                // "During the next Combat Round, you can only use One Action": Counter
+                // Actions and a held Steady Momentum action count too; to Parry, the unit
+                // converts its Standard Action.
+                let one = i64::from(*aftermath_actions);
+                standard = standard.min(one);
+                counter = 0;
+                let steady = (one - standard.max(0)).clamp(0, i64::from(f.actions.steady));
+                if i64::from(f.actions.steady) > steady {
+                    f.actions.steady = steady as u32;
+                    notes.push("its Steady Momentum action unused".into());
+                }
                 notes.push(format!(
-                    "after Rage: {aftermath_actions} Action and Guard Down"
+                    "after Rage: {aftermath_actions} Action in all and Guard Down"
                 ));
             }
             grant_condition(
@@ -319,7 +329,7 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
                     _ => ("Cognitive".into(), 1),
                 };
                 let mine = roll(
-                    &save_spec(rules, &me, &save.0, c.failures * save.1),
+                    &save_spec(rules, &me, &save.0, me.encounter.absorb_failures * save.1),
                     &mut dice.0,
                 );
                 let theirs = roll(&save_spec(rules, a, &save.0, 0), &mut dice.0);
@@ -334,14 +344,16 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
                 if passed {
                     free_square_beside(a, &all, &field)
                 } else {
-                    if let Some(mut f) = q.iter_mut().find(|f| *f.id == active)
-                        && let Some(inst) = f
+                    if let Some(mut f) = q.iter_mut().find(|f| *f.id == active) {
+                        f.encounter.absorb_failures += 1;
+                        if let Some(inst) = f
                             .conditions
                             .0
                             .iter_mut()
                             .find(|x| x.kind == ConditionKind::Absorbed)
-                    {
-                        inst.failures += 1;
+                        {
+                            inst.failures += 1;
+                        }
                     }
                     log.push(BattleEvent::TurnSkipped {
                         who: active,
@@ -394,6 +406,7 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
         && let ConditionRule::DamageOverTime { category, .. } =
             &rules.condition(ConditionKind::DamageOverTime).rule
     {
+        let category = &c.category.unwrap_or(*category);
         let soak = snap.derived(rules).soak;
         let used = rules.soak_fraction(*category).of(soak);
         let damage = (c.amount - used).max(0);

@@ -257,6 +257,7 @@ pub fn give(b: &mut Battle, id: u32, kind: ConditionKind, source: Option<u32>) {
             amount: 0,
             expires: Expiry::UntilEnded,
             failures: 0,
+            category: None,
         })
     });
 }

@@ -145,7 +145,7 @@ fn dbu_rage_is_entered_at_wounded_on_a_failed_morale_save() {
 }
 
 #[test]
-fn dbu_rage_ends_with_the_turn_then_one_action_and_guard_down_next_round() {
+fn dbu_rage_ends_with_the_turn_then_one_action_in_all_and_guard_down_next_round() {
     let mut b = duel("brawler", "ki_blaster", &[]);
     stage(&mut b, 0, |f| {
         f.conditions.0.push(ConditionInstance {
@@ -159,6 +159,7 @@ fn dbu_rage_ends_with_the_turn_then_one_action_and_guard_down_next_round() {
                 of: CombatantId(0),
             },
             failures: 0,
+            category: None,
         })
     });
     let got = end_turns(&mut b, 2);
@@ -175,8 +176,32 @@ fn dbu_rage_ends_with_the_turn_then_one_action_and_guard_down_next_round() {
         &[
             "=== Round 2 ===",
             "Brawler gains GuardDown, until the end of round 2.",
-            "Brawler has 1 Standard and 1 Counter Actions (after Rage: 1 Action and Guard Down).",
+            "Brawler has 1 Standard and 0 Counter Actions (after Rage: 1 Action in all and Guard Down).",
         ],
+    );
+    // "During the next Combat Round, you can only use One Action": no Counter Action beside
+    // it (a Parry would take the Standard Action, converted).
+    let brawler = b.fighter(CombatantId(0)).unwrap();
+    assert_eq!((brawler.actions.standard, brawler.actions.counter), (1, 0));
+}
+
+#[test]
+fn dbu_no_bonus_momentum_in_the_round_after_rage() {
+    // The round after Rage allows one Action in all: Bonus Momentum gives none then.
+    let mut b = duel("ki_blaster", "brawler", &[6, 2, 2, 1, 4, 3, 7, 2]);
+    set_life(&mut b, 1, 25);
+    stage(&mut b, 0, |f| f.encounter.rage_aftermath = Some(1));
+    let standard = b.fighter(CombatantId(0)).unwrap().actions.standard;
+    let got = run(&mut b, hit(0, "simple", 1));
+    assert_contains(
+        &got,
+        &[
+            "Ki Blaster gains no Action from Bonus Momentum (knocked Brawler through a threshold): after Rage, one Action this round.",
+        ],
+    );
+    assert_eq!(
+        b.fighter(CombatantId(0)).unwrap().actions.standard,
+        standard - 1
     );
 }
 
@@ -245,6 +270,26 @@ fn dbu_absorbed_leaves_the_battleground_and_escapes_by_an_opposed_cognitive_save
     assert_eq!(
         b.fighter(CombatantId(1)).unwrap().position,
         Some(Square::new(5, 4))
+    );
+    assert_dice_used(&b);
+}
+
+#[test]
+fn dbu_absorbed_escape_bonus_counts_every_failure_in_the_encounter() {
+    // "+1 for each failure in this Combat Encounter": two failures in an earlier absorption
+    // count in a new one.
+    let mut b = duel("brawler", "ki_blaster", &[5, 6]);
+    give(&mut b, 1, ConditionKind::Absorbed, Some(0));
+    stage(&mut b, 1, |f| {
+        f.position.0 = None;
+        f.encounter.absorb_failures = 2;
+    });
+    let got = end_turns(&mut b, 1);
+    assert_contains(
+        &got,
+        &[
+            "Ki Blaster tries to escape Brawler: Cognitive Save 12 = d10:5 + IN Score 5 + earlier failures 2 against Cognitive Save 9 = d10:6 + IN Score 3 -> free.",
+        ],
     );
     assert_dice_used(&b);
 }
@@ -676,13 +721,29 @@ fn dbu_end_a_condition_costs_an_action_and_a_hard_morale_save() {
             "Brawler tries to end Shaken: Morale Save 8 = d10:7 + PE Score 1 against TN 9 -> failure.",
         ]
     );
+    assert_dice_used(&b);
+}
+
+#[test]
+fn dbu_end_a_condition_may_end_any_condition_even_a_positive_one() {
+    // "you may attempt to end ANY Combat Condition by spending One Action to make a Morale
+    // Saving Throw, TN Hard": one's own Superiority too.
+    let mut b = duel("brawler", "ki_blaster", &[9, 3]);
     give(&mut b, 0, ConditionKind::Superiority, None);
-    assert_eq!(
-        b.submit(Command::EndCondition {
+    let got = run(
+        &mut b,
+        Command::EndCondition {
             who: CombatantId(0),
             condition: ConditionKind::Superiority,
-        }),
-        Err(RuleError::PositiveCondition)
+        },
+    );
+    assert_eq!(
+        got,
+        [
+            "Brawler spends a Standard Action on ending Superiority.",
+            "Brawler tries to end Superiority: Morale Save 13 = d10:9 + d10:3 [Superiority die] + PE Score 1 against TN 9 -> success.",
+            "Brawler's Superiority ends (ended by a Morale Save).",
+        ]
     );
     assert_dice_used(&b);
 }

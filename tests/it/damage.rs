@@ -71,6 +71,25 @@ fn dbu_soak_minimum_is_one_t_plus_one() {
 }
 
 #[test]
+fn dbu_soak_minimum_comes_before_size_which_may_lower_it() {
+    // "this Minimum Soak Value can be reduced through other factors": a Small unit's −1(T)
+    // Soak is taken off after the 1(T) + 1 floor, a Large unit's +1(T) added to it.
+    let rules = rules();
+    let mut b = duel("brawler", "ki_blaster", &[]);
+    let mut f = b.fighter(CombatantId(0)).unwrap();
+    std::sync::Arc::make_mut(&mut f.attributes.0).insert("TE".into(), 1);
+    f.size.id = "Small".into();
+    // ToP 2: the floor 3, less 2 for Small.
+    assert_eq!(f.derived(&rules).soak, 1);
+    f.size.id = "Large".into();
+    assert_eq!(f.derived(&rules).soak, 5);
+    // A Tenacity above the floor keeps its size's part as before.
+    std::sync::Arc::make_mut(&mut f.attributes.0).insert("TE".into(), 6);
+    f.size.id = "Small".into();
+    assert_eq!(f.derived(&rules).soak, 4);
+}
+
+#[test]
 fn dbu_pinned_raises_the_damage_category_by_one() {
     let mut b = duel("brawler", "tank", &[8, 2, 2, 2, 4, 3]);
     give(&mut b, 1, ConditionKind::Pinned, None);

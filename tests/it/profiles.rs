@@ -516,6 +516,56 @@ fn dbu_kiai_push_distance_may_be_chosen_up_to_half_force() {
 }
 
 #[test]
+fn dbu_elemental_fire_burns_with_direct_damage() {
+    // "All damage inflicted by an Elemental Signature Technique is Direct Damage": the Damage
+    // Over Time its Fire leaves too (Direct halves Soak: 2 against 3 of 6 does nothing).
+    let mut b = duel("mage", "brawler", &[7, 3, 2, 2, 6, 1]);
+    let mut order = attack(0, "elemental", AttackTarget::Combatant(CombatantId(1)));
+    order.element = Some("fire".into());
+    run(&mut b, Command::Attack(order));
+    let got = run(
+        &mut b,
+        Command::EndTurn {
+            who: CombatantId(0),
+        },
+    );
+    assert_contains(
+        &got,
+        &["Brawler takes 0 Direct damage (Wound 2 - Soak 3 of 6) [Damage Over Time]."],
+    );
+    assert_eq!(b.fighter(CombatantId(1)).unwrap().life.current, 171);
+}
+
+#[test]
+fn dbu_no_bonus_momentum_for_knocking_an_ally_through_a_threshold() {
+    // "Knock an Opponent through a Health Threshold": the Brawler, an ally, alone in the
+    // Ki Blaster's Explosion.
+    let mut b = battle(
+        vec![
+            unit("ki_blaster", 0, 5, 5),
+            unit("brawler", 0, 6, 5),
+            unit("tank", 1, 15, 5),
+        ],
+        &[10, 6, 1, 7, 2, 1, 1, 9, 4, 7],
+    );
+    set_life(&mut b, 1, 95);
+    let got = run(
+        &mut b,
+        Command::Attack(attack(
+            0,
+            "explosion",
+            AttackTarget::Square(Square::new(8, 5)),
+        )),
+    );
+    assert_contains(&got, &["Brawler reaches the Bloodied threshold."]);
+    assert!(
+        !got.iter().any(|l| l.contains("Bonus Momentum")),
+        "{got:#?}"
+    );
+    assert_dice_used(&b);
+}
+
+#[test]
 fn dbu_explosion_template_is_every_square_within_three_and_holds_its_targets() {
     // The template a player sees is the area resolution searches: 7 x 7 squares around the
     // chosen square, with the Brawler and the Grunt inside and the Mage outside.

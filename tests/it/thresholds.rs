@@ -269,6 +269,39 @@ fn dbu_steady_momentum_on_a_natural_ten() {
 }
 
 #[test]
+fn dbu_steady_momentum_gained_on_ones_own_turn_lasts_to_the_end_of_the_next() {
+    // A natural 10 on the save for one's own Backlash: "+1 Action to use by the end of your
+    // next turn" is the next turn, not the one under way.
+    let mut b = duel("brawler", "ki_blaster", &[1, 1, 9, 4, 10]);
+    set_life(&mut b, 0, 93);
+    let mut o = attack(0, "powered", AttackTarget::Combatant(CombatantId(1)));
+    o.technique = Some("reckless_haymaker".into());
+    let got = run(&mut b, Command::Attack(o));
+    assert_contains(
+        &got,
+        &[
+            "Brawler makes a Steadfast Save for Bloodied: Steadfast 10 = d10:10 -> passed.",
+            "Brawler gains a Momentum Action: Steady Momentum (natural 10 on the Steadfast Save).",
+        ],
+    );
+    for who in [0, 1] {
+        b.submit(Command::EndTurn {
+            who: CombatantId(who),
+        })
+        .unwrap();
+    }
+    // Round 2, its next turn: 3 Standard Actions less Reduced Momentum's 1, and the action.
+    let brawler = b.fighter(CombatantId(0)).unwrap();
+    assert_eq!((brawler.actions.standard, brawler.actions.steady), (2, 1));
+    b.submit(Command::EndTurn {
+        who: CombatantId(0),
+    })
+    .unwrap();
+    assert_eq!(b.fighter(CombatantId(0)).unwrap().actions.steady, 0);
+    assert_dice_used(&b);
+}
+
+#[test]
 fn dbu_backlash_saves_after_the_maneuver_and_costs_reduced_momentum() {
     let mut b = duel("brawler", "ki_blaster", &[1, 1, 9, 4, 7]);
     set_life(&mut b, 0, 93);

@@ -9,7 +9,7 @@ use crate::battle::event::{ActionKind, BattleEvent, EventLog};
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::snapshot::Fighters;
 use crate::battle::state::*;
-use crate::ruleset::{ConditionKind, Polarity, Rules};
+use crate::ruleset::{ConditionKind, Rules};
 
 /// Threshold Saves after the maneuver: a Steadfast Save for the lowest threshold each
 /// combatant reached, then its triggers; Bonus Momentum for the attacker who caused it.
@@ -40,24 +40,43 @@ pub fn roll_threshold_saves(
         ) {
             bonus.push((
                 by,
+                *f.side,
                 format!("knocked {} through a threshold", f.identity.name),
             ));
         }
     }
-    for (by, reason) in bonus {
-        if let Some(f) = items.iter_mut().find(|f| *f.id == by) {
-            grant_bonus_momentum(rules, f, &reason, &mut log);
+    // "Knock an Opponent through a Health Threshold": an ally caught in a blast earns nothing.
+    for (by, knocked_side, reason) in bonus {
+        if let Some(f) = items
+            .iter_mut()
+            .find(|f| *f.id == by && *f.side != knocked_side)
+        {
+            grant_bonus_momentum(rules, order.round, f, &reason, &mut log);
         }
     }
     state.phase = AttackPhase::End;
 }
 
-/// Bonus Momentum: +1 Standard Action, at most once per round.
-fn grant_bonus_momentum(rules: &Rules, f: &mut FighterQueryItem, reason: &str, log: &mut EventLog) {
+/// Bonus Momentum: +1 Standard Action, at most once per round; none in the round after Rage,
+/// which allows one Action in all.
+fn grant_bonus_momentum(
+    rules: &Rules,
+    round: u32,
+    f: &mut FighterQueryItem,
+    reason: &str,
+    log: &mut EventLog,
+) {
     if f.round.bonus_momentum || f.life.current <= 0 {
         return;
     }
     f.round.bonus_momentum = true;
+    if f.encounter.rage_aftermath == Some(round) {
+        log.push(BattleEvent::ActionWithheld {
+            who: *f.id,
+            reason: format!("Bonus Momentum ({reason})"),
+        });
+        return;
+    }
     f.actions.standard += rules.actions.bonus_momentum_actions;
     log.push(BattleEvent::ActionGained {
         who: *f.id,
@@ -100,6 +119,7 @@ pub fn end_attack(
         .map(|t| t.id)
         .collect();
     let family = crate::battle::family::of(rules);
+    let attacker_side = items.iter().find(|f| *f.id == attacker).map(|f| *f.side);
     let dodged = family.dodged(&state.order.profile, attacker, ids, &mut items);
     for f in items.iter_mut() {
         let targeted = all_targets.contains(f.id);
@@ -119,13 +139,19 @@ pub fn end_attack(
         }
         let by = (!is_attacker).then_some(attacker);
         let newly_defeated = announce_defeat(rules, &order, f, by, &mut log);
-        if newly_defeated && f.power.minion && !is_attacker {
+        if newly_defeated && f.power.minion && !is_attacker && Some(*f.side) != attacker_side {
             minion_defeated = Some(f.identity.name.clone());
         }
     }
     if let Some(f) = items.iter_mut().find(|f| *f.id == attacker) {
         if let Some(name) = minion_defeated {
-            grant_bonus_momentum(rules, f, &format!("defeated the Minion {name}"), &mut log);
+            grant_bonus_momentum(
+                rules,
+                order.round,
+                f,
+                &format!("defeated the Minion {name}"),
+                &mut log,
+            );
         }
         if f.conditions.has(ConditionKind::Hidden) {
             end_condition(
@@ -251,9 +277,4 @@ fn stop_where_it_may_stand(m: &mut MoveState, items: &mut [FighterQueryItem], lo
     // visited[k] is path[k - 1] (or the start): the move now ends after it.
     m.next = k;
     log.push(BattleEvent::StoppedShort { who: m.who, at });
-}
-
-/// Whether a condition may be ended with End a Condition (negative ones only).
-pub fn endable(rules: &Rules, kind: ConditionKind) -> bool {
-    rules.condition(kind).polarity == Polarity::Negative
 }

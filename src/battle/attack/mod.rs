@@ -19,7 +19,7 @@ pub use declare::{
     open_response_window, queued_ready,
 };
 pub use defend::{collect_defenses, declare_defense};
-pub use end::{end_attack, endable, roll_threshold_saves};
+pub use end::{end_attack, roll_threshold_saves};
 pub use opposed::roll_opposed_checks;
 pub use targeting::{attack_targets, template};
 

@@ -117,6 +117,10 @@ impl BattleEvent {
             E::ActionGained { who, kind, reason } => {
                 format!("{} gains a {kind:?} Action: {reason}.", n(names, *who))
             }
+            E::ActionWithheld { who, reason } => format!(
+                "{} gains no Action from {reason}: after Rage, one Action this round.",
+                n(names, *who)
+            ),
             E::PoolChanged {
                 who,
                 pool,

@@ -136,6 +136,11 @@ pub enum BattleEvent {
         kind: ActionKind,
         reason: String,
     },
+    /// An Action not gained because the round after Rage allows one Action in all.
+    ActionWithheld {
+        who: CombatantId,
+        reason: String,
+    },
     PoolChanged {
         who: CombatantId,
         pool: Pool,

@@ -572,6 +572,17 @@ pub fn on_damage(
                 expiry_after(order, g.rounds),
                 log,
             );
+            // "All damage inflicted by an Elemental Signature Technique is Direct Damage":
+            // the burn it leaves too, in the technique's category.
+            if let Some(c) = f.conditions.0.iter_mut().find(|c| {
+                c.kind == g.condition
+                    && matches!(
+                        rules.condition(c.kind).rule,
+                        crate::ruleset::ConditionRule::DamageOverTime { .. }
+                    )
+            }) {
+                c.category = Some(decl.profile.category);
+            }
         }
     }
 }
