@@ -529,6 +529,15 @@ impl Report {
                 s.wins,
                 figures.join(", ")
             ));
+            if !s.stats.conditions_gained.is_empty() {
+                let gained: Vec<String> = s
+                    .stats
+                    .conditions_gained
+                    .iter()
+                    .map(|(kind, n)| format!("{kind} {n}"))
+                    .collect();
+                out.push_str(&format!("  conditions gained: {}\n", gained.join(", ")));
+            }
         }
         for p in &self.policies {
             out.push_str(&format!(

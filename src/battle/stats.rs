@@ -78,6 +78,10 @@ pub struct CombatantStats {
     /// Digimon: attack effects it gave others.
     #[serde(default)]
     pub effects_given: u32,
+    /// Conditions this combatant gained, by kind, whoever gave them (its own Rage and Guard
+    /// Down too): which conditions a ruleset's battles bring into play.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub conditions_gained: BTreeMap<String, u32>,
 }
 
 /// One labelled quantity of a balance report, in the ruleset's own words.
@@ -110,6 +114,9 @@ impl CombatantStats {
         self.stages_dealt += o.stages_dealt;
         self.armour_worn += o.armour_worn;
         self.effects_given += o.effects_given;
+        for (kind, n) in &o.conditions_gained {
+            *self.conditions_gained.entry(kind.clone()).or_default() += n;
+        }
     }
 
     /// These counts as a balance report names them: attacks, hits and misses, then `own`
@@ -226,10 +233,16 @@ impl BattleStats {
                 BattleEvent::KiSpent { who, amount, .. } => s.of(*who).ki_spent += amount,
 
                 BattleEvent::ConditionApplied {
-                    source: Some(src),
-                    who,
-                    ..
-                } if src != who => s.of(*src).conditions_applied += 1,
+                    source, who, kind, ..
+                } => {
+                    *s.of(*who)
+                        .conditions_gained
+                        .entry(format!("{kind:?}"))
+                        .or_default() += 1;
+                    if let Some(src) = source.filter(|src| src != who) {
+                        s.of(src).conditions_applied += 1;
+                    }
+                }
                 BattleEvent::Moved { who, path, .. } => {
                     let c = s.of(*who);
                     c.moves += 1;

@@ -36,6 +36,7 @@ fn shipped_scenarios_are_valid_and_of_every_size() {
             "stages-duel",
             "stages-heavy",
             "stages-team",
+            "tempest",
             "war"
         ]
     );
@@ -898,4 +899,39 @@ fn action_menu_names_the_rule_refusing_a_maneuver() {
             s.refusal
         );
     }
+}
+
+#[test]
+fn dbu_storm_ridge_brings_prone_and_shaken_into_play() {
+    // The Stormcallers' Earth and Wind are the shipped sources of Prone and Shaken; the
+    // simulator's report counts every condition gained, by kind.
+    let tempest = shipped()
+        .into_iter()
+        .find(|l| l.id() == "tempest")
+        .expect("the tempest scenario is shipped");
+    let report = sim::run(&sim::Options {
+        scenarios: vec![tempest],
+        battles: 40,
+        seed: 1,
+        ai: vec![Policy::Normal, Policy::Normal],
+        max_rounds: 30,
+        swap: false,
+        timings: false,
+        jobs: 1,
+    })
+    .unwrap();
+    let mut gained: std::collections::BTreeMap<String, u32> = Default::default();
+    for side in &report.sides {
+        for (kind, n) in &side.stats.conditions_gained {
+            *gained.entry(kind.clone()).or_default() += n;
+        }
+    }
+    for kind in ["Prone", "Shaken"] {
+        assert!(gained.get(kind).is_some_and(|n| *n > 0), "{gained:?}");
+    }
+    assert!(
+        report.text().contains("conditions gained: "),
+        "{}",
+        report.text()
+    );
 }
