@@ -16,6 +16,7 @@ pub mod effects;
 pub mod event;
 pub mod family;
 pub mod fighter;
+mod hash;
 pub mod maneuvers;
 pub mod menu;
 pub mod movement;
@@ -143,10 +144,9 @@ pub struct Battle {
     undone: Vec<Command>,
     /// The state hash once set up, before any command.
     start_hash: u64,
-    /// Each combatant's JSON as the last state hash wrote it, with the snapshot cache's
-    /// version of it: most commands change one or two combatants, and writing out every one of
-    /// them was half a command's cost.
-    hashed: Vec<(u64, Box<serde_json::value::RawValue>)>,
+    /// The state hash's combatant JSON and hash states, carried from one hash to the next:
+    /// most commands change one or two combatants.
+    hasher: hash::StateHasher,
     /// The access [`Battle::fighters_shared`] reads through, made once.
     fighter_access: Option<SystemState<snapshot::Fighters<'static, 'static>>>,
     /// The snapshots [`Battle::fighters_shared`] last gave, while nothing can have changed
@@ -237,7 +237,7 @@ impl Battle {
             history: Vec::new(),
             undone: Vec::new(),
             start_hash: 0,
-            hashed: Vec::new(),
+            hasher: hash::StateHasher::default(),
             fighter_access: None,
             shared: None,
         };
@@ -352,10 +352,27 @@ impl Battle {
             if !w.resource::<Progress>().0
                 || w.resource::<AwaitingInput>().0.is_some()
                 || w.resource::<TurnOrder>().phase == TurnPhase::Over
+                || self.settled()
             {
                 return;
             }
         }
+    }
+
+    /// Whether the rule systems have nothing left to do until the next command, without
+    /// running them once more to find out: a turn is being acted with no command pending and
+    /// no attack, move, recovery or queued attack under way. In that state the only systems
+    /// that run are the victory check and the end of a turn without actions, which come last
+    /// in the schedule and so have already seen it; had either acted, the phase would not be
+    /// `Acting` any more.
+    fn settled(&self) -> bool {
+        let w = &self.world;
+        w.resource::<TurnOrder>().phase == TurnPhase::Acting
+            && w.resource::<PendingCommand>().0.is_none()
+            && w.resource::<CurrentAttack>().0.is_none()
+            && w.resource::<CurrentMove>().0.is_none()
+            && w.resource::<CurrentRecovery>().0.is_none()
+            && w.resource::<QueuedAttack>().0.is_none()
     }
 
     /// Validates and applies a command; on error the battle is unchanged. A new command
@@ -559,9 +576,9 @@ impl Battle {
     /// A hash of everything that decides the rest of the battle: every combatant, the turn
     /// order, the attack in progress, the dice stream position and the number of events.
     pub fn state_hash(&mut self) -> u64 {
+        /// Everything besides the combatants, written after them.
         #[derive(Serialize)]
-        struct Snapshot<'a> {
-            fighters: Vec<&'a serde_json::value::RawValue>,
+        struct Rest<'a> {
             turn: &'a TurnOrder,
             attack: &'a Option<AttackState>,
             moving: &'a Option<MoveState>,
@@ -584,27 +601,9 @@ impl Battle {
             ground: Vec<(crate::grid::Square, u16)>,
         }
         let fighters = self.fighters_shared();
-        let cache = self.world.resource::<snapshot::SnapshotCache>();
-        self.hashed.truncate(fighters.len());
-        for (i, f) in fighters.iter().enumerate() {
-            let version = cache.version(i).unwrap_or(u64::MAX);
-            if self.hashed.get(i).is_some_and(|(seen, _)| *seen == version) {
-                continue;
-            }
-            // Plain data with string keys: this cannot fail; should it, the error's text
-            // stands in, so different states still differ.
-            let json = serde_json::value::to_raw_value(f).unwrap_or_else(|e| {
-                serde_json::value::to_raw_value(&e.to_string()).unwrap_or_default()
-            });
-            if i < self.hashed.len() {
-                self.hashed[i] = (version, json);
-            } else {
-                self.hashed.push((version, json));
-            }
-        }
         let w = &self.world;
-        let snap = Snapshot {
-            fighters: self.hashed.iter().map(|(_, json)| &**json).collect(),
+        let cache = w.resource::<snapshot::SnapshotCache>();
+        let rest = Rest {
             turn: w.resource::<TurnOrder>(),
             attack: &w.resource::<CurrentAttack>().0,
             moving: &w.resource::<CurrentMove>().0,
@@ -623,20 +622,8 @@ impl Battle {
             grenades: &w.resource::<Battleground>().0.grenades,
             ground: changed_ground(&self.setup.map, &w.resource::<Battleground>().0),
         };
-        // Every part is plain data with string keys, so this cannot fail; should it ever, the
-        // error's text is hashed rather than nothing, so different states still differ.
-        // One buffer per thread, reused: the bytes of a whole battle, written every command.
-        thread_local! {
-            static BYTES: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
-        BYTES.with(|b| {
-            let mut bytes = b.borrow_mut();
-            bytes.clear();
-            match serde_json::to_writer(&mut *bytes, &snap) {
-                Ok(()) => xxhash_rust::xxh3::xxh3_64(&bytes),
-                Err(e) => xxhash_rust::xxh3::xxh3_64(e.to_string().as_bytes()),
-            }
-        })
+        self.hasher
+            .hash(&fighters, |i| cache.version(i).unwrap_or(u64::MAX), &rest)
     }
 
     /// Every rule that could refuse `cmd` now, checked without changing anything.
