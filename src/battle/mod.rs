@@ -603,6 +603,7 @@ impl Battle {
         let fighters = self.fighters_shared();
         let w = &self.world;
         let cache = w.resource::<snapshot::SnapshotCache>();
+        const UNKNOWN: [u64; 19] = [u64::MAX; 19];
         let rest = Rest {
             turn: w.resource::<TurnOrder>(),
             attack: &w.resource::<CurrentAttack>().0,
@@ -622,8 +623,16 @@ impl Battle {
             grenades: &w.resource::<Battleground>().0.grenades,
             ground: changed_ground(&self.setup.map, &w.resource::<Battleground>().0),
         };
-        self.hasher
-            .hash(&fighters, |i| cache.version(i).unwrap_or(u64::MAX), &rest)
+        self.hasher.hash(
+            &fighters,
+            |i| {
+                (
+                    cache.version(i).unwrap_or(u64::MAX),
+                    cache.part_versions(i).unwrap_or(&UNKNOWN),
+                )
+            },
+            &rest,
+        )
     }
 
     /// Every rule that could refuse `cmd` now, checked without changing anything.

@@ -77,12 +77,18 @@ impl SnapshotCache {
         if slot.ticks == ticks && !ticks.contains(&copied_at) {
             return;
         }
-        let stale = |c: usize| slot.stale(&ticks, c);
-        if differs(&self.fighters[at], item, stale) {
+        let bits = changed(&self.fighters[at], item, |c| slot.stale(&ticks, c));
+        if bits != 0 {
             // Shared with a reader still holding the last refresh: it keeps its copy.
-            sync(&mut Arc::make_mut(&mut self.fighters)[at], item, stale);
+            sync(&mut Arc::make_mut(&mut self.fighters)[at], item, bits);
             self.copies += 1;
-            self.slots[at].version = self.copies;
+            let s = &mut self.slots[at];
+            s.version = self.copies;
+            for (c, part) in s.parts.iter_mut().enumerate() {
+                if bits & (1 << c) != 0 {
+                    *part = self.copies;
+                }
+            }
         }
         self.slots[at].ticks = ticks;
         self.slots[at].copied_at = now;
@@ -99,6 +105,7 @@ impl SnapshotCache {
                     ticks: change_ticks(&item),
                     copied_at: now,
                     version: self.copies,
+                    parts: [self.copies; 19],
                 };
                 (item.snapshot(), slot)
             })
@@ -113,6 +120,12 @@ impl SnapshotCache {
     pub fn version(&self, i: usize) -> Option<u64> {
         self.slots.get(i).map(|s| s.version)
     }
+
+    /// Per component of the `i`-th snapshot, in [`FighterQuery`]'s order: a number that
+    /// changes whenever that component of the snapshot changes.
+    pub fn part_versions(&self, i: usize) -> Option<&[u64; 19]> {
+        self.slots.get(i).map(|s| &s.parts)
+    }
 }
 
 /// What the cache knows of one combatant's copy.
@@ -126,6 +139,8 @@ struct Slot {
     copied_at: Tick,
     /// Which copy this is (see [`SnapshotCache::version`]).
     version: u64,
+    /// Per component, the copy that last changed it (see [`SnapshotCache::part_versions`]).
+    parts: [u64; 19],
 }
 
 /// The change ticks of a combatant's components, in [`FighterQuery`]'s order, widened so an
@@ -145,36 +160,50 @@ impl Slot {
     }
 }
 
-/// Whether a component `stale` allows differs between the copy `f` and the combatant. A rule
-/// system that takes a component mutably writes it as far as Bevy can tell, even when it
-/// changes nothing (a `retain` that keeps all): comparing keeps such a copy and its version.
-fn differs(f: &Fighter, item: &FighterQueryItem, stale: impl Fn(usize) -> bool) -> bool {
-    macro_rules! any_differs {
-        ($($c:literal $field:ident),*) => { $((stale($c) && f.$field != *item.$field))||* };
+/// The components `stale` allows that differ between the copy `f` and the combatant, as bits
+/// in [`FighterQuery`]'s order. A rule system that takes a component mutably writes it as far
+/// as Bevy can tell, even when it changes nothing (a `retain` that keeps all): comparing keeps
+/// such a copy and its version.
+fn changed(f: &Fighter, item: &FighterQueryItem, stale: impl Fn(usize) -> bool) -> u32 {
+    let mut bits = 0;
+    macro_rules! each {
+        ($($c:literal $field:ident),*) => {
+            $(if stale($c) && f.$field != *item.$field { bits |= 1 << $c; })*
+        };
     }
-    any_differs!(0 identity, 1 side, 2 attributes, 3 power, 4 size, 5 life, 6 ki, 7 capacity,
-        9 conditions, 10 thresholds, 11 defense, 12 actions, 13 round, 14 encounter,
-        15 loadout, 16 controller)
-        || (stale(8) && f.position != item.position.0)
-        || (stale(17) && f.cards.as_ref() != item.cards.as_deref())
-        || (stale(18) && f.digi.as_ref() != item.digi.as_deref())
-}
-
-/// Copies into `f` each component `stale` allows; the others are as they were.
-fn sync(f: &mut Fighter, item: &FighterQueryItem, stale: impl Fn(usize) -> bool) {
-    macro_rules! copy_stale {
-        ($($c:literal $field:ident),*) => { $(if stale($c) { f.$field = (*item.$field).clone(); })* };
-    }
-    copy_stale!(0 identity, 1 side, 2 attributes, 3 power, 4 size, 5 life, 6 ki, 7 capacity,
+    each!(0 identity, 1 side, 2 attributes, 3 power, 4 size, 5 life, 6 ki, 7 capacity,
         9 conditions, 10 thresholds, 11 defense, 12 actions, 13 round, 14 encounter,
         15 loadout, 16 controller);
-    if stale(8) {
+    if stale(8) && f.position != item.position.0 {
+        bits |= 1 << 8;
+    }
+    if stale(17) && f.cards.as_ref() != item.cards.as_deref() {
+        bits |= 1 << 17;
+    }
+    if stale(18) && f.digi.as_ref() != item.digi.as_deref() {
+        bits |= 1 << 18;
+    }
+    bits
+}
+
+/// Copies into `f` the components whose bits are in `bits`; the others are as they were.
+fn sync(f: &mut Fighter, item: &FighterQueryItem, bits: u32) {
+    let has = |c: u32| bits & (1 << c) != 0;
+    macro_rules! each {
+        ($($c:literal $field:ident),*) => {
+            $(if has($c) { f.$field = (*item.$field).clone(); })*
+        };
+    }
+    each!(0 identity, 1 side, 2 attributes, 3 power, 4 size, 5 life, 6 ki, 7 capacity,
+        9 conditions, 10 thresholds, 11 defense, 12 actions, 13 round, 14 encounter,
+        15 loadout, 16 controller);
+    if has(8) {
         f.position = item.position.0;
     }
-    if stale(17) {
+    if has(17) {
         f.cards = item.cards.as_deref().cloned();
     }
-    if stale(18) {
+    if has(18) {
         f.digi = item.digi.as_deref().cloned();
     }
 }
