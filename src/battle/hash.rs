@@ -192,3 +192,31 @@ impl StateHasher {
         state.digest()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Written;
+    use crate::ai::Policy;
+
+    #[test]
+    fn a_combatant_put_together_from_its_components_is_serde_json_of_the_fighter() {
+        // Every family's combatants (cards, Digimon state, d20 and shinobi loadouts), a few
+        // commands into a battle of each shipped scenario.
+        for path in crate::scenario::shipped() {
+            let loaded = crate::scenario::load(&path).expect("a shipped scenario loads");
+            let mut game = crate::sim::AiMatch::new(&loaded, 3, &[Policy::Random], 4)
+                .expect("a shipped scenario plays");
+            for _ in 0..30 {
+                if game.finished() {
+                    break;
+                }
+                game.step().expect("the random player's commands are legal");
+            }
+            for f in game.battle.fighters() {
+                let written = Written::new(&f, 0, &[0; 19]);
+                let whole = serde_json::to_string(&f).expect("a fighter serialises");
+                assert_eq!(written.json, whole, "{}", path.display());
+            }
+        }
+    }
+}
