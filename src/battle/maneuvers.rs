@@ -108,7 +108,7 @@ pub fn apply_convert_action(
     }) else {
         return;
     };
-    if let Some(mut f) = q.iter_mut().find(|f| *f.id == who) {
+    if let Some(mut f) = q.one_mut(who) {
         convert_action(&mut f, &mut log);
     }
     progress.0 = true;
@@ -129,7 +129,7 @@ pub fn apply_surge(
     }) else {
         return;
     };
-    if let Some(mut f) = q.iter_mut().find(|f| *f.id == who) {
+    if let Some(mut f) = q.one_mut(who) {
         use_surge(&rules.0, &mut dice.0, &mut f, kind, &mut log);
     }
     progress.0 = true;
@@ -155,7 +155,7 @@ pub fn apply_stand_up(
         ConditionRule::Prone { stand_up_actions } => *stand_up_actions,
         _ => 1,
     };
-    if let Some(mut f) = q.iter_mut().find(|f| *f.id == who) {
+    if let Some(mut f) = q.one_mut(who) {
         spend_actions(&mut f, n, "standing up", &mut log);
         end_condition(
             rules,
@@ -187,7 +187,7 @@ pub fn apply_end_condition(
     };
     let rules = &rules.0;
     let m = &rules.conditions.end_condition;
-    if let Some(mut f) = q.iter_mut().find(|f| *f.id == who) {
+    if let Some(mut f) = q.one_mut(who) {
         let name = rules.condition(kind).name.clone();
         spend_actions(&mut f, m.actions, &format!("ending {name}"), &mut log);
         let snap = f.snapshot();
@@ -241,7 +241,7 @@ pub fn apply_cure_poison(
     else {
         return;
     };
-    if let Some(mut f) = q.iter_mut().find(|f| *f.id == who) {
+    if let Some(mut f) = q.one_mut(who) {
         spend_actions(&mut f, cure.actions, "treating the poison", &mut log);
         if let Some(spec) = skill_spec(rules, &f.snapshot(), &cure.check) {
             let purpose = "treats the poison".to_string();
@@ -290,7 +290,7 @@ pub fn apply_defense_answer(
     };
     if let Some(state) = attack.0.as_mut()
         && let Some(t) = state.targets.iter_mut().find(|t| t.id == who)
-        && let Some(mut f) = q.iter_mut().find(|f| *f.id == who)
+        && let Some(mut f) = q.one_mut(who)
     {
         super::attack::declare_defense(&mut f, t, choice, &mut log);
         if let Some(id) = counter
@@ -323,7 +323,7 @@ pub fn apply_response(
     }) else {
         return;
     };
-    if let (Some(kind), Some(mut f)) = (surge, q.iter_mut().find(|f| *f.id == who)) {
+    if let (Some(kind), Some(mut f)) = (surge, q.one_mut(who)) {
         use_surge(&rules.0, &mut dice.0, &mut f, kind, &mut log);
     }
     if let Some(state) = attack.0.as_mut() {

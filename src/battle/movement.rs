@@ -189,7 +189,7 @@ pub fn declare_move(
     pending.0 = None;
     progress.0 = true;
     let rules = &rules.0;
-    let Some(mut f) = q.iter_mut().find(|f| *f.id == who) else {
+    let Some(mut f) = q.one_mut(who) else {
         return;
     };
     let Some(start) = f.position.0 else {
@@ -336,7 +336,7 @@ pub fn advance_move(
             all = q.snapshots();
             continue;
         }
-        if let Some(mut f) = q.iter_mut().find(|f| *f.id == m.who) {
+        if let Some(mut f) = q.one_mut(m.who) {
             f.position.0 = Some(to);
             // What the step does besides (the action-point families: a drop is a fall).
             let step = super::family::Step {

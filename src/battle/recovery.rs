@@ -52,7 +52,7 @@ pub fn apply_power_up(
     progress.0 = true;
     let rules = &rules.0;
     let p = &rules.actions.power_up;
-    let Some(mut f) = q.iter_mut().find(|f| *f.id == who) else {
+    let Some(mut f) = q.one_mut(who) else {
         return;
     };
     spend_actions(&mut f, p.actions, "a Power Up", &mut log);
@@ -154,7 +154,7 @@ pub fn declare_recovery(
         return;
     };
     let provokers = recovery_provokers(&rules.0, &all, me);
-    let Some(mut f) = q.iter_mut().find(|f| *f.id == who) else {
+    let Some(mut f) = q.one_mut(who) else {
         return;
     };
     spend_actions(&mut f, actions, "a Combat Recovery", &mut log);
@@ -226,7 +226,7 @@ pub fn advance_recovery(
     }
     let state = r.clone();
     recovery.0 = None;
-    let Some(mut f) = q.iter_mut().find(|f| *f.id == state.who) else {
+    let Some(mut f) = q.one_mut(state.who) else {
         return;
     };
     if f.life.current <= 0 {

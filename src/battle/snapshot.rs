@@ -116,6 +116,12 @@ impl SnapshotCache {
         self.slots = slots;
     }
 
+    /// The entity of combatant `id`, as of the last refresh.
+    pub fn entity_of(&self, id: CombatantId) -> Option<Entity> {
+        let at = self.fighters.binary_search_by_key(&id, |f| f.id).ok()?;
+        self.slots.get(at).map(|s| s.entity)
+    }
+
     /// A number that changes whenever the `i`-th snapshot (in id order) changes.
     pub fn version(&self, i: usize) -> Option<u64> {
         self.slots.get(i).map(|s| s.version)
@@ -244,11 +250,26 @@ pub struct Fighters<'w, 's> {
     ticks: SystemChangeTick,
 }
 
-impl Fighters<'_, '_> {
+impl<'s> Fighters<'_, 's> {
     /// Snapshots of every combatant, in id order (the stable order rules iterate in).
     pub fn snapshots(&mut self) -> Arc<Vec<Fighter>> {
         let now = self.ticks.this_run();
         self.cache.refresh(&mut self.q, now)
+    }
+
+    /// Combatant `id`'s components, to write: found through the snapshot cache's entity for
+    /// it (a search of every combatant only when the cache does not know it yet), so a write
+    /// does not walk the whole query.
+    pub fn one_mut(&mut self, id: CombatantId) -> Option<FighterQueryItem<'_, 's>> {
+        let known = self
+            .cache
+            .entity_of(id)
+            .filter(|e| self.q.get(*e).is_ok_and(|f| *f.id == id));
+        let entity = match known {
+            Some(e) => e,
+            None => self.q.iter().find(|f| *f.id == id)?.entity,
+        };
+        self.q.get_mut(entity).ok()
     }
 
     /// [`Fighters::snapshots`] after a change to combatant `id` alone.

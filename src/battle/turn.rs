@@ -309,11 +309,11 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
         who: active,
         round: order.round,
     });
-    if let Some(mut f) = q.iter_mut().find(|f| *f.id == active) {
+    if let Some(mut f) = q.one_mut(active) {
         super::family::of(rules).turn_started(&mut f, &mut dice.0, &mut log);
     }
     if me.encounter.dive_owed
-        && let Some(mut f) = q.iter_mut().find(|f| *f.id == active)
+        && let Some(mut f) = q.one_mut(active)
     {
         super::family::d20::dive::pay_for_dive(&mut f, &mut log);
     }
@@ -344,7 +344,7 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
                 if passed {
                     free_square_beside(a, &all, &field)
                 } else {
-                    if let Some(mut f) = q.iter_mut().find(|f| *f.id == active) {
+                    if let Some(mut f) = q.one_mut(active) {
                         f.encounter.absorb_failures += 1;
                         if let Some(inst) = f
                             .conditions
@@ -368,7 +368,7 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
                 .and_then(|a| free_square_beside(a, &all, &field))
                 .or_else(|| first_free_square(&all, &field)),
         };
-        if let Some(mut f) = q.iter_mut().find(|f| *f.id == active) {
+        if let Some(mut f) = q.one_mut(active) {
             super::effects::end_condition(
                 rules,
                 &order,
@@ -380,7 +380,7 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
             f.position.0 = freed_at;
         }
     }
-    let Some(mut f) = q.iter_mut().find(|f| *f.id == active) else {
+    let Some(mut f) = q.one_mut(active) else {
         return;
     };
     super::family::of(rules).effect_phase(rules, &mut f, &mut dice.0, &mut log);

@@ -67,7 +67,7 @@ pub fn roll_damage(
     }
     if let Some(backlash) = decl.technique.and_then(|t| t.backlash.as_ref()) {
         let amount = eval(backlash, &attacker.vars()).max(0);
-        if let Some(mut f) = q.iter_mut().find(|f| *f.id == attacker.id)
+        if let Some(mut f) = q.one_mut(attacker.id)
             && amount > 0
         {
             let to = f.life.current - amount;

@@ -37,7 +37,7 @@ pub fn begin_attack(
     let name = decl.profile.name.clone();
     let technique = decl.technique.map(|t| t.name.clone());
     let element = decl.element.map(|e| e.name.clone());
-    let mut f = q.iter_mut().find(|f| *f.id == order.attacker)?;
+    let mut f = q.one_mut(order.attacker)?;
     crate::battle::family::of(rules).pay_attack(&mut f, me, decl.profile, exploit.is_some(), log);
     let cost_pool = crate::battle::family::of(rules).cost_pool();
     log.push(BattleEvent::AttackDeclared {

@@ -106,7 +106,7 @@ pub fn collect_defenses(
             Some(choice) => {
                 let family = crate::battle::family::of(rules);
                 let counter = family.policy_counter(&turn, target, attacker);
-                if let Some(mut f) = q.iter_mut().find(|f| *f.id == id) {
+                if let Some(mut f) = q.one_mut(id) {
                     declare_defense(&mut f, &mut state.targets[i], choice, &mut log);
                     if let Some(c) = counter
                         && family.cast_counter(&mut f, &c, &mut log)

@@ -208,7 +208,7 @@ fn counter_and_concealment(
     if let Some(id) = state.targets[i].counter.clone()
         && let Some(c) = data.counter(&id)
     {
-        if let Some(mut f) = q.iter_mut().find(|f| *f.id == tc.id) {
+        if let Some(mut f) = q.one_mut(tc.id) {
             super::shinobi::pay_counter(&mut f, c, log);
         }
         if hit {
@@ -238,7 +238,7 @@ fn counter_and_concealment(
                 hit: lands,
                 damage,
             });
-            if let Some(mut f) = q.iter_mut().find(|f| *f.id == attacker.id) {
+            if let Some(mut f) = q.one_mut(attacker.id) {
                 let why = format!("{}'s {}", me.identity.name, c.name);
                 super::shinobi::hurt(rules, &mut f, damage, Some(tc.id), &why, log);
             }

@@ -363,7 +363,7 @@ pub fn roll_damage<F: super::Family + ?Sized>(
             }
         }
         for (id, from, to) in pushes {
-            if let Some(mut f) = q.iter_mut().find(|f| *f.id == id) {
+            if let Some(mut f) = q.one_mut(id) {
                 f.position.0 = Some(to);
                 log.push(BattleEvent::Pushed { who: id, from, to });
             }
@@ -415,7 +415,7 @@ pub fn roll_damage<F: super::Family + ?Sized>(
         }
         // Shinobi pushes after the damage: an obstruction that stops one slams, a drop falls.
         for (id, k) in slams.drain(..) {
-            let Some(mut f) = q.iter_mut().find(|f| *f.id == id && f.life.current > 0) else {
+            let Some(mut f) = q.one_mut(id).filter(|f| f.life.current > 0) else {
                 continue;
             };
             let Some(at) = f.position.0 else {
@@ -458,7 +458,7 @@ pub fn roll_damage<F: super::Family + ?Sized>(
                 .effects
                 .iter()
                 .any(|e| matches!(e, ProfileEffect::DefenseDownOnDamage { .. }))
-            && let Some(mut f) = q.iter_mut().find(|f| *f.id == attacker.id)
+            && let Some(mut f) = q.one_mut(attacker.id)
         {
             f.round.sweep_debuff = true;
         }
@@ -493,7 +493,7 @@ pub fn apply_damage(
         notes: r.notes.clone(),
         flat,
     });
-    let Some(mut f) = q.iter_mut().find(|f| *f.id == target) else {
+    let Some(mut f) = q.one_mut(target) else {
         return;
     };
     let to = f.life.current - r.damage;

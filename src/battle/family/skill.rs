@@ -236,7 +236,7 @@ pub fn apply_use_skill(
     let Some(check) = terrain.skill_check.clone() else {
         return;
     };
-    let Some(mut f) = q.iter_mut().find(|f| *f.id == who) else {
+    let Some(mut f) = q.one_mut(who) else {
         return;
     };
     if way == SkillWay::Interrupt {

@@ -624,7 +624,7 @@ pub fn roll_phase(d: &D20Data, p: &mut RollPhase, state: &mut AttackState) {
         .iter()
         .filter(|t| t.defense == Some(DefenseChoice::DropProne))
     {
-        if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id)
+        if let Some(mut f) = q.one_mut(t.id)
             && let Ok(how) = super::swift::check_drop_prone(d, &f.snapshot(), false)
         {
             super::swift::drop_prone(d, &mut f, how, true, log);
@@ -636,7 +636,7 @@ pub fn roll_phase(d: &D20Data, p: &mut RollPhase, state: &mut AttackState) {
         .iter()
         .filter(|t| t.defense == Some(DefenseChoice::Dive))
     {
-        if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) {
+        if let Some(mut f) = q.one_mut(t.id) {
             super::dive::dive(d, &field, p.all, &mut f, p.attacker, log);
         }
     }
@@ -680,7 +680,7 @@ pub fn roll_damage(d: &D20Data, p: &mut DamagePhase, state: &mut AttackState) {
             flat: true,
         });
         state.targets[i].damage = hit.damage;
-        let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) else {
+        let Some(mut f) = q.one_mut(t.id) else {
             continue;
         };
         if hit.bypassed {

@@ -461,7 +461,7 @@ pub fn throw(
                 ),
             });
         }
-    } else if let Some(mut f) = q.iter_mut().find(|f| *f.id == who) {
+    } else if let Some(mut f) = q.one_mut(who) {
         *f.encounter
             .grenades_thrown
             .entry(g.weapon.id.clone())
@@ -667,7 +667,7 @@ pub fn detonate(
             notes,
             flat: true,
         });
-        if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) {
+        if let Some(mut f) = q.one_mut(t.id) {
             if armour.is_some() && dealt > dr {
                 crate::battle::family::d20::wear_armour(d, &mut f, log);
             }

@@ -175,7 +175,7 @@ pub fn apply_drop_prone(
     let Some(d) = rules.0.d20() else {
         return;
     };
-    let Some(mut f) = q.iter_mut().find(|f| *f.id == who) else {
+    let Some(mut f) = q.one_mut(who) else {
         return;
     };
     if let Ok(how) = check_drop_prone(d, &f.snapshot(), true) {

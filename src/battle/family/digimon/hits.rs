@@ -68,7 +68,7 @@ pub fn resolve_hits(
         if state.targets[i].hit != Some(true) {
             continue;
         }
-        let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id) else {
+        let Some(mut f) = q.one_mut(t.id) else {
             continue;
         };
         let mut dealt = 0;
@@ -142,7 +142,7 @@ pub fn resolve_hits(
         }
         let _ = apply_effect(d, a, bolstered, attacker, &mut f, dealt, log);
     }
-    let Some(mut me) = q.iter_mut().find(|f| *f.id == attacker.id) else {
+    let Some(mut me) = q.one_mut(attacker.id) else {
         return;
     };
     if a.effect == Some(EffectKind::Lifesteal) && dealt_total > 0 {
@@ -286,7 +286,7 @@ pub(super) fn clash_move(
                 &format!("{} throws {}", attacker.identity.name, t.identity.name),
                 log,
             );
-            if let Some(mut f) = q.iter_mut().find(|f| *f.id == t.id)
+            if let Some(mut f) = q.one_mut(t.id)
                 && f.digi.as_ref().is_none_or(|s| s.down.is_none())
             {
                 push_away(field, all, attacker, t, steps, &mut f, log);

@@ -272,7 +272,7 @@ fn step_in(
                 | crate::battle::command::AttackTarget::Direction(_)
                 | crate::battle::command::AttackTarget::InReach
         );
-    let Some(mut f) = q.iter_mut().find(|f| *f.id == who) else {
+    let Some(mut f) = q.one_mut(who) else {
         return;
     };
     let from = f.position.0;

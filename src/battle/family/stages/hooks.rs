@@ -158,7 +158,7 @@ impl Family for StageData {
         q: &mut Fighters,
         log: &mut EventLog,
     ) {
-        if let Some(mut f) = q.iter_mut().find(|f| *f.id == target) {
+        if let Some(mut f) = q.one_mut(target) {
             let kind = stages::attack_kind(self, &on.decl.profile.id)
                 .unwrap_or(crate::ruleset::stages::CardKind::PhysicalAttack);
             let why = format!("{}'s {}", on.attacker.identity.name, on.decl.profile.name);
