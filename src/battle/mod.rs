@@ -120,6 +120,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<CurrentRecovery>()
         .init_resource::<QueuedAttack>()
         .init_resource::<PendingCommand>()
+        .init_resource::<CheckedOrder>()
         .init_resource::<AwaitingInput>()
         .init_resource::<Progress>()
         .init_resource::<Outcome>()
@@ -149,6 +150,8 @@ pub struct Battle {
     hasher: hash::StateHasher,
     /// The access [`Battle::fighters_shared`] reads through, made once.
     fighter_access: Option<SystemState<snapshot::Fighters<'static, 'static>>>,
+    /// The attack order the last [`Battle::check`] accepted, with its targets.
+    checked: Option<CheckedAttack>,
     /// The snapshots [`Battle::fighters_shared`] last gave, while nothing can have changed
     /// them: combatants change only while the rule systems run or through
     /// [`Battle::world_mut`], and both forget them.
@@ -239,6 +242,7 @@ impl Battle {
             start_hash: 0,
             hasher: hash::StateHasher::default(),
             fighter_access: None,
+            checked: None,
             shared: None,
         };
         battle.run();
@@ -386,7 +390,9 @@ impl Battle {
     /// Validates, applies and records a command with the hash after it and whether it can be
     /// taken back.
     fn submit_recorded(&mut self, cmd: Command) -> Result<(), RuleError> {
+        self.checked = None;
         self.check(&cmd)?;
+        self.world.resource_mut::<CheckedOrder>().0 = self.checked.take();
         let t = self.turn();
         let (round, active, phase) = (t.round, t.active(), t.phase);
         let rolled = self.dice().rolled();
@@ -792,7 +798,13 @@ impl Battle {
         let field = self.field();
         match cmd {
             Command::Attack(order) => {
-                attack::check_attack(&rules, &field, fighters, me, order, None).map(|_| ())
+                let targets = attack::check_attack(&rules, &field, fighters, me, order, None)?;
+                // Kept for Attack Declaration, so the order is validated once.
+                self.checked = Some(CheckedAttack {
+                    order: order.clone(),
+                    targets,
+                });
+                Ok(())
             }
             Command::Move { path, boosted, .. } => {
                 movement::check_move(&rules, &field, fighters, me, path, *boosted).map(|_| ())

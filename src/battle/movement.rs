@@ -407,7 +407,7 @@ pub fn apply_exploit_answer(
         .or(queued.0.as_ref().map(|o| o.attacker));
     if let (Some(order), Some(who)) = (order, provoker) {
         let field = ground.field(&rules.0);
-        attack.0 = begin_attack(&rules.0, &field, &mut q, &mut log, order, Some(who));
+        attack.0 = begin_attack(&rules.0, &field, &mut q, &mut log, order, Some(who), None);
     }
 }
 

@@ -300,6 +300,18 @@ pub struct CurrentAttack(pub Option<AttackState>);
 #[derive(Resource, Debug, Clone, Default)]
 pub struct PendingCommand(pub Option<Command>);
 
+/// An attack order as the command check accepted it, with the targets it found: Attack
+/// Declaration takes them rather than validating the same order against the same state again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckedAttack {
+    pub order: AttackOrder,
+    pub targets: Vec<CombatantId>,
+}
+
+/// The pending command's [`CheckedAttack`], if it is an attack.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct CheckedOrder(pub Option<CheckedAttack>);
+
 /// The question the battle waits on; while set, systems stop until it is answered.
 #[derive(Resource, Debug, Clone, Default)]
 pub struct AwaitingInput(pub Option<Decision>);

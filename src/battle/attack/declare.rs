@@ -18,7 +18,9 @@ use crate::ruleset::Rules;
 
 /// Attack Declaration for a checked order: spend the action (a Counter Action for an Exploit),
 /// pay the Ki cost and the wager from Ki and Capacity, and start the attack. `None` (nothing
-/// changed) if the order is not legal any more.
+/// changed) if the order is not legal any more. `checked` is the command check's own result
+/// for this order against this state (a command's plain attack), which is used instead of
+/// validating it again.
 pub fn begin_attack(
     rules: &Rules,
     field: &Field,
@@ -26,10 +28,15 @@ pub fn begin_attack(
     log: &mut EventLog,
     order: AttackOrder,
     exploit: Option<CombatantId>,
+    checked: Option<CheckedAttack>,
 ) -> Option<AttackState> {
     let all = q.snapshots();
     let me = all.iter().find(|f| f.id == order.attacker)?;
-    let targets = check_attack(rules, field, &all, me, &order, exploit).ok()?;
+    let targets = match checked {
+        // Checked by the command check against this same state.
+        Some(c) if c.order == order && exploit.is_none() => c.targets,
+        _ => check_attack(rules, field, &all, me, &order, exploit).ok()?,
+    };
     let decl = declaration(rules, me, &order, targets.len()).ok()?;
     let cost = crate::battle::context::ki_cost(me, &decl);
     let pay = cost.saturating_add(decl.wager);
@@ -124,6 +131,7 @@ pub fn declare_attack(
     mut attack: ResMut<CurrentAttack>,
     mut queued: ResMut<QueuedAttack>,
     mut awaiting: ResMut<AwaitingInput>,
+    mut checked: ResMut<CheckedOrder>,
 ) {
     let RuleSys {
         rules,
@@ -136,6 +144,7 @@ pub fn declare_attack(
         return;
     };
     pending.0 = None;
+    let checked = checked.0.take();
     progress.0 = true;
     let rules = &rules.0;
     let field = ground.field(rules);
@@ -173,11 +182,11 @@ pub fn declare_attack(
             )
             .start(&mut awaiting, &mut attack);
             if !asked && let Some(order) = queued.0.take() {
-                attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
+                attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None, None);
             }
             return;
         }
-        attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
+        attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None, checked);
         return;
     };
     let all = q.snapshots();
@@ -190,7 +199,7 @@ pub fn declare_attack(
     // The contest is rolled once; what follows is an ordinary attack order.
     order.sneak = false;
     if crate::battle::family::of(rules).roll_sneak(&mut dice.0, me, them, &mut log) {
-        attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
+        attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None, None);
         if let Some(s) = attack.0.as_mut() {
             s.sneak_won = vec![target];
         }
@@ -219,7 +228,7 @@ pub fn declare_attack(
         )
         .start(&mut awaiting, &mut attack);
     if !asked && let Some(order) = queued.0.take() {
-        attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None);
+        attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None, None);
     }
 }
 
@@ -265,7 +274,7 @@ pub fn begin_queued_attack(
     };
     progress.0 = true;
     let field = ground.field(&rules.0);
-    attack.0 = begin_attack(&rules.0, &field, &mut q, &mut log, order, None);
+    attack.0 = begin_attack(&rules.0, &field, &mut q, &mut log, order, None, None);
 }
 
 /// The window for Instant actions: automatic policies act (a Healing Surge when low), and
@@ -411,7 +420,9 @@ pub fn offer_exploit(
                 return Offered::Nothing;
             };
             log.push(provoked);
-            Offered::Strike(begin_attack(rules, field, q, log, order, Some(by.mover)).map(Box::new))
+            Offered::Strike(
+                begin_attack(rules, field, q, log, order, Some(by.mover), None).map(Box::new),
+            )
         }
     }
 }
