@@ -1,5 +1,6 @@
 //! Health Thresholds, Steadfast Saves, health triggers, momentum and Defeated.
 
+use gridclash::battle::Battle;
 use gridclash::battle::command::{AttackTarget, Command, RuleError};
 use gridclash::battle::components::CombatantId;
 use gridclash::ruleset::ConditionKind;
@@ -268,15 +269,22 @@ fn dbu_steady_momentum_on_a_natural_ten() {
     assert_eq!(b.fighter(CombatantId(1)).unwrap().actions.steady, 0);
 }
 
-#[test]
-fn dbu_steady_momentum_gained_on_ones_own_turn_lasts_to_the_end_of_the_next() {
-    // A natural 10 on the save for one's own Backlash: "+1 Action to use by the end of your
-    // next turn" is the next turn, not the one under way.
-    let mut b = duel("brawler", "ki_blaster", &[1, 1, 9, 4, 10]);
+/// The Brawler at 93 Life swings a Reckless Haymaker that misses; its Backlash takes it
+/// through Bloodied, and `save` is the natural die of its Steadfast Save. The battle and log.
+fn haymaker_with_backlash(save: u32) -> (Battle, Vec<String>) {
+    let mut b = duel("brawler", "ki_blaster", &[1, 1, 9, 4, save]);
     set_life(&mut b, 0, 93);
     let mut o = attack(0, "powered", AttackTarget::Combatant(CombatantId(1)));
     o.technique = Some("reckless_haymaker".into());
     let got = run(&mut b, Command::Attack(o));
+    (b, got)
+}
+
+#[test]
+fn dbu_steady_momentum_gained_on_ones_own_turn_lasts_to_the_end_of_the_next() {
+    // A natural 10 on the save for one's own Backlash: "+1 Action to use by the end of your
+    // next turn" is the next turn, not the one under way.
+    let (mut b, got) = haymaker_with_backlash(10);
     assert_contains(
         &got,
         &[
@@ -303,11 +311,7 @@ fn dbu_steady_momentum_gained_on_ones_own_turn_lasts_to_the_end_of_the_next() {
 
 #[test]
 fn dbu_backlash_saves_after_the_maneuver_and_costs_reduced_momentum() {
-    let mut b = duel("brawler", "ki_blaster", &[1, 1, 9, 4, 7]);
-    set_life(&mut b, 0, 93);
-    let mut o = attack(0, "powered", AttackTarget::Combatant(CombatantId(1)));
-    o.technique = Some("reckless_haymaker".into());
-    let got = run(&mut b, Command::Attack(o));
+    let (mut b, got) = haymaker_with_backlash(7);
     assert_contains(
         &got,
         &[
