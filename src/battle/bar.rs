@@ -48,6 +48,13 @@ pub struct BarView {
     pub moves: String,
     /// How dropping prone would be paid now, when the unit may (d20).
     pub drop_prone: Option<&'static str>,
+    /// The unit is Prone and may stand up now (DBU: one Action).
+    pub stand_up: bool,
+    /// The unit is Poisoned and may try to cure it now (DBU: one Action and a Medicine check).
+    pub cure_poison: bool,
+    /// The condition End a Condition would try to end now, with its name (DBU: one Action and
+    /// a Morale Save): a negative one first, Prone left to standing up.
+    pub end_condition: Option<(crate::ruleset::ConditionKind, String)>,
 }
 
 /// The question put to a unit whose reach a foe is leaving (or shooting in): what it is asked,

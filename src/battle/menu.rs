@@ -163,6 +163,30 @@ impl Battle {
         if view.drop_prone.is_some() && self.check(&Command::DropProne { who }).is_err() {
             view.drop_prone = None;
         }
+        // The maneuvers against conditions, where the ruleset has them and they are legal now
+        // (the check refuses them in rulesets without them).
+        view.stand_up = me.conditions.has(crate::ruleset::ConditionKind::Prone)
+            && self.check(&Command::StandUp { who }).is_ok();
+        view.cure_poison = me.conditions.has(crate::ruleset::ConditionKind::Poisoned)
+            && self.check(&Command::CurePoison { who }).is_ok();
+        let rules = self.rules.clone();
+        let mut candidates: Vec<_> = me
+            .conditions
+            .0
+            .iter()
+            .map(|c| c.kind)
+            .filter(|k| *k != crate::ruleset::ConditionKind::Prone)
+            .collect();
+        // Negative conditions first, each group in the order gained.
+        candidates
+            .sort_by_key(|k| rules.condition(*k).polarity != crate::ruleset::Polarity::Negative);
+        view.end_condition = candidates
+            .into_iter()
+            .find(|k| {
+                self.check(&Command::EndCondition { who, condition: *k })
+                    .is_ok()
+            })
+            .map(|k| (k, rules.condition(k).name.clone()));
         Some(view)
     }
 

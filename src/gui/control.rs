@@ -589,6 +589,17 @@ fn command_active_unit(
         Some(Command::HandOver { who })
     } else if pressed(GameAction::DropProne) {
         Some(Command::DropProne { who })
+    } else if pressed(GameAction::StandUp) {
+        Some(Command::StandUp { who })
+    } else if pressed(GameAction::CurePoison) {
+        Some(Command::CurePoison { who })
+    } else if pressed(GameAction::EndCondition) {
+        // The condition the action bar names.
+        session
+            .battle
+            .bar_view(who)
+            .and_then(|b| b.end_condition)
+            .map(|(condition, _)| Command::EndCondition { who, condition })
     } else if pressed(GameAction::Select) {
         cursor
             .0

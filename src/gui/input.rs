@@ -66,6 +66,12 @@ pub enum GameAction {
     /// d20: Drop prone where the unit stands, a swift action (against a shot on another's
     /// turn, the prompt's Deflect key answers with it instead).
     DropProne,
+    /// DBU: stand up from Prone (one Action).
+    StandUp,
+    /// DBU: try to end the condition the action bar names (one Action and a Morale Save).
+    EndCondition,
+    /// DBU: try to cure one's poison (one Action and a Medicine check).
+    CurePoison,
     /// Answer a defense prompt: Dodge (take it in power stages), Parry (DBU; Block in shinobi,
     /// block with a card in power stages), Deflect (shinobi).
     Dodge,
@@ -177,6 +183,9 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::HandOver, vec![K::KeyG]),
         (A::UseSkill, vec![K::KeyK]),
         (A::DropProne, vec![K::KeyO]),
+        (A::StandUp, vec![K::KeyN]),
+        (A::EndCondition, vec![K::KeyX]),
+        (A::CurePoison, vec![K::KeyQ]),
         (A::Dodge, vec![K::KeyD]),
         (A::Parry, vec![K::KeyP]),
         (A::Deflect, vec![K::KeyE]),
@@ -260,10 +269,23 @@ pub fn gamepad_map() -> InputMap<GameAction> {
             A::Rotate,
             ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::East]),
         )
-        // Every left-trigger chord is taken: Drop prone is a right-trigger one.
+        // Every left-trigger chord is taken: Drop prone and the maneuvers against conditions
+        // are right-trigger ones.
         .with(
             A::DropProne,
             ButtonlikeChord::new([GamepadButton::RightTrigger2, GamepadButton::North]),
+        )
+        .with(
+            A::StandUp,
+            ButtonlikeChord::new([GamepadButton::RightTrigger2, GamepadButton::West]),
+        )
+        .with(
+            A::EndCondition,
+            ButtonlikeChord::new([GamepadButton::RightTrigger2, GamepadButton::East]),
+        )
+        .with(
+            A::CurePoison,
+            ButtonlikeChord::new([GamepadButton::RightTrigger2, GamepadButton::South]),
         )
         .with(
             A::Undo,

@@ -24,7 +24,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 35] = [
+pub const REBINDABLE: [GameAction; 38] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -46,6 +46,9 @@ pub const REBINDABLE: [GameAction; 35] = [
     GameAction::HandOver,
     GameAction::UseSkill,
     GameAction::DropProne,
+    GameAction::StandUp,
+    GameAction::EndCondition,
+    GameAction::CurePoison,
     GameAction::Dodge,
     GameAction::Parry,
     GameAction::Deflect,

@@ -774,3 +774,25 @@ fn dbu_conditions_end_at_the_end_of_the_turn_they_started_after_their_rounds() {
         ],
     );
 }
+
+#[test]
+fn dbu_the_action_bar_offers_standing_up_and_ending_a_condition_when_legal() {
+    // The window's bar offers the maneuvers against conditions only when the rules allow them
+    // now: a Prone unit may stand up, a Shaken one may try to end it (negative first).
+    let mut b = duel("brawler", "ki_blaster", &[]);
+    let bar = b.bar_view(CombatantId(0)).unwrap();
+    assert!(!bar.stand_up && !bar.cure_poison && bar.end_condition.is_none());
+    give(&mut b, 0, ConditionKind::Superiority, None);
+    give(&mut b, 0, ConditionKind::Shaken, Some(1));
+    give(&mut b, 0, ConditionKind::Prone, None);
+    let bar = b.bar_view(CombatantId(0)).unwrap();
+    assert!(bar.stand_up);
+    assert_eq!(
+        bar.end_condition,
+        Some((ConditionKind::Shaken, "Shaken".to_string()))
+    );
+    // Without an action left, none is offered.
+    stage(&mut b, 0, |f| f.actions.standard = 0);
+    let bar = b.bar_view(CombatantId(0)).unwrap();
+    assert!(!bar.stand_up && bar.end_condition.is_none());
+}

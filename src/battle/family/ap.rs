@@ -161,6 +161,9 @@ pub fn bar_view(data: &ShinobiData, me: &Fighter) -> BarView {
         points: Some(me.actions.usable()),
         moves: format!("Move {}AP", data.combat.move_cost),
         drop_prone: None,
+        stand_up: false,
+        cure_poison: false,
+        end_condition: None,
     }
 }
 

@@ -605,6 +605,9 @@ pub trait Family: Sync {
             points: None,
             moves: format!("Move ({left} left)"),
             drop_prone: None,
+            stand_up: false,
+            cure_poison: false,
+            end_condition: None,
         }
     }
 

@@ -179,6 +179,18 @@ pub(super) fn action_bar_text(
             keys.of(GameAction::DropProne)
         ));
     }
+    // DBU: the maneuvers against conditions, when they are legal now.
+    if let Some(b) = &bar {
+        if b.stand_up {
+            items.push(format!("{} Stand up", keys.of(GameAction::StandUp)));
+        }
+        if b.cure_poison {
+            items.push(format!("{} Cure poison", keys.of(GameAction::CurePoison)));
+        }
+        if let Some((_, name)) = &b.end_condition {
+            items.push(format!("{} End {name}", keys.of(GameAction::EndCondition)));
+        }
+    }
     // Digimon: the partner this one can let act now, in the turn they share.
     let partner = me
         .as_ref()

@@ -267,6 +267,9 @@ pub fn bar_view(d: &D20Data, me: &Fighter) -> BarView {
         points: Some(me.actions.usable()),
         moves,
         drop_prone,
+        stand_up: false,
+        cure_poison: false,
+        end_condition: None,
     }
 }
 
