@@ -8,6 +8,7 @@ use serde_json::value::RawValue;
 use xxhash_rust::xxh3::Xxh3Default;
 
 use super::fighter::Fighter;
+use super::snapshot::{COMPONENTS, PartVersions};
 
 /// The bytes the state hash reads are serde_json's of `{"fighters": [..], ..rest}`: the
 /// combatants' JSON in id order, then the rest of the battle's state. This keeps each
@@ -34,7 +35,7 @@ struct Written {
 
 /// A `Fighter`'s fields after `id`, in its declaration order (which serde keeps), as
 /// `FighterQuery` lists the components; the last two are left out when absent.
-const FIELDS: [&str; 19] = [
+const FIELDS: [&str; COMPONENTS] = [
     "identity",
     "side",
     "attributes",
@@ -89,7 +90,7 @@ fn part_json(f: &Fighter, c: usize) -> Option<Box<RawValue>> {
 
 impl Written {
     /// Writes `f` out again where `parts` (its components' versions) say it changed.
-    fn update(&mut self, f: &Fighter, version: u64, parts: &[u64; 19]) {
+    fn update(&mut self, f: &Fighter, version: u64, parts: &PartVersions) {
         for (c, (seen, json)) in self.parts.iter_mut().enumerate() {
             if *seen != parts[c] {
                 *json = part_json(f, c);
@@ -112,7 +113,7 @@ impl Written {
     }
 
     /// `f` written out whole.
-    fn new(f: &Fighter, version: u64, parts: &[u64; 19]) -> Self {
+    fn new(f: &Fighter, version: u64, parts: &PartVersions) -> Self {
         let mut w = Self {
             version,
             parts: (0..FIELDS.len())
@@ -138,7 +139,7 @@ impl StateHasher {
     pub fn hash<'a>(
         &mut self,
         fighters: &[Fighter],
-        version: impl Fn(usize) -> (u64, &'a [u64; 19]),
+        version: impl Fn(usize) -> (u64, &'a PartVersions),
         rest: &impl Serialize,
     ) -> u64 {
         self.fighters.truncate(fighters.len());
@@ -195,7 +196,7 @@ impl StateHasher {
 
 #[cfg(test)]
 mod tests {
-    use super::Written;
+    use super::{COMPONENTS, Written};
     use crate::ai::Policy;
 
     #[test]
@@ -213,7 +214,7 @@ mod tests {
                 game.step().expect("the random player's commands are legal");
             }
             for f in game.battle.fighters() {
-                let written = Written::new(&f, 0, &[0; 19]);
+                let written = Written::new(&f, 0, &[0; COMPONENTS]);
                 let whole = serde_json::to_string(&f).expect("a fighter serialises");
                 assert_eq!(written.json, whole, "{}", path.display());
             }

@@ -609,7 +609,7 @@ impl Battle {
         let fighters = self.fighters_shared();
         let w = &self.world;
         let cache = w.resource::<snapshot::SnapshotCache>();
-        const UNKNOWN: [u64; 19] = [u64::MAX; 19];
+        const UNKNOWN: snapshot::PartVersions = [u64::MAX; snapshot::COMPONENTS];
         let rest = Rest {
             turn: w.resource::<TurnOrder>(),
             attack: &w.resource::<CurrentAttack>().0,

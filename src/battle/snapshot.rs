@@ -12,6 +12,14 @@ use bevy::prelude::*;
 use super::components::CombatantId;
 use super::fighter::{Fighter, FighterQuery, FighterQueryItem};
 
+/// How many components a combatant's snapshot is copied from: [`FighterQuery`]'s, less its
+/// entity and id. Every per-component array here and in the state hash has this length.
+pub const COMPONENTS: usize = 19;
+
+/// Per component of a snapshot, in [`FighterQuery`]'s order: a number that changes whenever
+/// that component of the snapshot changes.
+pub type PartVersions = [u64; COMPONENTS];
+
 /// The snapshots of every combatant in id order, as of the last refresh.
 ///
 /// A refresh copies only the components written since the last one, and only where they now
@@ -105,7 +113,7 @@ impl SnapshotCache {
                     ticks: change_ticks(&item),
                     copied_at: now,
                     version: self.copies,
-                    parts: [self.copies; 19],
+                    parts: [self.copies; COMPONENTS],
                 };
                 (item.snapshot(), slot)
             })
@@ -129,7 +137,7 @@ impl SnapshotCache {
 
     /// Per component of the `i`-th snapshot, in [`FighterQuery`]'s order: a number that
     /// changes whenever that component of the snapshot changes.
-    pub fn part_versions(&self, i: usize) -> Option<&[u64; 19]> {
+    pub fn part_versions(&self, i: usize) -> Option<&PartVersions> {
         self.slots.get(i).map(|s| &s.parts)
     }
 }
@@ -146,13 +154,13 @@ struct Slot {
     /// Which copy this is (see [`SnapshotCache::version`]).
     version: u64,
     /// Per component, the copy that last changed it (see [`SnapshotCache::part_versions`]).
-    parts: [u64; 19],
+    parts: PartVersions,
 }
 
 /// The change ticks of a combatant's components, in [`FighterQuery`]'s order, widened so an
 /// absent optional component ([`ABSENT`]) differs from every tick and the whole array compares
 /// at once.
-type ChangeTicks = [u64; 19];
+type ChangeTicks = [u64; COMPONENTS];
 
 /// An optional component the combatant does not have.
 const ABSENT: u64 = u64::MAX;

@@ -406,15 +406,16 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
         && let ConditionRule::DamageOverTime { category, .. } =
             &rules.condition(ConditionKind::DamageOverTime).rule
     {
-        let category = &c.category.unwrap_or(*category);
+        // An Elemental technique's burn keeps the technique's category (Direct).
+        let category = c.category.unwrap_or(*category);
         let soak = snap.derived(rules).soak;
-        let used = rules.soak_fraction(*category).of(soak);
+        let used = rules.soak_fraction(category).of(soak);
         let damage = (c.amount - used).max(0);
         log.push(BattleEvent::Damage {
             attacker: c.source.unwrap_or(active),
             target: active,
             wound: c.amount,
-            category: *category,
+            category,
             soak,
             soak_used: used,
             damage,

@@ -796,3 +796,36 @@ fn dbu_the_action_bar_offers_standing_up_and_ending_a_condition_when_legal() {
     let bar = b.bar_view(CombatantId(0)).unwrap();
     assert!(!bar.stand_up && bar.end_condition.is_none());
 }
+
+#[test]
+fn dbu_the_round_after_rage_drops_a_held_steady_momentum_action() {
+    // "During the next Combat Round, you can only use One Action": a Steady Momentum action
+    // held into that round goes unused beside its one Standard Action.
+    let mut b = duel("brawler", "ki_blaster", &[]);
+    stage(&mut b, 0, |f| {
+        f.conditions.0.push(ConditionInstance {
+            kind: ConditionKind::Rage,
+            source: None,
+            source_tier: 2,
+            stacks: 1,
+            amount: 0,
+            expires: Expiry::EndOfTurn {
+                round: 1,
+                of: CombatantId(0),
+            },
+            failures: 0,
+            category: None,
+        });
+        f.actions.steady = 1;
+        f.actions.steady_round = 2;
+    });
+    let got = end_turns(&mut b, 2);
+    assert_contains(
+        &got,
+        &[
+            "Brawler has 1 Standard and 0 Counter Actions (its Steady Momentum action unused; after Rage: 1 Action in all and Guard Down).",
+        ],
+    );
+    let brawler = b.fighter(CombatantId(0)).unwrap();
+    assert_eq!(brawler.actions.usable(), 1);
+}

@@ -448,3 +448,33 @@ fn dbu_minions_have_only_the_injured_threshold() {
     assert!(!got.iter().chain(&got2).any(|l| l.contains("Bloodied")));
     assert_dice_used(&b);
 }
+
+#[test]
+fn dbu_no_bonus_momentum_for_defeating_an_allied_minion() {
+    // "Defeat a Minion" means an opponent's: the Ki Blaster's Explosion finishes its own Grunt.
+    let mut b = battle(
+        vec![
+            unit("ki_blaster", 0, 5, 5),
+            unit("grunt", 0, 6, 5),
+            unit("tank", 1, 15, 5),
+        ],
+        &[10, 6, 1, 7, 2, 1, 9, 4],
+    );
+    set_life(&mut b, 1, 1);
+    let got = run(
+        &mut b,
+        Command::Attack(attack(
+            0,
+            "explosion",
+            gridclash::battle::command::AttackTarget::Square(
+                gridclash::battle::components::Square::new(8, 5),
+            ),
+        )),
+    );
+    assert_contains(&got, &["Grunt is Defeated by Ki Blaster!"]);
+    assert!(
+        !got.iter().any(|l| l.contains("Bonus Momentum")),
+        "{got:#?}"
+    );
+    assert_dice_used(&b);
+}
