@@ -269,11 +269,13 @@ fn dbu_steady_momentum_on_a_natural_ten() {
     assert_eq!(b.fighter(CombatantId(1)).unwrap().actions.steady, 0);
 }
 
-/// The Brawler at 93 Life swings a Reckless Haymaker that misses; its Backlash takes it
-/// through Bloodied, and `save` is the natural die of its Steadfast Save. The battle and log.
-fn haymaker_with_backlash(save: u32) -> (Battle, Vec<String>) {
+/// The Brawler at 93 Life (then `prepare`d) swings a Reckless Haymaker that misses; its
+/// Backlash takes it through Bloodied, and `save` is the natural die of its Steadfast Save.
+/// The battle and log.
+fn haymaker_with_backlash(save: u32, prepare: impl FnOnce(&mut Battle)) -> (Battle, Vec<String>) {
     let mut b = duel("brawler", "ki_blaster", &[1, 1, 9, 4, save]);
     set_life(&mut b, 0, 93);
+    prepare(&mut b);
     let mut o = attack(0, "powered", AttackTarget::Combatant(CombatantId(1)));
     o.technique = Some("reckless_haymaker".into());
     let got = run(&mut b, Command::Attack(o));
@@ -284,7 +286,7 @@ fn haymaker_with_backlash(save: u32) -> (Battle, Vec<String>) {
 fn dbu_steady_momentum_gained_on_ones_own_turn_lasts_to_the_end_of_the_next() {
     // A natural 10 on the save for one's own Backlash: "+1 Action to use by the end of your
     // next turn" is the next turn, not the one under way.
-    let (mut b, got) = haymaker_with_backlash(10);
+    let (mut b, got) = haymaker_with_backlash(10, |_| {});
     assert_contains(
         &got,
         &[
@@ -311,7 +313,7 @@ fn dbu_steady_momentum_gained_on_ones_own_turn_lasts_to_the_end_of_the_next() {
 
 #[test]
 fn dbu_backlash_saves_after_the_maneuver_and_costs_reduced_momentum() {
-    let (mut b, got) = haymaker_with_backlash(7);
+    let (mut b, got) = haymaker_with_backlash(7, |_| {});
     assert_contains(
         &got,
         &[
@@ -476,5 +478,21 @@ fn dbu_no_bonus_momentum_for_defeating_an_allied_minion() {
         !got.iter().any(|l| l.contains("Bonus Momentum")),
         "{got:#?}"
     );
+    assert_dice_used(&b);
+}
+
+#[test]
+fn dbu_steady_momentum_for_the_round_after_rage_is_withheld() {
+    // The action would be spent in the round after Rage, which allows one Action in all.
+    let (mut b, got) = haymaker_with_backlash(10, |b| {
+        stage(b, 0, |f| f.encounter.rage_aftermath = Some(2));
+    });
+    assert_contains(
+        &got,
+        &[
+            "Brawler gains no Action from Steady Momentum (natural 10 on the Steadfast Save): after Rage, one Action this round.",
+        ],
+    );
+    assert_eq!(b.fighter(CombatantId(0)).unwrap().actions.steady, 0);
     assert_dice_used(&b);
 }
