@@ -156,6 +156,10 @@ pub struct Battle {
     /// them: combatants change only while the rule systems run or through
     /// [`Battle::world_mut`], and both forget them.
     shared: Option<Arc<Vec<Fighter>>>,
+    /// The world was handed out by [`Battle::world_mut`]: its holder may have written
+    /// combatants behind the snapshot cache's back, even after a refresh of its own, so the
+    /// cache must look at every change tick at its next refresh from here.
+    handed_out: bool,
 }
 
 /// One accepted command in a battle's history.
@@ -244,6 +248,7 @@ impl Battle {
             fighter_access: None,
             checked: None,
             shared: None,
+            handed_out: false,
         };
         battle.run();
         battle.start_hash = battle.state_hash();
@@ -332,11 +337,18 @@ impl Battle {
         &self.undone
     }
 
+    /// Read access to the battle's world, for tests and tools that inspect it without
+    /// writing (and so without making the snapshot cache look at every combatant again).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
     /// Direct access to the battle's world, for tests and tools that stage a situation (a
     /// condition from a given source, a wounded fighter). The game itself changes a battle only
     /// through [`Battle::submit`].
     pub fn world_mut(&mut self) -> &mut World {
         self.shared = None;
+        self.handed_out = true;
         &mut self.world
     }
 
@@ -349,6 +361,7 @@ impl Battle {
         // Let go of the shared snapshots first, so the cache updates its own rather than a
         // copy of them.
         self.shared = None;
+        self.take_back_world();
         for _ in 0..MAX_STEPS {
             self.world.resource_mut::<Progress>().0 = false;
             self.world.run_schedule(RulesSchedule);
@@ -527,6 +540,15 @@ impl Battle {
         stats::BattleStats::from_events(self.events())
     }
 
+    /// After [`Battle::world_mut`], tells the snapshot cache to look at every combatant again.
+    fn take_back_world(&mut self) {
+        if std::mem::take(&mut self.handed_out)
+            && let Some(mut cache) = self.world.get_resource_mut::<snapshot::SnapshotCache>()
+        {
+            cache.mark_written();
+        }
+    }
+
     /// Snapshots of every combatant, in id order.
     pub fn fighters(&mut self) -> Vec<Fighter> {
         Arc::unwrap_or_clone(self.fighters_shared())
@@ -539,6 +561,7 @@ impl Battle {
         if let Some(shared) = &self.shared {
             return shared.clone();
         }
+        self.take_back_world();
         let world = &mut self.world;
         let state = self
             .fighter_access

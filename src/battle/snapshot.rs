@@ -33,11 +33,40 @@ pub struct SnapshotCache {
     /// Bumped whenever a snapshot changes, so a reader (the state hash) knows which changed
     /// without comparing whole snapshots.
     copies: u64,
+    /// Which combatants may have been written since the last refresh (see
+    /// [`SnapshotCache::mark_written`]): most rule systems read the combatants and write
+    /// nothing or one, so most refreshes look at no change tick or at one combatant's.
+    written: Written,
+}
+
+/// Which combatants may have been written since the last refresh.
+#[derive(Default)]
+enum Written {
+    /// Any of them, or one was added or removed: look at every change tick.
+    #[default]
+    Any,
+    /// Only these slots (each written through [`Fighters::one_mut`]).
+    Slots(Vec<usize>),
 }
 
 impl SnapshotCache {
     /// Every combatant's snapshot as of `now`, copying only those that changed.
     pub fn refresh(&mut self, q: &mut Query<FighterQuery>, now: Tick) -> Arc<Vec<Fighter>> {
+        if let Written::Slots(slots) = &mut self.written {
+            for at in std::mem::take(slots) {
+                match q.get_mut(self.slots[at].entity) {
+                    Ok(item) => self.update(at, &item, now),
+                    // Not where the cache left it: look at everyone.
+                    Err(_) => return self.refresh_all(q, now),
+                }
+            }
+            return self.fighters.clone();
+        }
+        self.refresh_all(q, now)
+    }
+
+    /// [`SnapshotCache::refresh`] looking at every combatant's change ticks.
+    fn refresh_all(&mut self, q: &mut Query<FighterQuery>, now: Tick) -> Arc<Vec<Fighter>> {
         let mut count = 0;
         let mut rebuild = false;
         for (i, item) in q.iter_mut().enumerate() {
@@ -56,7 +85,28 @@ impl SnapshotCache {
         if rebuild || count != self.slots.len() {
             self.rebuild(q, now);
         }
+        self.written = Written::Slots(Vec::new());
         self.fighters.clone()
+    }
+
+    /// Tells the cache that any combatant may be written from now on (the query was taken
+    /// mutably, or the world handed out), so the next refresh looks at every change tick.
+    pub fn mark_written(&mut self) {
+        self.written = Written::Any;
+    }
+
+    /// Tells the cache that the combatant of `entity` may be written from now on.
+    fn mark_entity_written(&mut self, entity: Entity) {
+        let at = self.slots.iter().position(|s| s.entity == entity);
+        match (&mut self.written, at) {
+            (Written::Slots(slots), Some(at)) => {
+                if !slots.contains(&at) {
+                    slots.push(at);
+                }
+            }
+            (Written::Slots(_), None) => self.written = Written::Any,
+            (Written::Any, _) => {}
+        }
     }
 
     /// The snapshots with combatant `id`'s alone brought up to date: a rule system that
@@ -67,6 +117,9 @@ impl SnapshotCache {
         id: CombatantId,
         now: Tick,
     ) -> Arc<Vec<Fighter>> {
+        if let Written::Slots(_) = self.written {
+            return self.refresh(q, now);
+        }
         let found = self.fighters.iter().position(|f| f.id == id);
         match found.and_then(|at| Some((at, q.get_mut(self.slots[at].entity).ok()?))) {
             Some((at, item)) => {
@@ -277,6 +330,7 @@ impl<'s> Fighters<'_, 's> {
             Some(e) => e,
             None => self.q.iter().find(|f| *f.id == id)?.entity,
         };
+        self.cache.mark_entity_written(entity);
         self.q.get_mut(entity).ok()
     }
 
@@ -297,6 +351,8 @@ impl<'w, 's> Deref for Fighters<'w, 's> {
 
 impl DerefMut for Fighters<'_, '_> {
     fn deref_mut(&mut self) -> &mut Self::Target {
+        // Every write goes through here or `one_mut`: the cache must look again.
+        self.cache.mark_written();
         &mut self.q
     }
 }

@@ -288,8 +288,17 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
         &mut log,
     );
     let field = ground.field(rules);
-    for mut f in q.iter_mut() {
-        f.defense.changes.retain(|c| c.until_turn_of != active);
+    // Defense changes that last until this turn run out (found first, so only those
+    // combatants are written).
+    let lapsing: Vec<CombatantId> = q
+        .iter()
+        .filter(|f| f.defense.changes.iter().any(|c| c.until_turn_of == active))
+        .map(|f| *f.id)
+        .collect();
+    for id in lapsing {
+        if let Some(mut f) = q.one_mut(id) {
+            f.defense.changes.retain(|c| c.until_turn_of != active);
+        }
     }
     super::family::of(rules).before_turn(&mut q, &mut log);
     let all = q.snapshots();

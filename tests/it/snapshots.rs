@@ -1,18 +1,23 @@
 //! The snapshot cache: every combatant's snapshot the rule systems, the command checks and
 //! the state hash read equals a fresh copy of its components, whatever changed them.
 
+use bevy::ecs::system::RunSystemOnce;
 use gridclash::ai::Policy;
 use gridclash::battle::Battle;
 use gridclash::battle::components::{Cards, CombatantId, Life};
 use gridclash::battle::fighter::{Fighter, FighterQuery};
+use gridclash::battle::snapshot::Fighters;
 use gridclash::{scenario, sim};
 
 use crate::common::*;
 
-/// Every combatant copied afresh from its components, in id order, bypassing the cache.
+/// Every combatant copied afresh from its components, in id order, bypassing the cache (and
+/// reading the world only, so the battle goes on trusting which combatants its systems wrote).
 fn fresh(b: &mut Battle) -> Vec<Fighter> {
-    let world = b.world_mut();
-    let mut q = world.query::<FighterQuery>();
+    let world = b.world();
+    let mut q = world
+        .try_query::<FighterQuery>()
+        .expect("a battle's world knows the combatants' components");
     let mut all: Vec<Fighter> = q.iter(world).map(|f| f.snapshot()).collect();
     all.sort_by_key(|f| f.id);
     all
@@ -82,5 +87,24 @@ fn an_optional_component_added_or_removed_shows_in_the_next_snapshot() {
     // A combatant removed from the battle leaves the snapshots too.
     b.world_mut().entity_mut(entity).despawn();
     assert_eq!(b.fighters().len(), 1);
+    assert_eq!(b.fighters(), fresh(&mut b));
+}
+
+#[test]
+fn a_change_made_through_the_world_after_a_refresh_of_its_own_shows_in_the_next_snapshot() {
+    // A tool holding the world may run a rule system (which refreshes the cache and so
+    // believes nothing is written since) and then write a combatant directly.
+    let mut b = duel("brawler", "tank", &[]);
+    let world = b.world_mut();
+    world
+        .run_system_once(|mut f: Fighters| {
+            f.snapshots();
+        })
+        .expect("the system runs");
+    let mut q = world.query::<&mut Life>();
+    for mut life in q.iter_mut(world) {
+        life.current = 5;
+    }
+    assert!(b.fighters().iter().all(|f| f.life.current == 5));
     assert_eq!(b.fighters(), fresh(&mut b));
 }
