@@ -30,7 +30,7 @@ use crate::battle::components::CombatantId;
 use crate::battle::context::declaration;
 use crate::battle::context::{ki_cost, reach};
 use crate::battle::family::assemble;
-use crate::battle::family::target_odds;
+use crate::battle::family::target_numbers;
 use crate::battle::fighter::Fighter;
 use crate::battle::fighter::can_end_on;
 use crate::battle::fighter::provoked_by;
@@ -150,6 +150,7 @@ impl Situation<'_> {
         let targets = check_attack(self.rules, &self.field, fighters, me, order, None).ok()?;
         let mut decl = declaration(self.rules, me, order, targets.len()).ok()?;
         decl.bystanders = fighters;
+        decl.numbers_only = true;
         let refs: Vec<&Fighter> = targets
             .iter()
             .filter_map(|id| fighters.iter().find(|f| f.id == *id))
@@ -162,12 +163,7 @@ impl Situation<'_> {
         let family = crate::battle::family::of(self.rules);
         for (tc, t) in ctx.targets.iter().zip(&refs) {
             let choice = family.expected_answer(self.rules, &ctx, tc, &decl, t);
-            let thresholds: f64 = choice
-                .threshold_chances
-                .iter()
-                .filter(|c| !c.already)
-                .map(|c| c.chance)
-                .sum();
+            let thresholds = choice.new_thresholds;
             let worth = self.kill_worth(t);
             // A power-stages block still costs the defender its card.
             let card_taken = if choice.stage_loss.is_some() && choice.hit_chance == 0.0 {
@@ -304,9 +300,10 @@ fn threat_of(rules: &Rules, field: &Field, attacker: &Fighter, victim: &Fighter)
             push: None,
             sneak: false,
         };
-        let Ok(decl) = declaration(rules, attacker, &order, 1) else {
+        let Ok(mut decl) = declaration(rules, attacker, &order, 1) else {
             continue;
         };
+        decl.numbers_only = true;
         if ki_cost(attacker, &decl) > attacker.ki.current {
             continue;
         }
@@ -319,7 +316,7 @@ fn threat_of(rules: &Rules, field: &Field, attacker: &Fighter, victim: &Fighter)
         let Some(tc) = ctx.targets.first() else {
             continue;
         };
-        let o = target_odds(rules, &ctx, tc, &decl, victim, DefenseChoice::Dodge);
+        let o = target_numbers(rules, &ctx, tc, &decl, victim, DefenseChoice::Dodge);
         let e = o.expected_damage + STAGE_WORTH * o.stage_loss.unwrap_or(0) as f64;
         match ty.reach {
             Reach::Melee => melee = melee.max(e),

@@ -39,6 +39,9 @@ pub struct Declaration<'a> {
     pub bystanders: &'a [Fighter],
     /// The square an area order is aimed at (a d20 grenade's DC counts the distance to it).
     pub aimed_at: Option<crate::grid::Square>,
+    /// Assembled for a computer player or a defense policy, which weigh only the numbers: the
+    /// rolls' terms get no words (see [`crate::dice::RollSpec::numbers_only`]).
+    pub numbers_only: bool,
 }
 
 impl Declaration<'_> {
@@ -108,8 +111,10 @@ fn combat_roll(
     critical_change: i64,
     botch_range: Option<u32>,
     with_base: bool,
+    numbers_only: bool,
 ) -> RollSpec {
     let mut s = RollSpec::new(kind);
+    s.numbers_only = numbers_only;
     let t = f.power.tier;
     let bt = f.power.base_tier;
     let row = rules.tier(t);
@@ -130,20 +135,20 @@ fn combat_roll(
         });
         if let Ok(pool) = row.extra_dice.eval(&vars) {
             for g in pool.dice {
-                s.add_dice(format!("ToP {t} Extra Dice"), g);
+                s.add_dice_with(|| format!("ToP {t} Extra Dice"), g);
             }
         }
         if let Ok(pool) = row.critical_dice.eval(&vars) {
             for g in pool.dice {
                 s.critical_dice.push(crate::dice::DiceTerm {
-                    label: format!("ToP {t} Critical Dice"),
+                    label: s.words(|| format!("ToP {t} Critical Dice")),
                     group: g,
                     exploding: false,
                 });
             }
         }
         if f.is(rules, ConditionKind::Superiority) {
-            s.superiority = Some("Superiority die".to_string());
+            s.superiority = Some(s.words(|| "Superiority die".to_string()));
         }
     }
     s
@@ -157,8 +162,8 @@ fn add_roll_modifiers(rules: &Rules, field: &Field, f: &Fighter, s: &mut RollSpe
     let bt = f.power.base_tier;
     if f.encounter.power > 0 {
         let per = at_tier(&rules.actions.power_up.roll_bonus, t, bt);
-        s.add(
-            format!("Power Up x{}", f.encounter.power),
+        s.add_with(
+            || format!("Power Up x{}", f.encounter.power),
             per * i64::from(f.encounter.power),
         );
     }
@@ -167,11 +172,12 @@ fn add_roll_modifiers(rules: &Rules, field: &Field, f: &Fighter, s: &mut RollSpe
         .map(|_| &rules.condition(ConditionKind::Impediment).rule)
     {
         if s.superiority.take().is_some() {
-            s.dropped.push("Superiority die (Impediment)".into());
+            let why = s.words(|| "Superiority die (Impediment)".into());
+            s.dropped.push(why);
         } else if let Some(i) = s.dice.iter().position(|d| d.group.sides == 10) {
             s.dice[i].group.count -= 1;
-            s.dropped
-                .push(format!("1d10 of {} (Impediment)", s.dice[i].label));
+            let why = s.words(|| format!("1d10 of {} (Impediment)", s.dice[i].label));
+            s.dropped.push(why);
             if s.dice[i].group.count == 0 {
                 s.dice.remove(i);
             }
@@ -182,7 +188,10 @@ fn add_roll_modifiers(rules: &Rules, field: &Field, f: &Fighter, s: &mut RollSpe
     if !f.raging() {
         if let Some(i) = f.penalty_threshold() {
             let th = &rules.damage.thresholds[i];
-            s.add(format!("{} threshold", th.id), -at_tier(&th.penalty, t, bt));
+            s.add_with(
+                || format!("{} threshold", th.id),
+                -at_tier(&th.penalty, t, bt),
+            );
         }
         if let Some(ConditionRule::Poisoned {
             low_life_penalty, ..
@@ -204,7 +213,7 @@ fn add_roll_modifiers(rules: &Rules, field: &Field, f: &Fighter, s: &mut RollSpe
                 && !(f.raging() && at_tier(m, t, bt) < 0)
             {
                 seen.push(&ter.id);
-                s.add(format!("standing in {}", ter.name), at_tier(m, t, bt));
+                s.add_with(|| format!("standing in {}", ter.name), at_tier(m, t, bt));
             }
         }
     }
@@ -225,8 +234,8 @@ fn strike_target_modifiers(
     if let Some(d) = distance
         && d > lr.beyond
     {
-        s.add(
-            format!("Long Range ({d} squares > {})", lr.beyond),
+        s.add_with(
+            || format!("Long Range ({d} squares > {})", lr.beyond),
             -at_tier(
                 &lr.strike_penalty,
                 attacker.power.tier,
@@ -239,8 +248,8 @@ fn strike_target_modifiers(
         && let ConditionRule::Shaken { strike_penalty, .. } =
             &rules.condition(ConditionKind::Shaken).rule
     {
-        s.add(
-            format!("Shaken by {}", target.identity.name),
+        s.add_with(
+            || format!("Shaken by {}", target.identity.name),
             -at_tier(strike_penalty, c.source_tier, c.source_tier),
         );
     }
@@ -258,17 +267,25 @@ pub fn strike_spec(
         ProfileEffect::StrikeBotchRange { range } => Some(*range),
         _ => None,
     });
-    let mut s = combat_roll(rules, attacker, RollKind::Strike, crit, botch, true);
+    let mut s = combat_roll(
+        rules,
+        attacker,
+        RollKind::Strike,
+        crit,
+        botch,
+        true,
+        decl.numbers_only,
+    );
     let d = attacker.derived(rules);
-    s.add(
-        format!("Haste (AG {} / 2)", attacker.attributes.get("AG")),
+    s.add_with(
+        || format!("Haste (AG {} / 2)", attacker.attributes.get("AG")),
         d.haste,
     );
     s.add("Awareness", d.awareness);
     if let Some(w) = &attacker.loadout.weapon
         && w.attack_type == decl.attack_type.id
     {
-        s.add(w.name.clone(), eval(&w.strike, &attacker.vars()));
+        s.add_with(|| w.name.clone(), eval(&w.strike, &attacker.vars()));
     }
     add_roll_modifiers(rules, field, attacker, &mut s);
     s
@@ -329,20 +346,28 @@ pub fn defense_spec(
         | DefenseChoice::Take
         | DefenseChoice::Dive
         | DefenseChoice::DropProne => {
-            let mut s = combat_roll(rules, defender, RollKind::Dodge, 0, None, true);
+            let mut s = combat_roll(
+                rules,
+                defender,
+                RollKind::Dodge,
+                0,
+                None,
+                true,
+                decl.numbers_only,
+            );
             s.add("Defense Value", d.defense_value);
             if !defender.raging() {
                 s.add("Diminishing Defense", -defender.defense.diminishing);
                 for c in &defender.defense.changes {
-                    s.add(c.label.clone(), c.amount);
+                    s.add_with(|| c.label.clone(), c.amount);
                 }
             }
             for e in &decl.profile.effects {
                 if let ProfileEffect::TargetDefense { modifier } = e
                     && !defender.raging()
                 {
-                    s.add(
-                        format!("{} (Defense Value)", decl.profile.name),
+                    s.add_with(
+                        || format!("{} (Defense Value)", decl.profile.name),
                         eval(modifier, &attacker.vars()),
                     );
                 }
@@ -362,7 +387,11 @@ pub fn defense_spec(
                 };
                 if let Some(b) = s.base.as_mut() {
                     b.rolls = *dodge_rolls;
-                    b.penalization = Some(format!("{why}: keep the lower"));
+                    b.penalization = Some(if decl.numbers_only {
+                        String::new()
+                    } else {
+                        format!("{why}: keep the lower")
+                    });
                 }
                 s.add(why, -at_tier(dodge_penalty, tier, tier));
             }
@@ -370,9 +399,17 @@ pub fn defense_spec(
             s
         }
         DefenseChoice::Parry | DefenseChoice::Block | DefenseChoice::Deflect => {
-            let mut s = combat_roll(rules, defender, RollKind::Parry, 0, None, true);
-            s.add(
-                format!("Haste (AG {} / 2)", defender.attributes.get("AG")),
+            let mut s = combat_roll(
+                rules,
+                defender,
+                RollKind::Parry,
+                0,
+                None,
+                true,
+                decl.numbers_only,
+            );
+            s.add_with(
+                || format!("Haste (AG {} / 2)", defender.attributes.get("AG")),
                 d.haste,
             );
             s.add("Awareness", d.awareness);
@@ -383,8 +420,8 @@ pub fn defense_spec(
                     attacker.power.tier,
                     attacker.power.base_tier,
                 );
-                s.add(
-                    format!("Energy Charges on the attack ({charges})"),
+                s.add_with(
+                    || format!("Energy Charges on the attack ({charges})"),
                     -per * charges,
                 );
             }
@@ -420,14 +457,11 @@ pub fn wound_spec(
         crit,
         None,
         replacement.is_none(),
+        decl.numbers_only,
     );
     if let Some((dice, per_hit, label)) = replacement {
-        add_dice(
-            &mut s,
-            dice,
-            &vars,
-            &format!("{} ({})", label, decl.profile.name),
-        );
+        let label = s.words(|| format!("{} ({})", label, decl.profile.name));
+        add_dice(&mut s, dice, &vars, &label);
         if per_hit != 1 {
             // Every modifier so far is added after the hits are counted: keep them flat.
             s.dice_multiplier = per_hit;
@@ -435,16 +469,18 @@ pub fn wound_spec(
     }
     let attribute_bonus = match &decl.attack_type.damage_attribute {
         Some(a) => Some((
-            format!(
-                "{} ({a} {})",
-                rules
-                    .characters
-                    .attributes
-                    .iter()
-                    .find(|x| &x.id == a)
-                    .map_or(a.as_str(), |x| x.name.as_str()),
-                attacker.attributes.get(a)
-            ),
+            s.words(|| {
+                format!(
+                    "{} ({a} {})",
+                    rules
+                        .characters
+                        .attributes
+                        .iter()
+                        .find(|x| &x.id == a)
+                        .map_or(a.as_str(), |x| x.name.as_str()),
+                    attacker.attributes.get(a)
+                )
+            }),
             attacker.attributes.get(a),
         )),
         None => attacker
@@ -452,45 +488,42 @@ pub fn wound_spec(
             .weapon
             .as_ref()
             .filter(|w| w.attack_type == decl.attack_type.id)
-            .map(|w| (w.name.clone(), eval(&w.damage, &vars))),
+            .map(|w| (s.words(|| w.name.clone()), eval(&w.damage, &vars))),
     };
     if let Some((label, v)) = &attribute_bonus {
-        s.add(label.clone(), *v);
+        s.add_with(|| label.clone(), *v);
         if decl.has(|e| matches!(e, ProfileEffect::DamageAttributeAgain)) {
-            s.add(format!("{} again ({})", label, decl.profile.name), *v);
+            s.add_with(|| format!("{} again ({})", label, decl.profile.name), *v);
         }
     }
     if let Some(t) = decl.technique {
-        s.add(t.name.clone(), eval(&t.wound_bonus, &vars));
+        s.add_with(|| t.name.clone(), eval(&t.wound_bonus, &vars));
     }
     s.add("Ki Wager", decl.wager);
     let charges = decl.charges();
     if charges > 0 {
+        let label = s.words(|| format!("Energy Charge ({})", decl.profile.name));
         for _ in 0..charges {
             add_dice(
                 &mut s,
                 &rules.attacks.energy_charge.wound_per_charge,
                 &vars,
-                &format!("Energy Charge ({})", decl.profile.name),
+                &label,
             );
         }
     }
     for e in &decl.profile.effects {
         match e {
             ProfileEffect::SingleTargetWound { dice } if decl.target_count == 1 => {
-                add_dice(
-                    &mut s,
-                    dice,
-                    &vars,
-                    &format!("{} single target", decl.profile.name),
-                );
+                let label = s.words(|| format!("{} single target", decl.profile.name));
+                add_dice(&mut s, dice, &vars, &label);
             }
             ProfileEffect::GuardDownBonus { wound, .. } => {
                 if let Some(t) = single_target
                     && guard_down_against(rules, t, attacker).is_some()
                 {
-                    s.add(
-                        format!("{} against Guard Down", decl.profile.name),
+                    s.add_with(
+                        || format!("{} against Guard Down", decl.profile.name),
                         eval(wound, &vars),
                     );
                 }
@@ -510,9 +543,9 @@ fn add_dice(
 ) {
     if let Ok(pool) = f.eval(vars) {
         for g in pool.dice {
-            s.add_dice(label.to_string(), g);
+            s.add_dice_with(|| label.to_string(), g);
         }
-        s.add(label.to_string(), pool.flat);
+        s.add_with(|| label.to_string(), pool.flat);
     }
 }
 
@@ -894,5 +927,6 @@ pub fn declaration<'r>(
         sneak_won: &[],
         bystanders: &[],
         aimed_at: order.target.square(),
+        numbers_only: false,
     })
 }

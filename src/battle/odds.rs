@@ -224,18 +224,32 @@ fn damage_dist(wound: &Dist, soak_used: i64, cover: i64) -> Dist {
     wound.map(|w| (w - soak_used - cover).max(0))
 }
 
-/// The default pipeline's odds (the DBU chapter's opposed rolls against Soak and thresholds).
-pub fn default_target_odds(
+/// The default pipeline's numbers behind one target's odds: the Strike's plain and critical
+/// parts, the defense roll, the hit chances, the damage (a miss as 0) and how it was taken.
+struct DefaultCore {
+    plain: Dist,
+    crit: Dist,
+    defense: Dist,
+    hit_plain: f64,
+    hit_crit: f64,
+    dist: Dist,
+    normal: super::context::DamageResult,
+    critical: super::context::DamageResult,
+    cover: i64,
+}
+
+/// Works out [`DefaultCore`]: the one computation both [`default_target_odds`] and
+/// [`default_target_numbers`] read, so the numbers a computer player weighs are the preview's.
+fn default_core(
     rules: &Rules,
     ctx: &AttackContext,
     t: &TargetContext,
     decl: &Declaration,
     target: &Fighter,
     choice: DefenseChoice,
-) -> TargetOdds {
-    let defense_spec = t.defense(choice);
+) -> DefaultCore {
     let (plain, crit) = distribution_split(&t.strike);
-    let defense = distribution(defense_spec);
+    let defense = distribution(t.defense(choice));
     let (hit_plain, hit_crit) = if t.automatic_hit.is_some() {
         (plain.mass(), crit.mass())
     } else {
@@ -249,7 +263,58 @@ pub fn default_target_odds(
     dist.p[0] = 1.0 - hit_plain - hit_crit;
     dist.mix(&damage_dist(&wound, normal.soak_used, cover), hit_plain);
     dist.mix(&damage_dist(&wound, critical.soak_used, cover), hit_crit);
-    let damage_distribution = nonzero(&dist);
+    DefaultCore {
+        plain,
+        crit,
+        defense,
+        hit_plain,
+        hit_crit,
+        dist,
+        normal,
+        critical,
+        cover,
+    }
+}
+
+/// The chance of each Health Threshold `target` may be taken to, in the ruleset's order, with
+/// whether it is reached already; `at_least(d)` is the chance of dealing `d` or more.
+fn threshold_chances<'r>(
+    rules: &'r Rules,
+    target: &Fighter,
+    at_least: impl Fn(i64) -> f64,
+) -> impl Iterator<Item = (&'r str, bool, f64)> {
+    let reached = reached_thresholds(rules, target.power.minion, target.life);
+    let (minion, life) = (target.power.minion, target.life);
+    rules
+        .damage
+        .thresholds
+        .iter()
+        .enumerate()
+        .filter(move |(_, th)| !minion || rules.characters.minion.thresholds.contains(&th.id))
+        .map(move |(i, th)| {
+            let already = reached.contains(&i);
+            // Reached at Life ≤ max × fraction, rounded down.
+            let line = th.fraction.of(life.max);
+            let chance = if already {
+                1.0
+            } else {
+                at_least(life.current - line)
+            };
+            (th.id.as_str(), already, chance)
+        })
+}
+
+/// The default pipeline's odds (the DBU chapter's opposed rolls against Soak and thresholds).
+pub fn default_target_odds(
+    rules: &Rules,
+    ctx: &AttackContext,
+    t: &TargetContext,
+    decl: &Declaration,
+    target: &Fighter,
+    choice: DefenseChoice,
+) -> TargetOdds {
+    let core = default_core(rules, ctx, t, decl, target, choice);
+    let damage_distribution = nonzero(&core.dist);
     // A fold from +0.0: an empty f64 sum is -0.0, which would print as "-0.0%".
     let at_least = |d: i64| -> f64 {
         damage_distribution
@@ -257,48 +322,104 @@ pub fn default_target_odds(
             .fold(0.0, |acc, (_, p)| acc + p)
             .min(1.0)
     };
-    let reached = reached_thresholds(rules, target.power.minion, target.life);
-    let threshold_chances = rules
-        .damage
-        .thresholds
-        .iter()
-        .enumerate()
-        .filter(|(_, th)| {
-            !target.power.minion || rules.characters.minion.thresholds.contains(&th.id)
-        })
-        .map(|(i, th)| {
-            let already = reached.contains(&i);
-            // Reached at Life ≤ max × fraction, rounded down.
-            let line = th.fraction.of(target.life.max);
-            ThresholdChance {
-                threshold: th.id.clone(),
-                already,
-                chance: if already {
-                    1.0
-                } else {
-                    at_least(target.life.current - line)
-                },
-            }
+    let threshold_chances = threshold_chances(rules, target, at_least)
+        .map(|(id, already, chance)| ThresholdChance {
+            threshold: id.to_string(),
+            already,
+            chance,
         })
         .collect();
     TargetOdds {
         target: t.id,
         defense: choice,
         automatic_hit: t.automatic_hit.map(str::to_string),
-        hit_chance: hit_plain + hit_crit,
-        critical_hit_chance: hit_crit,
-        expected_damage: dist.mean(),
+        hit_chance: core.hit_plain + core.hit_crit,
+        critical_hit_chance: core.hit_crit,
+        expected_damage: core.dist.mean(),
         threshold_chances,
         defeat_chance: at_least(target.life.current.max(1)),
         damage_distribution,
-        category: normal.category,
-        critical_category: critical.category,
-        soak_used: normal.soak_used,
-        cover,
+        category: core.normal.category,
+        critical_category: core.critical.category,
+        soak_used: core.normal.soak_used,
+        cover: core.cover,
         stage_loss: None,
-        strike: RollSummary::with_dist(&t.strike, &whole(&plain, &crit)),
-        defense_roll: RollSummary::with_dist(defense_spec, &defense),
+        strike: RollSummary::with_dist(&t.strike, &whole(&core.plain, &core.crit)),
+        defense_roll: RollSummary::with_dist(t.defense(choice), &core.defense),
         difficulty: None,
+    }
+}
+
+/// [`default_target_odds`]' numbers alone, for the computer players and defense policies,
+/// which weigh thousands of attacks a battle: no distribution map and no roll descriptions.
+/// Every number is the odds' own, to the last bit (the same sums in the same order).
+pub fn default_target_numbers(
+    rules: &Rules,
+    ctx: &AttackContext,
+    t: &TargetContext,
+    decl: &Declaration,
+    target: &Fighter,
+    choice: DefenseChoice,
+) -> TargetNumbers {
+    let core = default_core(rules, ctx, t, decl, target, choice);
+    let dist = &core.dist;
+    // The map's fold, over the same non-zero chances in the same (ascending) order.
+    let at_least = |d: i64| -> f64 {
+        let from = d.max(0);
+        dist.p
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| **p > 0.0)
+            .filter(|(i, _)| dist.offset + *i as i64 >= from)
+            .fold(0.0, |acc, (_, p)| acc + p)
+            .min(1.0)
+    };
+    TargetNumbers {
+        hit_chance: core.hit_plain + core.hit_crit,
+        expected_damage: dist.mean(),
+        new_thresholds: TargetNumbers::not_yet_reached(
+            threshold_chances(rules, target, at_least).map(|(_, already, c)| (already, c)),
+        ),
+        defeat_chance: at_least(target.life.current.max(1)),
+        stage_loss: None,
+    }
+}
+
+/// What the computer players and the defense policies weigh of one target's odds: the
+/// numbers of [`TargetOdds`] without what is there for people to read (the damage map, the
+/// rolls described), which cost more to build than the numbers themselves.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TargetNumbers {
+    pub hit_chance: f64,
+    pub expected_damage: f64,
+    /// The chances of the Health Thresholds the target has not reached yet, summed.
+    pub new_thresholds: f64,
+    pub defeat_chance: f64,
+    /// Power stages the target loses (power-stages rulesets).
+    pub stage_loss: Option<i64>,
+}
+
+impl TargetNumbers {
+    /// The numbers of worked-out odds (the families whose odds have no faster path).
+    pub fn of(o: &TargetOdds) -> Self {
+        Self {
+            hit_chance: o.hit_chance,
+            expected_damage: o.expected_damage,
+            new_thresholds: Self::not_yet_reached(
+                o.threshold_chances.iter().map(|c| (c.already, c.chance)),
+            ),
+            defeat_chance: o.defeat_chance,
+            stage_loss: o.stage_loss,
+        }
+    }
+
+    /// The chances of the thresholds not reached yet, summed in order (one sum for both
+    /// paths, so they agree to the last bit).
+    fn not_yet_reached(chances: impl Iterator<Item = (bool, f64)>) -> f64 {
+        chances
+            .filter(|(already, _)| !already)
+            .map(|(_, c)| c)
+            .sum()
     }
 }
 

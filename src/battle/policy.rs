@@ -9,7 +9,7 @@ use super::context::ki_cost;
 use super::fighter::Fighter;
 use crate::battle::context::declaration;
 use crate::battle::family::assemble;
-use crate::battle::family::target_odds;
+use crate::battle::family::target_numbers;
 use crate::grid::{Dir8, Field};
 use crate::ruleset::{AreaOrigin, AreaShape, ProfileEffect, Rules, Targeting};
 
@@ -153,6 +153,7 @@ pub fn score_attack(
     let targets = check_attack(rules, field, fighters, me, order, exploit).ok()?;
     let mut decl = declaration(rules, me, order, targets.len()).ok()?;
     decl.bystanders = fighters;
+    decl.numbers_only = true;
     let refs: Vec<&Fighter> = targets
         .iter()
         .filter_map(|id| fighters.iter().find(|f| f.id == *id))
@@ -160,7 +161,7 @@ pub fn score_attack(
     let ctx = assemble(rules, field, me, &refs, &decl);
     let mut score = 0.0;
     for (tc, t) in ctx.targets.iter().zip(&refs) {
-        let odds = target_odds(rules, &ctx, tc, &decl, t, DefenseChoice::Dodge);
+        let odds = target_numbers(rules, &ctx, tc, &decl, t, DefenseChoice::Dodge);
         // Power stages: stages taken count too, or a physical attack on a target with stages
         // left would score nothing.
         let value = odds.expected_damage

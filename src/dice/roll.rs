@@ -136,6 +136,11 @@ pub struct RollSpec {
     pub modifiers: Vec<Modifier>,
     /// Dice an effect removed (Impediment), for the record.
     pub dropped: Vec<String>,
+    /// Built for a computer player or a defense policy, which weigh the numbers only: the
+    /// terms get no words (the builders ask [`RollSpec::words`]), which otherwise cost more
+    /// to write than the odds to work out. Never set on a roll that is made or shown.
+    #[serde(skip)]
+    pub numbers_only: bool,
 }
 
 impl RollSpec {
@@ -150,21 +155,44 @@ impl RollSpec {
             critical_dice: Vec::new(),
             modifiers: Vec::new(),
             dropped: Vec::new(),
+            numbers_only: false,
+        }
+    }
+
+    /// A term's words, written only when someone may read them (see
+    /// [`RollSpec::numbers_only`]).
+    pub fn words(&self, write: impl FnOnce() -> String) -> String {
+        if self.numbers_only {
+            String::new()
+        } else {
+            write()
         }
     }
 
     /// Adds a labelled flat modifier (zero modifiers are skipped to keep breakdowns short).
     pub fn add(&mut self, label: impl Into<String>, value: i64) {
+        self.add_with(|| label.into(), value);
+    }
+
+    /// [`RollSpec::add`] with a label written only when it may be read.
+    pub fn add_with(&mut self, label: impl FnOnce() -> String, value: i64) {
         if value != 0 {
+            let label = self.words(label);
             self.modifiers.push(Modifier::new(label, value));
         }
     }
 
     /// Adds a labelled dice group.
     pub fn add_dice(&mut self, label: impl Into<String>, group: DiceGroup) {
+        self.add_dice_with(|| label.into(), group);
+    }
+
+    /// [`RollSpec::add_dice`] with a label written only when it may be read.
+    pub fn add_dice_with(&mut self, label: impl FnOnce() -> String, group: DiceGroup) {
         if group.count > 0 {
+            let label = self.words(label);
             self.dice.push(DiceTerm {
-                label: label.into(),
+                label,
                 group,
                 exploding: false,
             });

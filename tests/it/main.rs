@@ -19,6 +19,7 @@ mod gui_app;
 mod gui_e2e;
 mod invariants;
 mod movement;
+mod numbers;
 mod odds;
 mod profiles;
 mod rules_data;

@@ -1,7 +1,7 @@
 //! The DBU chapter: the default pipeline. Every hook's default in [`super::Family`] calls the
 //! functions here, and other families call them where they share a step.
 
-use super::{DamagePhase, DefenseAsk, HitOn, RollPhase, assemble, target_odds};
+use super::{DamagePhase, DefenseAsk, HitOn, RollPhase, assemble, target_numbers};
 use crate::battle::command::DefenseChoice;
 use crate::battle::components::{CombatantId, DefenseChange, DefensePolicy};
 use crate::battle::context::{AttackContext, Declaration, TargetContext, declaration};
@@ -11,7 +11,7 @@ use crate::battle::effects::{convert_action, spend_actions};
 use crate::battle::event::{ActionKind, BattleEvent, EventLog, Pool};
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::fighter::{at_tier, eval, occupied};
-use crate::battle::odds::TargetOdds;
+use crate::battle::odds::TargetNumbers;
 use crate::battle::snapshot::Fighters;
 use crate::battle::state::TurnOrder;
 use crate::battle::state::{AttackPhase, AttackState};
@@ -28,6 +28,19 @@ impl super::Family for Dbu {
     fn initiative_spec(&self, rules: &Rules, f: &Fighter) -> RollSpec {
         let label = format!("Initiative (AG {} / 2)", f.attributes.get("AG"));
         crate::battle::checks::initiative_roll(rules, f, label)
+    }
+
+    /// The default odds' numbers without building the odds for people.
+    fn target_numbers(
+        &self,
+        rules: &Rules,
+        ctx: &AttackContext,
+        t: &TargetContext,
+        decl: &Declaration,
+        target: &Fighter,
+        choice: DefenseChoice,
+    ) -> TargetNumbers {
+        crate::battle::odds::default_target_numbers(rules, ctx, t, decl, target, choice)
     }
 }
 
@@ -78,15 +91,16 @@ pub fn default_policy_defense(ask: &DefenseAsk) -> Option<DefenseChoice> {
             if target.actions.counter == 0 {
                 return Some(DefenseChoice::Dodge);
             }
-            let Ok(decl) = declaration(rules, attacker, order, all.len()) else {
+            let Ok(mut decl) = declaration(rules, attacker, order, all.len()) else {
                 return Some(DefenseChoice::Dodge);
             };
+            decl.numbers_only = true;
             let ctx = assemble(rules, field, attacker, all, &decl);
             let Some(t) = ctx.targets.iter().find(|t| t.id == target.id) else {
                 return Some(DefenseChoice::Dodge);
             };
-            let dodge = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Dodge);
-            let parry = target_odds(rules, &ctx, t, &decl, target, DefenseChoice::Parry);
+            let dodge = target_numbers(rules, &ctx, t, &decl, target, DefenseChoice::Dodge);
+            let parry = target_numbers(rules, &ctx, t, &decl, target, DefenseChoice::Parry);
             if parry.expected_damage + 0.5 < dodge.expected_damage {
                 Some(DefenseChoice::Parry)
             } else {
@@ -115,7 +129,7 @@ pub fn default_expected_answer(
     t: &TargetContext,
     decl: &Declaration,
     target: &Fighter,
-) -> TargetOdds {
+) -> TargetNumbers {
     better_answer(
         rules,
         ctx,
@@ -127,7 +141,7 @@ pub fn default_expected_answer(
     )
 }
 
-/// The odds of the answer an attacker should expect when the target `may_answer` with a
+/// The numbers of the answer an attacker should expect when the target `may_answer` with a
 /// Parry or Block: the one of Dodge and that answer which `prefers_second` picks, unless the
 /// target always Dodges.
 pub fn better_answer(
@@ -137,13 +151,13 @@ pub fn better_answer(
     decl: &Declaration,
     target: &Fighter,
     may_answer: bool,
-    prefers_second: impl Fn(&TargetOdds, &TargetOdds) -> bool,
-) -> TargetOdds {
-    let dodge = target_odds(rules, ctx, t, decl, target, DefenseChoice::Dodge);
+    prefers_second: impl Fn(&TargetNumbers, &TargetNumbers) -> bool,
+) -> TargetNumbers {
+    let dodge = target_numbers(rules, ctx, t, decl, target, DefenseChoice::Dodge);
     if !may_answer || target.controller.defense == DefensePolicy::AlwaysDodge {
         return dodge;
     }
-    let parry = target_odds(rules, ctx, t, decl, target, DefenseChoice::Parry);
+    let parry = target_numbers(rules, ctx, t, decl, target, DefenseChoice::Parry);
     if prefers_second(&dodge, &parry) {
         parry
     } else {
@@ -160,12 +174,12 @@ pub fn least_damage_answer(
     t: &TargetContext,
     decl: &Declaration,
     target: &Fighter,
-) -> TargetOdds {
+) -> TargetNumbers {
     t.defenses
         .iter()
-        .map(|(c, _)| target_odds(rules, ctx, t, decl, target, *c))
+        .map(|(c, _)| target_numbers(rules, ctx, t, decl, target, *c))
         .min_by(|a, b| a.expected_damage.total_cmp(&b.expected_damage))
-        .unwrap_or_else(|| target_odds(rules, ctx, t, decl, target, DefenseChoice::Dodge))
+        .unwrap_or_else(|| target_numbers(rules, ctx, t, decl, target, DefenseChoice::Dodge))
 }
 
 /// The default pipeline's dangerous steps: each step out of a square inside a living

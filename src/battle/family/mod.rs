@@ -36,7 +36,7 @@ use super::components::Square;
 use super::context::{AttackContext, DamageResult, Declaration, TargetContext};
 use super::event::{BattleEvent, EventLog, Pool};
 use super::fighter::{Fighter, FighterQueryItem};
-use super::odds::TargetOdds;
+use super::odds::{TargetNumbers, TargetOdds};
 use super::odds_text::{OddsAsk, OddsWords};
 use super::sheet::{SheetContext, UnitSheet};
 use super::state::AttackState;
@@ -449,8 +449,8 @@ pub trait Family: Sync {
         format!(" {ki_cost}Ki")
     }
 
-    /// The odds of the answer a computer attacker should expect from `target` when it scores
-    /// an attack (the default pipeline: Parry when it has a Counter Action and it pays).
+    /// The numbers of the answer a computer attacker should expect from `target` when it
+    /// scores an attack (the default pipeline: Parry when it has a Counter Action and it pays).
     fn expected_answer(
         &self,
         rules: &Rules,
@@ -458,7 +458,7 @@ pub trait Family: Sync {
         t: &TargetContext,
         decl: &Declaration,
         target: &Fighter,
-    ) -> TargetOdds {
+    ) -> TargetNumbers {
         match self.action_points() {
             Some(_) => dbu::least_damage_answer(rules, ctx, t, decl, target),
             None => dbu::default_expected_answer(rules, ctx, t, decl, target),
@@ -800,6 +800,20 @@ pub trait Family: Sync {
     ) -> TargetOdds {
         super::odds::default_target_odds(rules, ctx, t, decl, target, choice)
     }
+
+    /// [`Family::target_odds`]' numbers alone, which the computer players and the defense
+    /// policies weigh: a family with a faster path to them than its whole odds gives it here.
+    fn target_numbers(
+        &self,
+        rules: &Rules,
+        ctx: &AttackContext,
+        t: &TargetContext,
+        decl: &Declaration,
+        target: &Fighter,
+        choice: DefenseChoice,
+    ) -> TargetNumbers {
+        TargetNumbers::of(&self.target_odds(rules, ctx, t, decl, target, choice))
+    }
 }
 
 /// Assembles the attack context of `decl` by `attacker` against `targets`, as the ruleset's
@@ -825,6 +839,19 @@ pub fn target_odds(
     choice: DefenseChoice,
 ) -> TargetOdds {
     of(rules).target_odds(rules, ctx, t, decl, target, choice)
+}
+
+/// [`target_odds`]' numbers alone (hit, damage, thresholds, defeat), as the ruleset's family
+/// computes them: what a computer player or a defense policy weighs.
+pub fn target_numbers(
+    rules: &Rules,
+    ctx: &AttackContext,
+    t: &TargetContext,
+    decl: &Declaration,
+    target: &Fighter,
+    choice: DefenseChoice,
+) -> TargetNumbers {
+    of(rules).target_numbers(rules, ctx, t, decl, target, choice)
 }
 
 /// The sheet of `f`, as its ruleset's family shows it.

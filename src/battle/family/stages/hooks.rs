@@ -16,7 +16,7 @@ use crate::battle::family::HitOn;
 use crate::battle::family::RollPhase;
 use crate::battle::family::stages;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
-use crate::battle::odds::TargetOdds;
+use crate::battle::odds::{TargetNumbers, TargetOdds};
 use crate::battle::sheet::{SheetContext, UnitSheet};
 use crate::battle::snapshot::Fighters;
 use crate::battle::state::AttackState;
@@ -302,13 +302,13 @@ impl Family for StageData {
         t: &TargetContext,
         decl: &Declaration,
         target: &Fighter,
-    ) -> TargetOdds {
+    ) -> TargetNumbers {
         let may_block = stages::attack_kind(self, &decl.profile.id)
             .and_then(|k| stages::block_card(self, target, k))
             .is_some();
         crate::battle::family::dbu::better_answer(rules, ctx, t, decl, target, may_block, |d, p| {
             if d.stage_loss.is_some() {
-                stages::worth_blocking(d)
+                stages::worth_blocking(d.expected_damage, d.stage_loss)
             } else {
                 p.expected_damage < d.expected_damage
             }

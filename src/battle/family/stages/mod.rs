@@ -301,8 +301,8 @@ pub fn target_odds(
 /// Whether the computer blocks an attack whose outcome, taken, is `taken`: when it would cost
 /// life cards or at least two stages (a block spends the card, so small losses are taken).
 /// The `Best` defense policy and the planner's guess about its targets share it.
-pub fn worth_blocking(taken: &TargetOdds) -> bool {
-    taken.expected_damage > 0.0 || taken.stage_loss.unwrap_or(0) >= 2
+pub fn worth_blocking(expected_damage: f64, stage_loss: Option<i64>) -> bool {
+    expected_damage > 0.0 || stage_loss.unwrap_or(0) >= 2
 }
 
 /// A card's shown name.
@@ -600,7 +600,10 @@ pub fn stage_defense(
                 target,
                 DefenseChoice::Dodge,
             );
-            if crate::battle::family::stages::worth_blocking(&taken) {
+            if crate::battle::family::stages::worth_blocking(
+                taken.expected_damage,
+                taken.stage_loss,
+            ) {
                 Some(DefenseChoice::Parry)
             } else {
                 Some(DefenseChoice::Dodge)
