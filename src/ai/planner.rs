@@ -480,6 +480,67 @@ pub fn decide(
         });
     }
 
+    // Energy Charge: the attack it feeds, stronger by a charge, made with an action left (or
+    // next turn, worth less), less the charge's Ki, the Exploits of adjacent opponents and
+    // the Guard Down it brings meanwhile.
+    if let Some(m) = &rules.attacks.energy_charge.maneuver {
+        let left = me.actions.usable().saturating_sub(m.actions);
+        let cost = crate::battle::charge::charge_cost(&rules, &me);
+        let exploits: f64 = crate::battle::charge::charge_provokers(&fighters, &me)
+            .iter()
+            .filter(|id| {
+                fighters
+                    .iter()
+                    .any(|f| f.id == **id && f.actions.counter > 0)
+            })
+            .map(|id| s.threat.get(id).map_or(0.0, |t| t.0))
+            .sum();
+        for o in &orders {
+            if crate::battle::charge::check_energy_charge(
+                &rules,
+                &me,
+                &o.profile,
+                o.technique.as_deref(),
+            )
+            .is_err()
+            {
+                continue;
+            }
+            let mut charged = me.clone();
+            charged.ki.current -= cost;
+            charged.capacity.current -= cost;
+            charged
+                .encounter
+                .charge
+                .get_or_insert(crate::battle::components::HeldCharge {
+                    profile: o.profile.clone(),
+                    technique: o.technique.clone(),
+                    charges: 0,
+                })
+                .charges += 1;
+            let mut roster = fighters.clone();
+            if let Some(f) = roster.iter_mut().find(|f| f.id == who) {
+                *f = charged.clone();
+            }
+            let Some(v) = s.attack_value(&roster, &charged, o) else {
+                continue;
+            };
+            let when = if left > 0 { 1.0 } else { 0.5 };
+            let rest = f64::from(left.saturating_sub(1)) * best_here;
+            options.push(Candidate {
+                score: when * v + rest
+                    - ki_price(&me) * cost as f64
+                    - exploits
+                    - settings.risk_weight * risk_here * 1.5,
+                command: Command::EnergyCharge {
+                    who,
+                    profile: o.profile.clone(),
+                    technique: o.technique.clone(),
+                },
+            });
+        }
+    }
+
     // Moves.
     let moves_left = me.round.moves < rules.actions.moves_per_round && me.actions.usable() > 0;
     if moves_left {

@@ -55,6 +55,20 @@ pub struct BarView {
     /// The condition End a Condition would try to end now, with its name (DBU: one Action and
     /// a Morale Save): a negative one first, Prone left to standing up.
     pub end_condition: Option<(crate::ruleset::ConditionKind, String)>,
+    /// The Energy Charge maneuver, where the ruleset has it (DBU).
+    pub charge: Option<ChargeBar>,
+}
+
+/// The Energy Charge part of the bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChargeBar {
+    /// What one more charge costs now, in Ki.
+    pub ki: i64,
+    /// The attack being charged and its charges, while the unit holds some.
+    pub held: Option<(String, u32)>,
+    /// One more charge is legal now (for the held attack; without one, it depends on the
+    /// attack aimed).
+    pub again: bool,
 }
 
 /// The question put to a unit whose reach a foe is leaving (or shooting in): what it is asked,

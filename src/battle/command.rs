@@ -103,6 +103,17 @@ pub enum Command {
     },
     /// Power Up: 1 Action for a stack of +1(T) to Combat Rolls and more Capacity.
     PowerUp { who: CombatantId },
+    /// Energy Charge: an Action and 2(bT) Ki to add a charge to the declared attack (a
+    /// profile, and a Signature Technique when `technique` is set), which holds it until it is
+    /// made; the charger has Guard Down meanwhile and adjacent opponents may Exploit it.
+    EnergyCharge {
+        who: CombatantId,
+        profile: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        technique: Option<String>,
+    },
+    /// Cancel one's Energy Charge (No Effort, an Instant): the charges are lost.
+    CancelCharge { who: CombatantId },
     /// Combat Recovery: 2 or 3 Actions to regain Life and Ki, lowering Defense Value.
     Recover { who: CombatantId, actions: u32 },
     /// Turn a Standard Action into a Counter Action.
@@ -182,6 +193,8 @@ impl Command {
             | Self::Move { who, .. }
             | Self::Exploit { who, .. }
             | Self::PowerUp { who }
+            | Self::EnergyCharge { who, .. }
+            | Self::CancelCharge { who }
             | Self::Recover { who, .. }
             | Self::Intercede { who, .. }
             | Self::HandOver { who }
@@ -402,6 +415,16 @@ pub enum RuleError {
     PowerUpLimit { limit: u32 },
     #[error("already at the most Power Up stacks ({max})")]
     PowerUpStacks { max: u32 },
+    #[error(
+        "charging {profile}: until it is made, no other Attacking or Standard Maneuver (Energy Charge)"
+    )]
+    Charging { profile: String },
+    #[error("an Energy Charge feeds a {types} attack, not {kind}")]
+    CannotCharge { kind: String, types: String },
+    #[error("an attack holds at most {max} Energy Charges")]
+    ChargeLimit { max: u32 },
+    #[error("no Energy Charge to cancel")]
+    NotCharging,
     #[error("a Combat Recovery spends {min} to {max} Actions")]
     RecoveryActions { min: u32, max: u32 },
     #[error("one Combat Recovery a round")]

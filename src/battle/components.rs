@@ -437,6 +437,28 @@ pub struct EncounterLog {
     /// Combat Encounter"), kept across absorptions.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub absorb_failures: i64,
+    /// Energy Charges held for one declared attack, until it is made or the charge cancelled
+    /// (Guard Down meanwhile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charge: Option<HeldCharge>,
+}
+
+/// Energy Charges held for a declared Basic Attack or Signature Technique.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldCharge {
+    /// The profile and technique of the attack the charges feed.
+    pub profile: String,
+    pub technique: Option<String>,
+    pub charges: u32,
+}
+
+impl HeldCharge {
+    /// True when the attack with `profile` and `technique` is the one these charges feed (a
+    /// Signature Technique names its own profile, so the technique alone decides).
+    pub fn feeds(&self, profile: &str, technique: Option<&str>) -> bool {
+        self.technique.as_deref() == technique
+            && (self.technique.is_some() || self.profile == profile)
+    }
 }
 
 fn is_zero(v: &i64) -> bool {

@@ -42,6 +42,8 @@ pub struct Declaration<'a> {
     /// Assembled for a computer player or a defense policy, which weigh only the numbers: the
     /// rolls' terms get no words (see [`crate::dice::RollSpec::numbers_only`]).
     pub numbers_only: bool,
+    /// Energy Charges the attacker holds for this very attack (the Energy Charge maneuver).
+    pub held_charges: u32,
 }
 
 impl Declaration<'_> {
@@ -50,8 +52,14 @@ impl Declaration<'_> {
         self.profile.effects.iter().any(f)
     }
 
-    /// Free Energy Charges that come with the profile (Beam).
+    /// Energy Charges on the attack: those that come with the profile (Beam) and those the
+    /// attacker held for it.
     pub fn charges(&self) -> u32 {
+        self.free_charges() + self.held_charges
+    }
+
+    /// Free Energy Charges that come with the profile (Beam).
+    pub fn free_charges(&self) -> u32 {
         self.profile
             .effects
             .iter()
@@ -382,6 +390,8 @@ pub fn defense_spec(
                     "Guard Down"
                 } else if defender.is(rules, ConditionKind::Prone) {
                     "Guard Down (Prone)"
+                } else if defender.encounter.charge.is_some() {
+                    "Guard Down (charging)"
                 } else {
                     "Guard Down (attacked from Hidden)"
                 };
@@ -500,16 +510,28 @@ pub fn wound_spec(
         s.add_with(|| t.name.clone(), eval(&t.wound_bonus, &vars));
     }
     s.add("Ki Wager", decl.wager);
-    let charges = decl.charges();
-    if charges > 0 {
+    let free = decl.free_charges();
+    if free > 0 {
         let label = s.words(|| format!("Energy Charge ({})", decl.profile.name));
-        for _ in 0..charges {
+        for _ in 0..free {
             add_dice(
                 &mut s,
                 &rules.attacks.energy_charge.wound_per_charge,
                 &vars,
                 &label,
             );
+        }
+    }
+    if decl.held_charges > 0 {
+        // "Each Energy Charge adds 1d6(T) to the Wound Roll, or 1d8(T) if the attack is a
+        // Signature Technique."
+        let per = match (&rules.attacks.energy_charge.maneuver, decl.technique) {
+            (Some(m), Some(_)) => &m.technique_wound_per_charge,
+            _ => &rules.attacks.energy_charge.wound_per_charge,
+        };
+        let label = s.words(|| format!("Energy Charges held ({})", decl.held_charges));
+        for _ in 0..decl.held_charges {
+            add_dice(&mut s, per, &vars, &label);
         }
     }
     for e in &decl.profile.effects {
@@ -928,5 +950,11 @@ pub fn declaration<'r>(
         bystanders: &[],
         aimed_at: order.target.square(),
         numbers_only: false,
+        held_charges: attacker
+            .encounter
+            .charge
+            .as_ref()
+            .filter(|c| c.feeds(&order.profile, order.technique.as_deref()))
+            .map_or(0, |c| c.charges),
     })
 }

@@ -476,6 +476,7 @@ pub fn announce_defeat(
     }
     f.defense.diminishing = 0;
     f.actions.steady = 0;
+    lose_charge(f, "Defeated", log);
     if f.encounter.power > 0 {
         crate::battle::effects::end_power(rules, f, "Power Up ends (Defeated)", log);
     }
@@ -521,5 +522,35 @@ pub fn end_power(
             reason: why.into(),
         });
         f.capacity.current = max;
+    }
+}
+
+/// The held charges are lost (cancelled, or their holder defeated).
+pub fn lose_charge(f: &mut FighterQueryItem, reason: &str, log: &mut EventLog) {
+    if let Some(held) = f.encounter.charge.take() {
+        log.push(BattleEvent::ChargeLost {
+            who: *f.id,
+            charges: held.charges,
+            reason: reason.to_string(),
+        });
+    }
+}
+
+/// The attack `order` was made: the charges it was fed go with it.
+pub fn release_charge(
+    f: &mut FighterQueryItem,
+    order: &super::command::AttackOrder,
+    log: &mut EventLog,
+) {
+    if f.encounter
+        .charge
+        .as_ref()
+        .is_some_and(|c| c.feeds(&order.profile, order.technique.as_deref()))
+        && let Some(held) = f.encounter.charge.take()
+    {
+        log.push(BattleEvent::ChargeReleased {
+            who: *f.id,
+            charges: held.charges,
+        });
     }
 }

@@ -333,13 +333,30 @@ impl Fighter {
         self.active(rules, kind).is_some()
     }
 
-    /// Guard Down in effect, directly or through Prone; returns the tier its "(T)" uses.
+    /// The name of the attack `held` feeds, as this fighter knows it: its technique's, or its
+    /// profile's.
+    pub fn charged_name(&self, rules: &Rules, held: &HeldCharge) -> String {
+        match &held.technique {
+            Some(t) => self
+                .loadout
+                .techniques
+                .iter()
+                .find(|x| &x.id == t)
+                .map_or(t.clone(), |x| x.name.clone()),
+            None => rules
+                .profile(&held.profile)
+                .map_or(held.profile.clone(), |p| p.name.clone()),
+        }
+    }
+
+    /// Guard Down in effect, directly, through Prone or while holding an Energy Charge
+    /// ("until you make that attack you have Guard Down"); returns the tier its "(T)" uses.
     pub fn guard_down_tier(&self, rules: &Rules) -> Option<u32> {
         if let Some(c) = self.active(rules, ConditionKind::GuardDown) {
             return Some(c.source_tier);
         }
-        self.active(rules, ConditionKind::Prone)
-            .map(|_| self.power.tier)
+        (self.active(rules, ConditionKind::Prone).is_some() || self.encounter.charge.is_some())
+            .then_some(self.power.tier)
     }
 
     /// The lowest threshold whose penalty applies, if any.

@@ -3,7 +3,7 @@
 //! bar, the computer players and tests alike.
 
 use super::Battle;
-use super::bar::{BarView, ExploitPrompt, Offers};
+use super::bar::{BarView, ChargeBar, ExploitPrompt, Offers};
 use super::command::{AttackOrder, AttackTarget, Command, RuleError};
 use super::components::{CombatantId, Square};
 use super::family;
@@ -187,6 +187,26 @@ impl Battle {
                     .is_ok()
             })
             .map(|k| (k, rules.condition(k).name.clone()));
+        view.charge = rules.attacks.energy_charge.maneuver.as_ref().map(|_| {
+            let held = me
+                .encounter
+                .charge
+                .as_ref()
+                .map(|h| (me.charged_name(&rules, h), h.charges));
+            let again = me.encounter.charge.as_ref().is_some_and(|h| {
+                self.check(&Command::EnergyCharge {
+                    who,
+                    profile: h.profile.clone(),
+                    technique: h.technique.clone(),
+                })
+                .is_ok()
+            });
+            ChargeBar {
+                ki: super::charge::charge_cost(&rules, &me),
+                held,
+                again,
+            }
+        });
         Some(view)
     }
 

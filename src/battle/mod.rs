@@ -8,6 +8,7 @@
 pub mod aim;
 pub mod attack;
 pub mod bar;
+pub mod charge;
 pub mod checks;
 pub mod command;
 pub mod components;
@@ -89,10 +90,13 @@ pub fn plugin(app: &mut App) {
                 movement::declare_move,
                 recovery::apply_power_up,
                 recovery::declare_recovery,
+                charge::apply_cancel_charge,
+                charge::declare_charge,
             )
                 .chain(),
             movement::advance_move.run_if(movement::move_ready),
             recovery::advance_recovery.run_if(recovery::recovery_ready),
+            charge::advance_charge.run_if(charge::charge_ready),
             attack::begin_queued_attack.run_if(attack::queued_ready),
             (
                 attack::open_response_window.run_if(attack::attack_in(AttackPhase::Responses)),
@@ -118,6 +122,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<CurrentAttack>()
         .init_resource::<CurrentMove>()
         .init_resource::<CurrentRecovery>()
+        .init_resource::<charge::CurrentCharge>()
         .init_resource::<QueuedAttack>()
         .init_resource::<PendingCommand>()
         .init_resource::<CheckedOrder>()
@@ -202,6 +207,8 @@ pub fn command_name(cmd: &Command) -> &'static str {
         Command::Move { .. } => "Move",
         Command::Exploit { .. } => "Exploit",
         Command::PowerUp { .. } => "Power Up",
+        Command::EnergyCharge { .. } => "Energy Charge",
+        Command::CancelCharge { .. } => "Cancel Energy Charge",
         Command::Recover { .. } => "Recover",
         Command::ConvertAction { .. } => "Convert Action",
         Command::EndTurn { .. } => "End Turn",
@@ -389,6 +396,7 @@ impl Battle {
             && w.resource::<CurrentAttack>().0.is_none()
             && w.resource::<CurrentMove>().0.is_none()
             && w.resource::<CurrentRecovery>().0.is_none()
+            && w.resource::<charge::CurrentCharge>().0.is_none()
             && w.resource::<QueuedAttack>().0.is_none()
     }
 
@@ -628,6 +636,9 @@ impl Battle {
             /// Squares whose terrain a Skill Check changed since set-up (absent when none).
             #[serde(skip_serializing_if = "Vec::is_empty")]
             ground: Vec<(crate::grid::Square, u16)>,
+            /// An Energy Charge waiting on its Exploits (absent when none).
+            #[serde(skip_serializing_if = "Option::is_none")]
+            charging: &'a Option<charge::ChargeState>,
         }
         let fighters = self.fighters_shared();
         let w = &self.world;
@@ -651,6 +662,7 @@ impl Battle {
             queued: &w.resource::<QueuedAttack>().0,
             grenades: &w.resource::<Battleground>().0.grenades,
             ground: changed_ground(&self.setup.map, &w.resource::<Battleground>().0),
+            charging: &w.resource::<charge::CurrentCharge>().0,
         };
         self.hasher.hash(
             &fighters,
@@ -818,8 +830,18 @@ impl Battle {
                 ruleset: rules.manifest.id.clone(),
             });
         }
+        if let Some(held) = &me.encounter.charge {
+            charge::check_while_charging(&self.rules, me, held, cmd)?;
+        }
         let field = self.field();
         match cmd {
+            Command::EnergyCharge {
+                profile, technique, ..
+            } => charge::check_energy_charge(&rules, me, profile, technique.as_deref()),
+            Command::CancelCharge { .. } => match me.encounter.charge {
+                Some(_) => Ok(()),
+                None => Err(RuleError::NotCharging),
+            },
             Command::Attack(order) => {
                 let targets = attack::check_attack(&rules, &field, fighters, me, order, None)?;
                 // Kept for Attack Declaration, so the order is validated once.

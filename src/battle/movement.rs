@@ -324,6 +324,7 @@ pub fn advance_move(
                 recovering: false,
                 sneak: false,
                 shooting: false,
+                charging: false,
             };
             let stop = offer_exploit(rules, &field, &all, pf, by, &mut q, &mut log)
                 .start(&mut awaiting, &mut attack);

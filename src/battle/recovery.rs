@@ -217,6 +217,7 @@ pub fn advance_recovery(
             recovering: true,
             sneak: false,
             shooting: false,
+            charging: false,
         };
         let stop = offer_exploit(rules, &field, &all, pf, by, &mut q, &mut log)
             .start(&mut awaiting, &mut attack);

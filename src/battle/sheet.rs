@@ -78,6 +78,13 @@ pub fn default_unit_sheet(ctx: &SheetContext, f: &Fighter) -> UnitSheet {
     if f.defeated() {
         out.push_str("\nDEFEATED");
     }
+    if let Some(h) = &f.encounter.charge {
+        out.push_str(&format!(
+            "\n[EC] Energy Charge x{} for {}: Guard Down until it is made",
+            h.charges,
+            f.charged_name(rules, h)
+        ));
+    }
     for c in &f.conditions.0 {
         let def = rules.condition(c.kind);
         let until = match c.expires {

@@ -593,6 +593,10 @@ fn command_active_unit(
         Some(Command::StandUp { who })
     } else if pressed(GameAction::CurePoison) {
         Some(Command::CurePoison { who })
+    } else if pressed(GameAction::EnergyCharge) {
+        charge_command(&mut session, who)
+    } else if pressed(GameAction::CancelCharge) {
+        Some(Command::CancelCharge { who })
     } else if pressed(GameAction::EndCondition) {
         // The condition the action bar names.
         session
@@ -612,6 +616,35 @@ fn command_active_unit(
         && matches!(session.intent, Intent::Move { .. } | Intent::Skill { .. })
     {
         session.intent = Intent::Idle;
+    }
+}
+
+/// The Energy Charge the key asks for: once more for the attack being charged, or for the
+/// attack being aimed (with a word on the bar when there is none).
+fn charge_command(
+    session: &mut Session,
+    who: crate::battle::components::CombatantId,
+) -> Option<Command> {
+    if let Some(held) = session.battle.fighter(who).and_then(|f| f.encounter.charge) {
+        return Some(Command::EnergyCharge {
+            who,
+            profile: held.profile,
+            technique: held.technique,
+        });
+    }
+    match session.intent {
+        Intent::Attack { slot } => {
+            let slot = session.slots().get(slot)?.clone();
+            Some(Command::EnergyCharge {
+                who,
+                profile: slot.profile,
+                technique: slot.technique,
+            })
+        }
+        _ => {
+            session.notice = Some("Energy Charge: choose the attack to charge first (1-9)".into());
+            None
+        }
     }
 }
 

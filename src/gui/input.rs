@@ -72,6 +72,10 @@ pub enum GameAction {
     EndCondition,
     /// DBU: try to cure one's poison (one Action and a Medicine check).
     CurePoison,
+    /// DBU: an Energy Charge for the attack being aimed, or once more for the charged one.
+    EnergyCharge,
+    /// DBU: cancel one's Energy Charge (No Effort, an Instant; the charges are lost).
+    CancelCharge,
     /// Answer a defense prompt: Dodge (take it in power stages), Parry (DBU; Block in shinobi,
     /// block with a card in power stages), Deflect (shinobi).
     Dodge,
@@ -186,6 +190,8 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::StandUp, vec![K::KeyN]),
         (A::EndCondition, vec![K::KeyX]),
         (A::CurePoison, vec![K::KeyQ]),
+        (A::EnergyCharge, vec![K::KeyA]),
+        (A::CancelCharge, vec![K::KeyV]),
         (A::Dodge, vec![K::KeyD]),
         (A::Parry, vec![K::KeyP]),
         (A::Deflect, vec![K::KeyE]),
@@ -286,6 +292,14 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(
             A::CurePoison,
             ButtonlikeChord::new([GamepadButton::RightTrigger2, GamepadButton::South]),
+        )
+        .with(
+            A::EnergyCharge,
+            ButtonlikeChord::new([GamepadButton::RightTrigger2, GamepadButton::RightThumb]),
+        )
+        .with(
+            A::CancelCharge,
+            ButtonlikeChord::new([GamepadButton::RightTrigger2, GamepadButton::LeftThumb]),
         )
         .with(
             A::Undo,

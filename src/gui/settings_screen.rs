@@ -24,7 +24,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 38] = [
+pub const REBINDABLE: [GameAction; 40] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -49,6 +49,8 @@ pub const REBINDABLE: [GameAction; 38] = [
     GameAction::StandUp,
     GameAction::EndCondition,
     GameAction::CurePoison,
+    GameAction::EnergyCharge,
+    GameAction::CancelCharge,
     GameAction::Dodge,
     GameAction::Parry,
     GameAction::Deflect,

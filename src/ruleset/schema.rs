@@ -400,6 +400,27 @@ pub struct LongRange {
 pub struct EnergyChargeRules {
     pub wound_per_charge: DiceFormula,
     pub parry_penalty_per_charge: Formula,
+    /// The Energy Charge maneuver, which adds charges to a declared attack; absent, the
+    /// ruleset has none (Beam's free charge still counts).
+    #[serde(default)]
+    pub maneuver: Option<EnergyChargeManeuver>,
+}
+
+/// The Energy Charge maneuver (digest §7.2): an Action and Ki per charge, held for one declared
+/// Basic Attack or Signature Technique until it is made, with Guard Down meanwhile.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnergyChargeManeuver {
+    /// Actions each use costs.
+    pub actions: u32,
+    /// Ki (and Capacity) each use costs.
+    pub ki_cost: Formula,
+    /// Charges one attack may hold (free charges such as Beam's do not count).
+    pub max_charges: u32,
+    /// Wound dice per held charge when the attack is a Signature Technique.
+    pub technique_wound_per_charge: DiceFormula,
+    /// The attack types a charge may feed.
+    pub attack_types: Vec<String>,
 }
 
 /// Standard, Direct or Lethal.

@@ -332,6 +332,7 @@ pub fn lower(rules: &ShinobiRules, roster: &ShinobiRoster) -> neutral::Lowered {
         energy_charge: EnergyChargeRules {
             wound_per_charge: neutral::no_dice(),
             parry_penalty_per_charge: neutral::zero(),
+            maneuver: None,
         },
         profiles,
         elements: Vec::new(),

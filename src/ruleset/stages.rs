@@ -305,6 +305,7 @@ pub fn lower(stages: &StageRules, roster: &StageRoster) -> neutral::Lowered {
         energy_charge: EnergyChargeRules {
             wound_per_charge: neutral::no_dice(),
             parry_penalty_per_charge: neutral::zero(),
+            maneuver: None,
         },
         profiles,
         elements: Vec::new(),

@@ -4,6 +4,7 @@
 mod common;
 
 mod ai;
+mod charge;
 mod conditions;
 mod corpus;
 mod d20;

@@ -176,6 +176,7 @@ pub fn declare_attack(
                     recovering: false,
                     sneak: false,
                     shooting: true,
+                    charging: false,
                 },
                 &mut q,
                 &mut log,
@@ -222,6 +223,7 @@ pub fn declare_attack(
                 recovering: false,
                 sneak: true,
                 shooting: false,
+                charging: false,
             },
             &mut q,
             &mut log,
@@ -349,6 +351,8 @@ pub struct Provocation {
     pub sneak: bool,
     /// d20: a shot fired in a threatened square provoked it.
     pub shooting: bool,
+    /// An Energy Charge beside the attacker provoked it.
+    pub charging: bool,
 }
 
 /// What offering an Exploit started: nothing, a question for a person, or the Exploit itself
@@ -390,7 +394,8 @@ pub fn offer_exploit(
 ) -> Offered {
     let actions = &provoker.actions;
     let can_pay = actions.counter > 0 || (rules.actions.conversion && actions.standard > 0);
-    if provoker.defeated() || !can_pay {
+    // A charging unit may make no other Attacking Maneuver than the one it charges.
+    if provoker.defeated() || !can_pay || provoker.encounter.charge.is_some() {
         return Offered::Nothing;
     }
     let provoked = BattleEvent::ExploitProvoked {
@@ -401,6 +406,7 @@ pub fn offer_exploit(
         sneak: by.sneak,
         opportunity: crate::battle::family::of(rules).opportunity_attacks(),
         shooting: by.shooting,
+        charging: by.charging,
     };
     match provoker.controller.exploits {
         ExploitPolicy::Never => Offered::Nothing,

@@ -166,6 +166,7 @@ pub fn end_attack(
     }
     if let Some(f) = items.iter_mut().find(|f| *f.id == attacker) {
         family.attack_ended(f, &state.order.profile, state.exploit.is_some());
+        crate::battle::effects::release_charge(f, &state.order, &mut log);
     }
     log.push(BattleEvent::AttackEnded { attacker });
     // "If an Exploit caused by leaving melee deals damage, the movement stops at that point."

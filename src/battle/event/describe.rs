@@ -296,6 +296,26 @@ impl BattleEvent {
                 "{}'s deck is empty: its {cards} discarded cards become the deck.",
                 n(names, *who)
             ),
+            E::EnergyCharged {
+                who,
+                attack,
+                charges,
+            } => format!(
+                "{} charges {attack}: {charges} Energy Charge(s) held, Guard Down until it is made.",
+                n(names, *who)
+            ),
+            E::ChargeReleased { who, charges } => format!(
+                "{} releases {charges} Energy Charge(s) into the attack.",
+                n(names, *who)
+            ),
+            E::ChargeLost {
+                who,
+                charges,
+                reason,
+            } => format!(
+                "{} loses {charges} Energy Charge(s) ({reason}).",
+                n(names, *who)
+            ),
             E::PoweredUp {
                 who,
                 stacks,
@@ -369,8 +389,15 @@ impl BattleEvent {
                 sneak,
                 opportunity,
                 shooting,
+                charging,
             } => {
-                if *shooting {
+                if *charging {
+                    format!(
+                        "{} charges at {at} beside {}: Exploit!",
+                        n(names, *mover),
+                        n(names, *attacker)
+                    )
+                } else if *shooting {
                     format!(
                         "{} shoots at {at} within {}'s reach: attack of opportunity first!",
                         n(names, *mover),

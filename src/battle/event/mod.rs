@@ -267,6 +267,24 @@ pub enum BattleEvent {
         roll_bonus: i64,
         capacity: i64,
     },
+    /// An Energy Charge was added to a declared attack (Guard Down until it is made).
+    EnergyCharged {
+        who: CombatantId,
+        /// The attack's name (the technique's, or the profile's).
+        attack: String,
+        charges: u32,
+    },
+    /// The attack the charges fed was made: they went into it.
+    ChargeReleased {
+        who: CombatantId,
+        charges: u32,
+    },
+    /// Held charges were lost: cancelled (No Effort) or the charger was defeated.
+    ChargeLost {
+        who: CombatantId,
+        charges: u32,
+        reason: String,
+    },
     /// Power Up stacks ran out.
     PowerFaded {
         who: CombatantId,
@@ -313,6 +331,9 @@ pub enum BattleEvent {
         /// d20: provoked by a shot fired in a threatened square.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         shooting: bool,
+        /// Provoked by an Energy Charge next to the attacker.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        charging: bool,
     },
     AttackDeclared {
         attacker: CombatantId,

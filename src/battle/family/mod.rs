@@ -608,6 +608,7 @@ pub trait Family: Sync {
             stand_up: false,
             cure_poison: false,
             end_condition: None,
+            charge: None,
         }
     }
 

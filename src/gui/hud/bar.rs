@@ -190,6 +190,21 @@ pub(super) fn action_bar_text(
         if let Some((_, name)) = &b.end_condition {
             items.push(format!("{} End {name}", keys.of(GameAction::EndCondition)));
         }
+        if let Some(c) = &b.charge {
+            let key = keys.of(GameAction::EnergyCharge);
+            match &c.held {
+                Some((name, n)) => {
+                    if c.again {
+                        items.push(format!("{key} Charge {name} again ({n} held, {}Ki)", c.ki));
+                    }
+                    items.push(format!(
+                        "{} Cancel charge",
+                        keys.of(GameAction::CancelCharge)
+                    ));
+                }
+                None => items.push(format!("{key} Charge the aimed attack ({}Ki)", c.ki)),
+            }
+        }
     }
     // Digimon: the partner this one can let act now, in the turn they share.
     let partner = me

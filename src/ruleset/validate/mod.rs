@@ -376,6 +376,32 @@ pub(super) fn validate(rules: &Rules, sources: &[(PathBuf, String)]) -> Vec<Rule
         &at.energy_charge.parry_penalty_per_charge,
         TIER,
     );
+    if let Some(m) = &at.energy_charge.maneuver {
+        let mp = ec.field("maneuver");
+        c.formula(ATTACKS, &mp.field("ki_cost"), &m.ki_cost, TIER);
+        c.dice(
+            ATTACKS,
+            &mp.field("technique_wound_per_charge"),
+            &m.technique_wound_per_charge,
+            TIER,
+        );
+        if m.actions == 0 || m.max_charges == 0 {
+            c.err(
+                ATTACKS,
+                &mp,
+                "an Energy Charge costs at least one Action and holds at least one charge",
+            );
+        }
+        for (i, t) in m.attack_types.iter().enumerate() {
+            if rules.attack_type(t).is_none() {
+                c.err(
+                    ATTACKS,
+                    &mp.field("attack_types").index(i),
+                    format!("unknown attack type `{t}`"),
+                );
+            }
+        }
+    }
     c.unique(
         ATTACKS,
         &root.field("profiles"),

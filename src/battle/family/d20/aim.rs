@@ -270,6 +270,7 @@ pub fn bar_view(d: &D20Data, me: &Fighter) -> BarView {
         stand_up: false,
         cure_poison: false,
         end_condition: None,
+        charge: None,
     }
 }
 

@@ -1,0 +1,289 @@
+//! The Energy Charge maneuver (digest §7.2): an Action and Ki to add a charge to one declared
+//! attack, held until that attack is made or the charge is cancelled, with Guard Down
+//! meanwhile and an Exploit for every adjacent opponent.
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::attack::{Provocation, offer_exploit};
+use super::command::{AttackOrder, AttackTarget, Command, RuleError};
+use super::components::{CombatantId, HeldCharge};
+use super::context::used_profile;
+use super::effects::{lose_charge, spend_actions};
+use super::event::{BattleEvent, EventLog, Pool};
+use super::fighter::{Fighter, FighterQueryItem, eval};
+use super::state::*;
+use crate::grid::{Field, footprint_distance};
+use crate::ruleset::{ConditionKind, Rules};
+
+/// An Energy Charge waiting on the Exploits it provoked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChargeState {
+    pub who: CombatantId,
+    /// Opponents still to be asked about an Exploit, in id order.
+    pub provokers: Vec<CombatantId>,
+}
+
+/// The Energy Charge whose Exploits are being asked, if any.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct CurrentCharge(pub Option<ChargeState>);
+
+/// The attack an Energy Charge order names, as an order against nobody in particular.
+fn charged_order(who: CombatantId, profile: &str, technique: Option<&str>) -> AttackOrder {
+    AttackOrder {
+        attacker: who,
+        profile: profile.to_string(),
+        technique: technique.map(str::to_string),
+        target: AttackTarget::Combatant(who),
+        wager: 0,
+        element: None,
+        push: None,
+        sneak: false,
+    }
+}
+
+/// What one Energy Charge costs `me` in Ki (and Capacity).
+pub fn charge_cost(rules: &Rules, me: &Fighter) -> i64 {
+    rules
+        .attacks
+        .energy_charge
+        .maneuver
+        .as_ref()
+        .map_or(0, |m| eval(&m.ki_cost, &me.vars()).max(0))
+}
+
+/// Checks an Energy Charge by `me` for the attack with `profile` (and `technique`).
+pub fn check_energy_charge(
+    rules: &Rules,
+    me: &Fighter,
+    profile: &str,
+    technique: Option<&str>,
+) -> Result<(), RuleError> {
+    let Some(m) = &rules.attacks.energy_charge.maneuver else {
+        return Err(RuleError::NotInRuleset {
+            what: "Energy Charge",
+            ruleset: rules.manifest.id.clone(),
+        });
+    };
+    let order = charged_order(me.id, profile, technique);
+    let (p, _) = used_profile(rules, me, &order)?;
+    if !m.attack_types.contains(&p.attack_type) {
+        return Err(RuleError::CannotCharge {
+            kind: p.attack_type.clone(),
+            types: m.attack_types.join(" or "),
+        });
+    }
+    if let Some(held) = &me.encounter.charge {
+        if !held.feeds(profile, technique) {
+            return Err(RuleError::Charging {
+                profile: me.charged_name(rules, held),
+            });
+        }
+        if held.charges >= m.max_charges {
+            return Err(RuleError::ChargeLimit { max: m.max_charges });
+        }
+    }
+    if me.actions.usable() < m.actions {
+        return Err(RuleError::NoActions {
+            who: me.id,
+            what: "Standard Action",
+        });
+    }
+    me.can_pay(charge_cost(rules, me))
+}
+
+/// Refuses what a unit holding `held` may not do: "Until you make that attack you have Guard
+/// Down and cannot use any other Attacking or Standard Maneuver". Moving, defending, Instants,
+/// more charges for the same attack, cancelling and ending the turn stay open.
+pub fn check_while_charging(
+    rules: &Rules,
+    me: &Fighter,
+    held: &HeldCharge,
+    cmd: &Command,
+) -> Result<(), RuleError> {
+    let refused = match cmd {
+        Command::Attack(order) => !held.feeds(&order.profile, order.technique.as_deref()),
+        Command::Exploit { order, .. } => order.is_some(),
+        Command::PowerUp { .. }
+        | Command::Recover { .. }
+        | Command::EndCondition { .. }
+        | Command::StandUp { .. }
+        | Command::CurePoison { .. }
+        | Command::UseSkill { .. } => true,
+        _ => false,
+    };
+    if refused {
+        Err(RuleError::Charging {
+            profile: me.charged_name(rules, held),
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// The opponents an Energy Charge by `me` provokes: every living one beside it, in id order.
+pub fn charge_provokers(fighters: &[Fighter], me: &Fighter) -> Vec<CombatantId> {
+    let Some(at) = me.position else {
+        return Vec::new();
+    };
+    fighters
+        .iter()
+        .filter(|o| o.side != me.side && !o.defeated())
+        .filter(|o| !o.conditions.has(ConditionKind::Absorbed))
+        .filter(|o| {
+            o.position
+                .is_some_and(|p| footprint_distance(p, o.size.squares, at, me.size.squares) <= 1)
+        })
+        .map(|o| o.id)
+        .collect()
+}
+
+/// `EnergyCharge`: spend the Action and the Ki, add the charge, and open the window for the
+/// Exploits it provokes.
+pub fn declare_charge(
+    rules: Res<RulesRes>,
+    mut pending: ResMut<PendingCommand>,
+    mut charge: ResMut<CurrentCharge>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: super::snapshot::Fighters,
+) {
+    let Some(Command::EnergyCharge {
+        who,
+        profile,
+        technique,
+    }) = pending.0.clone()
+    else {
+        return;
+    };
+    pending.0 = None;
+    progress.0 = true;
+    let rules = &rules.0;
+    let Some(m) = &rules.attacks.energy_charge.maneuver else {
+        return;
+    };
+    let all = q.snapshots();
+    let Some(me) = all.iter().find(|f| f.id == who) else {
+        return;
+    };
+    let provokers = charge_provokers(&all, me);
+    let cost = charge_cost(rules, me);
+    let fed = HeldCharge {
+        profile,
+        technique,
+        charges: 0,
+    };
+    let name = me.charged_name(rules, &fed);
+    let Some(mut f) = q.one_mut(who) else {
+        return;
+    };
+    spend_actions(&mut f, m.actions, "an Energy Charge", &mut log);
+    pay_ki(&mut f, cost, &mut log);
+    let held = f.encounter.charge.get_or_insert(fed);
+    held.charges += 1;
+    let charges = held.charges;
+    log.push(BattleEvent::EnergyCharged {
+        who,
+        attack: name,
+        charges,
+    });
+    charge.0 = Some(ChargeState { who, provokers });
+}
+
+/// Takes `cost` Ki out of the pool and this round's Capacity, logged.
+fn pay_ki(f: &mut FighterQueryItem, cost: i64, log: &mut EventLog) {
+    if cost <= 0 {
+        return;
+    }
+    let who = *f.id;
+    let (k0, c0) = (f.ki.current, f.capacity.current);
+    f.ki.current -= cost;
+    f.capacity.current -= cost;
+    log.push(BattleEvent::KiSpent {
+        who,
+        amount: cost,
+        from: k0,
+        to: f.ki.current,
+        what: "an Energy Charge".into(),
+    });
+    log.push(BattleEvent::PoolChanged {
+        who,
+        pool: Pool::Capacity,
+        from: c0,
+        to: f.capacity.current,
+        reason: "Ki spent this round".into(),
+    });
+}
+
+/// True while a charge waits on its Exploits and nothing else is going on.
+pub fn charge_ready(
+    charge: Res<CurrentCharge>,
+    attack: Res<CurrentAttack>,
+    awaiting: Res<AwaitingInput>,
+) -> bool {
+    charge.0.is_some() && attack.0.is_none() && awaiting.0.is_none()
+}
+
+/// Asks each adjacent opponent about its Exploit against the charging unit, one at a time.
+pub fn advance_charge(
+    sys: RuleSys,
+    ground: Res<Battleground>,
+    mut charge: ResMut<CurrentCharge>,
+    mut attack: ResMut<CurrentAttack>,
+    mut awaiting: ResMut<AwaitingInput>,
+) {
+    let RuleSys {
+        rules,
+        mut log,
+        mut progress,
+        mut q,
+        ..
+    } = sys;
+    let rules = &rules.0;
+    let field: Field = ground.field(rules);
+    progress.0 = true;
+    let Some(c) = charge.0.as_mut() else {
+        return;
+    };
+    let all = q.snapshots();
+    let me = all.iter().find(|f| f.id == c.who && !f.defeated());
+    while let Some(me) = me
+        && !c.provokers.is_empty()
+    {
+        let p = c.provokers.remove(0);
+        let Some(pf) = all.iter().find(|f| f.id == p) else {
+            continue;
+        };
+        let by = Provocation {
+            mover: c.who,
+            at: me.position.unwrap_or_default(),
+            recovering: false,
+            sneak: false,
+            shooting: false,
+            charging: true,
+        };
+        if offer_exploit(rules, &field, &all, pf, by, &mut q, &mut log)
+            .start(&mut awaiting, &mut attack)
+        {
+            return;
+        }
+    }
+    charge.0 = None;
+}
+
+/// `CancelCharge` (No Effort, an Instant): the held charges are lost.
+pub fn apply_cancel_charge(
+    mut pending: ResMut<PendingCommand>,
+    mut log: ResMut<EventLog>,
+    mut progress: ResMut<Progress>,
+    mut q: super::snapshot::Fighters,
+) {
+    let Some(Command::CancelCharge { who }) = pending.0.clone() else {
+        return;
+    };
+    pending.0 = None;
+    progress.0 = true;
+    if let Some(mut f) = q.one_mut(who) {
+        lose_charge(&mut f, "cancelled", &mut log);
+    }
+}
