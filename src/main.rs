@@ -167,6 +167,10 @@ struct OddsArgs {
     /// What if the attacker stood on this square first (`X,Y`), e.g. beside a melee target.
     #[arg(long, value_parser = cli::odds::parse_square)]
     at: Option<Square>,
+    /// DBU: what if the attacker held this many Energy Charges for the attack (made with the
+    /// Energy Charge maneuver; a Beam's free charge comes on top).
+    #[arg(long, default_value_t = 0)]
+    charges: u32,
     /// Print the odds as one JSON object.
     #[arg(long)]
     json: bool,

@@ -6,10 +6,13 @@ use std::time::Instant;
 use gridclash::battle::Battle;
 use gridclash::battle::command::AttackOrder;
 use gridclash::battle::command::DefenseChoice;
-use gridclash::battle::components::{CombatantId, Controller, Position, Square};
+use gridclash::battle::components::{
+    CombatantId, Controller, EncounterLog, HeldCharge, Position, Square,
+};
 use gridclash::battle::family::OddsWhatIf;
 use gridclash::battle::odds_text::OddsAsk;
 use gridclash::dice::DiceSource;
+use gridclash::ruleset::Rules;
 
 use super::load_scenario;
 use crate::OddsArgs;
@@ -123,7 +126,22 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         push: None,
         sneak: args.sneak,
     };
-    let preview = battle.preview(&order).map_err(|e| e.to_string())?;
+    let (fighters, preview) = if args.charges > 0 {
+        stage_charges(&mut battle, &rules, &order, args.charges)?;
+        let preview = battle.preview(&order).map_err(|e| e.to_string())?;
+        (battle.fighters(), preview)
+    } else {
+        let preview = battle.preview(&order).map_err(|e| e.to_string())?;
+        (fighters, preview)
+    };
+    let me = fighters
+        .iter()
+        .find(|f| f.id == attacker)
+        .ok_or("no attacker")?;
+    let them = fighters
+        .iter()
+        .find(|f| f.id == target)
+        .ok_or("no target")?;
     if let Some(n) = args.repeat {
         let started = Instant::now();
         for _ in 0..n.max(1) {
@@ -183,4 +201,48 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Gives the attacker `charges` Energy Charges held for `order`'s attack, as the Energy Charge
+/// maneuver would have, refusing what the maneuver would refuse.
+fn stage_charges(
+    battle: &mut Battle,
+    rules: &Rules,
+    order: &AttackOrder,
+    charges: u32,
+) -> Result<(), String> {
+    let Some(m) = &rules.attacks.energy_charge.maneuver else {
+        return Err(format!(
+            "--charges: the {} ruleset has no Energy Charge maneuver",
+            rules.manifest.id
+        ));
+    };
+    if charges > m.max_charges {
+        return Err(format!(
+            "--charges {charges}: an attack holds at most {} Energy Charges",
+            m.max_charges
+        ));
+    }
+    let me = battle.fighter(order.attacker).ok_or("no attacker")?;
+    let (profile, _) =
+        gridclash::battle::context::used_profile(rules, &me, order).map_err(|e| e.to_string())?;
+    if !m.attack_types.contains(&profile.attack_type) {
+        return Err(format!(
+            "--charges: an Energy Charge feeds a {} attack, not {}",
+            m.attack_types.join(" or "),
+            profile.attack_type
+        ));
+    }
+    let world = battle.world_mut();
+    let mut q = world.query::<(&CombatantId, &mut EncounterLog)>();
+    for (id, mut log) in q.iter_mut(world) {
+        if *id == order.attacker {
+            log.charge = Some(HeldCharge {
+                profile: order.profile.clone(),
+                technique: order.technique.clone(),
+                charges,
+            });
+        }
+    }
+    Ok(())
 }

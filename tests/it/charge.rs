@@ -250,3 +250,40 @@ fn dbu_energy_charge_is_refused_in_a_ruleset_without_it() {
         "{got:?}"
     );
 }
+
+/// `gridclash odds` with its arguments, as text.
+fn odds(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_gridclash"))
+        .arg("odds")
+        .args(args)
+        .output()
+        .expect("gridclash runs")
+}
+
+#[test]
+fn dbu_odds_command_adds_one_d6_t_per_held_energy_charge() {
+    let base = [
+        "--scenario",
+        "duel",
+        "--attacker",
+        "Suri",
+        "--target",
+        "Kaito",
+    ];
+    let out = odds(&[&base[..], &["--maneuver", "sphere", "--charges", "2"]].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        text.matches("2d6  Energy Charges held (2)").count(),
+        2,
+        "{text}"
+    );
+    // More charges than the maneuver allows are refused with the rule.
+    let out = odds(&[&base[..], &["--maneuver", "sphere", "--charges", "8"]].concat());
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at most 7 Energy Charges"));
+}

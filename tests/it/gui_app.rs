@@ -793,7 +793,7 @@ fn gui_replay_viewer_plays_the_file_and_pauses_and_steps() {
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/replays/duel-easy-vs-hard.ron");
     let mut app = app(PlayOptions {
-        replay: Some(file),
+        replay: Some(file.clone()),
         ..default()
     });
     assert_eq!(screen(&app), Screen::Battle);
@@ -822,10 +822,12 @@ fn gui_replay_viewer_plays_the_file_and_pauses_and_steps() {
         }
     }
     assert_eq!(screen(&app), Screen::End);
+    let (saved, _) = gridclash::save::SaveFile::read(&file).expect("the golden replay reads");
+    let winner = saved.ending.expect("a finished battle").winner;
     let s = session(&mut app);
     assert_eq!(
         s.battle.outcome().and_then(|o| o.winner).map(|w| w.0),
-        Some(1)
+        winner
     );
 }
 
