@@ -214,7 +214,22 @@ impl Battle {
     pub fn exploit_prompt(&mut self, mover: CombatantId, who: CombatantId) -> ExploitPrompt {
         let names = self.names();
         let name = |id| names.get(&id).cloned().unwrap_or_default();
-        super::family::of(&self.rules).exploit_prompt(&name(mover), &name(who))
+        let mut prompt = super::family::of(&self.rules).exploit_prompt(&name(mover), &name(who));
+        // An Energy Charge beside `who` provoked it, not a step out of its reach.
+        if self
+            .world
+            .resource::<super::charge::CurrentCharge>()
+            .0
+            .as_ref()
+            .is_some_and(|c| c.who == mover)
+        {
+            prompt.question = format!(
+                "{} charges an attack beside {}. Exploit with a Basic Attack (a Counter Action)?",
+                name(mover),
+                name(who)
+            );
+        }
+        prompt
     }
 
     /// Each charge lying live on the field (d20's missed grenades): its square and every square

@@ -202,6 +202,12 @@ fn dbu_energy_charge_provokes_an_exploit_from_each_adjacent_opponent() {
             mover: CombatantId(0)
         })
     );
+    assert!(
+        b.exploit_prompt(CombatantId(0), CombatantId(1))
+            .question
+            .starts_with("Ki Blaster charges an attack beside Brawler."),
+        "the prompt says why"
+    );
     run(
         &mut b,
         Command::Exploit {

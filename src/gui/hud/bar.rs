@@ -128,7 +128,8 @@ pub(super) fn action_bar_text(
         ));
     }
     let slots = &view.slots;
-    let mut unavailable = Vec::new();
+    // Each reason once, with every maneuver it greys out (charging greys out all the others).
+    let mut unavailable: Vec<(String, Vec<String>)> = Vec::new();
     for (i, s) in slots.iter().enumerate() {
         let key = GameAction::SLOTS
             .get(i)
@@ -137,13 +138,21 @@ pub(super) fn action_bar_text(
         if let Some(e) = &s.refusal {
             let why = session.describe_error(e);
             let short = why.split(" (").next().unwrap_or(&why);
-            unavailable.push(format!("{}: {short}", s.name));
+            match unavailable.iter_mut().find(|(r, _)| r == short) {
+                Some((_, names)) => names.push(s.name.clone()),
+                None => unavailable.push((short.to_string(), vec![s.name.clone()])),
+            }
             items.push(format!("({label})"));
         } else {
             items.push(mark(session.intent == Intent::Attack { slot: i }, label));
         }
     }
-    if offers.power_up {
+    // A charging unit may not Power Up or recover until it makes the charged attack.
+    let charging = bar
+        .as_ref()
+        .and_then(|b| b.charge.as_ref())
+        .is_some_and(|c| c.held.is_some());
+    if offers.power_up && !charging {
         items.extend([
             format!("{} Power Up", keys.of(GameAction::PowerUp)),
             format!("{} Recover", keys.of(GameAction::Recover)),
@@ -240,7 +249,11 @@ pub(super) fn action_bar_text(
         second = format!("! {n}\n");
     }
     if !unavailable.is_empty() {
-        second.push_str(&format!("Greyed: {}", unavailable.join("  |  ")));
+        let lines: Vec<String> = unavailable
+            .iter()
+            .map(|(why, names)| format!("{}: {why}", names.join(", ")))
+            .collect();
+        second.push_str(&format!("Greyed: {}", lines.join("  |  ")));
     }
     (items.join("  "), second)
 }
