@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::attack::{Provocation, offer_exploit};
+use super::attack::{Standing, StandingStill, offer_standing_exploits};
 use super::command::{AttackOrder, AttackTarget, Command, RuleError};
 use super::components::{CombatantId, HeldCharge};
 use super::context::used_profile;
@@ -246,27 +246,20 @@ pub fn advance_charge(
         return;
     };
     let all = q.snapshots();
-    let me = all.iter().find(|f| f.id == c.who && !f.defeated());
-    while let Some(me) = me
-        && !c.provokers.is_empty()
-    {
-        let p = c.provokers.remove(0);
-        let Some(pf) = all.iter().find(|f| f.id == p) else {
-            continue;
-        };
-        let by = Provocation {
-            mover: c.who,
-            at: me.position.unwrap_or_default(),
-            recovering: false,
-            sneak: false,
-            shooting: false,
-            charging: true,
-        };
-        if offer_exploit(rules, &field, &all, pf, by, &mut q, &mut log)
-            .start(&mut awaiting, &mut attack)
-        {
-            return;
-        }
+    if offer_standing_exploits(
+        rules,
+        &field,
+        &all,
+        Standing {
+            who: c.who,
+            why: StandingStill::Charging,
+            provokers: &mut c.provokers,
+        },
+        &mut q,
+        &mut log,
+        (&mut awaiting, &mut attack),
+    ) {
+        return;
     }
     charge.0 = None;
 }

@@ -9,8 +9,7 @@ use super::effects::{LifeCause, set_life};
 use super::event::{BattleEvent, EventLog, Pool};
 use super::fighter::{Fighter, at_tier};
 use super::state::*;
-use crate::battle::attack::Provocation;
-use crate::battle::attack::offer_exploit;
+use crate::battle::attack::{Standing, StandingStill, offer_standing_exploits};
 use crate::battle::effects::spend_actions;
 use crate::battle::snapshot::Fighters;
 use crate::dice::{RollKind, RollSpec, roll};
@@ -200,30 +199,20 @@ pub fn advance_recovery(
         return;
     };
     let all = q.snapshots();
-    let me_alive = all.iter().any(|f| f.id == r.who && !f.defeated());
-    while me_alive && !r.provokers.is_empty() {
-        let p = r.provokers.remove(0);
-        let Some(pf) = all.iter().find(|f| f.id == p) else {
-            continue;
-        };
-        let at = all
-            .iter()
-            .find(|f| f.id == r.who)
-            .and_then(|f| f.position)
-            .unwrap_or_default();
-        let by = Provocation {
-            mover: r.who,
-            at,
-            recovering: true,
-            sneak: false,
-            shooting: false,
-            charging: false,
-        };
-        let stop = offer_exploit(rules, &field, &all, pf, by, &mut q, &mut log)
-            .start(&mut awaiting, &mut attack);
-        if stop {
-            return;
-        }
+    if offer_standing_exploits(
+        rules,
+        &field,
+        &all,
+        Standing {
+            who: r.who,
+            why: StandingStill::Recovering,
+            provokers: &mut r.provokers,
+        },
+        &mut q,
+        &mut log,
+        (&mut awaiting, &mut attack),
+    ) {
+        return;
     }
     let state = r.clone();
     recovery.0 = None;

@@ -381,6 +381,66 @@ impl Offered {
     }
 }
 
+/// What a unit that provoked Exploits while standing still was doing (the log and the prompt
+/// say which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StandingStill {
+    /// A Combat Recovery.
+    Recovering,
+    /// An Energy Charge.
+    Charging,
+}
+
+/// A unit that provoked Exploits standing still, and the opponents not asked yet.
+pub struct Standing<'a> {
+    pub who: CombatantId,
+    pub why: StandingStill,
+    /// In the order they are asked; each is taken off as it is.
+    pub provokers: &'a mut Vec<CombatantId>,
+}
+
+/// Offers each provoker of `standing` in turn its Exploit. True when one started and the
+/// calling system must wait for it to play out; false when all were offered or the unit is
+/// down.
+pub fn offer_standing_exploits(
+    rules: &Rules,
+    field: &Field,
+    all: &[Fighter],
+    standing: Standing,
+    q: &mut Fighters,
+    log: &mut EventLog,
+    waits: (&mut AwaitingInput, &mut CurrentAttack),
+) -> bool {
+    let Standing {
+        who,
+        why,
+        provokers,
+    } = standing;
+    let Some(me) = all.iter().find(|f| f.id == who && !f.defeated()) else {
+        return false;
+    };
+    let at = me.position.unwrap_or_default();
+    let (awaiting, attack) = waits;
+    while !provokers.is_empty() {
+        let p = provokers.remove(0);
+        let Some(provoker) = all.iter().find(|f| f.id == p) else {
+            continue;
+        };
+        let by = Provocation {
+            mover: who,
+            at,
+            recovering: why == StandingStill::Recovering,
+            sneak: false,
+            shooting: false,
+            charging: why == StandingStill::Charging,
+        };
+        if offer_exploit(rules, field, all, provoker, by, q, log).start(awaiting, attack) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Offers `provoker` its Exploit: a player is asked (and the battle waits for the answer), a
 /// policy makes its best Basic Attack, but only with a real Counter Action.
 pub fn offer_exploit(

@@ -15,8 +15,8 @@ mod targeting;
 pub use check::check_attack;
 pub use damage::roll_damage;
 pub use declare::{
-    Provocation, begin_attack, begin_queued_attack, declare_attack, offer_exploit,
-    open_response_window, queued_ready,
+    Provocation, Standing, StandingStill, begin_attack, begin_queued_attack, declare_attack,
+    offer_exploit, offer_standing_exploits, open_response_window, queued_ready,
 };
 pub use defend::{collect_defenses, declare_defense};
 pub use end::{end_attack, roll_threshold_saves};
