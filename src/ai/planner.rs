@@ -465,6 +465,16 @@ pub fn decide(
     }
     let family = crate::battle::family::of(&rules);
     let rest_here = f64::from(family.actions_after(&me, None)) * best_here;
+    // The attack worth charging, if any: the best one from here (with no wager), the only one a
+    // charge could pay for.
+    let to_charge = attacks
+        .iter()
+        .filter(|(v, o)| *v > 0.0 && o.wager == 0)
+        .fold(None::<&(f64, AttackOrder)>, |best, a| match best {
+            Some(b) if b.0 >= a.0 => Some(b),
+            _ => Some(a),
+        })
+        .map(|(_, o)| o.clone());
     for (v, o) in attacks {
         // A helping attack that helps nobody (Digimon: a second Direct on the same roll, Heal
         // on the unhurt) is an action thrown away, not a tie with ending the turn.
@@ -480,10 +490,12 @@ pub fn decide(
         });
     }
 
-    // Energy Charge: the attack it feeds, stronger by a charge, made with an action left (or
-    // next turn, worth less), less the charge's Ki, the Exploits of adjacent opponents and
-    // the Guard Down it brings meanwhile.
-    if let Some(m) = &rules.attacks.energy_charge.maneuver {
+    // Energy Charge of the best attack: that attack, stronger by a charge, made with an action
+    // left (or next turn, worth less), less the charge's Ki, the Exploits of adjacent
+    // opponents and the Guard Down it brings meanwhile.
+    if let Some(m) = &rules.attacks.energy_charge.maneuver
+        && let Some(o) = &to_charge
+    {
         let left = me.actions.usable().saturating_sub(m.actions);
         let cost = crate::battle::charge::charge_cost(&rules, &me);
         let exploits: f64 = crate::battle::charge::charge_provokers(&fighters, &me)
@@ -495,17 +507,14 @@ pub fn decide(
             })
             .map(|id| s.threat.get(id).map_or(0.0, |t| t.0))
             .sum();
-        for o in &orders {
-            if crate::battle::charge::check_energy_charge(
-                &rules,
-                &me,
-                &o.profile,
-                o.technique.as_deref(),
-            )
-            .is_err()
-            {
-                continue;
-            }
+        if crate::battle::charge::check_energy_charge(
+            &rules,
+            &me,
+            &o.profile,
+            o.technique.as_deref(),
+        )
+        .is_ok()
+        {
             let mut charged = me.clone();
             charged.ki.current -= cost;
             charged.capacity.current -= cost;
@@ -522,22 +531,21 @@ pub fn decide(
             if let Some(f) = roster.iter_mut().find(|f| f.id == who) {
                 *f = charged.clone();
             }
-            let Some(v) = s.attack_value(&roster, &charged, o) else {
-                continue;
-            };
-            let when = if left > 0 { 1.0 } else { 0.5 };
-            let rest = f64::from(left.saturating_sub(1)) * best_here;
-            options.push(Candidate {
-                score: when * v + rest
-                    - ki_price(&me) * cost as f64
-                    - exploits
-                    - settings.risk_weight * risk_here * 1.5,
-                command: Command::EnergyCharge {
-                    who,
-                    profile: o.profile.clone(),
-                    technique: o.technique.clone(),
-                },
-            });
+            if let Some(v) = s.attack_value(&roster, &charged, o) {
+                let when = if left > 0 { 1.0 } else { 0.5 };
+                let rest = f64::from(left.saturating_sub(1)) * best_here;
+                options.push(Candidate {
+                    score: when * v + rest
+                        - ki_price(&me) * cost as f64
+                        - exploits
+                        - settings.risk_weight * risk_here * 1.5,
+                    command: Command::EnergyCharge {
+                        who,
+                        profile: o.profile.clone(),
+                        technique: o.technique.clone(),
+                    },
+                });
+            }
         }
     }
 
