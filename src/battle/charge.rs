@@ -19,6 +19,7 @@ use crate::ruleset::{ConditionKind, Rules};
 /// An Energy Charge waiting on the Exploits it provoked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChargeState {
+    /// The charging unit.
     pub who: CombatantId,
     /// Opponents still to be asked about an Exploit, in id order.
     pub provokers: Vec<CombatantId>,

@@ -446,9 +446,11 @@ pub struct EncounterLog {
 /// Energy Charges held for a declared Basic Attack or Signature Technique.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HeldCharge {
-    /// The profile and technique of the attack the charges feed.
+    /// The profile of the attack the charges feed.
     pub profile: String,
+    /// Its Signature Technique, when it is one.
     pub technique: Option<String>,
+    /// Charges held, not counting a profile's free ones (Beam's).
     pub charges: u32,
 }
 

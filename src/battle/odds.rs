@@ -392,10 +392,13 @@ pub fn default_target_numbers(
 /// rolls described), which cost more to build than the numbers themselves.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TargetNumbers {
+    /// The chance the attack hits (a critical one included).
     pub hit_chance: f64,
+    /// The damage expected, a miss counting as 0.
     pub expected_damage: f64,
     /// The chances of the Health Thresholds the target has not reached yet, summed.
     pub new_thresholds: f64,
+    /// The chance the target is left at 0 Life or less.
     pub defeat_chance: f64,
     /// Power stages the target loses (power-stages rulesets).
     pub stage_loss: Option<i64>,

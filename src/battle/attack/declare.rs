@@ -393,7 +393,9 @@ pub enum StandingStill {
 
 /// A unit that provoked Exploits standing still, and the opponents not asked yet.
 pub struct Standing<'a> {
+    /// The unit that provoked them.
     pub who: CombatantId,
+    /// What it was doing.
     pub why: StandingStill,
     /// In the order they are asked; each is taken off as it is.
     pub provokers: &'a mut Vec<CombatantId>,
