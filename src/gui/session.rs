@@ -528,11 +528,7 @@ impl Session {
 
     /// An error with combatant ids replaced by names, for people.
     pub fn describe_error(&self, e: &RuleError) -> String {
-        let mut text = e.to_string();
-        for (id, name) in &self.names {
-            text = text.replace(&id.to_string(), name);
-        }
-        text
+        crate::battle::event::with_names(&e.to_string(), &self.names)
     }
 
     /// Plays the replay's next command; false at its end.

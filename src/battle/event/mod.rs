@@ -557,6 +557,30 @@ impl EventLog {
 /// Combatant names for describing events.
 pub type Names = BTreeMap<CombatantId, String>;
 
+/// `text` (a rule's refusal, which names combatants by id) with each whole id (`#12`) replaced
+/// by that combatant's name. Whole ids only: replacing `#1` first would turn `#12` into the
+/// name of #1 followed by "2". An id no one has is left as it is.
+pub fn with_names(text: &str, names: &Names) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('#') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let name = after[..digits]
+            .parse::<u32>()
+            .ok()
+            .and_then(|n| names.get(&CombatantId(n)));
+        match name {
+            Some(name) => out.push_str(name),
+            None => out.push_str(&rest[at..at + 1 + digits]),
+        }
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Why a battle ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EndReason {
@@ -564,4 +588,23 @@ pub enum EndReason {
     LastSideStanding,
     /// The scenario's round limit was reached.
     RoundLimit,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_names_combatant_twelve_not_one_followed_by_two() {
+        let names: Names = [
+            (CombatantId(1), "Kaito".to_string()),
+            (CombatantId(12), "Suri".to_string()),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(
+            with_names("#12 cannot reach #1 (#99 is nobody), #", &names),
+            "Suri cannot reach Kaito (#99 is nobody), #"
+        );
+    }
 }
