@@ -299,13 +299,15 @@ fn type_save_name(
     }
 }
 
-/// F5 saves to the quick slot, F9 loads it (a quick load of a save whose data changed asks
-/// first, on the load screen).
+/// The Quick Save key (F5 unless rebound) saves to the quick slot, Quick Load (F9) loads it (a
+/// quick load of a save whose data changed asks first, on the load screen); the notices name
+/// the keys as the player bound them.
 fn quick_save_and_load(
     input: PlayerInput,
     mut ui: ResMut<BattleUi>,
     mut session: ResMut<Session>,
     dir: Res<DataDir>,
+    settings: Res<super::settings::Settings>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
 ) {
@@ -318,14 +320,20 @@ fn quick_save_and_load(
     if actions.just_pressed(&GameAction::QuickSave) {
         ui.input_used = true;
         session.notice = Some(match save_to_slot(&session, &dir, slots::QUICK) {
-            Ok(()) => "quick-saved (F9 loads it)".into(),
+            Ok(()) => format!(
+                "quick-saved ({} loads it)",
+                settings.key_of(GameAction::QuickLoad)
+            ),
             Err(e) => e,
         });
     } else if actions.just_pressed(&GameAction::QuickLoad) {
         ui.input_used = true;
         let path = slots::slot_path(&dir.0, slots::QUICK);
         if !path.is_file() {
-            session.notice = Some("no quick save yet (F5 makes one)".into());
+            session.notice = Some(format!(
+                "no quick save yet ({} makes one)",
+                settings.key_of(GameAction::QuickSave)
+            ));
             return;
         }
         match Session::load(&path, false) {

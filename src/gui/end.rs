@@ -27,7 +27,8 @@ pub struct ReplayNote(pub Option<String>);
 #[derive(Component)]
 struct ReplayNoteText;
 
-/// F5 on the end screen keeps the battle as a replay in the data directory.
+/// The Quick Save key (F5 unless rebound) on the end screen keeps the battle as a replay in
+/// the data directory.
 fn keep_replay(
     input: PlayerInput,
     session: Option<Res<Session>>,
@@ -63,13 +64,17 @@ fn keep_replay(
 fn draw_replay_note(
     note: Res<ReplayNote>,
     session: Option<Res<Session>>,
+    settings: Res<super::settings::Settings>,
     mut text: Query<&mut Text, With<ReplayNoteText>>,
 ) {
     let watching = session.is_some_and(|s| s.replay.is_some());
     let want = match &note.0 {
         Some(n) => n.clone(),
         None if watching => "End of the replay.".into(),
-        None => "F5: keep this battle as a replay".into(),
+        None => format!(
+            "{}: keep this battle as a replay",
+            settings.key_of(GameAction::QuickSave)
+        ),
     };
     for mut t in &mut text {
         if t.0 != want {

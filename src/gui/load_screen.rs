@@ -262,6 +262,7 @@ fn click_load_rows(
 
 fn draw_load_screen(
     menu: Option<Res<LoadMenu>>,
+    settings: Res<super::settings::Settings>,
     mut rows: Query<(&LoadRow, &Children, &mut Node, &mut BorderColor)>,
     mut texts: Query<&mut Text, Without<LoadInfo>>,
     mut info: Query<&mut Text, With<LoadInfo>>,
@@ -312,9 +313,10 @@ fn draw_load_screen(
     if let Ok(mut text) = info.single_mut() {
         let want = match &menu.message {
             Some(m) => m.clone(),
-            None if menu.entries.is_empty() => {
-                "No saves or replays yet: save from a battle's pause menu or with F5, and keep a replay from the end screen.".into()
-            }
+            None if menu.entries.is_empty() => format!(
+                "No saves or replays yet: save from a battle's pause menu or with {}, and keep a replay from the end screen.",
+                settings.key_of(super::input::GameAction::QuickSave)
+            ),
             None => format!(
                 "{} saves and replays{}",
                 menu.entries.len(),

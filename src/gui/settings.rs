@@ -56,6 +56,15 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// The key the player bound to `action` (its first), as hints on screen name it; `?` when
+    /// none is.
+    pub fn key_of(&self, action: GameAction) -> String {
+        self.keys
+            .get(&action)
+            .and_then(|k| k.first())
+            .map_or_else(|| "?".to_string(), |k| key_label(*k))
+    }
+
     /// Binds `key` to `action` alone, and takes it off any other action that had it; keys
     /// the menus need (arrows, Enter, Space, Escape) are refused, so nobody is locked out.
     pub fn rebind(&mut self, action: GameAction, key: KeyCode) -> Result<(), RebindError> {

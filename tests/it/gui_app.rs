@@ -683,6 +683,27 @@ fn gui_undo_takes_back_a_move_and_redo_gives_it_again() {
 }
 
 #[test]
+fn gui_quick_save_notice_names_the_key_the_player_bound() {
+    let mut settings = Settings::default();
+    settings
+        .rebind(gridclash::gui::input::GameAction::QuickLoad, KeyCode::KeyI)
+        .expect("I is free");
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
+        .insert_resource(skirmish("human,ai"))
+        .insert_resource(settings)
+        .insert_resource(DataDir(data_dir()))
+        .add_plugins(logic_plugin);
+    app.update();
+    app.update();
+    tap(&mut app, KeyCode::F5);
+    assert_eq!(
+        session(&mut app).notice.as_deref(),
+        Some("quick-saved (I loads it)")
+    );
+}
+
+#[test]
 fn gui_quick_save_then_quick_load_returns_to_the_saved_moment() {
     let dir = data_dir();
     let mut app = app_in(skirmish("human,ai"), dir.clone());
