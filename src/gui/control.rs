@@ -307,7 +307,7 @@ fn quick_save_and_load(
     mut ui: ResMut<BattleUi>,
     mut session: ResMut<Session>,
     dir: Res<DataDir>,
-    settings: Res<super::settings::Settings>,
+    settings: Res<super::Settings>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
 ) {
@@ -849,4 +849,30 @@ fn finish_battle(
     if ui.finished_for >= END_SCREEN_DELAY {
         next.set(Screen::End);
     }
+}
+
+/// Applies changed settings: the input map, the UI scale and the computer's pace (unless
+/// the command line chose one for this run).
+pub(super) fn apply_settings(
+    settings: Res<super::Settings>,
+    options: Res<super::PlayOptions>,
+    mut maps: Query<(
+        &super::input::Controls,
+        &mut leafwing_input_manager::prelude::InputMap<GameAction>,
+    )>,
+    mut ui_scale: ResMut<UiScale>,
+    mut pace: ResMut<Pace>,
+) {
+    if !settings.is_changed() && !options.is_changed() {
+        return;
+    }
+    for (controls, mut map) in &mut maps {
+        let gamepad = map.gamepad();
+        *map = super::input::profile_map(controls.0, &settings.keys);
+        if let Some(g) = gamepad {
+            map.set_gamepad(g);
+        }
+    }
+    ui_scale.0 = settings.ui_scale;
+    pace.seconds_per_command = options.ai_pace.unwrap_or(settings.ai_pace);
 }

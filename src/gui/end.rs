@@ -64,7 +64,7 @@ fn keep_replay(
 fn draw_replay_note(
     note: Res<ReplayNote>,
     session: Option<Res<Session>>,
-    settings: Res<super::settings::Settings>,
+    settings: Res<super::Settings>,
     mut text: Query<&mut Text, With<ReplayNoteText>>,
 ) {
     let watching = session.is_some_and(|s| s.replay.is_some());

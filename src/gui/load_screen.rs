@@ -262,7 +262,7 @@ fn click_load_rows(
 
 fn draw_load_screen(
     menu: Option<Res<LoadMenu>>,
-    settings: Res<super::settings::Settings>,
+    settings: Res<super::Settings>,
     mut rows: Query<(&LoadRow, &Children, &mut Node, &mut BorderColor)>,
     mut texts: Query<&mut Text, Without<LoadInfo>>,
     mut info: Query<&mut Text, With<LoadInfo>>,

@@ -151,7 +151,7 @@ pub fn logic_plugin(app: &mut App) {
             load_screen::plugin,
         ))
         .add_systems(Startup, open_first_screen)
-        .add_systems(PreUpdate, settings::apply_settings);
+        .add_systems(PreUpdate, control::apply_settings);
 }
 
 fn open_first_screen(

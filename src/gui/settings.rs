@@ -7,10 +7,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
-use leafwing_input_manager::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::input::{Controls, GameAction, default_keys, profile_map};
+use super::input::{GameAction, default_keys};
 
 /// Everything the settings screen changes.
 #[derive(Resource, Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -250,29 +249,6 @@ pub fn persist(settings: &Settings, file: &SettingsFile) {
     {
         warn!("settings not saved: {e}");
     }
-}
-
-/// Applies changed settings: the input map, the UI scale and the computer's pace (unless
-/// the command line chose one for this run).
-pub(super) fn apply_settings(
-    settings: Res<Settings>,
-    options: Res<super::PlayOptions>,
-    mut maps: Query<(&Controls, &mut InputMap<GameAction>)>,
-    mut ui_scale: ResMut<UiScale>,
-    mut pace: ResMut<super::control::Pace>,
-) {
-    if !settings.is_changed() && !options.is_changed() {
-        return;
-    }
-    for (controls, mut map) in &mut maps {
-        let gamepad = map.gamepad();
-        *map = profile_map(controls.0, &settings.keys);
-        if let Some(g) = gamepad {
-            map.set_gamepad(g);
-        }
-    }
-    ui_scale.0 = settings.ui_scale;
-    pace.seconds_per_command = options.ai_pace.unwrap_or(settings.ai_pace);
 }
 
 #[cfg(test)]
