@@ -9,9 +9,9 @@ use super::attack::{Standing, StandingStill, offer_standing_exploits};
 use super::command::{AttackOrder, AttackTarget, Command, RuleError};
 use super::components::{CombatantId, HeldCharge};
 use super::context::used_profile;
-use super::effects::{lose_charge, spend_actions};
-use super::event::{BattleEvent, EventLog, Pool};
-use super::fighter::{Fighter, FighterQueryItem, eval};
+use super::effects::{lose_charge, spend_actions, spend_ki};
+use super::event::{BattleEvent, EventLog};
+use super::fighter::{Fighter, eval};
 use super::state::*;
 use crate::grid::{Field, footprint_distance};
 use crate::ruleset::{ConditionKind, Rules};
@@ -179,7 +179,9 @@ pub fn declare_charge(
         return;
     };
     spend_actions(&mut f, m.actions, "an Energy Charge", &mut log);
-    pay_ki(&mut f, cost, &mut log);
+    if cost > 0 {
+        spend_ki(&mut f, cost, "an Energy Charge", &mut log);
+    }
     let held = f.encounter.charge.get_or_insert(fed);
     held.charges += 1;
     let charges = held.charges;
@@ -189,31 +191,6 @@ pub fn declare_charge(
         charges,
     });
     charge.0 = Some(ChargeState { who, provokers });
-}
-
-/// Takes `cost` Ki out of the pool and this round's Capacity, logged.
-fn pay_ki(f: &mut FighterQueryItem, cost: i64, log: &mut EventLog) {
-    if cost <= 0 {
-        return;
-    }
-    let who = *f.id;
-    let (k0, c0) = (f.ki.current, f.capacity.current);
-    f.ki.current -= cost;
-    f.capacity.current -= cost;
-    log.push(BattleEvent::KiSpent {
-        who,
-        amount: cost,
-        from: k0,
-        to: f.ki.current,
-        what: "an Energy Charge".into(),
-    });
-    log.push(BattleEvent::PoolChanged {
-        who,
-        pool: Pool::Capacity,
-        from: c0,
-        to: f.capacity.current,
-        reason: "Ki spent this round".into(),
-    });
 }
 
 /// True while a charge waits on its Exploits and nothing else is going on.

@@ -446,6 +446,29 @@ pub fn spend_actions(f: &mut FighterQueryItem, n: u32, what: &str, log: &mut Eve
     }
 }
 
+/// Takes `cost` Ki out of the pool and out of this round's Capacity for `what`, logged as
+/// both (a Boosted move, an Energy Charge).
+pub fn spend_ki(f: &mut FighterQueryItem, cost: i64, what: &str, log: &mut EventLog) {
+    let who = *f.id;
+    let (k0, c0) = (f.ki.current, f.capacity.current);
+    f.ki.current -= cost;
+    f.capacity.current -= cost;
+    log.push(BattleEvent::KiSpent {
+        who,
+        amount: cost,
+        from: k0,
+        to: f.ki.current,
+        what: what.to_string(),
+    });
+    log.push(BattleEvent::PoolChanged {
+        who,
+        pool: Pool::Capacity,
+        from: c0,
+        to: f.capacity.current,
+        reason: "Ki spent this round".into(),
+    });
+}
+
 /// Turns one Standard Action into a Counter Action.
 pub fn convert_action(f: &mut FighterQueryItem, log: &mut EventLog) {
     f.actions.standard = f.actions.standard.saturating_sub(1);

@@ -10,7 +10,7 @@ use super::attack::{Provocation, offer_exploit};
 use super::attack::{begin_attack, check_attack};
 use super::command::{Command, RuleError};
 use super::components::*;
-use super::event::{BattleEvent, EventLog, Pool};
+use super::event::{BattleEvent, EventLog};
 use super::fighter::{Fighter, at_tier, can_end_on, eval, provoked_by};
 use super::state::*;
 use crate::grid::path::{Reach, diagonal_open, reachable, step_cost};
@@ -219,23 +219,8 @@ pub fn declare_move(
     if boosted {
         let snap = f.snapshot();
         let need = boosted_cost(rules, &snap);
-        let (k0, c0) = (f.ki.current, f.capacity.current);
-        f.ki.current -= need;
-        f.capacity.current -= need;
-        log.push(BattleEvent::KiSpent {
-            who,
-            amount: need,
-            from: k0,
-            to: f.ki.current,
-            what: format!("Boosted Speed costs {}", rules.actions.boosted_move_cost),
-        });
-        log.push(BattleEvent::PoolChanged {
-            who,
-            pool: Pool::Capacity,
-            from: c0,
-            to: f.capacity.current,
-            reason: "Ki spent this round".into(),
-        });
+        let what = format!("Boosted Speed costs {}", rules.actions.boosted_move_cost);
+        crate::battle::effects::spend_ki(&mut f, need, &what, &mut log);
     }
     moving.0 = Some(MoveState {
         who,
