@@ -219,7 +219,7 @@ fn dbu_energy_charge_provokes_an_exploit_from_each_adjacent_opponent() {
 }
 
 #[test]
-fn dbu_cancelled_or_defeated_charges_are_lost() {
+fn dbu_cancelled_charges_are_lost_and_cancelling_costs_no_action() {
     let mut b = blaster_and_brawler();
     run(&mut b, charge(0, "sphere"));
     let got = run(
@@ -230,6 +230,10 @@ fn dbu_cancelled_or_defeated_charges_are_lost() {
     );
     assert_contains(&got, &["Ki Blaster loses 1 Energy Charge(s) (cancelled)."]);
     assert_eq!(held(&mut b, 0), None);
+    assert!(
+        !got.iter().any(|l| l.contains("spends")),
+        "No Effort is an Instant: {got:?}"
+    );
     // Cancelling is an Instant: no action spent, and nothing left to cancel.
     assert!(matches!(
         b.check(&Command::CancelCharge {
