@@ -171,6 +171,10 @@ struct OddsArgs {
     /// Energy Charge maneuver; a Beam's free charge comes on top).
     #[arg(long, default_value_t = 0)]
     charges: u32,
+    /// DBU: what if the attacker had made its Arrogant Declaration: `superior` while its
+    /// Superiority lasts (one more d10), `spent` after it (−1(bT) to its Combat Rolls).
+    #[arg(long, value_enum)]
+    arrogance: Option<cli::odds::ArroganceAsked>,
     /// Print the odds as one JSON object.
     #[arg(long)]
     json: bool,

@@ -57,6 +57,8 @@ pub struct BarView {
     pub end_condition: Option<(crate::ruleset::ConditionKind, String)>,
     /// The Energy Charge maneuver, where the ruleset has it (DBU).
     pub charge: Option<ChargeBar>,
+    /// An Arrogant Declaration may be made now (DBU: once an encounter), with its penalty.
+    pub arrogant_declaration: Option<i64>,
 }
 
 /// The Energy Charge part of the bar.

@@ -106,6 +106,7 @@ pub fn check_while_charging(
         Command::Attack(order) => !held.feeds(&order.profile, order.technique.as_deref()),
         Command::Exploit { order, .. } => order.is_some(),
         Command::PowerUp { .. }
+        | Command::ArrogantDeclaration { .. }
         | Command::Recover { .. }
         | Command::EndCondition { .. }
         | Command::StandUp { .. }
@@ -122,8 +123,9 @@ pub fn check_while_charging(
     }
 }
 
-/// The opponents an Energy Charge by `me` provokes: every living one beside it, in id order.
-pub fn charge_provokers(fighters: &[Fighter], me: &Fighter) -> Vec<CombatantId> {
+/// The opponents an Energy Charge or an Arrogant Declaration by `me` provokes: every living one
+/// beside it, in id order.
+pub fn adjacent_provokers(fighters: &[Fighter], me: &Fighter) -> Vec<CombatantId> {
     let Some(at) = me.position else {
         return Vec::new();
     };
@@ -167,7 +169,7 @@ pub fn declare_charge(
     let Some(me) = all.iter().find(|f| f.id == who) else {
         return;
     };
-    let provokers = charge_provokers(&all, me);
+    let provokers = adjacent_provokers(&all, me);
     let cost = charge_cost(rules, me);
     let fed = HeldCharge {
         profile,

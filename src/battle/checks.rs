@@ -157,6 +157,11 @@ pub fn rolloff_spec(rules: &Rules) -> RollSpec {
     s
 }
 
+/// Surgency, less the Arrogant Declaration's aftermath.
+pub fn surgency(rules: &Rules, f: &Fighter) -> i64 {
+    eval(&rules.actions.surgency, &f.vars()) - f.arrogance_penalty(rules)
+}
+
 /// The Healing Surge: 2d10(T) + Surgency.
 pub fn healing_surge_spec(rules: &Rules, f: &Fighter) -> RollSpec {
     let mut s = RollSpec::new(RollKind::Amount("Healing Surge".into()));
@@ -167,6 +172,7 @@ pub fn healing_surge_spec(rules: &Rules, f: &Fighter) -> RollSpec {
         s.add("Healing Surge", pool.flat);
     }
     s.add("Surgency", eval(&rules.actions.surgency, &f.vars()));
+    s.add("after Arrogant Declaration", -f.arrogance_penalty(rules));
     s
 }
 

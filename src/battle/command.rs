@@ -114,6 +114,9 @@ pub enum Command {
     },
     /// Cancel one's Energy Charge (No Effort, an Instant): the charges are lost.
     CancelCharge { who: CombatantId },
+    /// Arrogant Declaration (once per encounter): an Action for Superiority until the end of
+    /// one's next turn, then −1(bT) to Combat Rolls, Surgency and Soak for the rest of it.
+    ArrogantDeclaration { who: CombatantId },
     /// Combat Recovery: 2 or 3 Actions to regain Life and Ki, lowering Defense Value.
     Recover { who: CombatantId, actions: u32 },
     /// Turn a Standard Action into a Counter Action.
@@ -195,6 +198,7 @@ impl Command {
             | Self::PowerUp { who }
             | Self::EnergyCharge { who, .. }
             | Self::CancelCharge { who }
+            | Self::ArrogantDeclaration { who }
             | Self::Recover { who, .. }
             | Self::Intercede { who, .. }
             | Self::HandOver { who }
@@ -425,6 +429,10 @@ pub enum RuleError {
     ChargeLimit { max: u32 },
     #[error("no Energy Charge to cancel")]
     NotCharging,
+    #[error("an Arrogant Declaration is made once a Combat Encounter")]
+    ArroganceMade,
+    #[error("only {limit} Minion per encounter may use Arrogant Declaration")]
+    MinionArrogance { limit: u32 },
     #[error("a Combat Recovery spends {min} to {max} Actions")]
     RecoveryActions { min: u32, max: u32 },
     #[error("one Combat Recovery a round")]

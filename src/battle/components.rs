@@ -441,6 +441,18 @@ pub struct EncounterLog {
     /// (Guard Down meanwhile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub charge: Option<HeldCharge>,
+    /// The encounter's Arrogant Declaration, once made (it is made once).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrogance: Option<Arrogance>,
+}
+
+/// Where a combatant's Arrogant Declaration stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Arrogance {
+    /// Declared; the Exploits it provoked come first.
+    Declared,
+    /// Superiority given: the penalty applies once it is over, for the rest of the encounter.
+    Superior,
 }
 
 /// Energy Charges held for a declared Basic Attack or Signature Technique.

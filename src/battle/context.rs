@@ -210,6 +210,10 @@ fn add_roll_modifiers(rules: &Rules, field: &Field, f: &Fighter, s: &mut RollSpe
         {
             s.add("Poisoned while Wounded", -at_tier(low_life_penalty, t, bt));
         }
+        let arrogance = f.arrogance_penalty(rules);
+        if arrogance != 0 {
+            s.add("after Arrogant Declaration", -arrogance);
+        }
     }
     s.add("Minion Weakness", -f.power.minion_roll_penalty);
     if let Some(at) = f.position {
@@ -693,6 +697,10 @@ pub fn damage_against(
         notes.push("Prone: all damage is Lethal".into());
     }
     let soak = target.derived(rules).soak;
+    let arrogance = target.arrogance_penalty(rules);
+    if arrogance != 0 {
+        notes.push(format!("after Arrogant Declaration: Soak -{arrogance}"));
+    }
     let soak_used = rules.soak_fraction(category).of(soak);
     let shelter = cover.map_or(0, |c| {
         notes.push(format!(

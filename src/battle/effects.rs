@@ -387,6 +387,15 @@ pub fn end_condition(
         ConditionRule::Rage { .. } => {
             f.encounter.rage_aftermath = Some(order.round + 1);
         }
+        ConditionRule::Superiority => {
+            let penalty = f.snapshot().arrogance_penalty(rules);
+            if penalty != 0 {
+                log.push(BattleEvent::ArroganceAftermath {
+                    who: *f.id,
+                    penalty,
+                });
+            }
+        }
         _ => {}
     }
     Some(inst)

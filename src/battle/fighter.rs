@@ -349,6 +349,23 @@ impl Fighter {
         }
     }
 
+    /// What the Arrogant Declaration's aftermath takes off this fighter's Combat Rolls,
+    /// Surgency and Soak: "Afterwards, −1(bT) … for the rest of the encounter", once the
+    /// Superiority it gave is over (0 before, and without one).
+    pub fn arrogance_penalty(&self, rules: &Rules) -> i64 {
+        match (
+            &rules.actions.arrogant_declaration,
+            self.encounter.arrogance,
+        ) {
+            (Some(a), Some(Arrogance::Superior))
+                if !self.conditions.has(ConditionKind::Superiority) =>
+            {
+                at_tier(&a.penalty, self.power.tier, self.power.base_tier)
+            }
+            _ => 0,
+        }
+    }
+
     /// Guard Down in effect, directly, through Prone or while holding an Energy Charge
     /// ("until you make that attack you have Guard Down"); returns the tier its "(T)" uses.
     pub fn guard_down_tier(&self, rules: &Rules) -> Option<u32> {
@@ -425,6 +442,8 @@ impl Fighter {
                 _ => {}
             }
         }
+        // Arrogant Declaration's aftermath; a Soak below 0 would add damage, which no text says.
+        out.soak = (out.soak - self.arrogance_penalty(rules)).max(out.soak.min(0));
         out
     }
 

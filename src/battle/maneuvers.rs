@@ -49,7 +49,7 @@ pub fn use_surge(
         }
         SurgeKind::Ki => {
             let d = snap.derived(rules);
-            let surgency = super::fighter::eval(&rules.actions.surgency, &snap.vars());
+            let surgency = super::checks::surgency(rules, &snap);
             let ki = rules.actions.ki_surge_fraction.of(d.max_ki) + surgency;
             let cap = rules.actions.ki_surge_capacity_fraction.of(d.max_capacity);
             log.push(BattleEvent::SurgeUsed {

@@ -187,6 +187,12 @@ impl Battle {
                     .is_ok()
             })
             .map(|k| (k, rules.condition(k).name.clone()));
+        view.arrogant_declaration = rules
+            .actions
+            .arrogant_declaration
+            .as_ref()
+            .filter(|_| self.check(&Command::ArrogantDeclaration { who }).is_ok())
+            .map(|a| super::fighter::at_tier(&a.penalty, me.power.tier, me.power.base_tier));
         view.charge = rules.attacks.energy_charge.maneuver.as_ref().map(|_| {
             let held = me
                 .encounter
@@ -215,16 +221,29 @@ impl Battle {
         let names = self.names();
         let name = |id| names.get(&id).cloned().unwrap_or_default();
         let mut prompt = super::family::of(&self.rules).exploit_prompt(&name(mover), &name(who));
-        // An Energy Charge beside `who` provoked it, not a step out of its reach.
-        if self
+        // A maneuver made beside `who` provoked it, not a step out of its reach.
+        let charging = self
             .world
             .resource::<super::charge::CurrentCharge>()
             .0
             .as_ref()
-            .is_some_and(|c| c.who == mover)
-        {
+            .is_some_and(|c| c.who == mover);
+        let declaring = self
+            .world
+            .resource::<super::arrogance::CurrentDeclaration>()
+            .0
+            .as_ref()
+            .is_some_and(|c| c.who == mover);
+        let doing = if charging {
+            Some("charges an attack")
+        } else if declaring {
+            Some("makes an Arrogant Declaration")
+        } else {
+            None
+        };
+        if let Some(doing) = doing {
             prompt.question = format!(
-                "{} charges an attack beside {}. Exploit with a Basic Attack (a Counter Action)?",
+                "{} {doing} beside {}. Exploit with a Basic Attack (a Counter Action)?",
                 name(mover),
                 name(who)
             );

@@ -6,6 +6,7 @@
 //! until nothing more happens or a question needs an answer.
 
 pub mod aim;
+pub mod arrogance;
 pub mod attack;
 pub mod bar;
 pub mod charge;
@@ -92,11 +93,13 @@ pub fn plugin(app: &mut App) {
                 recovery::declare_recovery,
                 charge::apply_cancel_charge,
                 charge::declare_charge,
+                arrogance::declare_arrogance,
             )
                 .chain(),
             movement::advance_move.run_if(movement::move_ready),
             recovery::advance_recovery.run_if(recovery::recovery_ready),
             charge::advance_charge.run_if(charge::charge_ready),
+            arrogance::advance_arrogance.run_if(arrogance::declaration_ready),
             attack::begin_queued_attack.run_if(attack::queued_ready),
             (
                 attack::open_response_window.run_if(attack::attack_in(AttackPhase::Responses)),
@@ -123,6 +126,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<CurrentMove>()
         .init_resource::<CurrentRecovery>()
         .init_resource::<charge::CurrentCharge>()
+        .init_resource::<arrogance::CurrentDeclaration>()
         .init_resource::<QueuedAttack>()
         .init_resource::<PendingCommand>()
         .init_resource::<CheckedOrder>()
@@ -209,6 +213,7 @@ pub fn command_name(cmd: &Command) -> &'static str {
         Command::PowerUp { .. } => "Power Up",
         Command::EnergyCharge { .. } => "Energy Charge",
         Command::CancelCharge { .. } => "Cancel Energy Charge",
+        Command::ArrogantDeclaration { .. } => "Arrogant Declaration",
         Command::Recover { .. } => "Recover",
         Command::ConvertAction { .. } => "Convert Action",
         Command::EndTurn { .. } => "End Turn",
@@ -397,6 +402,7 @@ impl Battle {
             && w.resource::<CurrentMove>().0.is_none()
             && w.resource::<CurrentRecovery>().0.is_none()
             && w.resource::<charge::CurrentCharge>().0.is_none()
+            && w.resource::<arrogance::CurrentDeclaration>().0.is_none()
             && w.resource::<QueuedAttack>().0.is_none()
     }
 
@@ -639,6 +645,9 @@ impl Battle {
             /// An Energy Charge waiting on its Exploits (absent when none).
             #[serde(skip_serializing_if = "Option::is_none")]
             charging: &'a Option<charge::ChargeState>,
+            /// An Arrogant Declaration waiting on its Exploits (absent when none).
+            #[serde(skip_serializing_if = "Option::is_none")]
+            declaring: &'a Option<arrogance::DeclarationState>,
         }
         let fighters = self.fighters_shared();
         let w = &self.world;
@@ -663,6 +672,7 @@ impl Battle {
             grenades: &w.resource::<Battleground>().0.grenades,
             ground: changed_ground(&self.setup.map, &w.resource::<Battleground>().0),
             charging: &w.resource::<charge::CurrentCharge>().0,
+            declaring: &w.resource::<arrogance::CurrentDeclaration>().0,
         };
         self.hasher.hash(
             &fighters,
@@ -855,6 +865,9 @@ impl Battle {
                 movement::check_move(&rules, &field, fighters, me, path, *boosted).map(|_| ())
             }
             Command::PowerUp { .. } => recovery::check_power_up(&rules, me),
+            Command::ArrogantDeclaration { .. } => {
+                arrogance::check_arrogant_declaration(&rules, fighters, me)
+            }
             Command::Recover { actions, .. } => recovery::check_recovery(&rules, me, *actions),
             Command::Surge { .. } => {
                 if me.encounter.surge_used {

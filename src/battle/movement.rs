@@ -306,10 +306,9 @@ pub fn advance_move(
             let by = Provocation {
                 mover: m.who,
                 at: from,
-                recovering: false,
+                standing: None,
                 sneak: false,
                 shooting: false,
-                charging: false,
             };
             let stop = offer_exploit(rules, &field, &all, pf, by, &mut q, &mut log)
                 .start(&mut awaiting, &mut attack);

@@ -85,6 +85,15 @@ pub fn default_unit_sheet(ctx: &SheetContext, f: &Fighter) -> UnitSheet {
             f.charged_name(rules, h)
         ));
     }
+    match (f.encounter.arrogance, f.arrogance_penalty(rules)) {
+        (Some(_), 0) => out.push_str(
+            "\n[AD] Arrogant Declaration made: its price comes when the Superiority ends",
+        ),
+        (Some(_), p) => out.push_str(&format!(
+            "\n[AD] Arrogant Declaration spent: -{p} to Combat Rolls, Surgency and Soak"
+        )),
+        (None, _) => {}
+    }
     for c in &f.conditions.0 {
         let def = rules.condition(c.kind);
         let until = match c.expires {

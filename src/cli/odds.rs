@@ -7,11 +7,13 @@ use gridclash::battle::Battle;
 use gridclash::battle::command::AttackOrder;
 use gridclash::battle::command::DefenseChoice;
 use gridclash::battle::components::{
-    CombatantId, Controller, EncounterLog, HeldCharge, Position, Square,
+    Arrogance, CombatantId, ConditionInstance, Conditions, Controller, EncounterLog, Expiry,
+    HeldCharge, Position, Square,
 };
 use gridclash::battle::family::OddsWhatIf;
 use gridclash::battle::odds_text::OddsAsk;
 use gridclash::dice::DiceSource;
+use gridclash::ruleset::ConditionKind;
 use gridclash::ruleset::Rules;
 
 use super::load_scenario;
@@ -126,8 +128,13 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         push: None,
         sneak: args.sneak,
     };
-    let (fighters, preview) = if args.charges > 0 {
-        stage_charges(&mut battle, &rules, &order, args.charges)?;
+    let (fighters, preview) = if args.charges > 0 || args.arrogance.is_some() {
+        if args.charges > 0 {
+            stage_charges(&mut battle, &rules, &order, args.charges)?;
+        }
+        if let Some(asked) = args.arrogance {
+            stage_arrogance(&mut battle, &rules, attacker, asked)?;
+        }
         let preview = battle.preview(&order).map_err(|e| e.to_string())?;
         (battle.fighters(), preview)
     } else {
@@ -201,6 +208,53 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where the attacker's Arrogant Declaration stands, for `--arrogance`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ArroganceAsked {
+    /// Just made: Superiority until the end of the attacker's next turn.
+    Superior,
+    /// Its Superiority over: the penalty for the rest of the encounter.
+    Spent,
+}
+
+/// Gives the attacker its Arrogant Declaration as `asked` says, refusing a ruleset without
+/// the maneuver.
+fn stage_arrogance(
+    battle: &mut Battle,
+    rules: &Rules,
+    attacker: CombatantId,
+    asked: ArroganceAsked,
+) -> Result<(), String> {
+    if rules.actions.arrogant_declaration.is_none() {
+        return Err(format!(
+            "--arrogance: the {} ruleset has no Arrogant Declaration maneuver",
+            rules.manifest.id
+        ));
+    }
+    let world = battle.world_mut();
+    let mut q = world.query::<(&CombatantId, &mut EncounterLog, &mut Conditions)>();
+    for (id, mut log, mut conditions) in q.iter_mut(world) {
+        if *id != attacker {
+            continue;
+        }
+        log.arrogance = Some(Arrogance::Superior);
+        conditions.remove(ConditionKind::Superiority);
+        if asked == ArroganceAsked::Superior {
+            conditions.0.push(ConditionInstance {
+                kind: ConditionKind::Superiority,
+                source: None,
+                source_tier: 0,
+                stacks: 1,
+                amount: 0,
+                expires: Expiry::UntilEnded,
+                failures: 0,
+                category: None,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Gives the attacker `charges` Energy Charges held for `order`'s attack, as the Energy Charge

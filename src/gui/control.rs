@@ -605,6 +605,8 @@ fn command_active_unit(
         charge_command(&mut session, who)
     } else if pressed(GameAction::CancelCharge) {
         Some(Command::CancelCharge { who })
+    } else if pressed(GameAction::ArrogantDeclaration) {
+        Some(Command::ArrogantDeclaration { who })
     } else if pressed(GameAction::EndCondition) {
         // The condition the action bar names.
         session

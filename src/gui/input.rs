@@ -76,6 +76,8 @@ pub enum GameAction {
     EnergyCharge,
     /// DBU: cancel one's Energy Charge (No Effort, an Instant; the charges are lost).
     CancelCharge,
+    /// DBU: the Arrogant Declaration (Superiority now, a penalty for the rest of the battle).
+    ArrogantDeclaration,
     /// Answer a defense prompt: Dodge (take it in power stages), Parry (DBU; Block in shinobi,
     /// block with a card in power stages), Deflect (shinobi).
     Dodge,
@@ -192,6 +194,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::CurePoison, vec![K::KeyQ]),
         (A::EnergyCharge, vec![K::KeyA]),
         (A::CancelCharge, vec![K::KeyV]),
+        (A::ArrogantDeclaration, vec![K::KeyI]),
         (A::Dodge, vec![K::KeyD]),
         (A::Parry, vec![K::KeyP]),
         (A::Deflect, vec![K::KeyE]),
@@ -300,6 +303,10 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(
             A::CancelCharge,
             ButtonlikeChord::new([GamepadButton::RightTrigger2, GamepadButton::LeftThumb]),
+        )
+        .with(
+            A::ArrogantDeclaration,
+            ButtonlikeChord::new([GamepadButton::RightTrigger2, GamepadButton::RightTrigger]),
         )
         .with(
             A::Undo,

@@ -24,7 +24,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 40] = [
+pub const REBINDABLE: [GameAction; 41] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -51,6 +51,7 @@ pub const REBINDABLE: [GameAction; 40] = [
     GameAction::CurePoison,
     GameAction::EnergyCharge,
     GameAction::CancelCharge,
+    GameAction::ArrogantDeclaration,
     GameAction::Dodge,
     GameAction::Parry,
     GameAction::Deflect,

@@ -191,6 +191,7 @@ pub fn actions(e: Economy) -> ActionRules {
             per_action: no_dice(),
             defense: zero(),
         },
+        arrogant_declaration: None,
         standard_actions: e.standard_actions,
         counter_actions: e.counter_actions,
         conversion: e.conversion,

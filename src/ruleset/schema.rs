@@ -801,6 +801,10 @@ pub struct ActionRules {
     pub boosted_move_cost: Formula,
     pub power_up: PowerUpRules,
     pub combat_recovery: RecoveryRules,
+    /// Arrogant Declaration, where the ruleset has it (DBU): the maneuver that gives
+    /// Superiority for a while at a lasting price.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrogant_declaration: Option<ArrogantDeclarationRules>,
     pub standard_actions: u32,
     pub counter_actions: u32,
     /// A Standard Action may be turned into a Counter Action at any time.
@@ -830,6 +834,19 @@ pub struct PowerUpRules {
     pub roll_bonus: Formula,
     /// Added to Maximum Capacity per stack.
     pub capacity: Fraction,
+}
+
+/// The Arrogant Declaration maneuver (digest §3.3): once per Combat Encounter, Actions for
+/// Superiority until the end of one's next turn, then a penalty for the rest of the encounter.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArrogantDeclarationRules {
+    /// Standard Actions it costs.
+    pub actions: u32,
+    /// Taken off every Combat Roll, Surgency and Soak once the Superiority it gave is over.
+    pub penalty: Formula,
+    /// How many Minions in one Combat Encounter may make it (the digest: one).
+    pub minions_per_encounter: u32,
 }
 
 /// The Combat Recovery maneuver.

@@ -4,6 +4,7 @@
 mod common;
 
 mod ai;
+mod arrogance;
 mod charge;
 mod conditions;
 mod corpus;

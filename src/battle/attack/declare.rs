@@ -173,10 +173,9 @@ pub fn declare_attack(
                 Provocation {
                     mover: me.id,
                     at,
-                    recovering: false,
+                    standing: None,
                     sneak: false,
                     shooting: true,
-                    charging: false,
                 },
                 &mut q,
                 &mut log,
@@ -220,10 +219,9 @@ pub fn declare_attack(
             Provocation {
                 mover: me.id,
                 at,
-                recovering: false,
+                standing: None,
                 sneak: true,
                 shooting: false,
-                charging: false,
             },
             &mut q,
             &mut log,
@@ -341,18 +339,17 @@ pub fn open_response_window(
     state.phase = AttackPhase::DefenseDeclaration;
 }
 
-/// What provoked an Exploit: who did, where it stood, and whether by recovering rather than by
-/// moving (the log says which).
+/// What provoked an Exploit: who did, where it stood, and what it was doing (the log says
+/// which).
 pub struct Provocation {
     pub mover: CombatantId,
     pub at: Square,
-    pub recovering: bool,
+    /// A maneuver made standing still provoked it (not a step out of reach).
+    pub standing: Option<StandingStill>,
     /// Shinobi: a spotted sneak attack provoked it.
     pub sneak: bool,
     /// d20: a shot fired in a threatened square provoked it.
     pub shooting: bool,
-    /// An Energy Charge beside the attacker provoked it.
-    pub charging: bool,
 }
 
 /// What offering an Exploit started: nothing, a question for a person, or the Exploit itself
@@ -389,6 +386,8 @@ pub enum StandingStill {
     Recovering,
     /// An Energy Charge.
     Charging,
+    /// An Arrogant Declaration.
+    Declaring,
 }
 
 /// A unit that provoked Exploits standing still, and the opponents not asked yet.
@@ -431,10 +430,9 @@ pub fn offer_standing_exploits(
         let by = Provocation {
             mover: who,
             at,
-            recovering: why == StandingStill::Recovering,
+            standing: Some(why),
             sneak: false,
             shooting: false,
-            charging: why == StandingStill::Charging,
         };
         if offer_exploit(rules, field, all, provoker, by, q, log).start(awaiting, attack) {
             return true;
@@ -464,11 +462,12 @@ pub fn offer_exploit(
         attacker: provoker.id,
         mover: by.mover,
         at: by.at,
-        recovering: by.recovering,
+        recovering: by.standing == Some(StandingStill::Recovering),
         sneak: by.sneak,
         opportunity: crate::battle::family::of(rules).opportunity_attacks(),
         shooting: by.shooting,
-        charging: by.charging,
+        charging: by.standing == Some(StandingStill::Charging),
+        declaring: by.standing == Some(StandingStill::Declaring),
     };
     match provoker.controller.exploits {
         ExploitPolicy::Never => Offered::Nothing,

@@ -304,6 +304,14 @@ impl BattleEvent {
                 "{} charges {attack}: {charges} Energy Charge(s) held, Guard Down until it is made.",
                 n(names, *who)
             ),
+            E::ArrogantDeclaration { who } => format!(
+                "{} makes an Arrogant Declaration: Superiority until the end of its next turn, then a lasting penalty.",
+                n(names, *who)
+            ),
+            E::ArroganceAftermath { who, penalty } => format!(
+                "{}'s Arrogant Declaration is spent: -{penalty} to Combat Rolls, Surgency and Soak for the rest of the encounter.",
+                n(names, *who)
+            ),
             E::ChargeReleased { who, charges } => format!(
                 "{} releases {charges} Energy Charge(s) into the attack.",
                 n(names, *who)
@@ -390,8 +398,15 @@ impl BattleEvent {
                 opportunity,
                 shooting,
                 charging,
+                declaring,
             } => {
-                if *charging {
+                if *declaring {
+                    format!(
+                        "{} makes an Arrogant Declaration at {at} beside {}: Exploit!",
+                        n(names, *mover),
+                        n(names, *attacker)
+                    )
+                } else if *charging {
                     format!(
                         "{} charges at {at} beside {}: Exploit!",
                         n(names, *mover),

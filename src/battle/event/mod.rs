@@ -274,6 +274,15 @@ pub enum BattleEvent {
         attack: String,
         charges: u32,
     },
+    /// An Arrogant Declaration was made: Superiority follows the Exploits it provoked.
+    ArrogantDeclaration {
+        who: CombatantId,
+    },
+    /// The Superiority an Arrogant Declaration gave is over: its penalty holds from now on.
+    ArroganceAftermath {
+        who: CombatantId,
+        penalty: i64,
+    },
     /// The attack the charges fed was made: they went into it.
     ChargeReleased {
         who: CombatantId,
@@ -334,6 +343,9 @@ pub enum BattleEvent {
         /// Provoked by an Energy Charge next to the attacker.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         charging: bool,
+        /// Provoked by an Arrogant Declaration next to the attacker.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        declaring: bool,
     },
     AttackDeclared {
         attacker: CombatantId,

@@ -164,6 +164,7 @@ pub fn bar_view(data: &ShinobiData, me: &Fighter) -> BarView {
         stand_up: false,
         cure_poison: false,
         end_condition: None,
+        arrogant_declaration: None,
         charge: None,
     }
 }

@@ -608,6 +608,7 @@ pub trait Family: Sync {
             stand_up: false,
             cure_poison: false,
             end_condition: None,
+            arrogant_declaration: None,
             charge: None,
         }
     }

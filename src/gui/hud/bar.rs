@@ -199,6 +199,12 @@ pub(super) fn action_bar_text(
         if let Some((_, name)) = &b.end_condition {
             items.push(format!("{} End {name}", keys.of(GameAction::EndCondition)));
         }
+        if let Some(p) = b.arrogant_declaration {
+            items.push(format!(
+                "{} Arrogant Declaration (Superiority, then -{p})",
+                keys.of(GameAction::ArrogantDeclaration)
+            ));
+        }
         if let Some(c) = &b.charge {
             let key = keys.of(GameAction::EnergyCharge);
             match &c.held {

@@ -675,6 +675,17 @@ pub(super) fn validate(rules: &Rules, sources: &[(PathBuf, String)]) -> Vec<Rule
         &root.field("ki_surge_capacity_fraction"),
         &ac.ki_surge_capacity_fraction,
     );
+    if let Some(a) = &ac.arrogant_declaration {
+        let ap = root.field("arrogant_declaration");
+        c.formula(ACTIONS, &ap.field("penalty"), &a.penalty, TIER);
+        if a.actions == 0 {
+            c.err(
+                ACTIONS,
+                &ap.field("actions"),
+                "an Arrogant Declaration costs at least one Action",
+            );
+        }
+    }
 
     // terrain.ron
     check_terrain(&mut c, &rules.terrain, TERRAIN);

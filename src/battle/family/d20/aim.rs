@@ -271,6 +271,7 @@ pub fn bar_view(d: &D20Data, me: &Fighter) -> BarView {
         cure_poison: false,
         end_condition: None,
         charge: None,
+        arrogant_declaration: None,
     }
 }
 
