@@ -175,6 +175,10 @@ struct OddsArgs {
     /// Superiority lasts (one more d10), `spent` after it (−1(bT) to its Combat Rolls).
     #[arg(long, value_enum)]
     arrogance: Option<cli::odds::ArroganceAsked>,
+    /// DBU: as a Called Shot at this body part (head, eyes, arm, gut): an Action and 2(T) Ki
+    /// more, −2(T) to the Strike, +1 Damage Category, the part's condition on a damaging hit.
+    #[arg(long)]
+    called_shot: Option<String>,
     /// Print the odds as one JSON object.
     #[arg(long)]
     json: bool,

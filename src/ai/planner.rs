@@ -25,7 +25,7 @@ use crate::battle::Battle;
 use crate::battle::attack::check_attack;
 use crate::battle::checks::{save_spec, skill_spec};
 use crate::battle::command::DefenseChoice;
-use crate::battle::command::{AttackOrder, Command, SurgeKind};
+use crate::battle::command::{AttackOrder, AttackTarget, Command, SurgeKind};
 use crate::battle::components::CombatantId;
 use crate::battle::context::declaration;
 use crate::battle::context::{ki_cost, reach};
@@ -147,6 +147,18 @@ impl Situation<'_> {
         me: &Fighter,
         order: &AttackOrder,
     ) -> Option<f64> {
+        self.attack_value_with(fighters, me, order, 0.0)
+    }
+
+    /// [`Situation::attack_value`] with `on_hit` more for each target the attack hits (what
+    /// a condition it gives on a hit is worth).
+    fn attack_value_with(
+        &mut self,
+        fighters: &[Fighter],
+        me: &Fighter,
+        order: &AttackOrder,
+        on_hit: f64,
+    ) -> Option<f64> {
         let targets = check_attack(self.rules, &self.field, fighters, me, order, None).ok()?;
         let mut decl = declaration(self.rules, me, order, targets.len()).ok()?;
         decl.bystanders = fighters;
@@ -171,7 +183,8 @@ impl Situation<'_> {
             } else {
                 0.0
             };
-            let effect = family.effect_worth(&decl.profile.id, me, t) * choice.hit_chance;
+            let effect =
+                (family.effect_worth(&decl.profile.id, me, t) + on_hit) * choice.hit_chance;
             let v = choice.expected_damage
                 + effect
                 + card_taken
@@ -299,6 +312,7 @@ fn threat_of(rules: &Rules, field: &Field, attacker: &Fighter, victim: &Fighter)
             element: attacker.loadout.elements.first().cloned(),
             push: None,
             sneak: false,
+            called_shot: None,
         };
         let Ok(mut decl) = declaration(rules, attacker, &order, 1) else {
             continue;
@@ -475,16 +489,36 @@ pub fn decide(
     }
     let family = crate::battle::family::of(&rules);
     let rest_here = f64::from(family.actions_after(&me, None)) * best_here;
+    // About the score of the best plain attack from here (its value and the actions after it,
+    // before the risk every option here shares): what a costly maneuver's best case must beat
+    // before its exact price is worked out.
+    let best_attack = best_here * (1.0 + left_after);
     // The attack worth charging, if any: the best one from here (with no wager), the only one a
     // charge could pay for.
-    let to_charge = attacks
+    let best_plain = attacks
         .iter()
         .filter(|(v, o)| *v > 0.0 && o.wager == 0)
         .fold(None::<&(f64, AttackOrder)>, |best, a| match best {
             Some(b) if b.0 >= a.0 => Some(b),
             _ => Some(a),
         })
-        .map(|(_, o)| o.clone());
+        .cloned();
+    let to_charge = best_plain.as_ref().map(|(_, o)| o.clone());
+    // The best single-target attack from here, the one a Called Shot could be.
+    let to_call = attacks
+        .iter()
+        .filter(|(v, o)| *v > 0.0 && o.wager == 0)
+        .filter(|(_, o)| matches!(o.target, AttackTarget::Combatant(_)))
+        .filter(|(_, o)| {
+            rules
+                .profile(&o.profile)
+                .is_some_and(|p| matches!(p.targeting, crate::ruleset::Targeting::Single))
+        })
+        .fold(None::<&(f64, AttackOrder)>, |best, a| match best {
+            Some(b) if b.0 >= a.0 => Some(b),
+            _ => Some(a),
+        })
+        .cloned();
     for (v, o) in attacks {
         // A helping attack that helps nobody (Digimon: a second Direct on the same roll, Heal
         // on the unhurt) is an action thrown away, not a tie with ending the turn.
@@ -498,6 +532,76 @@ pub fn decide(
             score: v + after - settings.risk_weight * risk_here,
             command: Command::Attack(o),
         });
+    }
+
+    // Called Shot (DBU) of the best single-target attack, at each body part: its own value (a
+    // lower Strike, a higher Damage Category, an Action and Ki more) plus, on a hit, what the
+    // part's condition is worth: the unit's attacks left this turn against the hampered
+    // target, and the target's attacks at the unit next round.
+    if let Some(cs) = &rules.attacks.called_shot
+        && !me.round.called_shot
+        && me.actions.usable() > cs.actions
+        && let Some((plain, o)) = &to_call
+        && let AttackTarget::Combatant(tid) = o.target
+        && let Some(target) = fighters.iter().find(|f| f.id == tid)
+        && let Some(first) = cs.targets.first()
+    {
+        let left = f64::from(
+            family
+                .actions_after(&me, Some(&o.profile))
+                .saturating_sub(cs.actions),
+        );
+        let (m0, r0) = s.threat.get(&tid).copied().unwrap_or((0.0, 0.0));
+        // The shot's value is the same at every part but for the condition, which adds its
+        // worth times the chance of hitting: two evaluations serve all the parts.
+        let at_first = AttackOrder {
+            called_shot: Some(first.id.clone()),
+            ..o.clone()
+        };
+        if let Some(shot) = s.attack_value_with(&fighters, &me, &at_first, 0.0) {
+            let hits = s
+                .attack_value_with(&fighters, &me, &at_first, 1.0)
+                .map_or(0.0, |v| v - shot);
+            for part in &cs.targets {
+                let mut hampered = target.clone();
+                for g in &part.on_damage {
+                    hampered.conditions.0.push(
+                        crate::battle::components::ConditionInstance::until_ended(
+                            g.condition,
+                            Some(who),
+                            me.power.tier,
+                        ),
+                    );
+                }
+                let mut roster = fighters.clone();
+                if let Some(r) = roster.iter_mut().find(|r| r.id == tid) {
+                    *r = hampered.clone();
+                }
+                let offense = s
+                    .attack_value(&roster, &me, o)
+                    .map_or(0.0, |v| (v - plain).max(0.0) * left);
+                // The target's attacks next round cannot lose more than all they are worth:
+                // when even that would not make the shot beat the best plain attack, their
+                // exact loss is not worked out.
+                let rounds = f64::from(rules.actions.standard_actions);
+                let most = shot + hits * (offense + m0.max(r0) * rounds) + left * best_here;
+                let defense = if most < best_attack {
+                    0.0
+                } else {
+                    let (m1, r1) = threat_of(&rules, &s.field, &hampered, &me);
+                    (m0.max(r0) - m1.max(r1)).max(0.0) * rounds
+                };
+                let order = AttackOrder {
+                    called_shot: Some(part.id.clone()),
+                    ..o.clone()
+                };
+                options.push(Candidate {
+                    score: shot + hits * (offense + defense) + left * best_here
+                        - settings.risk_weight * risk_here,
+                    command: Command::Attack(order),
+                });
+            }
+        }
     }
 
     // Energy Charge of the best attack: that attack, stronger by a charge, made with an action
@@ -745,76 +849,78 @@ pub fn decide(
     // the Exploits of adjacent opponents and the risk of standing here.
     // Only with an action left to use it this turn: declaring with the last one measured worse.
     if left_after >= 1.0
+        && let Some((plain, best)) = &best_plain
         && crate::battle::arrogance::check_arrogant_declaration(&rules, &fighters, &me).is_ok()
     {
-        let best_as = |s: &mut Situation, f: &Fighter| {
+        // Weighed on the best attack from here alone: every attack was a third of the
+        // planner's time on a headless battle, for the same choices nearly always.
+        let value_as = |s: &mut Situation, f: &Fighter| {
             let mut roster = fighters.clone();
             if let Some(r) = roster.iter_mut().find(|r| r.id == who) {
                 *r = f.clone();
             }
-            let mut best = 0.0f64;
-            for o in with_wagers.iter().take(16) {
-                if let Some(v) = s.attack_value(&roster, f, o) {
-                    best = best.max(v);
-                }
-            }
-            best
+            s.attack_value(&roster, f, best).unwrap_or(0.0)
         };
         let mut superior = me.clone();
         superior
             .conditions
             .0
-            .push(crate::battle::components::ConditionInstance {
-                kind: crate::ruleset::ConditionKind::Superiority,
-                source: None,
-                source_tier: me.power.tier,
-                stacks: 1,
-                amount: 0,
-                expires: crate::battle::components::Expiry::UntilEnded,
-                failures: 0,
-                category: None,
-            });
+            .push(crate::battle::components::ConditionInstance::until_ended(
+                crate::ruleset::ConditionKind::Superiority,
+                None,
+                me.power.tier,
+            ));
         let mut after = me.clone();
         after.encounter.arrogance = Some(crate::battle::components::Arrogance::Superior);
-        let best_superior = best_as(&mut s, &superior);
-        let best_after = best_as(&mut s, &after);
-        let gain = (best_superior - best_here).max(0.0);
-        let loss = (best_here - best_after).max(0.0);
-        // What the lower Soak and rolls cost a round in the opponents' attacks, shared among
-        // the unit's side (they will not all strike this one).
-        let allies = fighters
-            .iter()
-            .filter(|f| f.side == me.side && !f.defeated())
-            .count()
-            .max(1) as f64;
-        let exposed: f64 = fighters
-            .iter()
-            .filter(|o| o.side != me.side && !o.defeated() && o.position.is_some())
-            .map(|o| {
-                let (a, b) = threat_of(&rules, &s.field, o, &after);
-                let (c, d) = threat_of(&rules, &s.field, o, &me);
-                (a.max(b) - c.max(d)).max(0.0)
-            })
-            .sum::<f64>()
-            * f64::from(rules.actions.standard_actions)
-            / allies;
+        let gain = (value_as(&mut s, &superior) - plain).max(0.0);
+        let loss = (plain - value_as(&mut s, &after)).max(0.0);
         let next_turn = f64::from(rules.actions.standard_actions);
-        let exploits: f64 = crate::battle::charge::adjacent_provokers(&fighters, &me)
-            .iter()
-            .filter(|id| {
-                fighters
-                    .iter()
-                    .any(|f| f.id == **id && f.actions.counter > 0)
-            })
-            .map(|id| s.threat.get(id).map_or(0.0, |t| t.0))
-            .sum();
-        options.push(Candidate {
-            score: left_after * best_superior + next_turn * gain
-                - ARROGANCE_ROUNDS * life_left(&me) * (next_turn * loss + exposed)
-                - exploits
-                - settings.risk_weight * risk_here * 0.95,
-            command: Command::ArrogantDeclaration { who },
-        });
+        let weight = ARROGANCE_ROUNDS * life_left(&me);
+        // Its best case, with no Exploits and no opponent doing more against the lower Soak;
+        // when that is below the best plain attack the rest is not worked out.
+        let most = left_after * (best_here + gain) + next_turn * gain - weight * next_turn * loss;
+        if most >= best_attack {
+            // What the lower Soak and rolls cost a round in the opponents' attacks, shared among
+            // the unit's side (they will not all strike this one).
+            let allies = fighters
+                .iter()
+                .filter(|f| f.side == me.side && !f.defeated())
+                .count()
+                .max(1) as f64;
+            let exposed: f64 = fighters
+                .iter()
+                .filter(|o| o.side != me.side && !o.defeated() && o.position.is_some())
+                .filter_map(|o| {
+                    // Its threat to the unit as it is was worked out at the start; one that
+                    // cannot hurt it now is left out.
+                    let (c, d) = s.threat.get(&o.id).copied()?;
+                    let before = c.max(d);
+                    if before <= 0.0 {
+                        return None;
+                    }
+                    let (a, b) = threat_of(&rules, &s.field, o, &after);
+                    Some((a.max(b) - before).max(0.0))
+                })
+                .sum::<f64>()
+                * f64::from(rules.actions.standard_actions)
+                / allies;
+            let exploits: f64 = crate::battle::charge::adjacent_provokers(&fighters, &me)
+                .iter()
+                .filter(|id| {
+                    fighters
+                        .iter()
+                        .any(|f| f.id == **id && f.actions.counter > 0)
+                })
+                .map(|id| s.threat.get(id).map_or(0.0, |t| t.0))
+                .sum();
+            options.push(Candidate {
+                score: left_after * (best_here + gain) + next_turn * gain
+                    - weight * (next_turn * loss + exposed)
+                    - exploits
+                    - settings.risk_weight * risk_here * 0.95,
+                command: Command::ArrogantDeclaration { who },
+            });
+        }
     }
     // Combat Recovery: Life and Ki back, at the price of the actions, the Exploits it invites
     // and a lower Defense Value until the next turn.

@@ -268,6 +268,11 @@ pub fn roll_lines(a: &AimContext) -> Vec<String> {
 pub fn default_aim_view(a: &AimContext) -> AimView {
     let p = a.preview;
     let mut lines = target_lines(a, false, |_| false);
+    if let Some(first) = p.odds.targets.first().and_then(|v| v.first()) {
+        lines.extend(
+            super::odds_text::called_shot_line(a.rules, a.order, first).map(|l| l.trim().into()),
+        );
+    }
     lines.extend(roll_lines(a));
     AimView {
         head: format!(

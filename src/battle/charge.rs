@@ -40,6 +40,7 @@ fn charged_order(who: CombatantId, profile: &str, technique: Option<&str>) -> At
         element: None,
         push: None,
         sneak: false,
+        called_shot: None,
     }
 }
 

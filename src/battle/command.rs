@@ -50,6 +50,9 @@ pub struct AttackOrder {
     /// Shinobi: attempt it as a sneak attack (Stealth against the target's Perception first).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sneak: bool,
+    /// DBU: a Called Shot at this body part (its id in the ruleset's `called_shot` targets).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub called_shot: Option<String>,
 }
 
 /// Which Surge an Instant uses.
@@ -429,6 +432,14 @@ pub enum RuleError {
     ChargeLimit { max: u32 },
     #[error("no Energy Charge to cancel")]
     NotCharging,
+    #[error("one Called Shot a round")]
+    CalledShotThisRound,
+    #[error("a Called Shot names a body part of one target; {profile} is not aimed at one")]
+    CalledShotArea { profile: String },
+    #[error("no body part `{part}` for a Called Shot; it may name: {options}")]
+    NoSuchBodyPart { part: String, options: String },
+    #[error("an Exploit is a Basic Attack out of sequence: no Called Shot with it")]
+    CalledShotExploit,
     #[error("an Arrogant Declaration is made once a Combat Encounter")]
     ArroganceMade,
     #[error("only {limit} Minion per encounter may use Arrogant Declaration")]

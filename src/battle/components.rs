@@ -202,6 +202,27 @@ pub struct ConditionInstance {
     pub category: Option<crate::ruleset::Category>,
 }
 
+impl ConditionInstance {
+    /// One stack of `kind` from `source` (at its Tier of Power) that lasts until ended: a
+    /// scenario's starting condition, or a what-if of the odds and the computer players.
+    pub fn until_ended(
+        kind: crate::ruleset::ConditionKind,
+        source: Option<CombatantId>,
+        source_tier: u32,
+    ) -> Self {
+        Self {
+            kind,
+            source,
+            source_tier,
+            stacks: 1,
+            amount: 0,
+            expires: Expiry::UntilEnded,
+            failures: 0,
+            category: None,
+        }
+    }
+}
+
 /// The conditions a combatant has, one instance per kind, in the order gained.
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Conditions(pub Vec<ConditionInstance>);
@@ -373,6 +394,9 @@ pub struct RoundLog {
     pub power_ups: u32,
     /// A Combat Recovery was made this round.
     pub recovered: bool,
+    /// DBU: a Called Shot was made this round (one a round).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub called_shot: bool,
     pub sweep_debuff: bool,
     /// Actions lost at the start of next round (Reduced Momentum).
     pub next_round_penalty: u32,

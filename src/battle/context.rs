@@ -15,8 +15,8 @@ use crate::dice::{BaseDie, DiceFormula, RollKind, RollSpec};
 use crate::grid::los::crosses;
 use crate::grid::{Dir8, Field, footprint, footprint_distance};
 use crate::ruleset::{
-    AttackTypeDef, Category, ConditionKind, ConditionRule, ElementDef, ProfileDef, ProfileEffect,
-    Reach, Rules, Targeting, TechniqueDef, TerrainDef,
+    AttackTypeDef, CalledShotRules, CalledShotTarget, Category, ConditionKind, ConditionRule,
+    ElementDef, ProfileDef, ProfileEffect, Reach, Rules, Targeting, TechniqueDef, TerrainDef,
 };
 
 /// A declared attack, resolved against the ruleset: what is used and how hard.
@@ -44,6 +44,8 @@ pub struct Declaration<'a> {
     pub numbers_only: bool,
     /// Energy Charges the attacker holds for this very attack (the Energy Charge maneuver).
     pub held_charges: u32,
+    /// DBU: the Called Shot this attack is, with the body part it names.
+    pub called_shot: Option<(&'a CalledShotRules, &'a CalledShotTarget)>,
 }
 
 impl Declaration<'_> {
@@ -87,7 +89,10 @@ impl Declaration<'_> {
 pub fn ki_cost(attacker: &Fighter, decl: &Declaration) -> i64 {
     let vars = attacker.vars();
     let extra = decl.technique.map_or(0, |t| eval(&t.extra_cost, &vars));
-    (eval(&decl.profile.cost, &vars) + extra).max(0)
+    let called = decl
+        .called_shot
+        .map_or(0, |(cs, _)| eval(&cs.ki_cost, &vars));
+    (eval(&decl.profile.cost, &vars) + extra).max(0) + called.max(0)
 }
 
 /// How far a declared attack reaches for this attacker, in squares (`None`: any distance).
@@ -298,6 +303,16 @@ pub fn strike_spec(
         && w.attack_type == decl.attack_type.id
     {
         s.add_with(|| w.name.clone(), eval(&w.strike, &attacker.vars()));
+    }
+    if let Some((cs, part)) = decl.called_shot {
+        s.add_with(
+            || format!("Called Shot ({})", part.name),
+            -at_tier(
+                &cs.strike_penalty,
+                attacker.power.tier,
+                attacker.power.base_tier,
+            ),
+        );
     }
     add_roll_modifiers(rules, field, attacker, &mut s);
     s
@@ -684,6 +699,13 @@ pub fn damage_against(
             }
         }
     }
+    if let Some((cs, part)) = decl.called_shot {
+        level += cs.category_increase;
+        notes.push(format!(
+            "Called Shot ({}): +{} Damage Category",
+            part.name, cs.category_increase
+        ));
+    }
     if let Some(ConditionRule::Pinned { category_increase }) = target
         .active(rules, ConditionKind::Pinned)
         .map(|_| &rules.condition(ConditionKind::Pinned).rule)
@@ -946,6 +968,10 @@ pub fn declaration<'r>(
             kind: attack_type.name.clone(),
         });
     }
+    let called_shot = match &order.called_shot {
+        None => None,
+        Some(part) => Some(called_shot_at(rules, profile, part)?),
+    };
     Ok(Declaration {
         profile,
         attack_type,
@@ -964,5 +990,40 @@ pub fn declaration<'r>(
             .as_ref()
             .filter(|c| c.feeds(&order.profile, order.technique.as_deref()))
             .map_or(0, |c| c.charges),
+        called_shot,
     })
+}
+
+/// The Called Shot rules and the body part `part` names, refusing a ruleset without the
+/// modifier, an unknown part and an attack at more than one target ("name a body part").
+fn called_shot_at<'r>(
+    rules: &'r Rules,
+    profile: &ProfileDef,
+    part: &str,
+) -> Result<(&'r CalledShotRules, &'r CalledShotTarget), RuleError> {
+    let Some(cs) = &rules.attacks.called_shot else {
+        return Err(RuleError::NotInRuleset {
+            what: "a Called Shot",
+            ruleset: rules.manifest.id.clone(),
+        });
+    };
+    if !matches!(profile.targeting, Targeting::Single) {
+        return Err(RuleError::CalledShotArea {
+            profile: profile.name.clone(),
+        });
+    }
+    let target =
+        cs.targets
+            .iter()
+            .find(|t| t.id == part)
+            .ok_or_else(|| RuleError::NoSuchBodyPart {
+                part: part.to_string(),
+                options: cs
+                    .targets
+                    .iter()
+                    .map(|t| t.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })?;
+    Ok((cs, target))
 }

@@ -70,6 +70,7 @@ pub fn attack_slots(battle: &mut Battle, who: CombatantId) -> Vec<MenuSlot> {
                 element: element.clone(),
                 push: None,
                 sneak: false,
+                called_shot: None,
             };
             let ki_cost = crate::battle::context::declaration(&rules, &me, &probe, 1)
                 .map(|d| crate::battle::context::ki_cost(&me, &d))

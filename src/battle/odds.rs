@@ -155,6 +155,16 @@ pub struct TargetOdds {
 }
 
 impl TargetOdds {
+    /// The chance the attack deals this target damage past its Soak: what an on-damage effect
+    /// (an element's, a Called Shot's) needs.
+    pub fn damage_chance(&self) -> f64 {
+        self.damage_distribution
+            .range(1..)
+            .map(|(_, p)| p)
+            .sum::<f64>()
+            .min(1.0)
+    }
+
     /// The odds of an attack whose damage is one Lethal roll with no Soak, thresholds or
     /// criticals of the DBU kind (the shinobi, d20 and Digimon families): `dist` is the damage
     /// with a miss as 0, and reaching `defeat_at` defeats. Families add their own fields.

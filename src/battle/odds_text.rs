@@ -96,6 +96,25 @@ pub fn term_lines(r: &RollSummary) -> Vec<String> {
         .collect()
 }
 
+/// What a Called Shot in `order` does to the target on a damaging hit, with its exact chance
+/// in `odds` (none when the order is no Called Shot).
+pub fn called_shot_line(rules: &Rules, order: &AttackOrder, odds: &TargetOdds) -> Option<String> {
+    let part = order.called_shot.as_ref()?;
+    let part = rules
+        .attacks
+        .called_shot
+        .as_ref()?
+        .targets
+        .iter()
+        .find(|t| &t.id == part)?;
+    Some(format!(
+        "  Called Shot at the {}, on a damaging hit: {} ({})",
+        part.name,
+        pct(odds.damage_chance()),
+        part.description
+    ))
+}
+
 /// The whole text of `words` about `ask`: the family's lines, each roll's terms, then the
 /// thresholds, the chance of defeat and the damage distribution.
 pub fn lines(ask: &OddsAsk, words: OddsWords) -> Vec<String> {
@@ -139,6 +158,7 @@ pub fn lines(ask: &OddsAsk, words: OddsWords) -> Vec<String> {
         }
     }
     out.push(format!("  Defeats: {}", pct(chosen.defeat_chance)));
+    out.extend(called_shot_line(ask.rules, ask.order, chosen));
     let shown = |p: f64| !words.fold_rare || p >= 0.00005;
     let mut cells: Vec<String> = chosen
         .damage_distribution

@@ -108,6 +108,7 @@ pub fn candidate_attacks(rules: &Rules, fighters: &[Fighter], me: &Fighter) -> V
                     element: element.clone(),
                     push: None,
                     sneak: false,
+                    called_shot: None,
                 };
                 out.push(base.clone());
                 // Shinobi: the same attack as a sneak attack, where a lost contest cannot be

@@ -189,16 +189,9 @@ pub fn build_fighter(rules: &Rules, id: CombatantId, unit: &UnitSetup) -> Option
     f.thresholds.reached = reached_thresholds(rules, a.minion, f.life);
     super::family::of(rules).prepare_fighter(a, &mut f);
     for kind in &unit.conditions {
-        f.conditions.0.push(ConditionInstance {
-            kind: *kind,
-            source: None,
-            source_tier: base_tier,
-            stacks: 1,
-            amount: 0,
-            expires: Expiry::UntilEnded,
-            failures: 0,
-            category: None,
-        });
+        f.conditions
+            .0
+            .push(ConditionInstance::until_ended(*kind, None, base_tier));
     }
     Some(f)
 }

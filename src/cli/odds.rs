@@ -7,8 +7,8 @@ use gridclash::battle::Battle;
 use gridclash::battle::command::AttackOrder;
 use gridclash::battle::command::DefenseChoice;
 use gridclash::battle::components::{
-    Arrogance, CombatantId, ConditionInstance, Conditions, Controller, EncounterLog, Expiry,
-    HeldCharge, Position, Square,
+    Arrogance, CombatantId, ConditionInstance, Conditions, Controller, EncounterLog, HeldCharge,
+    Position, Square,
 };
 use gridclash::battle::family::OddsWhatIf;
 use gridclash::battle::odds_text::OddsAsk;
@@ -127,6 +127,7 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         element: args.element.clone(),
         push: None,
         sneak: args.sneak,
+        called_shot: args.called_shot.clone(),
     };
     let (fighters, preview) = if args.charges > 0 || args.arrogance.is_some() {
         if args.charges > 0 {
@@ -242,16 +243,11 @@ fn stage_arrogance(
         log.arrogance = Some(Arrogance::Superior);
         conditions.remove(ConditionKind::Superiority);
         if asked == ArroganceAsked::Superior {
-            conditions.0.push(ConditionInstance {
-                kind: ConditionKind::Superiority,
-                source: None,
-                source_tier: 0,
-                stacks: 1,
-                amount: 0,
-                expires: Expiry::UntilEnded,
-                failures: 0,
-                category: None,
-            });
+            conditions.0.push(ConditionInstance::until_ended(
+                ConditionKind::Superiority,
+                None,
+                0,
+            ));
         }
     }
     Ok(())

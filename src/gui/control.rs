@@ -506,6 +506,9 @@ fn command_active_unit(
     if pressed(GameAction::Sneak) && offers.sneak {
         session.sneak = !session.sneak;
     }
+    if pressed(GameAction::CalledShot) {
+        session.cycle_called_shot();
+    }
     if offers.boosted_move && pressed(GameAction::BoostedMove) {
         session.intent = match session.intent {
             Intent::Move { boosted: true } => Intent::Idle,

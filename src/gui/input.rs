@@ -78,6 +78,8 @@ pub enum GameAction {
     CancelCharge,
     /// DBU: the Arrogant Declaration (Superiority now, a penalty for the rest of the battle).
     ArrogantDeclaration,
+    /// DBU: make the aimed attack a Called Shot at the next body part (none, head, eyes…).
+    CalledShot,
     /// Answer a defense prompt: Dodge (take it in power stages), Parry (DBU; Block in shinobi,
     /// block with a card in power stages), Deflect (shinobi).
     Dodge,
@@ -195,6 +197,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::EnergyCharge, vec![K::KeyA]),
         (A::CancelCharge, vec![K::KeyV]),
         (A::ArrogantDeclaration, vec![K::KeyI]),
+        (A::CalledShot, vec![K::KeyJ]),
         (A::Dodge, vec![K::KeyD]),
         (A::Parry, vec![K::KeyP]),
         (A::Deflect, vec![K::KeyE]),
@@ -307,6 +310,10 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(
             A::ArrogantDeclaration,
             ButtonlikeChord::new([GamepadButton::RightTrigger2, GamepadButton::RightTrigger]),
+        )
+        .with(
+            A::CalledShot,
+            ButtonlikeChord::new([GamepadButton::RightTrigger2, GamepadButton::LeftTrigger]),
         )
         .with(
             A::Undo,

@@ -148,6 +148,8 @@ pub struct Session {
     pub facing: Dir8,
     /// Shinobi: the next single-target attack is a sneak attack.
     pub sneak: bool,
+    /// DBU: the body part the next attack is a Called Shot at (its id), if any.
+    pub called_shot: Option<String>,
     /// Shinobi: the next defense answer casts the counter jutsu offered with it.
     pub counter: bool,
     /// The human side that must confirm the hand-off screen before it sees the board.
@@ -279,6 +281,7 @@ impl Session {
             wager: 0,
             facing: Dir8::N,
             sneak: false,
+            called_shot: None,
             counter: false,
             handoff: None,
             seen_side: None,
@@ -512,6 +515,8 @@ impl Session {
     }
 
     fn after_command(&mut self) {
+        // One Called Shot a round: it is chosen for one attack, not kept for the next.
+        self.called_shot = None;
         let acting = self.human_to_act().map(|(who, _, _)| who);
         if acting.is_none() || acting != self.intent_of {
             // Another unit's turn: nothing chosen for the last one carries over.
@@ -524,6 +529,44 @@ impl Session {
         }
         self.clamp_wager();
         self.update_handoff();
+    }
+
+    /// The body parts a Called Shot may name in this ruleset, as (id, name); empty without it.
+    pub fn called_shot_parts(&self) -> Vec<(String, String)> {
+        self.battle
+            .rules()
+            .attacks
+            .called_shot
+            .as_ref()
+            .map_or(Vec::new(), |cs| {
+                cs.targets
+                    .iter()
+                    .map(|t| (t.id.clone(), t.name.clone()))
+                    .collect()
+            })
+    }
+
+    /// Names the next body part for the Called Shot: none, then each in the ruleset's order,
+    /// then none again.
+    pub fn cycle_called_shot(&mut self) {
+        let parts = self.called_shot_parts();
+        let at = self
+            .called_shot
+            .as_ref()
+            .and_then(|c| parts.iter().position(|(id, _)| id == c));
+        self.called_shot = match at {
+            None => parts.first().map(|(id, _)| id.clone()),
+            Some(i) => parts.get(i + 1).map(|(id, _)| id.clone()),
+        };
+    }
+
+    /// The name of the body part chosen for the Called Shot, if any.
+    pub fn called_shot_name(&self) -> Option<String> {
+        let id = self.called_shot.as_ref()?;
+        self.called_shot_parts()
+            .into_iter()
+            .find(|(i, _)| i == id)
+            .map(|(_, n)| n)
     }
 
     /// An error with combatant ids replaced by names, for people.
@@ -636,6 +679,7 @@ impl Session {
             sneak: self.sneak
                 && self.battle.offers().sneak
                 && matches!(target, AttackTarget::Combatant(_)),
+            called_shot: self.called_shot.clone(),
         })
     }
 

@@ -24,7 +24,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 41] = [
+pub const REBINDABLE: [GameAction; 42] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -52,6 +52,7 @@ pub const REBINDABLE: [GameAction; 41] = [
     GameAction::EnergyCharge,
     GameAction::CancelCharge,
     GameAction::ArrogantDeclaration,
+    GameAction::CalledShot,
     GameAction::Dodge,
     GameAction::Parry,
     GameAction::Deflect,

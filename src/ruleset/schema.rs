@@ -345,8 +345,40 @@ pub struct AttackRules {
     /// Each Basic Attack profile once per round unless the profile is `repeatable`.
     pub profile_once_per_round: bool,
     pub energy_charge: EnergyChargeRules,
+    /// The Called Shot modifier, where the ruleset has it (DBU).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub called_shot: Option<CalledShotRules>,
     pub profiles: Vec<ProfileDef>,
     pub elements: Vec<ElementDef>,
+}
+
+/// The Called Shot modifier (digest §3.6): a single-target attack aimed at a named body part,
+/// once a round, for an Action and Ki more, a lower Strike and a higher Damage Category; the
+/// part hit decides the effect.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CalledShotRules {
+    /// Standard Actions it costs on top of the attack's.
+    pub actions: u32,
+    /// Ki (and Capacity) it costs on top of the attack's.
+    pub ki_cost: Formula,
+    /// Taken off the Strike.
+    pub strike_penalty: Formula,
+    /// Added to the Damage Category (before the clamp to Standard..Lethal).
+    pub category_increase: i64,
+    /// The body parts one may name, and what a hit there does.
+    pub targets: Vec<CalledShotTarget>,
+}
+
+/// A body part a Called Shot may name.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CalledShotTarget {
+    pub id: String,
+    pub name: String,
+    /// Conditions the target gains when the shot deals damage.
+    pub on_damage: Vec<ConditionGrant>,
+    pub description: String,
 }
 
 /// An attack type (Ballistic, Physical, Energy, Magical).

@@ -335,6 +335,7 @@ pub fn lower(rules: &ShinobiRules, roster: &ShinobiRoster) -> neutral::Lowered {
             maneuver: None,
         },
         profiles,
+        called_shot: None,
         elements: Vec::new(),
     };
     let moves = rules.action_points / rules.move_cost.max(1);

@@ -308,6 +308,7 @@ pub fn lower(stages: &StageRules, roster: &StageRoster) -> neutral::Lowered {
             maneuver: None,
         },
         profiles,
+        called_shot: None,
         elements: Vec::new(),
     };
     let actions = neutral::actions(neutral::Economy {

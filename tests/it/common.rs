@@ -181,6 +181,7 @@ pub fn attack(attacker: u32, profile: &str, target: AttackTarget) -> AttackOrder
         element: None,
         push: None,
         sneak: false,
+        called_shot: None,
     }
 }
 

@@ -305,6 +305,7 @@ fn wild_command(ids: &[CombatantId], pick: (u8, u8, i32, i32, u8)) -> Command {
             element: None,
             push: None,
             sneak: p % 3 == 0,
+            called_shot: None,
         }),
         3 => Command::PowerUp { who },
         4 => Command::Recover {

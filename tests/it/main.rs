@@ -5,6 +5,7 @@ mod common;
 
 mod ai;
 mod arrogance;
+mod called_shot;
 mod charge;
 mod conditions;
 mod corpus;

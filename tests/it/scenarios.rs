@@ -853,6 +853,7 @@ fn slot_order(
         element: slot.element.clone(),
         push: None,
         sneak: false,
+        called_shot: None,
     }
 }
 

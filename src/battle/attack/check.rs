@@ -104,6 +104,20 @@ pub fn check_attack(
             profile: decl.profile.name.clone(),
         });
     }
+    if let Some((cs, _)) = decl.called_shot {
+        if exploit.is_some() {
+            return Err(RuleError::CalledShotExploit);
+        }
+        if attacker.round.called_shot {
+            return Err(RuleError::CalledShotThisRound);
+        }
+        if attacker.actions.usable() < 1 + cs.actions {
+            return Err(RuleError::NoActions {
+                who: attacker.id,
+                what: "Standard Action",
+            });
+        }
+    }
     let limit = rules.characters.minion.attacks_per_round;
     if attacker.power.minion && attacker.round.attacks >= limit {
         return Err(RuleError::MinionAttackLimit { limit });

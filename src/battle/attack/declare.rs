@@ -44,8 +44,14 @@ pub fn begin_attack(
     let name = decl.profile.name.clone();
     let technique = decl.technique.map(|t| t.name.clone());
     let element = decl.element.map(|e| e.name.clone());
+    let called_shot = decl.called_shot;
     let mut f = q.one_mut(order.attacker)?;
     crate::battle::family::of(rules).pay_attack(&mut f, me, decl.profile, exploit.is_some(), log);
+    if let Some((cs, part)) = called_shot {
+        let what = format!("a Called Shot at the {}", part.name);
+        crate::battle::effects::spend_actions(&mut f, cs.actions, &what, log);
+        f.round.called_shot = true;
+    }
     let cost_pool = crate::battle::family::of(rules).cost_pool();
     log.push(BattleEvent::AttackDeclared {
         attacker: order.attacker,
@@ -56,6 +62,7 @@ pub fn begin_attack(
         ki_cost: cost,
         wager: order.wager,
         cost_pool,
+        called_shot: called_shot.map(|(_, part)| part.name.clone()),
     });
     if pay > 0
         && let Some(pool) = cost_pool

@@ -453,6 +453,7 @@ impl BattleEvent {
                 ki_cost,
                 wager,
                 cost_pool,
+                called_shot,
             } => {
                 let mut what = profile.clone();
                 if let Some(t) = technique {
@@ -460,6 +461,9 @@ impl BattleEvent {
                 }
                 if let Some(e) = element {
                     what.push_str(&format!(" [{e}]"));
+                }
+                if let Some(part) = called_shot {
+                    what.push_str(&format!(", a Called Shot at the {part}"));
                 }
                 let tgt = if targets.is_empty() {
                     "no one".to_string()

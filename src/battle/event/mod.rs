@@ -358,6 +358,9 @@ pub enum BattleEvent {
         /// The pool the cost is paid from when it is not Ki (power stages).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cost_pool: Option<Pool>,
+        /// DBU: the body part a Called Shot names.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        called_shot: Option<String>,
     },
     ResponseWindow {
         attacker: CombatantId,

@@ -571,6 +571,19 @@ pub fn on_damage(
             _ => {}
         }
     }
+    if let Some((_, part)) = decl.called_shot {
+        for g in &part.on_damage {
+            grant_condition(
+                rules,
+                f,
+                g.condition,
+                Some((attacker.id, attacker.power.tier)),
+                0,
+                expiry_after(order, g.rounds),
+                log,
+            );
+        }
+    }
     if let Some(el) = decl.element {
         for g in &el.on_damage {
             let amount = g

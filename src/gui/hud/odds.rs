@@ -144,15 +144,33 @@ pub(super) fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -
     let option = session
         .battle
         .aim_option(session.wager, view.max_wager, session.sneak);
+    // DBU: the Called Shot, named by its key.
+    let called = (!session.called_shot_parts().is_empty()).then(|| {
+        format!(
+            "Called Shot: {} ({})",
+            session
+                .called_shot_name()
+                .unwrap_or_else(|| "off".to_string()),
+            keys.of(GameAction::CalledShot)
+        )
+    });
     let Some(aim) = &view.aim else {
         out.push_str(&format!("{name}: point at a target."));
+        if let Some(c) = &called {
+            out.push_str(&format!("\n{c}"));
+        }
         if let Some(hint) = option_hint(option, keys) {
             out.push_str(&format!("\n{hint}"));
         }
         return out;
     };
     match &aim.preview {
-        Err(why) => out.push_str(&format!("{name}: {why}")),
+        Err(why) => {
+            out.push_str(&format!("{name}: {why}"));
+            if let Some(c) = &called {
+                out.push_str(&format!("\n{c}"));
+            }
+        }
         Ok(p) => {
             let v = session.battle.aim_view(&aim.order, p, view.max_wager);
             out.push_str(&v.head);
@@ -169,6 +187,9 @@ pub(super) fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -
                     if on { "ON" } else { "off" },
                     keys.of(GameAction::Sneak)
                 )),
+            }
+            if let Some(c) = &called {
+                out.push_str(&format!("  |  {c}"));
             }
             for l in &v.lines {
                 out.push('\n');

@@ -510,6 +510,34 @@ pub(super) fn validate(rules: &Rules, sources: &[(PathBuf, String)]) -> Vec<Rule
             check_grant(&mut c, ATTACKS, &gp, g);
         }
     }
+    if let Some(cs) = &at.called_shot {
+        let cp = root.field("called_shot");
+        c.formula(ATTACKS, &cp.field("ki_cost"), &cs.ki_cost, TIER);
+        c.formula(
+            ATTACKS,
+            &cp.field("strike_penalty"),
+            &cs.strike_penalty,
+            TIER,
+        );
+        if cs.targets.is_empty() {
+            c.err(
+                ATTACKS,
+                &cp.field("targets"),
+                "a Called Shot names at least one body part",
+            );
+        }
+        c.unique(
+            ATTACKS,
+            &cp.field("targets"),
+            cs.targets.iter().map(|t| t.id.as_str()),
+        );
+        for (i, t) in cs.targets.iter().enumerate() {
+            for (j, g) in t.on_damage.iter().enumerate() {
+                let gp = cp.field("targets").index(i).field("on_damage").index(j);
+                check_grant(&mut c, ATTACKS, &gp, g);
+            }
+        }
+    }
 
     // damage.ron
     let dm = &rules.damage;

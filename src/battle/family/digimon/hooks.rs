@@ -107,6 +107,7 @@ impl Family for DigimonData {
                 element: None,
                 push: None,
                 sneak: false,
+                called_shot: None,
             })
             .collect()
     }
