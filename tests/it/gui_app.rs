@@ -332,6 +332,83 @@ fn gui_shinobi_s_makes_the_aimed_attack_a_sneak_attack() {
     assert!(order.sneak && order.attacker == me);
 }
 
+/// Waits (at most 400 frames) for a human unit's own turn, with no question pending; its id.
+fn human_turn(app: &mut App) -> gridclash::battle::components::CombatantId {
+    for _ in 0..400 {
+        app.update();
+        if let Some((who, None, _)) = session(app).human_to_act() {
+            return who;
+        }
+    }
+    panic!("no human turn came");
+}
+
+#[test]
+fn gui_j_names_the_body_part_of_a_called_shot_and_the_click_makes_it() {
+    // duel: the human Brawler Kaito against the computer's Ki Blaster Suri.
+    let mut app = scenario_app("duel", 1, "human,ai");
+    let me = human_turn(&mut app);
+    for _ in 0..4 {
+        tap(&mut app, KeyCode::KeyJ);
+    }
+    assert_eq!(
+        session(&mut app).called_shot.as_deref(),
+        Some("gut"),
+        "J cycles off, Head, Eyes, Arm, Gut"
+    );
+    let slot = session(&mut app)
+        .slots()
+        .iter()
+        .position(|s| s.profile == "sphere")
+        .expect("Sphere");
+    session(&mut app).intent = Intent::Attack { slot };
+    let foe = {
+        let mut s = session(&mut app);
+        s.battle
+            .fighters()
+            .into_iter()
+            .find(|f| f.id != me)
+            .and_then(|f| f.position)
+            .expect("Suri on the map")
+    };
+    let order = {
+        let mut s = session(&mut app);
+        let slots = s.slots();
+        s.aimed_order(&slots[slot], foe).expect("an order")
+    };
+    assert_eq!(order.called_shot.as_deref(), Some("gut"));
+    click_at(&mut app, foe);
+    let mut s = session(&mut app);
+    assert!(
+        s.battle
+            .describe_events()
+            .iter()
+            .any(|l| l.contains("Sphere, a Called Shot at the Gut")),
+        "the click made the Called Shot"
+    );
+    assert_eq!(
+        s.called_shot, None,
+        "a Called Shot is chosen for one attack"
+    );
+}
+
+#[test]
+fn gui_i_makes_the_arrogant_declaration() {
+    let mut app = scenario_app("duel", 1, "human,ai");
+    let me = human_turn(&mut app);
+    tap(&mut app, KeyCode::KeyI);
+    let mut s = session(&mut app);
+    let f = s.battle.fighter(me).expect("Kaito");
+    assert_eq!(
+        f.encounter.arrogance,
+        Some(gridclash::battle::components::Arrogance::Superior)
+    );
+    assert!(
+        f.conditions
+            .has(gridclash::ruleset::ConditionKind::Superiority)
+    );
+}
+
 #[test]
 fn gui_hot_seat_hides_the_board_until_the_next_player_confirms() {
     let mut app = battle_app("human,human");
