@@ -1013,6 +1013,14 @@ fn gui_view_model_is_worked_out_again_only_when_what_it_shows_changes() {
     );
     app.update();
     assert!(!needed(&app));
+    // Naming a Called Shot's body part redraws on the frame the key is pressed.
+    KeyCode::KeyJ.press(app.world_mut());
+    app.update();
+    assert_eq!(session(&mut app).called_shot.as_deref(), Some("head"));
+    assert!(needed(&app), "J named the head but nothing is redrawn");
+    KeyCode::KeyJ.release(app.world_mut());
+    app.update();
+    assert!(!needed(&app));
     // A command redraws on the frame it is given.
     let events = session(&mut app).battle.events().len();
     KeyCode::KeyT.press(app.world_mut());

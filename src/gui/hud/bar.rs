@@ -164,6 +164,19 @@ pub(super) fn action_bar_text(
             format!("{} Sneak", keys.of(GameAction::Sneak)),
         ));
     }
+    // DBU: the Called Shot's body part for the next attack, while this round's is unused.
+    if !session.called_shot_parts().is_empty() && me.as_ref().is_some_and(|f| !f.round.called_shot)
+    {
+        let part = session.called_shot_name();
+        items.push(mark(
+            part.is_some(),
+            format!(
+                "{} Called Shot: {}",
+                keys.of(GameAction::CalledShot),
+                part.unwrap_or_else(|| "off".to_string())
+            ),
+        ));
+    }
     // Digimon and d20: a Skill Check, when a square beside this one has one it may make.
     if !view.skills.is_empty() {
         use crate::battle::command::SkillWay;
