@@ -36,6 +36,9 @@ pub struct TitleMenu {
     pub seed: u64,
     /// Why the last start failed, if it did.
     pub error: Option<String>,
+    /// Scenario files that did not load, each with its file, line and message: shown under
+    /// the menu, never silently left out.
+    pub broken: Vec<String>,
 }
 
 /// What a row of the title menu does.
@@ -66,17 +69,30 @@ const CHOICES: [SideControl; 9] = [
 impl TitleMenu {
     /// Lists the shipped scenarios; the first side is a person, the others the normal AI.
     pub fn new(seed: u64) -> Self {
-        let scenarios: Vec<ScenarioChoice> = scenario::shipped()
-            .iter()
-            .filter_map(|p| scenario::load(p).ok())
-            .map(|l| ScenarioChoice {
-                id: l.id(),
-                name: l.scenario.name.clone(),
-                ruleset: l.rules.manifest.name.clone(),
-                description: l.scenario.description.clone(),
-                sides: l.scenario.sides.iter().map(|s| s.name.clone()).collect(),
-            })
-            .collect();
+        Self::from_files(&scenario::shipped(), seed)
+    }
+
+    /// Lists the scenarios in `files` that load, and why each of the others does not.
+    pub fn from_files(files: &[std::path::PathBuf], seed: u64) -> Self {
+        let mut scenarios: Vec<ScenarioChoice> = Vec::new();
+        let mut broken = Vec::new();
+        for path in files {
+            match scenario::load(path) {
+                Ok(l) => scenarios.push(ScenarioChoice {
+                    id: l.id(),
+                    name: l.scenario.name.clone(),
+                    ruleset: l.rules.manifest.name.clone(),
+                    description: l.scenario.description.clone(),
+                    sides: l.scenario.sides.iter().map(|s| s.name.clone()).collect(),
+                }),
+                // The first problem says where; the count says whether there are more.
+                Err(e) => broken.push(match e.0.as_slice() {
+                    [] => format!("{}: does not load", path.display()),
+                    [one] => one.to_string(),
+                    [first, rest @ ..] => format!("{first} (and {} more)", rest.len()),
+                }),
+            }
+        }
         let scenario = scenarios
             .iter()
             .position(|s| s.id == "skirmish")
@@ -100,6 +116,7 @@ impl TitleMenu {
             row: 0,
             seed,
             error: None,
+            broken,
         };
         menu.reset_sides();
         menu
@@ -402,7 +419,7 @@ fn draw_title(
         }
     }
     if let Ok(mut text) = info.single_mut() {
-        let want = match &menu.error {
+        let mut want = match &menu.error {
             Some(e) => format!("Could not start: {e}"),
             None => menu
                 .scenarios
@@ -410,6 +427,21 @@ fn draw_title(
                 .map(|s| s.description.clone())
                 .unwrap_or_default(),
         };
+        if !menu.broken.is_empty() {
+            // Two in full, the rest counted: more would push the menu off a 720-line window.
+            const SHOWN: usize = 2;
+            want.push_str(&format!(
+                "\n\nNot listed: {} scenario file(s) did not load\n",
+                menu.broken.len()
+            ));
+            want.push_str(&menu.broken[..menu.broken.len().min(SHOWN)].join("\n"));
+            if menu.broken.len() > SHOWN {
+                want.push_str(&format!(
+                    "\n... and {} more: `gridclash validate` lists them all",
+                    menu.broken.len() - SHOWN
+                ));
+            }
+        }
         if text.0 != want {
             text.0 = want;
         }

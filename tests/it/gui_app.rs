@@ -1029,3 +1029,25 @@ fn gui_view_model_is_worked_out_again_only_when_what_it_shows_changes() {
     assert!(needed(&app), "the turn ended but nothing is redrawn");
     KeyCode::KeyT.release(app.world_mut());
 }
+
+#[test]
+fn gui_title_names_a_broken_scenario_file_instead_of_dropping_it() {
+    let dir = data_dir();
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let good = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/scenarios/duel.ron");
+    let text = std::fs::read_to_string(&good).expect("duel.ron");
+    let bad = dir.join("zz-broken.ron");
+    std::fs::write(
+        &bad,
+        text.replace("side: 1, at: (9, 3)", "side: 1, at: (9, 3), lvl: 3"),
+    )
+    .expect("write the broken copy");
+    let menu = gridclash::gui::title::TitleMenu::from_files(&[good, bad], 1);
+    assert_eq!(menu.scenarios.len(), 1, "the good file is listed");
+    assert_eq!(menu.broken.len(), 1, "{:?}", menu.broken);
+    let why = &menu.broken[0];
+    assert!(
+        why.contains("zz-broken.ron:32:") && why.contains("units[1].lvl"),
+        "{why}"
+    );
+}
