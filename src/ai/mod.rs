@@ -15,6 +15,7 @@ use rand::rngs::ChaCha8Rng;
 use rand::{Rng, SeedableRng};
 
 pub mod planner;
+mod threat;
 
 use crate::battle::command::Command;
 use crate::battle::components::CombatantId;

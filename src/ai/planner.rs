@@ -21,16 +21,15 @@ use std::collections::BTreeMap;
 use rand::Rng;
 use rand::rngs::ChaCha8Rng;
 
+use super::threat::threat_of;
 use crate::battle::Battle;
 use crate::battle::attack::check_attack;
 use crate::battle::checks::{save_spec, skill_spec};
-use crate::battle::command::DefenseChoice;
 use crate::battle::command::{AttackOrder, AttackTarget, Command, SurgeKind};
 use crate::battle::components::CombatantId;
 use crate::battle::context::declaration;
-use crate::battle::context::{ki_cost, reach};
+use crate::battle::context::ki_cost;
 use crate::battle::family::assemble;
-use crate::battle::family::target_numbers;
 use crate::battle::fighter::Fighter;
 use crate::battle::fighter::can_end_on;
 use crate::battle::fighter::provoked_by;
@@ -39,7 +38,7 @@ use crate::battle::policy::candidate_attacks;
 use crate::dice::distribution;
 use crate::grid::path::path_to;
 use crate::grid::{Field, Square, footprint_distance};
-use crate::ruleset::{AttackTypeDef, ConditionKind, ConditionRule, Polarity, Reach, Rules};
+use crate::ruleset::{ConditionKind, ConditionRule, Polarity, Rules};
 
 /// A computer player's strength.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -283,70 +282,6 @@ impl Situation<'_> {
         }
         best
     }
-}
-
-/// The best expected damage per attack `attacker` can deal `victim`, in melee and at range.
-fn threat_of(rules: &Rules, field: &Field, attacker: &Fighter, victim: &Fighter) -> (f64, f64) {
-    let mut melee: f64 = 0.0;
-    let mut ranged: f64 = 0.0;
-    let Some(vp) = victim.position else {
-        return (0.0, 0.0);
-    };
-    let walk = speed(rules, attacker, false);
-    for pid in &attacker.loadout.profiles {
-        let Some(profile) = rules.profile(pid) else {
-            continue;
-        };
-        if !crate::battle::family::of(rules).threatens_with(attacker, pid) {
-            continue;
-        }
-        let Some(ty): Option<&AttackTypeDef> = rules.attack_type(&profile.attack_type) else {
-            continue;
-        };
-        let order = AttackOrder {
-            attacker: attacker.id,
-            profile: pid.clone(),
-            technique: None,
-            target: crate::battle::command::AttackTarget::Combatant(victim.id),
-            wager: 0,
-            element: attacker.loadout.elements.first().cloned(),
-            push: None,
-            sneak: false,
-            called_shot: None,
-        };
-        let Ok(mut decl) = declaration(rules, attacker, &order, 1) else {
-            continue;
-        };
-        decl.numbers_only = true;
-        if ki_cost(attacker, &decl) > attacker.ki.current {
-            continue;
-        }
-        // As if the attacker stood beside the victim (for melee) or where it is (for range).
-        let mut a = attacker.clone();
-        if ty.reach == Reach::Melee {
-            a.position = Some(Square::new(vp.x - 1, vp.y));
-        }
-        let ctx = assemble(rules, field, &a, &[victim], &decl);
-        let Some(tc) = ctx.targets.first() else {
-            continue;
-        };
-        let o = target_numbers(rules, &ctx, tc, &decl, victim, DefenseChoice::Dodge);
-        let e = o.expected_damage + STAGE_WORTH * o.stage_loss.unwrap_or(0) as f64;
-        match ty.reach {
-            Reach::Melee => melee = melee.max(e),
-            _ => {
-                if reach(attacker, &decl).is_none_or(|r| {
-                    attacker.position.is_some_and(|p| {
-                        footprint_distance(p, attacker.size.squares, vp, victim.size.squares)
-                            <= r + walk
-                    })
-                }) {
-                    ranged = ranged.max(e)
-                }
-            }
-        }
-    }
-    (melee, ranged)
 }
 
 /// How far `o` reaches in a round walking and running: its Normal and Boosted Speed, each

@@ -10,13 +10,13 @@ use serde::{Deserialize, Serialize};
 use super::command::DefenseChoice;
 use super::command::{AttackOrder, RuleError};
 use super::components::{CombatantId, Square};
+pub use super::cover::{Cover, cover_feature};
 use super::fighter::{Fighter, at_tier, eval};
 use crate::dice::{BaseDie, DiceFormula, RollKind, RollSpec};
-use crate::grid::los::crosses;
-use crate::grid::{Dir8, Field, footprint, footprint_distance};
+use crate::grid::{Field, footprint};
 use crate::ruleset::{
     AttackTypeDef, CalledShotRules, CalledShotTarget, Category, ConditionKind, ConditionRule,
-    ElementDef, ProfileDef, ProfileEffect, Reach, Rules, Targeting, TechniqueDef, TerrainDef,
+    ElementDef, ProfileDef, ProfileEffect, Reach, Rules, Targeting, TechniqueDef,
 };
 
 /// A declared attack, resolved against the ruleset: what is used and how hard.
@@ -599,50 +599,6 @@ pub struct DamageResult {
     pub damage: i64,
     /// Why the category is what it is, and any cover.
     pub notes: Vec<String>,
-}
-
-/// A cover feature between an attacker and its target, and the damage it takes off.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Cover {
-    pub name: String,
-    pub at: Square,
-    pub rank: i64,
-    pub reduction: i64,
-}
-
-/// The cover feature next to `target` that a line from `attacker` to it crosses, the one of
-/// highest `worth` (features `worth` gives `None` are not cover). Melee lines cross no square
-/// between the two, so melee finds none.
-pub fn cover_feature<'f>(
-    field: &Field<'f>,
-    attacker: &Fighter,
-    target: &Fighter,
-    worth: impl Fn(Square, &TerrainDef) -> Option<i64>,
-) -> Option<(Square, &'f TerrainDef, i64)> {
-    let (a, t) = (attacker.position?, target.position?);
-    let own = footprint(t, target.size.squares);
-    let mut best: Option<(Square, &'f TerrainDef, i64)> = None;
-    for from in footprint(a, attacker.size.squares) {
-        for to in &own {
-            for d in Dir8::ALL {
-                let c = to.step(d);
-                if own.contains(&c) || footprint_distance(t, target.size.squares, c, 1) != 1 {
-                    continue;
-                }
-                let Some(ter) = field.terrain(c) else {
-                    continue;
-                };
-                let Some(w) = worth(c, ter) else {
-                    continue;
-                };
-                if !crosses(from, to, c) || best.as_ref().is_some_and(|b| b.2 >= w) {
-                    continue;
-                }
-                best = Some((c, ter, w));
-            }
-        }
-    }
-    best
 }
 
 /// The best cover `target` has against a single-target attack from `attacker`: a cover

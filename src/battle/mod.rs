@@ -14,6 +14,7 @@ pub mod checks;
 pub mod command;
 pub mod components;
 pub mod context;
+pub mod cover;
 pub mod effects;
 pub mod event;
 pub mod family;
