@@ -27,8 +27,8 @@ use crate::battle::attack::check_attack;
 use crate::battle::checks::{save_spec, skill_spec};
 use crate::battle::command::{AttackOrder, AttackTarget, Command, SurgeKind};
 use crate::battle::components::CombatantId;
-use crate::battle::context::declaration;
 use crate::battle::context::ki_cost;
+use crate::battle::context::{Declaration, declaration};
 use crate::battle::family::assemble;
 use crate::battle::fighter::Fighter;
 use crate::battle::fighter::can_end_on;
@@ -65,6 +65,9 @@ pub struct Settings {
     pub noise: f64,
     /// Odds evaluations per decision, at most.
     pub max_evals: usize,
+    /// Weigh what the conditions a technique or an element gives on a hit are worth (the
+    /// target's threat to the unit while it suffers them).
+    pub weigh_conditions: bool,
 }
 
 impl Level {
@@ -79,6 +82,7 @@ impl Level {
                 lookahead: false,
                 noise: 0.6,
                 max_evals: 150,
+                weigh_conditions: false,
             },
             Self::Normal => Settings {
                 move_squares: 10,
@@ -88,6 +92,7 @@ impl Level {
                 lookahead: true,
                 noise: 0.05,
                 max_evals: 1200,
+                weigh_conditions: true,
             },
             Self::Hard => Settings {
                 move_squares: 24,
@@ -97,6 +102,7 @@ impl Level {
                 lookahead: true,
                 noise: 0.0,
                 max_evals: 6000,
+                weigh_conditions: true,
             },
         }
     }
@@ -125,6 +131,9 @@ struct Situation<'a> {
     /// Per opponent: how far it reaches in a round walking and running (its Speed plus its
     /// melee reach), worked out once a decision: every square weighed asks it.
     pace: BTreeMap<CombatantId, (u32, u32)>,
+    /// Per target and on-damage list (a technique's or an element's id): what its conditions
+    /// take off that target's threat to the unit in a round, worked out once a decision.
+    hamper: BTreeMap<(CombatantId, String), f64>,
 }
 
 impl Situation<'_> {
@@ -182,8 +191,13 @@ impl Situation<'_> {
             } else {
                 0.0
             };
-            let effect =
-                (family.effect_worth(&decl.profile.id, me, t) + on_hit) * choice.hit_chance;
+            let grants = if self.settings.weigh_conditions && t.side != me.side {
+                self.grants_worth(me, t, &decl)
+            } else {
+                0.0
+            };
+            let effect = (family.effect_worth(&decl.profile.id, me, t) + on_hit + grants)
+                * choice.hit_chance;
             let v = choice.expected_damage
                 + effect
                 + card_taken
@@ -203,6 +217,44 @@ impl Situation<'_> {
             .map_or(0, |b| crate::battle::fighter::eval(b, &me.vars()));
         let ki = ctx.ki_cost + decl.wager;
         Some(value - ki_price(me) * ki as f64 - backlash as f64)
+    }
+
+    /// What the conditions `decl`'s technique and element give `t` on a damaging hit are
+    /// worth to `me`: how much less `t` threatens it in a round while it suffers them.
+    fn grants_worth(&mut self, me: &Fighter, t: &Fighter, decl: &Declaration) -> f64 {
+        let lists = [
+            decl.technique
+                .map(|x| (format!("t:{}", x.id), &x.on_damage)),
+            decl.element.map(|x| (format!("e:{}", x.id), &x.on_damage)),
+        ];
+        let mut total = 0.0;
+        for (key, grants) in lists.into_iter().flatten() {
+            if grants.is_empty() {
+                continue;
+            }
+            let key = (t.id, key);
+            if let Some(v) = self.hamper.get(&key) {
+                total += v;
+                continue;
+            }
+            let (m0, r0) = self.threat.get(&t.id).copied().unwrap_or((0.0, 0.0));
+            let mut hampered = t.clone();
+            for g in grants {
+                hampered.conditions.0.push(
+                    crate::battle::components::ConditionInstance::until_ended(
+                        g.condition,
+                        Some(me.id),
+                        me.power.tier,
+                    ),
+                );
+            }
+            let (m1, r1) = threat_of(self.rules, &self.field, &hampered, me);
+            let rounds = f64::from(self.rules.actions.standard_actions);
+            let v = (m0.max(r0) - m1.max(r1)).max(0.0) * rounds;
+            self.hamper.insert(key, v);
+            total += v;
+        }
+        total
     }
 
     /// What defeating `t` is worth beyond the damage: the damage it would go on dealing us
@@ -384,6 +436,7 @@ pub fn decide(
         evals: 0,
         threat,
         pace,
+        hamper: BTreeMap::new(),
     };
     let mut options: Vec<Candidate> = Vec::new();
     let risk_here = s.risk(here);

@@ -268,9 +268,13 @@ pub fn roll_lines(a: &AimContext) -> Vec<String> {
 pub fn default_aim_view(a: &AimContext) -> AimView {
     let p = a.preview;
     let mut lines = target_lines(a, false, |_| false);
-    if let Some(first) = p.odds.targets.first().and_then(|v| v.first()) {
+    if let Some(first) = p.odds.targets.first().and_then(|v| v.first())
+        && let Some(me) = a.fighter(a.order.attacker)
+    {
         lines.extend(
-            super::odds_text::called_shot_line(a.rules, a.order, first).map(|l| l.trim().into()),
+            super::odds_text::on_damage_lines(a.rules, me, a.order, first)
+                .iter()
+                .map(|l| l.trim().into()),
         );
     }
     lines.extend(roll_lines(a));

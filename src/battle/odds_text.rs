@@ -96,23 +96,66 @@ pub fn term_lines(r: &RollSummary) -> Vec<String> {
         .collect()
 }
 
-/// What a Called Shot in `order` does to the target on a damaging hit, with its exact chance
-/// in `odds` (none when the order is no Called Shot).
-pub fn called_shot_line(rules: &Rules, order: &AttackOrder, odds: &TargetOdds) -> Option<String> {
-    let part = order.called_shot.as_ref()?;
-    let part = rules
-        .attacks
-        .called_shot
-        .as_ref()?
-        .targets
+/// What `order` does to the target on a hit that deals damage past its Soak, each with its
+/// exact chance in `odds`: the Called Shot's body part, the Signature Technique's conditions and
+/// the element's (none when the attack gives no condition).
+pub fn on_damage_lines(
+    rules: &Rules,
+    attacker: &Fighter,
+    order: &AttackOrder,
+    odds: &TargetOdds,
+) -> Vec<String> {
+    let chance = pct(odds.damage_chance());
+    let mut out = Vec::new();
+    if let Some(part) = order.called_shot.as_ref().and_then(|id| {
+        rules
+            .attacks
+            .called_shot
+            .as_ref()?
+            .targets
+            .iter()
+            .find(|t| &t.id == id)
+    }) {
+        out.push(format!(
+            "  Called Shot at the {}, on a damaging hit: {chance} ({})",
+            part.name, part.description
+        ));
+    }
+    let technique = order
+        .technique
+        .as_ref()
+        .and_then(|id| attacker.loadout.techniques.iter().find(|t| &t.id == id));
+    if let Some(t) = technique.filter(|t| !t.on_damage.is_empty()) {
+        out.push(format!(
+            "  {}, on a damaging hit: {chance} ({})",
+            t.name,
+            grants_text(rules, &t.on_damage)
+        ));
+    }
+    if let Some(el) = order.element.as_ref().and_then(|id| rules.element(id)) {
+        out.push(format!(
+            "  {} element, on a damaging hit: {chance} ({})",
+            el.name,
+            grants_text(rules, &el.on_damage)
+        ));
+    }
+    out
+}
+
+/// "Transfigured for 1 round, Prone until ended": the conditions of an on-damage list.
+fn grants_text(rules: &Rules, grants: &[crate::ruleset::ConditionGrant]) -> String {
+    grants
         .iter()
-        .find(|t| &t.id == part)?;
-    Some(format!(
-        "  Called Shot at the {}, on a damaging hit: {} ({})",
-        part.name,
-        pct(odds.damage_chance()),
-        part.description
-    ))
+        .map(|g| {
+            let name = &rules.condition(g.condition).name;
+            match g.rounds {
+                0 => format!("{name} until ended"),
+                1 => format!("{name} for 1 round"),
+                n => format!("{name} for {n} rounds"),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The whole text of `words` about `ask`: the family's lines, each roll's terms, then the
@@ -158,7 +201,7 @@ pub fn lines(ask: &OddsAsk, words: OddsWords) -> Vec<String> {
         }
     }
     out.push(format!("  Defeats: {}", pct(chosen.defeat_chance)));
-    out.extend(called_shot_line(ask.rules, ask.order, chosen));
+    out.extend(on_damage_lines(ask.rules, ask.attacker, ask.order, chosen));
     let shown = |p: f64| !words.fold_rare || p >= 0.00005;
     let mut cells: Vec<String> = chosen
         .damage_distribution

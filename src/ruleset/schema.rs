@@ -595,7 +595,7 @@ pub struct ElementDef {
 }
 
 /// A condition given by an effect, for `rounds` Combat Rounds (0 = until ended).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConditionGrant {
     pub condition: ConditionKind,
@@ -965,5 +965,10 @@ pub struct TechniqueDef {
     /// Life the user loses after the maneuver (its own effect: Reduced Momentum may follow).
     #[serde(default)]
     pub backlash: Option<Formula>,
+    /// Conditions the target gains when the technique deals damage past its Soak, as an
+    /// Elemental technique's element gives them: the chapter names conditions (Transfigured,
+    /// Weakened) that only a technique or a special maneuver can cause.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_damage: Vec<ConditionGrant>,
     pub description: String,
 }

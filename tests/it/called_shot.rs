@@ -172,16 +172,16 @@ fn dbu_called_shot_odds_give_the_parts_condition_the_chance_of_damage() {
     let odds = &shot.odds.targets[0][0];
     let none = odds.damage_distribution.get(&0).copied().unwrap_or(0.0);
     assert!((odds.damage_chance() - (1.0 - none)).abs() < 1e-12);
-    let line = gridclash::battle::odds_text::called_shot_line(&rules(), &order, odds)
-        .expect("a Called Shot has its line");
+    let brawler = b.fighter(CombatantId(0)).expect("Brawler").clone();
+    let lines = gridclash::battle::odds_text::on_damage_lines(&rules(), &brawler, &order, odds);
     assert!(
-        line.contains(&gridclash::battle::odds_text::pct(odds.damage_chance()))
-            && line.contains("Prone until it stands up"),
-        "{line}"
+        lines.len() == 1
+            && lines[0].contains(&gridclash::battle::odds_text::pct(odds.damage_chance()))
+            && lines[0].contains("Prone until it stands up"),
+        "{lines:?}"
     );
     let plain = attack(0, "simple", AttackTarget::Combatant(CombatantId(1)));
-    assert_eq!(
-        gridclash::battle::odds_text::called_shot_line(&rules(), &plain, odds),
-        None
+    assert!(
+        gridclash::battle::odds_text::on_damage_lines(&rules(), &brawler, &plain, odds).is_empty()
     );
 }

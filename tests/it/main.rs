@@ -32,4 +32,5 @@ mod shinobi;
 mod snapshots;
 mod stages;
 mod strike;
+mod techniques;
 mod thresholds;

@@ -267,3 +267,23 @@ fn dbu_rules_loader_never_panics_on_truncated_files() {
         }
     }
 }
+
+#[test]
+fn dbu_rules_error_names_a_technique_condition_no_attack_can_give() {
+    let (dir, path, text) = broken("roster.ron", |t| {
+        t.replacen(
+            "on_damage: [(condition: Transfigured, rounds: 1)]",
+            "on_damage: [(condition: Absorbed, rounds: 1)]",
+            1,
+        )
+    });
+    let (l, c) = pos(&text, "Absorbed, rounds");
+    assert_error(
+        dir.path(),
+        &path,
+        l,
+        c,
+        "archetypes[2].techniques[0].on_damage[0].condition",
+        "Absorbed needs an absorber and cannot be granted by an attack",
+    );
+}

@@ -572,44 +572,51 @@ pub fn on_damage(
         }
     }
     if let Some((_, part)) = decl.called_shot {
-        for g in &part.on_damage {
-            grant_condition(
-                rules,
-                f,
-                g.condition,
-                Some((attacker.id, attacker.power.tier)),
-                0,
-                expiry_after(order, g.rounds),
-                log,
-            );
-        }
+        grant_all(rules, order, attacker, decl, f, &part.on_damage, log);
+    }
+    if let Some(t) = decl.technique {
+        grant_all(rules, order, attacker, decl, f, &t.on_damage, log);
     }
     if let Some(el) = decl.element {
-        for g in &el.on_damage {
-            let amount = g
-                .amount
-                .as_ref()
-                .map_or(0, |a| at_tier(a, f.power.tier, f.power.base_tier));
-            grant_condition(
-                rules,
-                f,
-                g.condition,
-                Some((attacker.id, attacker.power.tier)),
-                amount,
-                expiry_after(order, g.rounds),
-                log,
-            );
-            // "All damage inflicted by an Elemental Signature Technique is Direct Damage":
-            // the burn it leaves too, in the technique's category.
-            if let Some(c) = f.conditions.0.iter_mut().find(|c| {
-                c.kind == g.condition
-                    && matches!(
-                        rules.condition(c.kind).rule,
-                        crate::ruleset::ConditionRule::DamageOverTime { .. }
-                    )
-            }) {
-                c.category = Some(decl.profile.category);
-            }
+        grant_all(rules, order, attacker, decl, f, &el.on_damage, log);
+    }
+}
+
+/// Gives `f` the conditions of one on-damage list (a Called Shot's part, a technique, an
+/// element). A Damage Over Time takes its amount in the sufferer's Tier of Power and, as "all
+/// damage inflicted by an Elemental Signature Technique is Direct Damage", the attack's
+/// category.
+fn grant_all(
+    rules: &Rules,
+    order: &TurnOrder,
+    attacker: &Fighter,
+    decl: &Declaration,
+    f: &mut FighterQueryItem,
+    grants: &[crate::ruleset::ConditionGrant],
+    log: &mut EventLog,
+) {
+    for g in grants {
+        let amount = g
+            .amount
+            .as_ref()
+            .map_or(0, |a| at_tier(a, f.power.tier, f.power.base_tier));
+        grant_condition(
+            rules,
+            f,
+            g.condition,
+            Some((attacker.id, attacker.power.tier)),
+            amount,
+            expiry_after(order, g.rounds),
+            log,
+        );
+        if let Some(c) = f.conditions.0.iter_mut().find(|c| {
+            c.kind == g.condition
+                && matches!(
+                    rules.condition(c.kind).rule,
+                    crate::ruleset::ConditionRule::DamageOverTime { .. }
+                )
+        }) {
+            c.category = Some(decl.profile.category);
         }
     }
 }

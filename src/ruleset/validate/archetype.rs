@@ -199,6 +199,9 @@ pub(super) fn check_archetype(
         if let Some(b) = &t.backlash {
             c.formula(file, &tp.field("backlash"), b, &with_attrs);
         }
+        for (k, g) in t.on_damage.iter().enumerate() {
+            super::check_grant(c, file, &tp.field("on_damage").index(k), g);
+        }
     }
 }
 
