@@ -386,6 +386,37 @@ fn hand_over_first(
 const ARROGANCE_ROUNDS: f64 = 12.0;
 
 /// The share of its Life a fighter has left.
+/// The Ki the dearest of `f`'s Basic Attack profiles costs it now: an ally with less cannot
+/// make every attack it has, and only such an ally is worth Empowering.
+fn dearest_attack(rules: &Rules, f: &Fighter) -> i64 {
+    f.loadout
+        .profiles
+        .iter()
+        .filter_map(|pid| {
+            let order = AttackOrder {
+                attacker: f.id,
+                profile: pid.clone(),
+                technique: None,
+                target: AttackTarget::Combatant(f.id),
+                wager: 0,
+                element: f.loadout.elements.first().cloned(),
+                push: None,
+                sneak: false,
+                called_shot: None,
+            };
+            declaration(rules, f, &order, 1)
+                .ok()
+                .map(|d| ki_cost(f, &d))
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Rounds of a Full Empowerment's Fatigued and Impediment a unit at full Life weighs, each
+/// at half its best attack.
+const EMPOWER_FULL_ROUNDS: f64 = 6.0;
+const EMPOWER_GAIN: f64 = 0.5;
+
 fn life_left(f: &Fighter) -> f64 {
     f.life.current.max(0) as f64 / f.life.max.max(1) as f64
 }
@@ -908,6 +939,68 @@ pub fn decide(
                     - settings.risk_weight * risk_here * 0.95,
                 command: Command::ArrogantDeclaration { who },
             });
+        }
+    }
+    // Empower (DBU): Ki handed to an ally who needs it more than the unit does, each Ki weighed
+    // at both ends by how short of Ki its holder is halfway through the transfer; a Full
+    // Empowerment also weighs what Fatigued and Impediment cost the unit for as long as it
+    // lasts. The Exploits of adjacent opponents and the risk of standing here count against.
+    if rules.actions.empower.is_some() && !me.round.empowered && me.ki.current > 0 {
+        let exploits: f64 = crate::battle::charge::adjacent_provokers(&fighters, &me)
+            .iter()
+            .filter(|id| {
+                fighters
+                    .iter()
+                    .any(|f| f.id == **id && f.actions.counter > 0)
+            })
+            .map(|id| s.threat.get(id).map_or(0.0, |t| t.0))
+            .sum();
+        let usable = me.actions.usable();
+        let mut plans: Vec<(u32, bool)> = (1..=usable.min(3)).map(|n| (n, false)).collect();
+        plans.push((1, true));
+        for ally in fighters
+            .iter()
+            .filter(|f| f.side == me.side && f.id != who && !f.defeated() && f.position.is_some())
+            .filter(|f| f.ki.current < dearest_attack(&rules, f))
+        {
+            for &(n, full) in &plans {
+                if crate::battle::empower::check_empower(&rules, &fighters, &me, ally.id, n, full)
+                    .is_err()
+                {
+                    continue;
+                }
+                let amount = crate::battle::empower::empower_amount(&rules, &me, ally, n, full);
+                let half = amount / 2;
+                let mut a = ally.clone();
+                a.ki.current += half;
+                let mut m = me.clone();
+                m.ki.current -= half;
+                // A Full Empowerment is a last gift: the unit's own Ki serves it only as long
+                // as it lasts. (Weighing every Empower so measured worse.)
+                let mine = ki_price(&m) * if full { life_left(&me) } else { 1.0 };
+                let gain = amount as f64 * (ki_price(&a) - mine) * EMPOWER_GAIN;
+                if gain <= 0.0 {
+                    continue;
+                }
+                let price = if full {
+                    EMPOWER_FULL_ROUNDS * life_left(&me) * best_here * 0.5
+                } else {
+                    0.0
+                };
+                let left = f64::from(usable.saturating_sub(n));
+                options.push(Candidate {
+                    score: gain + left * best_here
+                        - price
+                        - exploits
+                        - settings.risk_weight * risk_here,
+                    command: Command::Empower {
+                        who,
+                        ally: ally.id,
+                        actions: n,
+                        full,
+                    },
+                });
+            }
         }
     }
     // Combat Recovery: Life and Ki back, at the price of the actions, the Exploits it invites

@@ -59,6 +59,22 @@ pub struct BarView {
     pub charge: Option<ChargeBar>,
     /// An Arrogant Declaration may be made now (DBU: once an encounter), with its penalty.
     pub arrogant_declaration: Option<i64>,
+    /// An Empower may be made now (DBU: once a round), of at least one ally.
+    pub empower: bool,
+}
+
+/// One ally an Empower could hand Ki to, as the window lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmpowerOffer {
+    pub ally: super::components::CombatantId,
+    pub name: String,
+    pub at: Option<crate::grid::Square>,
+    /// The Ki it would receive now.
+    pub amount: i64,
+    /// Its Ki now and at most.
+    pub ki: (i64, i64),
+    /// Why it may not be Empowered this way now, in words.
+    pub refusal: Option<String>,
 }
 
 /// The Energy Charge part of the bar.

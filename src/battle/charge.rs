@@ -108,6 +108,7 @@ pub fn check_while_charging(
         Command::Exploit { order, .. } => order.is_some(),
         Command::PowerUp { .. }
         | Command::ArrogantDeclaration { .. }
+        | Command::Empower { .. }
         | Command::Recover { .. }
         | Command::EndCondition { .. }
         | Command::StandUp { .. }

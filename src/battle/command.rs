@@ -120,6 +120,16 @@ pub enum Command {
     /// Arrogant Declaration (once per encounter): an Action for Superiority until the end of
     /// one's next turn, then −1(bT) to Combat Rolls, Surgency and Soak for the rest of it.
     ArrogantDeclaration { who: CombatantId },
+    /// Empower (once a round): `actions` Actions to hand `ally` Ki from one's own pool, 2 x
+    /// Might per Action (doubled within Melee Range) without using Capacity; `full` hands over
+    /// as much as the ally can hold, at the price of one's Capacity, Fatigued and Impediment.
+    Empower {
+        who: CombatantId,
+        ally: CombatantId,
+        actions: u32,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        full: bool,
+    },
     /// Combat Recovery: 2 or 3 Actions to regain Life and Ki, lowering Defense Value.
     Recover { who: CombatantId, actions: u32 },
     /// Turn a Standard Action into a Counter Action.
@@ -202,6 +212,7 @@ impl Command {
             | Self::EnergyCharge { who, .. }
             | Self::CancelCharge { who }
             | Self::ArrogantDeclaration { who }
+            | Self::Empower { who, .. }
             | Self::Recover { who, .. }
             | Self::Intercede { who, .. }
             | Self::HandOver { who }
@@ -444,6 +455,14 @@ pub enum RuleError {
     ArroganceMade,
     #[error("only {limit} Minion per encounter may use Arrogant Declaration")]
     MinionArrogance { limit: u32 },
+    #[error("one Empower a round")]
+    EmpowerMade,
+    #[error("{ally} is no ally on the battlefield to Empower")]
+    EmpowerWhom { ally: CombatantId },
+    #[error("an Empower spends at least one Action")]
+    EmpowerActions,
+    #[error("nothing to Empower: {why}")]
+    EmpowerNothing { why: &'static str },
     #[error("a Combat Recovery spends {min} to {max} Actions")]
     RecoveryActions { min: u32, max: u32 },
     #[error("one Combat Recovery a round")]

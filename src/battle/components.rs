@@ -397,6 +397,9 @@ pub struct RoundLog {
     /// DBU: a Called Shot was made this round (one a round).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub called_shot: bool,
+    /// DBU: an Empower was made this round (one a round).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub empowered: bool,
     pub sweep_debuff: bool,
     /// Actions lost at the start of next round (Reduced Momentum).
     pub next_round_penalty: u32,

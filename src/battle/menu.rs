@@ -3,7 +3,7 @@
 //! bar, the computer players and tests alike.
 
 use super::Battle;
-use super::bar::{BarView, ChargeBar, ExploitPrompt, Offers};
+use super::bar::{BarView, ChargeBar, EmpowerOffer, ExploitPrompt, Offers};
 use super::command::{AttackOrder, AttackTarget, Command, RuleError};
 use super::components::{CombatantId, Square};
 use super::family;
@@ -194,6 +194,11 @@ impl Battle {
             .as_ref()
             .filter(|_| self.check(&Command::ArrogantDeclaration { who }).is_ok())
             .map(|a| super::fighter::at_tier(&a.penalty, me.power.tier, me.power.base_tier));
+        view.empower = rules.actions.empower.is_some()
+            && !self
+                .empower_offers(who, 1, false)
+                .iter()
+                .all(|o| o.refusal.is_some());
         view.charge = rules.attacks.energy_charge.maneuver.as_ref().map(|_| {
             let held = me
                 .encounter
@@ -217,6 +222,47 @@ impl Battle {
         Some(view)
     }
 
+    /// Every ally of `who` on the battlefield with the Ki an Empower of `actions` Actions (or a
+    /// Full Empowerment) would hand it now, or the rule refusing it.
+    pub fn empower_offers(
+        &mut self,
+        who: CombatantId,
+        actions: u32,
+        full: bool,
+    ) -> Vec<EmpowerOffer> {
+        let fighters = self.fighters_shared();
+        let Some(me) = fighters.iter().find(|f| f.id == who) else {
+            return Vec::new();
+        };
+        let rules = self.rules.clone();
+        let names = self.names();
+        let mut out = Vec::new();
+        for a in fighters
+            .iter()
+            .filter(|f| f.side == me.side && f.id != who && !f.defeated() && f.position.is_some())
+        {
+            let cmd = Command::Empower {
+                who,
+                ally: a.id,
+                actions,
+                full,
+            };
+            let refusal = self
+                .check_among(&fighters, &cmd)
+                .err()
+                .map(|e| e.to_string());
+            out.push(EmpowerOffer {
+                ally: a.id,
+                name: names.get(&a.id).cloned().unwrap_or_default(),
+                at: a.position,
+                amount: super::empower::empower_amount(&rules, me, a, actions, full),
+                ki: (a.ki.current, a.derived(&rules).max_ki),
+                refusal,
+            });
+        }
+        out
+    }
+
     /// What `who` is asked when `mover` gives it a chance to strike.
     pub fn exploit_prompt(&mut self, mover: CombatantId, who: CombatantId) -> ExploitPrompt {
         let names = self.names();
@@ -235,10 +281,18 @@ impl Battle {
             .0
             .as_ref()
             .is_some_and(|c| c.who == mover);
+        let empowering = self
+            .world
+            .resource::<super::empower::CurrentEmpowerment>()
+            .0
+            .as_ref()
+            .is_some_and(|c| c.who == mover);
         let doing = if charging {
             Some("charges an attack")
         } else if declaring {
             Some("makes an Arrogant Declaration")
+        } else if empowering {
+            Some("Empowers an ally")
         } else {
             None
         };

@@ -16,6 +16,7 @@ pub mod components;
 pub mod context;
 pub mod cover;
 pub mod effects;
+pub mod empower;
 pub mod event;
 pub mod family;
 pub mod fighter;
@@ -93,14 +94,19 @@ pub fn plugin(app: &mut App) {
                 recovery::apply_power_up,
                 recovery::declare_recovery,
                 charge::apply_cancel_charge,
-                charge::declare_charge,
-                arrogance::declare_arrogance,
+                (
+                    charge::declare_charge,
+                    arrogance::declare_arrogance,
+                    empower::declare_empowerment,
+                )
+                    .chain(),
             )
                 .chain(),
             movement::advance_move.run_if(movement::move_ready),
             recovery::advance_recovery.run_if(recovery::recovery_ready),
             charge::advance_charge.run_if(charge::charge_ready),
             arrogance::advance_arrogance.run_if(arrogance::declaration_ready),
+            empower::advance_empowerment.run_if(empower::empowerment_ready),
             attack::begin_queued_attack.run_if(attack::queued_ready),
             (
                 attack::open_response_window.run_if(attack::attack_in(AttackPhase::Responses)),
@@ -128,6 +134,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<CurrentRecovery>()
         .init_resource::<charge::CurrentCharge>()
         .init_resource::<arrogance::CurrentDeclaration>()
+        .init_resource::<empower::CurrentEmpowerment>()
         .init_resource::<QueuedAttack>()
         .init_resource::<PendingCommand>()
         .init_resource::<CheckedOrder>()
@@ -215,6 +222,7 @@ pub fn command_name(cmd: &Command) -> &'static str {
         Command::EnergyCharge { .. } => "Energy Charge",
         Command::CancelCharge { .. } => "Cancel Energy Charge",
         Command::ArrogantDeclaration { .. } => "Arrogant Declaration",
+        Command::Empower { .. } => "Empower",
         Command::Recover { .. } => "Recover",
         Command::ConvertAction { .. } => "Convert Action",
         Command::EndTurn { .. } => "End Turn",
@@ -404,6 +412,7 @@ impl Battle {
             && w.resource::<CurrentRecovery>().0.is_none()
             && w.resource::<charge::CurrentCharge>().0.is_none()
             && w.resource::<arrogance::CurrentDeclaration>().0.is_none()
+            && w.resource::<empower::CurrentEmpowerment>().0.is_none()
             && w.resource::<QueuedAttack>().0.is_none()
     }
 
@@ -649,6 +658,9 @@ impl Battle {
             /// An Arrogant Declaration waiting on its Exploits (absent when none).
             #[serde(skip_serializing_if = "Option::is_none")]
             declaring: &'a Option<arrogance::DeclarationState>,
+            /// An Empower waiting on its Exploits (absent when none).
+            #[serde(skip_serializing_if = "Option::is_none")]
+            empowering: &'a Option<empower::EmpowerState>,
         }
         let fighters = self.fighters_shared();
         let w = &self.world;
@@ -674,6 +686,7 @@ impl Battle {
             ground: changed_ground(&self.setup.map, &w.resource::<Battleground>().0),
             charging: &w.resource::<charge::CurrentCharge>().0,
             declaring: &w.resource::<arrogance::CurrentDeclaration>().0,
+            empowering: &w.resource::<empower::CurrentEmpowerment>().0,
         };
         self.hasher.hash(
             &fighters,
@@ -869,6 +882,12 @@ impl Battle {
             Command::ArrogantDeclaration { .. } => {
                 arrogance::check_arrogant_declaration(&rules, fighters, me)
             }
+            Command::Empower {
+                ally,
+                actions,
+                full,
+                ..
+            } => empower::check_empower(&rules, fighters, me, *ally, *actions, *full),
             Command::Recover { actions, .. } => recovery::check_recovery(&rules, me, *actions),
             Command::Surge { .. } => {
                 if me.encounter.surge_used {

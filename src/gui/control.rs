@@ -509,6 +509,16 @@ fn command_active_unit(
     if pressed(GameAction::CalledShot) {
         session.cycle_called_shot();
     }
+    if pressed(GameAction::Empower)
+        && let Some(bar) = session.battle.bar_view(who)
+        && (bar.empower || matches!(session.intent, Intent::Empower { .. }))
+    {
+        let usable = session
+            .battle
+            .fighter(who)
+            .map_or(0, |f| f.actions.usable());
+        session.intent = session.next_empower(session.intent, usable);
+    }
     if offers.boosted_move && pressed(GameAction::BoostedMove) {
         session.intent = match session.intent {
             Intent::Move { boosted: true } => Intent::Idle,
@@ -626,7 +636,10 @@ fn command_active_unit(
     };
     if let Some(cmd) = command
         && session.submit(cmd).is_ok()
-        && matches!(session.intent, Intent::Move { .. } | Intent::Skill { .. })
+        && matches!(
+            session.intent,
+            Intent::Move { .. } | Intent::Skill { .. } | Intent::Empower { .. }
+        )
     {
         session.intent = Intent::Idle;
     }
@@ -688,6 +701,29 @@ fn order_at(
                 None
             }
         },
+        Intent::Empower { actions, full } => {
+            let offers = session.battle.empower_offers(who, actions, full);
+            let Some(o) = offers.iter().find(|o| {
+                o.at.is_some_and(|at| {
+                    session.battle.fighter(o.ally).is_some_and(|f| {
+                        crate::grid::footprint(at, f.size.squares).contains(&square)
+                    })
+                })
+            }) else {
+                session.notice = Some(format!("{square}: no ally to Empower there"));
+                return None;
+            };
+            if let Some(why) = &o.refusal {
+                session.notice = Some(format!("Empower {}: {why}", o.name));
+                return None;
+            }
+            Some(Command::Empower {
+                who,
+                ally: o.ally,
+                actions,
+                full,
+            })
+        }
         Intent::Attack { slot } => {
             let slot = session.slots().get(slot)?.clone();
             if let Some(e) = &slot.refusal {

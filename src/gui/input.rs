@@ -80,6 +80,9 @@ pub enum GameAction {
     ArrogantDeclaration,
     /// DBU: make the aimed attack a Called Shot at the next body part (none, head, eyes…).
     CalledShot,
+    /// DBU: choose an ally to Empower; pressed again, one Action more, then the Full
+    /// Empowerment, then off.
+    Empower,
     /// Answer a defense prompt: Dodge (take it in power stages), Parry (DBU; Block in shinobi,
     /// block with a card in power stages), Deflect (shinobi).
     Dodge,
@@ -198,6 +201,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::CancelCharge, vec![K::KeyV]),
         (A::ArrogantDeclaration, vec![K::KeyI]),
         (A::CalledShot, vec![K::KeyJ]),
+        (A::Empower, vec![K::KeyW]),
         (A::Dodge, vec![K::KeyD]),
         (A::Parry, vec![K::KeyP]),
         (A::Deflect, vec![K::KeyE]),
@@ -314,6 +318,10 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(
             A::CalledShot,
             ButtonlikeChord::new([GamepadButton::RightTrigger2, GamepadButton::LeftTrigger]),
+        )
+        .with(
+            A::Empower,
+            ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::RightTrigger2]),
         )
         .with(
             A::Undo,

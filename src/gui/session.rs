@@ -119,6 +119,8 @@ pub enum Intent {
     Skill {
         way: crate::battle::command::SkillWay,
     },
+    /// DBU: choosing the ally to Empower with `actions` Actions (or a Full Empowerment).
+    Empower { actions: u32, full: bool },
 }
 
 /// One attacking maneuver in the action bar: the core's action menu entry as it is.
@@ -558,6 +560,26 @@ impl Session {
             None => parts.first().map(|(id, _)| id.clone()),
             Some(i) => parts.get(i + 1).map(|(id, _)| id.clone()),
         };
+    }
+
+    /// The next Empower choice after `now`: one Action, two, three (while the unit has them),
+    /// the Full Empowerment, then nothing.
+    pub fn next_empower(&self, now: Intent, usable: u32) -> Intent {
+        match now {
+            Intent::Empower { full: true, .. } => Intent::Idle,
+            Intent::Empower { actions, .. } if actions < usable.min(3) => Intent::Empower {
+                actions: actions + 1,
+                full: false,
+            },
+            Intent::Empower { .. } => Intent::Empower {
+                actions: 1,
+                full: true,
+            },
+            _ => Intent::Empower {
+                actions: 1,
+                full: false,
+            },
+        }
     }
 
     /// The name of the body part chosen for the Called Shot, if any.

@@ -192,6 +192,7 @@ pub fn actions(e: Economy) -> ActionRules {
             defense: zero(),
         },
         arrogant_declaration: None,
+        empower: None,
         standard_actions: e.standard_actions,
         counter_actions: e.counter_actions,
         conversion: e.conversion,

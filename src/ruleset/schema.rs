@@ -837,6 +837,10 @@ pub struct ActionRules {
     /// Superiority for a while at a lasting price.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arrogant_declaration: Option<ArrogantDeclarationRules>,
+    /// Empower, where the ruleset has it (DBU): Ki handed to an ally, and the Full
+    /// Empowerment that gives everything at the price of Fatigued.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empower: Option<EmpowerRules>,
     pub standard_actions: u32,
     pub counter_actions: u32,
     /// A Standard Action may be turned into a Counter Action at any time.
@@ -879,6 +883,20 @@ pub struct ArrogantDeclarationRules {
     pub penalty: Formula,
     /// How many Minions in one Combat Encounter may make it (the digest: one).
     pub minions_per_encounter: u32,
+}
+
+/// The Empower maneuver (digest §3.3): once a round, any number of Actions, each handing an
+/// ally Ki from one's own pool without using Capacity; the Full Empowerment hands over any
+/// amount at the price of one's Capacity and the conditions it lists.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmpowerRules {
+    /// Ki handed over per Action, as a multiple of the giver's Might.
+    pub might_per_action: u32,
+    /// The amount is multiplied by this when the ally is within the giver's Melee Range.
+    pub in_melee_factor: u32,
+    /// What the giver gains with a Full Empowerment (its Capacity also drops to 0).
+    pub full_conditions: Vec<ConditionGrant>,
 }
 
 /// The Combat Recovery maneuver.

@@ -410,6 +410,46 @@ fn gui_i_makes_the_arrogant_declaration() {
 }
 
 #[test]
+fn gui_w_chooses_an_ally_and_the_click_empowers_it() {
+    // skirmish: Red Fist (Brawler, Mage, Gunner) is the person's side.
+    let mut app = scenario_app("skirmish", 1, "human,ai");
+    let me = human_turn(&mut app);
+    let ally = {
+        let mut s = session(&mut app);
+        let side = s.battle.fighter(me).expect("the active unit").side;
+        s.battle
+            .fighters()
+            .into_iter()
+            .find(|f| f.side == side && f.id != me)
+            .expect("an ally")
+    };
+    crate::common::stage(&mut session(&mut app).battle, ally.id.0, |f| {
+        f.ki.current = 10
+    });
+    tap(&mut app, KeyCode::KeyW);
+    assert_eq!(
+        session(&mut app).intent,
+        Intent::Empower {
+            actions: 1,
+            full: false
+        },
+        "W chooses an ally to Empower with one Action"
+    );
+    click_at(&mut app, ally.position.expect("on the map"));
+    let mut s = session(&mut app);
+    let name = s.names.get(&ally.id).cloned().expect("a name");
+    assert!(
+        s.battle
+            .describe_events()
+            .iter()
+            .any(|l| l.contains(&format!("Empowers {name} with"))),
+        "the click made the Empower"
+    );
+    assert!(s.battle.fighter(ally.id).expect("the ally").ki.current > 10);
+    assert_eq!(s.intent, Intent::Idle, "an Empower is chosen for one use");
+}
+
+#[test]
 fn gui_hot_seat_hides_the_board_until_the_next_player_confirms() {
     let mut app = battle_app("human,human");
     let first = {

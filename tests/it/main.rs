@@ -15,6 +15,7 @@ mod defense;
 mod determinism;
 mod digimon;
 mod economy;
+mod empower;
 mod grid;
 #[cfg(feature = "gui")]
 mod gui_app;

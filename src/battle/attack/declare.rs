@@ -395,6 +395,8 @@ pub enum StandingStill {
     Charging,
     /// An Arrogant Declaration.
     Declaring,
+    /// An Empower.
+    Empowering,
 }
 
 /// A unit that provoked Exploits standing still, and the opponents not asked yet.
@@ -475,6 +477,7 @@ pub fn offer_exploit(
         shooting: by.shooting,
         charging: by.standing == Some(StandingStill::Charging),
         declaring: by.standing == Some(StandingStill::Declaring),
+        empowering: by.standing == Some(StandingStill::Empowering),
     };
     match provoker.controller.exploits {
         ExploitPolicy::Never => Offered::Nothing,

@@ -308,6 +308,32 @@ impl BattleEvent {
                 "{} makes an Arrogant Declaration: Superiority until the end of its next turn, then a lasting penalty.",
                 n(names, *who)
             ),
+            E::Empowering { who, ally, full } => format!(
+                "{} begins {} {}.",
+                n(names, *who),
+                if *full {
+                    "a Full Empowerment of"
+                } else {
+                    "to Empower"
+                },
+                n(names, *ally)
+            ),
+            E::Empowered {
+                who,
+                ally,
+                amount,
+                full,
+            } => {
+                let mut s = format!(
+                    "{} Empowers {} with {amount} Ki",
+                    n(names, *who),
+                    n(names, *ally)
+                );
+                if *full {
+                    s.push_str(" (Full Empowerment: Capacity 0, Fatigued and Impediment)");
+                }
+                s + "."
+            }
             E::ArroganceAftermath { who, penalty } => format!(
                 "{}'s Arrogant Declaration is spent: -{penalty} to Combat Rolls, Surgency and Soak for the rest of the encounter.",
                 n(names, *who)
@@ -399,8 +425,15 @@ impl BattleEvent {
                 shooting,
                 charging,
                 declaring,
+                empowering,
             } => {
-                if *declaring {
+                if *empowering {
+                    format!(
+                        "{} Empowers an ally at {at} beside {}: Exploit!",
+                        n(names, *mover),
+                        n(names, *attacker)
+                    )
+                } else if *declaring {
                     format!(
                         "{} makes an Arrogant Declaration at {at} beside {}: Exploit!",
                         n(names, *mover),

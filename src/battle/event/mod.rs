@@ -278,6 +278,19 @@ pub enum BattleEvent {
     ArrogantDeclaration {
         who: CombatantId,
     },
+    /// An Empower was begun: the Ki follows the Exploits it provoked.
+    Empowering {
+        who: CombatantId,
+        ally: CombatantId,
+        full: bool,
+    },
+    /// An Empower handed `amount` Ki to `ally`.
+    Empowered {
+        who: CombatantId,
+        ally: CombatantId,
+        amount: i64,
+        full: bool,
+    },
     /// The Superiority an Arrogant Declaration gave is over: its penalty holds from now on.
     ArroganceAftermath {
         who: CombatantId,
@@ -346,6 +359,9 @@ pub enum BattleEvent {
         /// Provoked by an Arrogant Declaration next to the attacker.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         declaring: bool,
+        /// Provoked by an Empower next to the attacker.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        empowering: bool,
     },
     AttackDeclared {
         attacker: CombatantId,

@@ -165,6 +165,7 @@ pub fn bar_view(data: &ShinobiData, me: &Fighter) -> BarView {
         cure_poison: false,
         end_condition: None,
         arrogant_declaration: None,
+        empower: false,
         charge: None,
     }
 }

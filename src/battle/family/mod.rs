@@ -609,6 +609,7 @@ pub trait Family: Sync {
             cure_poison: false,
             end_condition: None,
             arrogant_declaration: None,
+            empower: false,
             charge: None,
         }
     }

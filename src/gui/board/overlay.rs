@@ -99,6 +99,22 @@ pub(super) fn draw_overlay(
                     _ => {}
                 }
             }
+            Intent::Empower { actions, full } => {
+                // Every ally it could hand Ki to, and the one under the cursor.
+                for o in session.battle.empower_offers(who, actions, full) {
+                    let (Some(at), Some(f)) = (o.at, session.battle.fighter(o.ally)) else {
+                        continue;
+                    };
+                    let squares = footprint(at, f.size.squares);
+                    let hovered = cursor.0.is_some_and(|c| squares.contains(&c));
+                    let colour = match (&o.refusal, hovered) {
+                        (Some(_), _) => palette::REFUSED,
+                        (None, true) => palette::AREA,
+                        (None, false) => palette::TARGETABLE,
+                    };
+                    paint.extend(squares.into_iter().map(|s| (s, colour)));
+                }
+            }
             Intent::Idle => {}
         }
     }

@@ -218,6 +218,22 @@ pub(super) fn action_bar_text(
                 keys.of(GameAction::ArrogantDeclaration)
             ));
         }
+        let empowering = match session.intent {
+            Intent::Empower { full: true, .. } => Some("Full Empowerment".to_string()),
+            Intent::Empower { actions: 1, .. } => Some("Empower: 1 Action".to_string()),
+            Intent::Empower { actions, .. } => Some(format!("Empower: {actions} Actions")),
+            _ => None,
+        };
+        if b.empower || empowering.is_some() {
+            items.push(mark(
+                empowering.is_some(),
+                format!(
+                    "{} {}",
+                    keys.of(GameAction::Empower),
+                    empowering.unwrap_or_else(|| "Empower an ally".to_string())
+                ),
+            ));
+        }
         if let Some(c) = &b.charge {
             let key = keys.of(GameAction::EnergyCharge);
             match &c.held {

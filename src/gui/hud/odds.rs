@@ -108,6 +108,39 @@ fn skill_text(
     out
 }
 
+/// The Empower being chosen: each ally with the Ki it would receive, or the rule refusing it.
+fn empower_text(session: &mut Session, keys: &Keys, actions: u32, full: bool) -> String {
+    let Some((who, None, _)) = session.human_to_act() else {
+        return String::new();
+    };
+    let mut out = if full {
+        "Full Empowerment (1 Action): any amount; your Capacity drops to 0 and you gain Fatigued \
+         and Impediment."
+            .to_string()
+    } else {
+        format!(
+            "Empower ({actions} Action{}): 2 x Might Ki per Action, doubled for an ally within \
+             your Melee Range; no Capacity used.",
+            if actions == 1 { "" } else { "s" }
+        )
+    };
+    out.push_str(" Adjacent opponents may Exploit first. Click an ally:");
+    for o in session.battle.empower_offers(who, actions, full) {
+        match &o.refusal {
+            None => out.push_str(&format!(
+                "\n  {}: +{} Ki (Ki {}/{})",
+                o.name, o.amount, o.ki.0, o.ki.1
+            )),
+            Some(why) => out.push_str(&format!("\n  {}: {why}", o.name)),
+        }
+    }
+    out.push_str(&format!(
+        "\n{}: one Action more, then Full Empowerment, then off",
+        keys.of(GameAction::Empower)
+    ));
+    out
+}
+
 pub(super) fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
     let mut out: String = session
         .battle
@@ -118,6 +151,9 @@ pub(super) fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -
     let Intent::Attack { slot } = session.intent else {
         match session.intent {
             Intent::Skill { way } => out.push_str(&skill_text(session, view, keys, way)),
+            Intent::Empower { actions, full } => {
+                out.push_str(&empower_text(session, keys, actions, full))
+            }
             Intent::Move { boosted } => {
                 let help = session.battle.move_help(boosted);
                 out.push_str(&help.text);

@@ -715,6 +715,20 @@ pub(super) fn validate(rules: &Rules, sources: &[(PathBuf, String)]) -> Vec<Rule
         }
     }
 
+    if let Some(e) = &ac.empower {
+        let ep = root.field("empower");
+        if e.might_per_action == 0 {
+            c.err(
+                ACTIONS,
+                &ep.field("might_per_action"),
+                "an Empower hands over at least 1 x Might Ki per Action",
+            );
+        }
+        for (j, g) in e.full_conditions.iter().enumerate() {
+            check_grant(&mut c, ACTIONS, &ep.field("full_conditions").index(j), g);
+        }
+    }
+
     // terrain.ron
     check_terrain(&mut c, &rules.terrain, TERRAIN);
 

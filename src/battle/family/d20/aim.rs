@@ -272,6 +272,7 @@ pub fn bar_view(d: &D20Data, me: &Fighter) -> BarView {
         end_condition: None,
         charge: None,
         arrogant_declaration: None,
+        empower: false,
     }
 }
 
