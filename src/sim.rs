@@ -50,6 +50,14 @@ pub struct SideReport {
     pub figures: Vec<Figure>,
 }
 
+/// How often each of a ruleset's combat conditions was gained over the battles.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ConditionsReport {
+    pub ruleset: String,
+    /// Every condition of the ruleset, in its data's order, with its count.
+    pub gained: Vec<(String, u32)>,
+}
+
 /// One scenario's share of the battles.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ScenarioReport {
@@ -105,6 +113,9 @@ pub struct Report {
     /// Wins per policy, counted by policy even when the sides swap.
     pub policies: Vec<PolicyReport>,
     pub scenarios: Vec<ScenarioReport>,
+    /// Per ruleset with combat conditions: how often each was gained, every side together,
+    /// those never gained included (a condition no battle brings shows as 0).
+    pub conditions: Vec<ConditionsReport>,
     /// xxh3 over every battle's final state hash, in order, as hex.
     pub hash: String,
     /// Every battle: its scenario, seed, winner, rounds and final state hash.
@@ -451,6 +462,29 @@ pub fn run_with_progress(
     } else {
         0.0
     };
+    let mut by_ruleset: BTreeMap<String, ConditionsReport> = BTreeMap::new();
+    for (rules, s) in sides.values() {
+        let entry = by_ruleset
+            .entry(s.ruleset.clone())
+            .or_insert_with(|| ConditionsReport {
+                ruleset: s.ruleset.clone(),
+                gained: rules
+                    .conditions
+                    .conditions
+                    .iter()
+                    .map(|c| (format!("{:?}", c.rule.kind()), 0))
+                    .collect(),
+            });
+        for (kind, n) in &s.stats.conditions_gained {
+            if let Some((_, count)) = entry.gained.iter_mut().find(|(k, _)| k == kind) {
+                *count += n;
+            }
+        }
+    }
+    report.conditions = by_ruleset
+        .into_values()
+        .filter(|c| !c.gained.is_empty())
+        .collect();
     report.sides = sides
         .into_values()
         .map(|(rules, mut s)| {
@@ -538,6 +572,16 @@ impl Report {
                     .collect();
                 out.push_str(&format!("  conditions gained: {}\n", gained.join(", ")));
             }
+        }
+        for c in &self.conditions {
+            let applied = c.gained.iter().filter(|(_, n)| *n > 0).count();
+            let all: Vec<String> = c.gained.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            out.push_str(&format!(
+                "{} conditions gained, {applied} of {}: {}\n",
+                c.ruleset,
+                c.gained.len(),
+                all.join(", ")
+            ));
         }
         for p in &self.policies {
             out.push_str(&format!(

@@ -250,7 +250,11 @@ impl Situation<'_> {
             }
             let (m1, r1) = threat_of(self.rules, &self.field, &hampered, me);
             let rounds = f64::from(self.rules.actions.standard_actions);
-            let v = (m0.max(r0) - m1.max(r1)).max(0.0) * rounds;
+            let lasting: f64 = grants
+                .iter()
+                .map(|g| lasting_damage(self.rules, g, t))
+                .sum();
+            let v = (m0.max(r0) - m1.max(r1)).max(0.0) * rounds + lasting;
             self.hamper.insert(key, v);
             total += v;
         }
@@ -410,6 +414,29 @@ fn dearest_attack(rules: &Rules, f: &Fighter) -> i64 {
         })
         .max()
         .unwrap_or(0)
+}
+
+/// Turns of a condition that lasts until it is ended which a computer player counts on.
+const UNTIL_ENDED_TURNS: f64 = 3.0;
+
+/// The Life a condition given by `g` takes from `t` over its turns: Damage Over Time's amount
+/// and Poisoned's share of the maximum Life each turn (none for any other condition).
+fn lasting_damage(rules: &Rules, g: &crate::ruleset::ConditionGrant, t: &Fighter) -> f64 {
+    let turns = if g.rounds == 0 {
+        UNTIL_ENDED_TURNS
+    } else {
+        f64::from(g.rounds)
+    };
+    let per_turn = match &rules.condition(g.condition).rule {
+        crate::ruleset::ConditionRule::DamageOverTime { .. } => g.amount.as_ref().map_or(0, |a| {
+            crate::battle::fighter::at_tier(a, t.power.tier, t.power.base_tier)
+        }) as f64,
+        crate::ruleset::ConditionRule::Poisoned { life_loss, .. } => {
+            life_loss.of(t.life.max) as f64
+        }
+        _ => 0.0,
+    };
+    per_turn * turns
 }
 
 /// Rounds of a Full Empowerment's Fatigued and Impediment a unit at full Life weighs, each

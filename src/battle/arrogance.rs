@@ -5,14 +5,13 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::attack::{Standing, StandingStill, offer_standing_exploits};
+use super::attack::StandingStill;
 use super::command::{Command, RuleError};
 use super::components::{Arrogance, CombatantId, Expiry};
 use super::effects::{grant_condition, spend_actions};
 use super::event::BattleEvent;
 use super::fighter::Fighter;
 use super::state::*;
-use crate::grid::Field;
 use crate::ruleset::{ConditionKind, Rules};
 
 /// An Arrogant Declaration waiting on the Exploits it provoked.
@@ -96,74 +95,41 @@ pub fn declare_arrogance(
     current.0 = Some(DeclarationState { who, provokers });
 }
 
-/// True while a declaration waits on its Exploits and nothing else is going on.
-pub fn declaration_ready(
-    current: Res<CurrentDeclaration>,
-    attack: Res<CurrentAttack>,
-    awaiting: Res<AwaitingInput>,
-) -> bool {
-    current.0.is_some() && attack.0.is_none() && awaiting.0.is_none()
-}
+impl super::standing::StandsStill for CurrentDeclaration {
+    const WHY: StandingStill = StandingStill::Declaring;
 
-/// Asks each adjacent opponent about its Exploit, one at a time; then, if the declarer still
-/// stands, gives it Superiority until the end of its next turn.
-pub fn advance_arrogance(
-    sys: RuleSys,
-    ground: Res<Battleground>,
-    order: Res<TurnOrder>,
-    mut current: ResMut<CurrentDeclaration>,
-    mut attack: ResMut<CurrentAttack>,
-    mut awaiting: ResMut<AwaitingInput>,
-) {
-    let RuleSys {
-        rules,
-        mut log,
-        mut progress,
-        mut q,
-        ..
-    } = sys;
-    let rules = &rules.0;
-    let field: Field = ground.field(rules);
-    progress.0 = true;
-    let Some(c) = current.0.as_mut() else {
-        return;
-    };
-    let all = q.snapshots();
-    if offer_standing_exploits(
-        rules,
-        &field,
-        &all,
-        Standing {
-            who: c.who,
-            why: StandingStill::Declaring,
-            provokers: &mut c.provokers,
-        },
-        &mut q,
-        &mut log,
-        (&mut awaiting, &mut attack),
-    ) {
-        return;
+    fn in_progress(&self) -> bool {
+        self.0.is_some()
     }
-    let who = c.who;
-    current.0 = None;
-    let Some(mut f) = q.one_mut(who) else {
-        return;
-    };
-    if f.life.current <= 0 {
-        return;
+
+    fn waiting(&mut self) -> Option<(CombatantId, &mut Vec<CombatantId>)> {
+        self.0.as_mut().map(|c| (c.who, &mut c.provokers))
     }
-    f.encounter.arrogance = Some(Arrogance::Superior);
-    let until = Expiry::EndOfTurn {
-        round: order.round + 1,
-        of: who,
-    };
-    grant_condition(
-        rules,
-        &mut f,
-        ConditionKind::Superiority,
-        None,
-        0,
-        until,
-        &mut log,
-    );
+
+    /// Superiority until the end of the declarer's next turn, if it still stands.
+    fn finish(&mut self, ctx: super::standing::Finish) {
+        let Some(c) = self.0.take() else {
+            return;
+        };
+        let Some(mut me) = ctx.q.one_mut(c.who) else {
+            return;
+        };
+        if me.life.current <= 0 {
+            return;
+        }
+        me.encounter.arrogance = Some(Arrogance::Superior);
+        let until = Expiry::EndOfTurn {
+            round: ctx.order.round + 1,
+            of: c.who,
+        };
+        grant_condition(
+            ctx.rules,
+            &mut me,
+            ConditionKind::Superiority,
+            None,
+            0,
+            until,
+            ctx.log,
+        );
+    }
 }

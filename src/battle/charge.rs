@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::attack::{Standing, StandingStill, offer_standing_exploits};
+use super::attack::StandingStill;
 use super::command::{AttackOrder, AttackTarget, Command, RuleError};
 use super::components::{CombatantId, HeldCharge};
 use super::context::used_profile;
@@ -13,7 +13,7 @@ use super::effects::{lose_charge, spend_actions, spend_ki};
 use super::event::{BattleEvent, EventLog};
 use super::fighter::{Fighter, eval};
 use super::state::*;
-use crate::grid::{Field, footprint_distance};
+use crate::grid::footprint_distance;
 use crate::ruleset::{ConditionKind, Rules};
 
 /// An Energy Charge waiting on the Exploits it provoked.
@@ -197,53 +197,21 @@ pub fn declare_charge(
     charge.0 = Some(ChargeState { who, provokers });
 }
 
-/// True while a charge waits on its Exploits and nothing else is going on.
-pub fn charge_ready(
-    charge: Res<CurrentCharge>,
-    attack: Res<CurrentAttack>,
-    awaiting: Res<AwaitingInput>,
-) -> bool {
-    charge.0.is_some() && attack.0.is_none() && awaiting.0.is_none()
-}
+impl super::standing::StandsStill for CurrentCharge {
+    const WHY: StandingStill = StandingStill::Charging;
 
-/// Asks each adjacent opponent about its Exploit against the charging unit, one at a time.
-pub fn advance_charge(
-    sys: RuleSys,
-    ground: Res<Battleground>,
-    mut charge: ResMut<CurrentCharge>,
-    mut attack: ResMut<CurrentAttack>,
-    mut awaiting: ResMut<AwaitingInput>,
-) {
-    let RuleSys {
-        rules,
-        mut log,
-        mut progress,
-        mut q,
-        ..
-    } = sys;
-    let rules = &rules.0;
-    let field: Field = ground.field(rules);
-    progress.0 = true;
-    let Some(c) = charge.0.as_mut() else {
-        return;
-    };
-    let all = q.snapshots();
-    if offer_standing_exploits(
-        rules,
-        &field,
-        &all,
-        Standing {
-            who: c.who,
-            why: StandingStill::Charging,
-            provokers: &mut c.provokers,
-        },
-        &mut q,
-        &mut log,
-        (&mut awaiting, &mut attack),
-    ) {
-        return;
+    fn in_progress(&self) -> bool {
+        self.0.is_some()
     }
-    charge.0 = None;
+
+    fn waiting(&mut self) -> Option<(CombatantId, &mut Vec<CombatantId>)> {
+        self.0.as_mut().map(|c| (c.who, &mut c.provokers))
+    }
+
+    /// The charge was made when declared: once the Exploits are asked, nothing is left to do.
+    fn finish(&mut self, _: super::standing::Finish) {
+        self.0 = None;
+    }
 }
 
 /// `CancelCharge` (No Effort, an Instant): the held charges are lost.

@@ -386,6 +386,9 @@ pub fn end_condition(
         }
         ConditionRule::Rage { .. } => {
             f.encounter.rage_aftermath = Some(order.round + 1);
+            // The negative conditions Rage ignored hold again: Fatigued and Weakened lower
+            // the maxima the pools may have filled past meanwhile.
+            clamp_pools(rules, f, log);
         }
         ConditionRule::Superiority => {
             let penalty = f.snapshot().arrogance_penalty(rules);

@@ -6,14 +6,14 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::attack::{Standing, StandingStill, offer_standing_exploits};
+use super::attack::StandingStill;
 use super::command::{Command, RuleError};
 use super::components::CombatantId;
 use super::effects::{expiry_after, grant_condition, spend_actions};
 use super::event::{BattleEvent, Pool};
 use super::fighter::Fighter;
 use super::state::*;
-use crate::grid::{Field, footprint_distance};
+use crate::grid::footprint_distance;
 use crate::ruleset::Rules;
 
 /// An Empower waiting on the Exploits it provoked.
@@ -154,57 +154,23 @@ pub fn declare_empowerment(
     });
 }
 
-/// True while an Empower waits on its Exploits and nothing else is going on.
-pub fn empowerment_ready(
-    current: Res<CurrentEmpowerment>,
-    attack: Res<CurrentAttack>,
-    awaiting: Res<AwaitingInput>,
-) -> bool {
-    current.0.is_some() && attack.0.is_none() && awaiting.0.is_none()
-}
+impl super::standing::StandsStill for CurrentEmpowerment {
+    const WHY: StandingStill = StandingStill::Empowering;
 
-/// Asks each adjacent opponent about its Exploit, one at a time; then, if the giver still
-/// stands, hands the Ki over (with a Full Empowerment's price).
-pub fn advance_empowerment(
-    sys: RuleSys,
-    ground: Res<Battleground>,
-    order: Res<TurnOrder>,
-    mut current: ResMut<CurrentEmpowerment>,
-    mut attack: ResMut<CurrentAttack>,
-    mut awaiting: ResMut<AwaitingInput>,
-) {
-    let RuleSys {
-        rules,
-        mut log,
-        mut progress,
-        mut q,
-        ..
-    } = sys;
-    let rules = &rules.0;
-    let field: Field = ground.field(rules);
-    progress.0 = true;
-    let Some(c) = current.0.as_mut() else {
-        return;
-    };
-    let all = q.snapshots();
-    if offer_standing_exploits(
-        rules,
-        &field,
-        &all,
-        Standing {
-            who: c.who,
-            why: StandingStill::Empowering,
-            provokers: &mut c.provokers,
-        },
-        &mut q,
-        &mut log,
-        (&mut awaiting, &mut attack),
-    ) {
-        return;
+    fn in_progress(&self) -> bool {
+        self.0.is_some()
     }
-    let state = c.clone();
-    current.0 = None;
-    hand_over(rules, &order, &all, &state, &mut q, &mut log);
+
+    fn waiting(&mut self) -> Option<(CombatantId, &mut Vec<CombatantId>)> {
+        self.0.as_mut().map(|c| (c.who, &mut c.provokers))
+    }
+
+    /// Hands the Ki over if the giver still stands (with a Full Empowerment's price).
+    fn finish(&mut self, ctx: super::standing::Finish) {
+        if let Some(state) = self.0.take() {
+            hand_over(ctx.rules, ctx.order, ctx.all, &state, ctx.q, ctx.log);
+        }
+    }
 }
 
 /// Moves the Ki from the giver to the ally, as both stand after the Exploits; a Full

@@ -35,6 +35,7 @@ pub mod recovery;
 pub mod setup;
 pub mod sheet;
 pub mod snapshot;
+pub mod standing;
 pub mod state;
 pub mod stats;
 pub mod turn;
@@ -103,10 +104,14 @@ pub fn plugin(app: &mut App) {
             )
                 .chain(),
             movement::advance_move.run_if(movement::move_ready),
-            recovery::advance_recovery.run_if(recovery::recovery_ready),
-            charge::advance_charge.run_if(charge::charge_ready),
-            arrogance::advance_arrogance.run_if(arrogance::declaration_ready),
-            empower::advance_empowerment.run_if(empower::empowerment_ready),
+            standing::ask_exploits_then_finish::<CurrentRecovery>
+                .run_if(standing::exploits_ready::<CurrentRecovery>),
+            standing::ask_exploits_then_finish::<charge::CurrentCharge>
+                .run_if(standing::exploits_ready::<charge::CurrentCharge>),
+            standing::ask_exploits_then_finish::<arrogance::CurrentDeclaration>
+                .run_if(standing::exploits_ready::<arrogance::CurrentDeclaration>),
+            standing::ask_exploits_then_finish::<empower::CurrentEmpowerment>
+                .run_if(standing::exploits_ready::<empower::CurrentEmpowerment>),
             attack::begin_queued_attack.run_if(attack::queued_ready),
             (
                 attack::open_response_window.run_if(attack::attack_in(AttackPhase::Responses)),

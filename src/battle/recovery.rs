@@ -9,11 +9,11 @@ use super::effects::{LifeCause, set_life};
 use super::event::{BattleEvent, EventLog, Pool};
 use super::fighter::{Fighter, at_tier};
 use super::state::*;
-use crate::battle::attack::{Standing, StandingStill, offer_standing_exploits};
+use crate::battle::attack::StandingStill;
 use crate::battle::effects::spend_actions;
 use crate::battle::snapshot::Fighters;
 use crate::dice::{RollKind, RollSpec, roll};
-use crate::grid::{Field, footprint_distance};
+use crate::grid::footprint_distance;
 use crate::ruleset::{ConditionKind, Rules};
 
 /// Checks a Power Up.
@@ -56,12 +56,14 @@ pub fn apply_power_up(
     };
     spend_actions(&mut f, p.actions, "a Power Up", &mut log);
     f.round.power_ups += 1;
+    let before = f.snapshot().derived(rules).max_capacity;
     f.encounter.power += 1;
     f.encounter.power_expires = Some(Expiry::EndOfTurn {
         round: order.round + 1,
         of: who,
     });
-    let extra = p.capacity.of(f.capacity.max);
+    // The stack's quarter of Maximum Capacity, as Fatigued and Weakened leave it (halved).
+    let extra = (f.snapshot().derived(rules).max_capacity - before).max(0);
     let c0 = f.capacity.current;
     f.capacity.current += extra;
     log.push(BattleEvent::PoweredUp {
@@ -167,112 +169,83 @@ pub fn declare_recovery(
     });
 }
 
-/// True while a recovery waits on its Exploits and nothing else is going on.
-pub fn recovery_ready(
-    recovery: Res<CurrentRecovery>,
-    attack: Res<CurrentAttack>,
-    awaiting: Res<AwaitingInput>,
-) -> bool {
-    recovery.0.is_some() && attack.0.is_none() && awaiting.0.is_none()
-}
+impl super::standing::StandsStill for CurrentRecovery {
+    const WHY: StandingStill = StandingStill::Recovering;
 
-/// Asks each provoked opponent about its Exploit, then regains Life and Ki (no Life if an
-/// Exploit hit) and lowers Defense Value until the start of the fighter's next turn.
-pub fn advance_recovery(
-    sys: RuleSys,
-    ground: Res<Battleground>,
-    mut recovery: ResMut<CurrentRecovery>,
-    mut attack: ResMut<CurrentAttack>,
-    mut awaiting: ResMut<AwaitingInput>,
-) {
-    let RuleSys {
-        rules,
-        mut dice,
-        mut log,
-        mut progress,
-        mut q,
-    } = sys;
-    let rules = &rules.0;
-    let field: Field = ground.field(rules);
-    progress.0 = true;
-    let Some(r) = recovery.0.as_mut() else {
-        return;
-    };
-    let all = q.snapshots();
-    if offer_standing_exploits(
-        rules,
-        &field,
-        &all,
-        Standing {
-            who: r.who,
-            why: StandingStill::Recovering,
-            provokers: &mut r.provokers,
-        },
-        &mut q,
-        &mut log,
-        (&mut awaiting, &mut attack),
-    ) {
-        return;
+    fn in_progress(&self) -> bool {
+        self.0.is_some()
     }
-    let state = r.clone();
-    recovery.0 = None;
-    let Some(mut f) = q.one_mut(state.who) else {
-        return;
-    };
-    if f.life.current <= 0 {
-        return;
+
+    fn waiting(&mut self) -> Option<(CombatantId, &mut Vec<CombatantId>)> {
+        self.0.as_mut().map(|r| (r.who, &mut r.provokers))
     }
-    let snap = f.snapshot();
-    let r = roll(&recovery_spec(rules, &snap, state.actions), &mut dice.0);
-    let amount = r.total;
-    let life = if state.hit { 0 } else { amount };
-    let d = snap.derived(rules);
-    let ki = amount.min(d.max_ki - f.ki.current).max(0);
-    log.push(BattleEvent::Recovered {
-        who: state.who,
-        roll: r,
-        life,
-        ki,
-        life_lost_to_exploit: state.hit,
-    });
-    if life > 0 {
-        let to = f.life.current + life;
-        set_life(
-            rules,
-            &mut f,
-            crate::battle::family::of(rules).life_pool(),
-            to,
-            LifeCause::Healing,
-            "Combat Recovery",
-            &mut log,
-        );
-    }
-    if ki > 0 {
-        let k0 = f.ki.current;
-        f.ki.current += ki;
-        log.push(BattleEvent::PoolChanged {
+
+    /// Regains Life and Ki (no Life if an Exploit hit) and lowers Defense Value until the
+    /// start of the fighter's next turn.
+    fn finish(&mut self, ctx: super::standing::Finish) {
+        let Some(state) = self.0.take() else {
+            return;
+        };
+        let rules = ctx.rules;
+        let log = ctx.log;
+        let Some(mut f) = ctx.q.one_mut(state.who) else {
+            return;
+        };
+        if f.life.current <= 0 {
+            return;
+        }
+        let snap = f.snapshot();
+        let r = roll(&recovery_spec(rules, &snap, state.actions), &mut ctx.dice.0);
+        let amount = r.total;
+        let life = if state.hit { 0 } else { amount };
+        let d = snap.derived(rules);
+        let ki = amount.min(d.max_ki - f.ki.current).max(0);
+        log.push(BattleEvent::Recovered {
             who: state.who,
-            pool: Pool::Ki,
-            from: k0,
-            to: f.ki.current,
+            roll: r,
+            life,
+            ki,
+            life_lost_to_exploit: state.hit,
+        });
+        if life > 0 {
+            let to = f.life.current + life;
+            set_life(
+                rules,
+                &mut f,
+                crate::battle::family::of(rules).life_pool(),
+                to,
+                LifeCause::Healing,
+                "Combat Recovery",
+                log,
+            );
+        }
+        if ki > 0 {
+            let k0 = f.ki.current;
+            f.ki.current += ki;
+            log.push(BattleEvent::PoolChanged {
+                who: state.who,
+                pool: Pool::Ki,
+                from: k0,
+                to: f.ki.current,
+                reason: "Combat Recovery".into(),
+            });
+        }
+        let per = at_tier(
+            &rules.actions.combat_recovery.defense,
+            f.power.tier,
+            f.power.base_tier,
+        );
+        let amount = -per * i64::from(state.actions);
+        f.defense.changes.push(DefenseChange {
+            amount,
+            label: "Combat Recovery".into(),
+            until_turn_of: state.who,
+        });
+        log.push(BattleEvent::DefenseLowered {
+            who: state.who,
+            amount,
+            until_turn_of: state.who,
             reason: "Combat Recovery".into(),
         });
     }
-    let per = at_tier(
-        &rules.actions.combat_recovery.defense,
-        f.power.tier,
-        f.power.base_tier,
-    );
-    let amount = -per * i64::from(state.actions);
-    f.defense.changes.push(DefenseChange {
-        amount,
-        label: "Combat Recovery".into(),
-        until_turn_of: state.who,
-    });
-    log.push(BattleEvent::DefenseLowered {
-        who: state.who,
-        amount,
-        until_turn_of: state.who,
-        reason: "Combat Recovery".into(),
-    });
 }

@@ -829,3 +829,77 @@ fn dbu_the_round_after_rage_drops_a_held_steady_momentum_action() {
     let brawler = b.fighter(CombatantId(0)).unwrap();
     assert_eq!(brawler.actions.usable(), 1);
 }
+
+#[test]
+fn dbu_power_up_under_weakened_adds_its_quarter_of_the_halved_capacity() {
+    // Found by the soak: Power Up added a quarter of the unreduced Maximum Capacity (9) to a
+    // Weakened unit whose maximum is halved, leaving Capacity 27 above its maximum 22.
+    let rules = rules();
+    let mut b = duel("brawler", "ki_blaster", &[]);
+    grant(
+        &mut b,
+        0,
+        ConditionKind::Weakened,
+        None,
+        0,
+        Expiry::UntilEnded,
+    );
+    let before = b.fighter(CombatantId(0)).unwrap().capacity.current;
+    assert_eq!(before, 18, "Capacity 36 halved");
+    let got = run(
+        &mut b,
+        Command::PowerUp {
+            who: CombatantId(0),
+        },
+    );
+    let f = b.fighter(CombatantId(0)).unwrap();
+    let max = f.derived(&rules).max_capacity;
+    assert_eq!(max, (36 + 9) / 2);
+    assert_eq!(f.capacity.current, before + (max - 18));
+    assert!(f.capacity.current <= max, "{got:#?}");
+}
+
+#[test]
+fn dbu_when_rage_ends_fatigued_holds_again_and_ki_comes_down_to_its_maximum() {
+    // Found by the soak: a Fatigued unit that filled its Ki while Raging (Rage ignores
+    // negative conditions) kept it above the halved maximum once Rage ended.
+    let rules = rules();
+    let mut b = duel("brawler", "ki_blaster", &[]);
+    grant(
+        &mut b,
+        0,
+        ConditionKind::Fatigued,
+        None,
+        0,
+        Expiry::UntilEnded,
+    );
+    stage(&mut b, 0, |f| {
+        f.conditions.0.push(ConditionInstance {
+            kind: ConditionKind::Rage,
+            source: None,
+            source_tier: 2,
+            stacks: 1,
+            amount: 0,
+            expires: Expiry::EndOfTurn {
+                round: 1,
+                of: CombatantId(0),
+            },
+            failures: 0,
+            category: None,
+        });
+        f.ki.current = 90;
+    });
+    assert_eq!(
+        b.fighter(CombatantId(0)).unwrap().derived(&rules).max_ki,
+        98
+    );
+    let got = end_turns(&mut b, 1);
+    let f = b.fighter(CombatantId(0)).unwrap();
+    assert_eq!(f.derived(&rules).max_ki, 49);
+    assert_eq!(f.ki.current, 49, "{got:#?}");
+    assert!(
+        got.iter()
+            .any(|l| l.contains("Brawler Ki 90 -> 49 (maximum Ki reduced)")),
+        "{got:#?}"
+    );
+}
