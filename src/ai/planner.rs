@@ -261,6 +261,20 @@ impl Situation<'_> {
         total
     }
 
+    /// What the Exploits a maneuver made standing beside opponents invites cost the unit:
+    /// the melee threat of each adjacent opponent with a Counter Action left.
+    fn standing_exploits(&self) -> f64 {
+        crate::battle::charge::adjacent_provokers(&self.fighters, &self.me)
+            .iter()
+            .filter(|id| {
+                self.fighters
+                    .iter()
+                    .any(|f| f.id == **id && f.actions.counter > 0)
+            })
+            .map(|id| self.threat.get(id).map_or(0.0, |t| t.0))
+            .sum()
+    }
+
     /// What defeating `t` is worth beyond the damage: the damage it would go on dealing us
     /// (a round of its attacks) and, for a Minion, the Bonus Momentum it gives.
     fn kill_worth(&self, t: &Fighter) -> f64 {
@@ -658,15 +672,7 @@ pub fn decide(
     {
         let left = me.actions.usable().saturating_sub(m.actions);
         let cost = crate::battle::charge::charge_cost(&rules, &me);
-        let exploits: f64 = crate::battle::charge::adjacent_provokers(&fighters, &me)
-            .iter()
-            .filter(|id| {
-                fighters
-                    .iter()
-                    .any(|f| f.id == **id && f.actions.counter > 0)
-            })
-            .map(|id| s.threat.get(id).map_or(0.0, |t| t.0))
-            .sum();
+        let exploits = s.standing_exploits();
         if crate::battle::charge::check_energy_charge(
             &rules,
             &me,
@@ -950,15 +956,7 @@ pub fn decide(
                 .sum::<f64>()
                 * f64::from(rules.actions.standard_actions)
                 / allies;
-            let exploits: f64 = crate::battle::charge::adjacent_provokers(&fighters, &me)
-                .iter()
-                .filter(|id| {
-                    fighters
-                        .iter()
-                        .any(|f| f.id == **id && f.actions.counter > 0)
-                })
-                .map(|id| s.threat.get(id).map_or(0.0, |t| t.0))
-                .sum();
+            let exploits = s.standing_exploits();
             options.push(Candidate {
                 score: left_after * (best_here + gain) + next_turn * gain
                     - weight * (next_turn * loss + exposed)
@@ -973,15 +971,7 @@ pub fn decide(
     // Empowerment also weighs what Fatigued and Impediment cost the unit for as long as it
     // lasts. The Exploits of adjacent opponents and the risk of standing here count against.
     if rules.actions.empower.is_some() && !me.round.empowered && me.ki.current > 0 {
-        let exploits: f64 = crate::battle::charge::adjacent_provokers(&fighters, &me)
-            .iter()
-            .filter(|id| {
-                fighters
-                    .iter()
-                    .any(|f| f.id == **id && f.actions.counter > 0)
-            })
-            .map(|id| s.threat.get(id).map_or(0.0, |t| t.0))
-            .sum();
+        let exploits = s.standing_exploits();
         let usable = me.actions.usable();
         let mut plans: Vec<(u32, bool)> = (1..=usable.min(3)).map(|n| (n, false)).collect();
         plans.push((1, true));
