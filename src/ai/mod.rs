@@ -16,6 +16,7 @@ use rand::{Rng, SeedableRng};
 
 pub mod planner;
 mod threat;
+mod worth;
 
 use crate::battle::command::Command;
 use crate::battle::components::CombatantId;

@@ -21,7 +21,8 @@ use std::collections::BTreeMap;
 use rand::Rng;
 use rand::rngs::ChaCha8Rng;
 
-use super::threat::threat_of;
+use super::threat::{pace_of, threat_of};
+use super::worth::{ki_price, life_left};
 use crate::battle::Battle;
 use crate::battle::attack::check_attack;
 use crate::battle::checks::{save_spec, skill_spec};
@@ -33,7 +34,7 @@ use crate::battle::family::assemble;
 use crate::battle::fighter::Fighter;
 use crate::battle::fighter::can_end_on;
 use crate::battle::fighter::provoked_by;
-use crate::battle::movement::{boosted_cost, reachable_squares, speed};
+use crate::battle::movement::{boosted_cost, reachable_squares};
 use crate::battle::policy::candidate_attacks;
 use crate::dice::distribution;
 use crate::grid::path::path_to;
@@ -108,8 +109,6 @@ impl Level {
     }
 }
 
-/// What a Ki point is worth in damage.
-const KI_PRICE: f64 = 0.45;
 use crate::battle::family::stages::STAGE_WORTH;
 /// What making a power-stages opponent spend a defense card is worth in life cards: the next
 /// attack of that kind lands.
@@ -252,7 +251,7 @@ impl Situation<'_> {
             let rounds = f64::from(self.rules.actions.standard_actions);
             let lasting: f64 = grants
                 .iter()
-                .map(|g| lasting_damage(self.rules, g, t))
+                .map(|g| super::worth::lasting_damage(self.rules, g, t))
                 .sum();
             let v = (m0.max(r0) - m1.max(r1)).max(0.0) * rounds + lasting;
             self.hamper.insert(key, v);
@@ -354,21 +353,6 @@ impl Situation<'_> {
     }
 }
 
-/// How far `o` reaches in a round walking and running: its Normal and Boosted Speed, each
-/// plus its melee reach.
-fn pace_of(rules: &Rules, o: &Fighter) -> (u32, u32) {
-    (
-        speed(rules, o, false).saturating_add(o.size.melee_range),
-        speed(rules, o, true).saturating_add(o.size.melee_range),
-    )
-}
-
-/// What a Ki point is worth: more as Ki runs low, so a unit does not spend it all at once.
-fn ki_price(me: &Fighter) -> f64 {
-    let left = me.ki.current.max(1) as f64;
-    KI_PRICE * (me.ki.max.max(1) as f64 / left).clamp(1.0, 4.0)
-}
-
 /// Hands the shared turn to the partner first when one of its attacks makes that pay (Digimon:
 /// a Digimon whose Tamer has not acted yet lets the Tamer go first when it can Direct it now,
 /// so the Direct's bonus lands on this turn's attack: "Tamers and their partner Digimon act on
@@ -402,65 +386,6 @@ fn hand_over_first(
 /// the shipped maps last 8 to 18 rounds). Chosen by playing `normal` against a `normal` that
 /// never declares on four DBU scenarios: 12 won the most; 6 and 24 won less.
 const ARROGANCE_ROUNDS: f64 = 12.0;
-
-/// The share of its Life a fighter has left.
-/// The Ki the dearest of `f`'s Basic Attack profiles costs it now: an ally with less cannot
-/// make every attack it has, and only such an ally is worth Empowering.
-fn dearest_attack(rules: &Rules, f: &Fighter) -> i64 {
-    f.loadout
-        .profiles
-        .iter()
-        .filter_map(|pid| {
-            let order = AttackOrder {
-                attacker: f.id,
-                profile: pid.clone(),
-                technique: None,
-                target: AttackTarget::Combatant(f.id),
-                wager: 0,
-                element: f.loadout.elements.first().cloned(),
-                push: None,
-                sneak: false,
-                called_shot: None,
-            };
-            declaration(rules, f, &order, 1)
-                .ok()
-                .map(|d| ki_cost(f, &d))
-        })
-        .max()
-        .unwrap_or(0)
-}
-
-/// Turns of a condition that lasts until it is ended which a computer player counts on.
-const UNTIL_ENDED_TURNS: f64 = 3.0;
-
-/// The Life a condition given by `g` takes from `t` over its turns: Damage Over Time's amount
-/// and Poisoned's share of the maximum Life each turn (none for any other condition).
-fn lasting_damage(rules: &Rules, g: &crate::ruleset::ConditionGrant, t: &Fighter) -> f64 {
-    let turns = if g.rounds == 0 {
-        UNTIL_ENDED_TURNS
-    } else {
-        f64::from(g.rounds)
-    };
-    let per_turn = match &rules.condition(g.condition).rule {
-        crate::ruleset::ConditionRule::DamageOverTime { .. } => g.amount.as_ref().map_or(0, |a| {
-            crate::battle::fighter::at_tier(a, t.power.tier, t.power.base_tier)
-        }) as f64,
-        crate::ruleset::ConditionRule::Poisoned { life_loss, .. } => {
-            life_loss.of(t.life.max) as f64
-        }
-        _ => 0.0,
-    };
-    per_turn * turns
-}
-
-/// Rounds of a Full Empowerment's Fatigued and Impediment a unit at full Life weighs, each
-/// at half its best attack.
-const EMPOWER_FULL_ROUNDS: f64 = 6.0;
-const EMPOWER_GAIN: f64 = 0.5;
-
-fn life_left(f: &Fighter) -> f64 {
-    f.life.current.max(0) as f64 / f.life.max.max(1) as f64
-}
 
 /// One option and its score.
 struct Candidate {
@@ -966,59 +891,14 @@ pub fn decide(
             });
         }
     }
-    // Empower (DBU): Ki handed to an ally who needs it more than the unit does, each Ki weighed
-    // at both ends by how short of Ki its holder is halfway through the transfer; a Full
-    // Empowerment also weighs what Fatigued and Impediment cost the unit for as long as it
-    // lasts. The Exploits of adjacent opponents and the risk of standing here count against.
-    if rules.actions.empower.is_some() && !me.round.empowered && me.ki.current > 0 {
+    if rules.actions.empower.is_some() {
         let exploits = s.standing_exploits();
-        let usable = me.actions.usable();
-        let mut plans: Vec<(u32, bool)> = (1..=usable.min(3)).map(|n| (n, false)).collect();
-        plans.push((1, true));
-        for ally in fighters
-            .iter()
-            .filter(|f| f.side == me.side && f.id != who && !f.defeated() && f.position.is_some())
-            .filter(|f| f.ki.current < dearest_attack(&rules, f))
-        {
-            for &(n, full) in &plans {
-                if crate::battle::empower::check_empower(&rules, &fighters, &me, ally.id, n, full)
-                    .is_err()
-                {
-                    continue;
-                }
-                let amount = crate::battle::empower::empower_amount(&rules, &me, ally, n, full);
-                let half = amount / 2;
-                let mut a = ally.clone();
-                a.ki.current += half;
-                let mut m = me.clone();
-                m.ki.current -= half;
-                // A Full Empowerment is a last gift: the unit's own Ki serves it only as long
-                // as it lasts. (Weighing every Empower so measured worse.)
-                let mine = ki_price(&m) * if full { life_left(&me) } else { 1.0 };
-                let gain = amount as f64 * (ki_price(&a) - mine) * EMPOWER_GAIN;
-                if gain <= 0.0 {
-                    continue;
-                }
-                let price = if full {
-                    EMPOWER_FULL_ROUNDS * life_left(&me) * best_here * 0.5
-                } else {
-                    0.0
-                };
-                let left = f64::from(usable.saturating_sub(n));
-                options.push(Candidate {
-                    score: gain + left * best_here
-                        - price
-                        - exploits
-                        - settings.risk_weight * risk_here,
-                    command: Command::Empower {
-                        who,
-                        ally: ally.id,
-                        actions: n,
-                        full,
-                    },
-                });
-            }
-        }
+        let risk = settings.risk_weight * risk_here;
+        options.extend(
+            super::worth::empower_options(&rules, &fighters, &me, best_here, (exploits, risk))
+                .into_iter()
+                .map(|(score, command)| Candidate { score, command }),
+        );
     }
     // Combat Recovery: Life and Ki back, at the price of the actions, the Exploits it invites
     // and a lower Defense Value until the next turn.

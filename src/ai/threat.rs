@@ -79,3 +79,12 @@ pub(super) fn threat_of(
     }
     (melee, ranged)
 }
+
+/// How far `o` reaches in a round walking and running: its Normal and Boosted Speed, each
+/// plus its melee reach.
+pub(super) fn pace_of(rules: &Rules, o: &Fighter) -> (u32, u32) {
+    (
+        speed(rules, o, false).saturating_add(o.size.melee_range),
+        speed(rules, o, true).saturating_add(o.size.melee_range),
+    )
+}

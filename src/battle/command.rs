@@ -526,3 +526,30 @@ impl DefenseChoice {
         }
     }
 }
+
+/// A command's name for messages ("Move", "Attack"…).
+pub fn command_name(cmd: &Command) -> &'static str {
+    match cmd {
+        Command::Attack(_) => "Attack",
+        Command::Defend { .. } => "Defend",
+        Command::Respond { .. } => "Respond",
+        Command::Surge { .. } => "Surge",
+        Command::EndCondition { .. } => "End Condition",
+        Command::StandUp { .. } => "Stand Up",
+        Command::CurePoison { .. } => "Cure Poison",
+        Command::Move { .. } => "Move",
+        Command::Exploit { .. } => "Exploit",
+        Command::PowerUp { .. } => "Power Up",
+        Command::EnergyCharge { .. } => "Energy Charge",
+        Command::CancelCharge { .. } => "Cancel Energy Charge",
+        Command::ArrogantDeclaration { .. } => "Arrogant Declaration",
+        Command::Empower { .. } => "Empower",
+        Command::Recover { .. } => "Recover",
+        Command::ConvertAction { .. } => "Convert Action",
+        Command::EndTurn { .. } => "End Turn",
+        Command::Intercede { .. } => "Intercede",
+        Command::HandOver { .. } => "Hand Over",
+        Command::UseSkill { .. } => "Use a Skill",
+        Command::DropProne { .. } => "Drop prone",
+    }
+}

@@ -1,0 +1,147 @@
+//! What the computer players count a maneuver's side effects worth beside its damage: the Life
+//! a condition takes over its turns, and the Ki an Empower hands an ally short of it.
+
+use crate::battle::command::{AttackOrder, AttackTarget, Command};
+use crate::battle::context::{declaration, ki_cost};
+use crate::battle::fighter::Fighter;
+use crate::ruleset::Rules;
+
+/// What a Ki point is worth in damage.
+const KI_PRICE: f64 = 0.45;
+
+/// What a Ki point is worth: more as Ki runs low, so a unit does not spend it all at once.
+pub(super) fn ki_price(me: &Fighter) -> f64 {
+    let left = me.ki.current.max(1) as f64;
+    KI_PRICE * (me.ki.max.max(1) as f64 / left).clamp(1.0, 4.0)
+}
+
+/// The share of its Life a fighter has left.
+pub(super) fn life_left(f: &Fighter) -> f64 {
+    f.life.current.max(0) as f64 / f.life.max.max(1) as f64
+}
+
+/// The Ki the dearest of `f`'s Basic Attack profiles costs it now: an ally with less cannot
+/// make every attack it has, and only such an ally is worth Empowering.
+fn dearest_attack(rules: &Rules, f: &Fighter) -> i64 {
+    f.loadout
+        .profiles
+        .iter()
+        .filter_map(|pid| {
+            let order = AttackOrder {
+                attacker: f.id,
+                profile: pid.clone(),
+                technique: None,
+                target: AttackTarget::Combatant(f.id),
+                wager: 0,
+                element: f.loadout.elements.first().cloned(),
+                push: None,
+                sneak: false,
+                called_shot: None,
+            };
+            declaration(rules, f, &order, 1)
+                .ok()
+                .map(|d| ki_cost(f, &d))
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Turns of a condition that lasts until it is ended which a computer player counts on.
+const UNTIL_ENDED_TURNS: f64 = 3.0;
+
+/// The Life a condition given by `g` takes from `t` over its turns: Damage Over Time's amount
+/// and Poisoned's share of the maximum Life each turn (none for any other condition).
+pub(super) fn lasting_damage(
+    rules: &Rules,
+    g: &crate::ruleset::ConditionGrant,
+    t: &Fighter,
+) -> f64 {
+    let turns = if g.rounds == 0 {
+        UNTIL_ENDED_TURNS
+    } else {
+        f64::from(g.rounds)
+    };
+    let per_turn = match &rules.condition(g.condition).rule {
+        crate::ruleset::ConditionRule::DamageOverTime { .. } => g.amount.as_ref().map_or(0, |a| {
+            crate::battle::fighter::at_tier(a, t.power.tier, t.power.base_tier)
+        }) as f64,
+        crate::ruleset::ConditionRule::Poisoned { life_loss, .. } => {
+            life_loss.of(t.life.max) as f64
+        }
+        _ => 0.0,
+    };
+    per_turn * turns
+}
+
+/// Rounds of a Full Empowerment's Fatigued and Impediment a unit at full Life weighs, each
+/// at half its best attack.
+const EMPOWER_FULL_ROUNDS: f64 = 6.0;
+/// The share of a Ki transfer's scarcity gain an Empower is credited with (0.25 and the
+/// threshold of a quarter of the ally's Ki measured no better).
+const EMPOWER_GAIN: f64 = 0.5;
+
+/// Empower (DBU): Ki handed to an ally who needs it more than the unit does, each Ki weighed
+/// at both ends by how short of Ki its holder is halfway through the transfer; a Full
+/// Empowerment also weighs what Fatigued and Impediment cost the unit for as long as it
+/// lasts. The Exploits of adjacent opponents and the risk of standing here count against.
+///
+/// `against` is what it costs beside its Actions: the adjacent opponents' Exploits and the
+/// weighed risk of standing here. Each option comes with its score.
+pub(super) fn empower_options(
+    rules: &Rules,
+    fighters: &[Fighter],
+    me: &Fighter,
+    best_here: f64,
+    against: (f64, f64),
+) -> Vec<(f64, Command)> {
+    let (exploits, risk) = against;
+    let who = me.id;
+    let mut options = Vec::new();
+    if rules.actions.empower.is_none() || me.round.empowered || me.ki.current <= 0 {
+        return options;
+    }
+    let usable = me.actions.usable();
+    let mut plans: Vec<(u32, bool)> = (1..=usable.min(3)).map(|n| (n, false)).collect();
+    plans.push((1, true));
+    for ally in fighters
+        .iter()
+        .filter(|f| f.side == me.side && f.id != who && !f.defeated() && f.position.is_some())
+        .filter(|f| f.ki.current < dearest_attack(rules, f))
+    {
+        for &(n, full) in &plans {
+            if crate::battle::empower::check_empower(rules, fighters, me, ally.id, n, full).is_err()
+            {
+                continue;
+            }
+            let amount = crate::battle::empower::empower_amount(rules, me, ally, n, full);
+            let half = amount / 2;
+            let mut a = ally.clone();
+            a.ki.current += half;
+            let mut m = me.clone();
+            m.ki.current -= half;
+            // A Full Empowerment is a last gift: the unit's own Ki serves it only as long as
+            // it lasts. (Weighing every Empower so measured worse.)
+            let mine = ki_price(&m) * if full { life_left(me) } else { 1.0 };
+            let gain = amount as f64 * (ki_price(&a) - mine) * EMPOWER_GAIN;
+            if gain <= 0.0 {
+                continue;
+            }
+            let price = if full {
+                EMPOWER_FULL_ROUNDS * life_left(me) * best_here * 0.5
+            } else {
+                0.0
+            };
+            let left = f64::from(usable.saturating_sub(n));
+            options.push((
+                gain + left * best_here - price - exploits - risk,
+                Command::Empower {
+                    who,
+                    ally: ally.id,
+                    actions: n,
+                    full,
+                },
+            ));
+        }
+    }
+    options
+}
