@@ -14,6 +14,7 @@
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng, SeedableRng};
 
+mod first;
 pub mod planner;
 mod threat;
 mod worth;

@@ -353,35 +353,6 @@ impl Situation<'_> {
     }
 }
 
-/// Hands the shared turn to the partner first when one of its attacks makes that pay (Digimon:
-/// a Digimon whose Tamer has not acted yet lets the Tamer go first when it can Direct it now,
-/// so the Direct's bonus lands on this turn's attack: "Tamers and their partner Digimon act on
-/// the same turn"). The partner's own plan decides whether it makes that attack.
-fn hand_over_first(
-    battle: &mut Battle,
-    rules: &Rules,
-    fighters: &[Fighter],
-    me: &Fighter,
-) -> Option<Command> {
-    let turn = battle.turn();
-    let fresh = turn.hand_overs == 0 && turn.paused.is_none();
-    let orders = crate::battle::family::of(rules).hand_over_orders(fighters, me, fresh);
-    if orders.is_empty() {
-        return None;
-    }
-    let field = battle.field();
-    let pays = orders.iter().any(|order| {
-        fighters
-            .iter()
-            .find(|f| f.id == order.attacker)
-            .is_some_and(|partner| {
-                check_attack(rules, &field, fighters, partner, order, None).is_ok()
-            })
-    });
-    let cmd = Command::HandOver { who: me.id };
-    (pays && battle.check(&cmd).is_ok()).then_some(cmd)
-}
-
 /// Rounds of an Arrogant Declaration's lasting penalty a unit at full Life weighs (battles on
 /// the shipped maps last 8 to 18 rounds). Chosen by playing `normal` against a `normal` that
 /// never declares on four DBU scenarios: 12 won the most; 6 and 24 won less.
@@ -409,7 +380,7 @@ pub fn decide(
     };
     let rules = battle.rules().clone();
     if level != Level::Easy
-        && let Some(cmd) = hand_over_first(battle, &rules, &fighters, &me)
+        && let Some(cmd) = super::first::hand_over_first(battle, &rules, &fighters, &me)
     {
         return cmd;
     }
@@ -900,6 +871,18 @@ pub fn decide(
                 .map(|(score, command)| Candidate { score, command }),
         );
     }
+    if rules.actions.grapple.is_some() {
+        let threat = |id| s.threat.get(&id).map_or(0.0, |t: &(f64, f64)| t.0.max(t.1));
+        let risk = settings.risk_weight * risk_here;
+        let found = super::worth::grapple_options(
+            &rules, &s.field, &fighters, &me, best_here, &threat, risk,
+        );
+        options.extend(
+            found
+                .into_iter()
+                .map(|(score, command)| Candidate { score, command }),
+        );
+    }
     // Combat Recovery: Life and Ki back, at the price of the actions, the Exploits it invites
     // and a lower Defense Value until the next turn.
     let provokers = crate::battle::recovery::recovery_provokers(&rules, &fighters, &me);
@@ -963,37 +946,22 @@ pub fn decide(
     options.sort_by(|a, b| b.score.total_cmp(&a.score));
     for o in options {
         if battle.check(&o.command).is_ok() {
-            return lie_down_first(battle, &rules, &fighters, &me, level, o.command);
+            return super::first::lie_down_first(
+                battle,
+                &rules,
+                &fighters,
+                &me,
+                level != Level::Easy,
+                o.command,
+            );
         }
     }
-    lie_down_first(
+    super::first::lie_down_first(
         battle,
         &rules,
         &fighters,
         &me,
-        level,
+        level != Level::Easy,
         Command::EndTurn { who },
     )
-}
-
-/// d20: before ending its turn, a `normal` or `hard` computer player drops prone with the
-/// round's Swift action when shooters but no foe with a hand weapon can get at it.
-fn lie_down_first(
-    battle: &mut Battle,
-    rules: &Rules,
-    fighters: &[Fighter],
-    me: &Fighter,
-    level: Level,
-    chosen: Command,
-) -> Command {
-    let drop = Command::DropProne { who: me.id };
-    if matches!(chosen, Command::EndTurn { .. })
-        && level != Level::Easy
-        && crate::battle::family::d20::worth_lying_down(rules, me, fighters)
-        && battle.check(&drop).is_ok()
-    {
-        drop
-    } else {
-        chosen
-    }
 }

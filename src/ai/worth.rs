@@ -145,3 +145,156 @@ pub(super) fn empower_options(
     }
     options
 }
+
+/// The share of the hold's follow-up a Grapple is credited with when that follow-up must wait
+/// for the next turn (the one held may break free meanwhile).
+const HOLD_LATER: f64 = 0.5;
+/// Turns of the one held a Pin takes: its turn this round when still to come, and next
+/// round's when that comes before the grappler's (the Pinned lasts to the grappler's next
+/// turn's end).
+const PIN_TURNS: f64 = 1.5;
+/// Turns an Absorbed opponent is counted out at most.
+const ABSORBED_TURNS: f64 = 3.0;
+/// The share of an attack's worth Guard Down adds to it (or to an opponent's against the
+/// unit): the lower of two Dodge dice and the penalty. 0.1 measured best of 0, 0.1 and 0.25.
+const GUARD_DOWN_SHARE: f64 = 0.1;
+/// How near (in squares) an ally or an opponent counts as taking part in a hold's round.
+const NEAR_HOLD: u32 = 3;
+
+/// The grappling maneuvers (DBU): a Pin is worth the turn of attacks it takes from the one
+/// held; an Absorb those turns for as long as the target is expected to stay inside; a Grapple
+/// the better of those it makes possible (this turn if the Actions are left, else half of it
+/// next turn), less the target's Exploit should it fail; an escape the grappler's Pin it
+/// avoids. Each is weighed by its exact chance, from the rolls the maneuver makes.
+///
+/// `threat` is an opponent's expected damage per attack to the unit; `risk` the weighed risk
+/// of standing here. Each option comes with its score.
+pub(super) fn grapple_options(
+    rules: &Rules,
+    field: &crate::grid::Field,
+    fighters: &[Fighter],
+    me: &Fighter,
+    best_here: f64,
+    threat: &dyn Fn(crate::battle::components::CombatantId) -> f64,
+    risk: f64,
+) -> Vec<(f64, Command)> {
+    use crate::battle::command::GrappleAct;
+    use crate::battle::grapple::{check_grapple, success_chance};
+    let mut options = Vec::new();
+    let Some(g) = &rules.actions.grapple else {
+        return options;
+    };
+    let usable = me.actions.usable();
+    let turn = f64::from(rules.actions.standard_actions);
+    let left_after = |n: u32| f64::from(usable.saturating_sub(n)) * best_here;
+    // What holding `t` is worth with `left` Actions: the best of a Pin and an Absorb.
+    let hold_worth = |holder: &Fighter, t: &Fighter, left: u32| -> f64 {
+        let mut best: f64 = 0.0;
+        for (act, cost) in [
+            (GrappleAct::Pin, g.pin_actions),
+            (GrappleAct::Absorb, g.absorb_actions),
+        ] {
+            if act == GrappleAct::Absorb && !holder.loadout.absorber {
+                continue;
+            }
+            let p = success_chance(rules, field, holder, t, act).unwrap_or(0.0);
+            let turns = if act == GrappleAct::Absorb {
+                ABSORBED_TURNS
+            } else {
+                PIN_TURNS
+            };
+            let worth = p * threat(t.id) * turn * turns;
+            let later = if left >= cost { 1.0 } else { HOLD_LATER };
+            let rest = f64::from(left.saturating_sub(cost)) * best_here;
+            best = best.max(later * worth + rest);
+        }
+        best
+    };
+    // A round of hold: both have Guard Down, so the unit and the allies near the target
+    // strike it more surely, and the opponents near the unit strike the unit more surely.
+    let near = |a: &Fighter, b: &Fighter| a.distance_to(b).is_some_and(|d| d <= NEAR_HOLD);
+    let hold_round = |t: &Fighter| -> f64 {
+        let allies = fighters
+            .iter()
+            .filter(|f| f.side == me.side && f.id != me.id && !f.defeated() && near(f, t))
+            .count() as f64;
+        let exposed: f64 = fighters
+            .iter()
+            .filter(|f| f.side != me.side && !f.defeated() && near(f, me))
+            .map(|f| threat(f.id))
+            .sum();
+        GUARD_DOWN_SHARE * turn * (best_here * (1.0 + 0.5 * allies) - exposed)
+    };
+    for t in fighters
+        .iter()
+        .filter(|f| f.side != me.side && !f.defeated())
+    {
+        let tried = |act| check_grapple(rules, fighters, me, t.id, act).is_ok();
+        let p = |act| success_chance(rules, field, me, t, act).unwrap_or(0.0);
+        if tried(GrappleAct::Seize) {
+            let q = p(GrappleAct::Seize);
+            let mut held = me.clone();
+            held.encounter.grapple = Some(crate::battle::components::GrappleHold {
+                with: t.id,
+                holds: true,
+            });
+            let left = usable.saturating_sub(g.actions);
+            // Worth it only with the Actions for the Pin or Absorb it makes possible left
+            // this turn (seizing for Guard Down alone, or for next turn's Pin, measured worse).
+            if left < g.pin_actions.min(g.absorb_actions) {
+                continue;
+            }
+            let follow = hold_worth(&held, t, left).max(f64::from(left) * best_here);
+            let exploit = if t.actions.counter > 0 {
+                threat(t.id)
+            } else {
+                0.0
+            };
+            options.push((
+                q * (follow + hold_round(t)) + (1.0 - q) * (left_after(g.actions) - exploit) - risk,
+                Command::Grapple {
+                    who: me.id,
+                    target: t.id,
+                    act: GrappleAct::Seize,
+                },
+            ));
+        }
+        for act in [GrappleAct::Pin, GrappleAct::Absorb] {
+            if tried(act) {
+                let cost = if act == GrappleAct::Pin {
+                    g.pin_actions
+                } else {
+                    g.absorb_actions
+                };
+                let turns = if act == GrappleAct::Absorb {
+                    ABSORBED_TURNS
+                } else {
+                    PIN_TURNS
+                };
+                options.push((
+                    p(act) * threat(t.id) * turn * turns + left_after(cost) - risk,
+                    Command::Grapple {
+                        who: me.id,
+                        target: t.id,
+                        act,
+                    },
+                ));
+            }
+        }
+        for n in 1..=usable.min(2) {
+            let act = GrappleAct::Escape { actions: n };
+            if tried(act) {
+                let pinned = success_chance(rules, field, t, me, GrappleAct::Pin).unwrap_or(0.0);
+                options.push((
+                    p(act) * pinned * threat(t.id) * turn + left_after(n) - risk,
+                    Command::Grapple {
+                        who: me.id,
+                        target: t.id,
+                        act,
+                    },
+                ));
+            }
+        }
+    }
+    options
+}

@@ -109,6 +109,14 @@ pub fn check_while_charging(
         Command::PowerUp { .. }
         | Command::ArrogantDeclaration { .. }
         | Command::Empower { .. }
+        | Command::Grapple {
+            act:
+                super::command::GrappleAct::Seize
+                | super::command::GrappleAct::Pin
+                | super::command::GrappleAct::Absorb
+                | super::command::GrappleAct::Escape { .. },
+            ..
+        }
         | Command::Recover { .. }
         | Command::EndCondition { .. }
         | Command::StandUp { .. }

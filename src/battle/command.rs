@@ -130,6 +130,13 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         full: bool,
     },
+    /// DBU's grappling maneuvers against `target` (the opponent to seize, or the other
+    /// participant of one's Grapple): see [`GrappleAct`].
+    Grapple {
+        who: CombatantId,
+        target: CombatantId,
+        act: GrappleAct,
+    },
     /// Combat Recovery: 2 or 3 Actions to regain Life and Ki, lowering Defense Value.
     Recover { who: CombatantId, actions: u32 },
     /// Turn a Standard Action into a Counter Action.
@@ -213,11 +220,44 @@ impl Command {
             | Self::CancelCharge { who }
             | Self::ArrogantDeclaration { who }
             | Self::Empower { who, .. }
+            | Self::Grapple { who, .. }
             | Self::Recover { who, .. }
             | Self::Intercede { who, .. }
             | Self::HandOver { who }
             | Self::UseSkill { who, .. }
             | Self::DropProne { who } => *who,
+        }
+    }
+}
+
+/// What a [`Command::Grapple`] does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GrappleAct {
+    /// Seize an opponent in Melee Range: a Grapple Check (1 Action, once a round); a loss
+    /// gives the target an Exploit.
+    Seize,
+    /// The grappler pins the one it holds: a Grapple Check at a penalty, then a Might Clash
+    /// (2 Actions, once a round); losing either frees the target.
+    Pin,
+    /// An absorber takes in the one it holds: a Grapple Check, then an opposed Save (2
+    /// Actions, once a round); losing either frees the target.
+    Absorb,
+    /// The one held spends `actions` Actions on a new Grapple Check to break free, with a
+    /// bonus for each beyond the first.
+    Escape { actions: u32 },
+    /// The grappler lets go (an Instant, no Action).
+    Release,
+}
+
+impl GrappleAct {
+    /// The maneuver's name in the log and the window.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Seize => "Grapple",
+            Self::Pin => "Pin",
+            Self::Absorb => "Absorb",
+            Self::Escape { .. } => "Escape",
+            Self::Release => "Release",
         }
     }
 }
@@ -463,6 +503,14 @@ pub enum RuleError {
     EmpowerActions,
     #[error("nothing to Empower: {why}")]
     EmpowerNothing { why: &'static str },
+    #[error("one {what} a round")]
+    GrappleMade { what: &'static str },
+    #[error("{target} is not an opponent on the battlefield within Melee Range")]
+    GrappleReach { target: CombatantId },
+    #[error("{why}")]
+    GrappleHold { why: &'static str },
+    #[error("an escape spends at least one Action")]
+    EscapeActions,
     #[error("a Combat Recovery spends {min} to {max} Actions")]
     RecoveryActions { min: u32, max: u32 },
     #[error("one Combat Recovery a round")]
@@ -544,6 +592,7 @@ pub fn command_name(cmd: &Command) -> &'static str {
         Command::CancelCharge { .. } => "Cancel Energy Charge",
         Command::ArrogantDeclaration { .. } => "Arrogant Declaration",
         Command::Empower { .. } => "Empower",
+        Command::Grapple { act, .. } => act.name(),
         Command::Recover { .. } => "Recover",
         Command::ConvertAction { .. } => "Convert Action",
         Command::EndTurn { .. } => "End Turn",

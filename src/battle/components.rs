@@ -167,6 +167,9 @@ pub struct LoadoutData {
     pub weapon: Option<WeaponDef>,
     pub techniques: Vec<TechniqueDef>,
     pub skills: BTreeMap<String, i64>,
+    /// It can Absorb an opponent it holds in a Grapple.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub absorber: bool,
 }
 
 /// When a condition ends by itself.
@@ -400,6 +403,15 @@ pub struct RoundLog {
     /// DBU: an Empower was made this round (one a round).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub empowered: bool,
+    /// DBU: a Grapple was tried this round (one a round).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub grappled: bool,
+    /// DBU: a Pin was tried this round (one a round).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pinned: bool,
+    /// DBU: an Absorb was tried this round (one a round).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub absorbed: bool,
     pub sweep_debuff: bool,
     /// Actions lost at the start of next round (Reduced Momentum).
     pub next_round_penalty: u32,
@@ -471,6 +483,20 @@ pub struct EncounterLog {
     /// The encounter's Arrogant Declaration, once made (it is made once).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arrogance: Option<Arrogance>,
+    /// DBU: the Grapple it is in, if any (both participants carry one, mirrored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grapple: Option<GrappleHold>,
+}
+
+/// One side of a DBU Grapple: the other participant, and whether this one holds it. Both
+/// have Guard Down while it lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GrappleHold {
+    /// The other participant.
+    pub with: CombatantId,
+    /// This one is the grappler (it may Pin, Absorb or let go); the other is held (it may not
+    /// move, and escapes with a Grapple Check).
+    pub holds: bool,
 }
 
 /// Where a combatant's Arrogant Declaration stands.

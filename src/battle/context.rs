@@ -117,7 +117,7 @@ pub fn reach(attacker: &Fighter, decl: &Declaration) -> Option<u32> {
 
 /// A Combat Roll's common part for `f`: the base die with its Critical Target and Botch Range,
 /// Tier of Power Extra and Critical Dice and Superiority. [`add_roll_modifiers`] adds the rest.
-fn combat_roll(
+pub(crate) fn combat_roll(
     rules: &Rules,
     f: &Fighter,
     kind: RollKind,
@@ -170,7 +170,7 @@ fn combat_roll(
 /// What every Combat Roll of `f` gets from its state: Power Up stacks, then the penalties
 /// (Impediment, lowest failed threshold, Poisoned while Wounded, Minion Weakness, the ground it
 /// stands on). Added last so breakdowns read the roll's own bonuses first.
-fn add_roll_modifiers(rules: &Rules, field: &Field, f: &Fighter, s: &mut RollSpec) {
+pub(crate) fn add_roll_modifiers(rules: &Rules, field: &Field, f: &Fighter, s: &mut RollSpec) {
     let t = f.power.tier;
     let bt = f.power.base_tier;
     if f.encounter.power > 0 {
@@ -411,6 +411,8 @@ pub fn defense_spec(
                     "Guard Down (Prone)"
                 } else if defender.encounter.charge.is_some() {
                     "Guard Down (charging)"
+                } else if defender.encounter.grapple.is_some() {
+                    "Guard Down (in a Grapple)"
                 } else {
                     "Guard Down (attacked from Hidden)"
                 };

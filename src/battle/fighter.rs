@@ -366,14 +366,17 @@ impl Fighter {
         }
     }
 
-    /// Guard Down in effect, directly, through Prone or while holding an Energy Charge
-    /// ("until you make that attack you have Guard Down"); returns the tier its "(T)" uses.
+    /// Guard Down in effect, directly, through Prone, while holding an Energy Charge ("until
+    /// you make that attack you have Guard Down") or in a Grapple ("both have Guard Down");
+    /// returns the tier its "(T)" uses.
     pub fn guard_down_tier(&self, rules: &Rules) -> Option<u32> {
         if let Some(c) = self.active(rules, ConditionKind::GuardDown) {
             return Some(c.source_tier);
         }
-        (self.active(rules, ConditionKind::Prone).is_some() || self.encounter.charge.is_some())
-            .then_some(self.power.tier)
+        (self.active(rules, ConditionKind::Prone).is_some()
+            || self.encounter.charge.is_some()
+            || self.encounter.grapple.is_some())
+        .then_some(self.power.tier)
     }
 
     /// The lowest threshold whose penalty applies, if any.

@@ -21,10 +21,12 @@ pub mod empower;
 pub mod event;
 pub mod family;
 pub mod fighter;
+pub mod grapple;
 mod hash;
 pub mod maneuvers;
 pub mod menu;
 pub mod movement;
+pub use movement::MoveReach;
 pub mod odds;
 pub mod odds_text;
 pub mod policy;
@@ -100,6 +102,7 @@ pub fn plugin(app: &mut App) {
                     charge::declare_charge,
                     arrogance::declare_arrogance,
                     empower::declare_empowerment,
+                    grapple::resolve_grapple,
                 )
                     .chain(),
             )
@@ -113,6 +116,8 @@ pub fn plugin(app: &mut App) {
                 .run_if(standing::exploits_ready::<arrogance::CurrentDeclaration>),
             standing::ask_exploits_then_finish::<empower::CurrentEmpowerment>
                 .run_if(standing::exploits_ready::<empower::CurrentEmpowerment>),
+            standing::ask_exploits_then_finish::<grapple::CurrentGrapple>
+                .run_if(standing::exploits_ready::<grapple::CurrentGrapple>),
             attack::begin_queued_attack.run_if(attack::queued_ready),
             (
                 attack::open_response_window.run_if(attack::attack_in(AttackPhase::Responses)),
@@ -125,6 +130,7 @@ pub fn plugin(app: &mut App) {
                 attack::end_attack.run_if(attack::attack_in(AttackPhase::End)),
             )
                 .chain(),
+            grapple::end_broken_grapples.run_if(grapple::any_grapple),
             turn::check_victory.run_if(turn::nothing_awaited),
             turn::end_turn_without_actions
                 .run_if(turn::in_phase(TurnPhase::Acting).and_then(turn::nothing_awaited)),
@@ -141,6 +147,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<charge::CurrentCharge>()
         .init_resource::<arrogance::CurrentDeclaration>()
         .init_resource::<empower::CurrentEmpowerment>()
+        .init_resource::<grapple::CurrentGrapple>()
         .init_resource::<QueuedAttack>()
         .init_resource::<PendingCommand>()
         .init_resource::<CheckedOrder>()
@@ -640,6 +647,9 @@ impl Battle {
             /// An Empower waiting on its Exploits (absent when none).
             #[serde(skip_serializing_if = "Option::is_none")]
             empowering: &'a Option<empower::EmpowerState>,
+            /// A failed Grapple waiting on its Exploit (absent when none).
+            #[serde(skip_serializing_if = "Option::is_none")]
+            grappling: &'a Option<grapple::LostGrapple>,
         }
         let fighters = self.fighters_shared();
         let w = &self.world;
@@ -666,6 +676,7 @@ impl Battle {
             charging: &w.resource::<charge::CurrentCharge>().0,
             declaring: &w.resource::<arrogance::CurrentDeclaration>().0,
             empowering: &w.resource::<empower::CurrentEmpowerment>().0,
+            grappling: &w.resource::<grapple::CurrentGrapple>().0,
         };
         self.hasher.hash(
             &fighters,
@@ -867,6 +878,9 @@ impl Battle {
                 full,
                 ..
             } => empower::check_empower(&rules, fighters, me, *ally, *actions, *full),
+            Command::Grapple { target, act, .. } => {
+                grapple::check_grapple(&rules, fighters, me, *target, *act)
+            }
             Command::Recover { actions, .. } => recovery::check_recovery(&rules, me, *actions),
             Command::Surge { .. } => {
                 if me.encounter.surge_used {
@@ -968,25 +982,4 @@ fn changed_ground(
         }
     }
     out
-}
-
-/// Where one combatant's move could go, as the battle stands: every square its search reached
-/// (with costs and parents) and those it may end on.
-#[derive(Debug, Clone)]
-pub struct MoveReach {
-    pub start: crate::grid::Square,
-    pub all: std::collections::BTreeMap<crate::grid::Square, crate::grid::path::Reach>,
-    /// The squares the move may end on: reached, not the start, and free to stand on.
-    pub ends: std::collections::BTreeSet<crate::grid::Square>,
-}
-
-impl MoveReach {
-    /// The cheapest path to end the move on `to`, if it may end there.
-    pub fn path_to(&self, to: crate::grid::Square) -> Option<Vec<crate::grid::Square>> {
-        // The start is not among the ends, but is passed to the search as the old path_to did.
-        if to != self.start && !self.ends.contains(&to) {
-            return None;
-        }
-        crate::grid::path::path_to(&self.all, self.start, to)
-    }
 }

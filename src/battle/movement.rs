@@ -68,6 +68,9 @@ pub fn reachable_squares(
     let Some(at) = me.position else {
         return BTreeMap::new();
     };
+    if matches!(me.encounter.grapple, Some(h) if !h.holds) {
+        return BTreeMap::new();
+    }
     // Digimon: a Clash participant moves only along squares in contact with its opponent.
     reachable(field, at, me.size.squares, speed(rules, me, boosted), |s| {
         opponent_at(fighters, me, s)
@@ -103,6 +106,11 @@ pub fn check_move(
     }
     if boosted {
         me.can_pay(boosted_cost(rules, me))?;
+    }
+    if matches!(me.encounter.grapple, Some(h) if !h.holds) {
+        return Err(RuleError::GrappleHold {
+            why: "held in a Grapple: escape first",
+        });
     }
     if crate::battle::family::digimon::hold::held(me) {
         return Err(RuleError::DigimonRule(format!(
@@ -423,4 +431,25 @@ pub fn describe_speed(rules: &Rules, f: &Fighter) -> String {
             f.power.base_tier
         )
     )
+}
+
+/// Where one combatant's move could go, as the battle stands: every square its search reached
+/// (with costs and parents) and those it may end on.
+#[derive(Debug, Clone)]
+pub struct MoveReach {
+    pub start: crate::grid::Square,
+    pub all: BTreeMap<crate::grid::Square, crate::grid::path::Reach>,
+    /// The squares the move may end on: reached, not the start, and free to stand on.
+    pub ends: std::collections::BTreeSet<crate::grid::Square>,
+}
+
+impl MoveReach {
+    /// The cheapest path to end the move on `to`, if it may end there.
+    pub fn path_to(&self, to: crate::grid::Square) -> Option<Vec<crate::grid::Square>> {
+        // The start is not among the ends, but is passed to the search as the old path_to did.
+        if to != self.start && !self.ends.contains(&to) {
+            return None;
+        }
+        crate::grid::path::path_to(&self.all, self.start, to)
+    }
 }

@@ -157,6 +157,7 @@ pub fn build_fighter(rules: &Rules, id: CombatantId, unit: &UnitSetup) -> Option
             weapon: a.weapon.clone(),
             techniques: a.techniques.clone(),
             skills: a.skills.clone(),
+            absorber: a.absorber,
         }),
         controller: unit.controller,
         cards: None,

@@ -193,6 +193,7 @@ pub fn actions(e: Economy) -> ActionRules {
         },
         arrogant_declaration: None,
         empower: None,
+        grapple: None,
         standard_actions: e.standard_actions,
         counter_actions: e.counter_actions,
         conversion: e.conversion,
@@ -257,6 +258,7 @@ pub fn archetype(p: Plain) -> ArchetypeDef {
         elements: Vec::new(),
         weapon: None,
         techniques: Vec::new(),
+        absorber: false,
     }
 }
 

@@ -841,6 +841,10 @@ pub struct ActionRules {
     /// Empowerment that gives everything at the price of Fatigued.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empower: Option<EmpowerRules>,
+    /// Grapple, Pin and Absorb, where the ruleset has them (DBU): holding an opponent in
+    /// Melee Range, pinning it, or taking it in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grapple: Option<GrappleRules>,
     pub standard_actions: u32,
     pub counter_actions: u32,
     /// A Standard Action may be turned into a Counter Action at any time.
@@ -899,6 +903,29 @@ pub struct EmpowerRules {
     pub full_conditions: Vec<ConditionGrant>,
 }
 
+/// The Grapple family of special maneuvers (digest §3.3): a Grapple Check is a Clash of the
+/// grappler's Strike against the target's better of Strike and Dodge; Pin and Absorb are made
+/// from a hold; the one held escapes with a new Grapple Check.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GrappleRules {
+    /// The Basic Attack profile whose Strike, Dodge and Parry the Grapple Check rolls (every
+    /// combatant may grapple, known profile or not).
+    pub profile: String,
+    /// Standard Actions a Grapple costs (once a round).
+    pub actions: u32,
+    /// Standard Actions a Pin costs (once a round, the grappler only).
+    pub pin_actions: u32,
+    /// Taken off a Pin's Grapple Check.
+    pub pin_penalty: Formula,
+    /// Rounds the Pinned condition lasts from the Pin (0: until the hold ends).
+    pub pinned_rounds: u32,
+    /// Added to an escape's Grapple Check for each Action beyond the first.
+    pub escape_bonus_per_action: Formula,
+    /// Standard Actions an Absorb costs (once a round, a grappler marked `absorber` only).
+    pub absorb_actions: u32,
+}
+
 /// The Combat Recovery maneuver.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -946,6 +973,10 @@ pub struct ArchetypeDef {
     pub weapon: Option<WeaponDef>,
     #[serde(default)]
     pub techniques: Vec<TechniqueDef>,
+    /// It can Absorb an opponent it holds in a Grapple (our maneuver for the chapter's
+    /// Absorbed condition).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub absorber: bool,
 }
 
 /// A race (named generically): Life modifier, attribute increases and favoured Save.

@@ -24,6 +24,7 @@ fn shipped_scenarios_are_valid_and_of_every_size() {
         ids,
         [
             "boss",
+            "brawl",
             "d20-duel",
             "d20-patrol",
             "digimon-ambush",
@@ -448,7 +449,7 @@ fn scenario_errors_name_file_line_column_and_field() {
             "(archetype: \"brawler\", name:",
             "(archetype: \"bruiser\", name:",
             "\"bruiser\"",
-            "units[0].archetype: unknown archetype `bruiser`; the roster has: brawler, ki_blaster, mage, gunner, tank, grunt, champion".into(),
+            "units[0].archetype: unknown archetype `bruiser`; the roster has: brawler, ki_blaster, mage, gunner, tank, grunt, champion, wrestler, devourer, ember_monk".into(),
         ),
         (
             "at: (2, 4)",

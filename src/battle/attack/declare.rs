@@ -397,6 +397,8 @@ pub enum StandingStill {
     Declaring,
     /// An Empower.
     Empowering,
+    /// A Grapple that failed (the target's Exploit).
+    Grappling,
 }
 
 /// A unit that provoked Exploits standing still, and the opponents not asked yet.
@@ -478,6 +480,7 @@ pub fn offer_exploit(
         charging: by.standing == Some(StandingStill::Charging),
         declaring: by.standing == Some(StandingStill::Declaring),
         empowering: by.standing == Some(StandingStill::Empowering),
+        grappling: by.standing == Some(StandingStill::Grappling),
     };
     match provoker.controller.exploits {
         ExploitPolicy::Never => Offered::Nothing,

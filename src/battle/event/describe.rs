@@ -334,6 +334,31 @@ impl BattleEvent {
                 }
                 s + "."
             }
+            E::GrappleRoll {
+                who,
+                target,
+                act,
+                check,
+                roll,
+                against,
+                won,
+            } => format!(
+                "{} ({}): {check} {roll} against {}'s {against} -> {}.",
+                n(names, *who),
+                act.name(),
+                n(names, *target),
+                if *won { "won" } else { "lost" }
+            ),
+            E::GrappleStarted { who, target } => format!(
+                "{} grapples {}: both have Guard Down while the hold lasts.",
+                n(names, *who),
+                n(names, *target)
+            ),
+            E::GrappleEnded { who, target, why } => format!(
+                "{}'s Grapple on {} ends ({why}).",
+                n(names, *who),
+                n(names, *target)
+            ),
             E::ArroganceAftermath { who, penalty } => format!(
                 "{}'s Arrogant Declaration is spent: -{penalty} to Combat Rolls, Surgency and Soak for the rest of the encounter.",
                 n(names, *who)
@@ -426,8 +451,15 @@ impl BattleEvent {
                 charging,
                 declaring,
                 empowering,
+                grappling,
             } => {
-                if *empowering {
+                if *grappling {
+                    format!(
+                        "{}'s Grapple on {} fails: Exploit!",
+                        n(names, *mover),
+                        n(names, *attacker)
+                    )
+                } else if *empowering {
                     format!(
                         "{} Empowers an ally at {at} beside {}: Exploit!",
                         n(names, *mover),

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::command::DefenseChoice;
+use super::command::{DefenseChoice, GrappleAct};
 use super::components::{CombatantId, Expiry, Side, Square};
 use crate::dice::RollBreakdown;
 use crate::ruleset::{Category, ConditionKind};
@@ -291,6 +291,29 @@ pub enum BattleEvent {
         amount: i64,
         full: bool,
     },
+    /// One opposed roll of a grappling maneuver (`check`: a Grapple Check, a Might Clash or an
+    /// opposed Save): `who`'s roll against `target`'s, and whether `who` won (ties go to
+    /// `target` unless the ruleset gives them to the attacker).
+    GrappleRoll {
+        who: CombatantId,
+        target: CombatantId,
+        act: GrappleAct,
+        check: String,
+        roll: RollBreakdown,
+        against: RollBreakdown,
+        won: bool,
+    },
+    /// A Grapple began: `who` holds `target`, both with Guard Down.
+    GrappleStarted {
+        who: CombatantId,
+        target: CombatantId,
+    },
+    /// The Grapple of `who` (the grappler) on `target` is over, and why.
+    GrappleEnded {
+        who: CombatantId,
+        target: CombatantId,
+        why: String,
+    },
     /// The Superiority an Arrogant Declaration gave is over: its penalty holds from now on.
     ArroganceAftermath {
         who: CombatantId,
@@ -362,6 +385,9 @@ pub enum BattleEvent {
         /// Provoked by an Empower next to the attacker.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         empowering: bool,
+        /// Provoked by a Grapple on the attacker that failed.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        grappling: bool,
     },
     AttackDeclared {
         attacker: CombatantId,

@@ -729,6 +729,37 @@ pub(super) fn validate(rules: &Rules, sources: &[(PathBuf, String)]) -> Vec<Rule
         }
     }
 
+    if let Some(g) = &ac.grapple {
+        let gp = root.field("grapple");
+        if rules.profile(&g.profile).is_none() {
+            c.err(
+                ACTIONS,
+                &gp.field("profile"),
+                format!("no attack profile \"{}\" in attacks.ron", g.profile),
+            );
+        }
+        for (name, n) in [
+            ("actions", g.actions),
+            ("pin_actions", g.pin_actions),
+            ("absorb_actions", g.absorb_actions),
+        ] {
+            if n == 0 {
+                c.err(
+                    ACTIONS,
+                    &gp.field(name),
+                    "a grappling maneuver costs at least one Action",
+                );
+            }
+        }
+        c.formula(ACTIONS, &gp.field("pin_penalty"), &g.pin_penalty, TIER);
+        c.formula(
+            ACTIONS,
+            &gp.field("escape_bonus_per_action"),
+            &g.escape_bonus_per_action,
+            TIER,
+        );
+    }
+
     // terrain.ron
     check_terrain(&mut c, &rules.terrain, TERRAIN);
 

@@ -1,0 +1,59 @@
+//! Commands a computer player gives before or instead of its plan: handing a shared turn to
+//! the partner first (Digimon), dropping prone rather than ending a turn in the open (d20).
+
+use crate::battle::Battle;
+use crate::battle::attack::check_attack;
+use crate::battle::command::Command;
+use crate::battle::fighter::Fighter;
+use crate::ruleset::Rules;
+
+/// Hands the shared turn to the partner first when one of its attacks makes that pay (Digimon:
+/// a Digimon whose Tamer has not acted yet lets the Tamer go first when it can Direct it now,
+/// so the Direct's bonus lands on this turn's attack: "Tamers and their partner Digimon act on
+/// the same turn"). The partner's own plan decides whether it makes that attack.
+pub(super) fn hand_over_first(
+    battle: &mut Battle,
+    rules: &Rules,
+    fighters: &[Fighter],
+    me: &Fighter,
+) -> Option<Command> {
+    let turn = battle.turn();
+    let fresh = turn.hand_overs == 0 && turn.paused.is_none();
+    let orders = crate::battle::family::of(rules).hand_over_orders(fighters, me, fresh);
+    if orders.is_empty() {
+        return None;
+    }
+    let field = battle.field();
+    let pays = orders.iter().any(|order| {
+        fighters
+            .iter()
+            .find(|f| f.id == order.attacker)
+            .is_some_and(|partner| {
+                check_attack(rules, &field, fighters, partner, order, None).is_ok()
+            })
+    });
+    let cmd = Command::HandOver { who: me.id };
+    (pays && battle.check(&cmd).is_ok()).then_some(cmd)
+}
+
+/// d20: before ending its turn, a `normal` or `hard` computer player drops prone with the
+/// round's Swift action (`careful`: not `easy`) when shooters but no foe with a hand weapon can get at it.
+pub(super) fn lie_down_first(
+    battle: &mut Battle,
+    rules: &Rules,
+    fighters: &[Fighter],
+    me: &Fighter,
+    careful: bool,
+    chosen: Command,
+) -> Command {
+    let drop = Command::DropProne { who: me.id };
+    if matches!(chosen, Command::EndTurn { .. })
+        && careful
+        && crate::battle::family::d20::worth_lying_down(rules, me, fighters)
+        && battle.check(&drop).is_ok()
+    {
+        drop
+    } else {
+        chosen
+    }
+}
