@@ -61,6 +61,8 @@ pub struct BarView {
     pub arrogant_declaration: Option<i64>,
     /// An Empower may be made now (DBU: once a round), of at least one ally.
     pub empower: bool,
+    /// The grappling maneuvers the unit may make now (DBU), in the order the key offers them.
+    pub grapple: Vec<super::command::GrappleAct>,
 }
 
 /// One ally an Empower could hand Ki to, as the window lists it.
@@ -75,6 +77,25 @@ pub struct EmpowerOffer {
     pub ki: (i64, i64),
     /// Why it may not be Empowered this way now, in words.
     pub refusal: Option<String>,
+}
+
+/// One combatant a grappling maneuver could be made on, as the window lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GrappleOffer {
+    pub target: super::components::CombatantId,
+    pub name: String,
+    pub at: Option<crate::grid::Square>,
+    /// Each opposed roll's name and the exact chance of winning it (all must be won).
+    pub rolls: Vec<(String, f64)>,
+    /// Why it may not be made on this one now, in words.
+    pub refusal: Option<String>,
+}
+
+impl GrappleOffer {
+    /// The exact chance that every roll is won.
+    pub fn chance(&self) -> f64 {
+        self.rolls.iter().map(|(_, p)| p).product()
+    }
 }
 
 /// The Energy Charge part of the bar.

@@ -505,7 +505,7 @@ pub enum RuleError {
     EmpowerNothing { why: &'static str },
     #[error("one {what} a round")]
     GrappleMade { what: &'static str },
-    #[error("{target} is not an opponent on the battlefield within Melee Range")]
+    #[error("not an opponent within Melee Range")]
     GrappleReach { target: CombatantId },
     #[error("{why}")]
     GrappleHold { why: &'static str },

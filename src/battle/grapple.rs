@@ -13,6 +13,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::attack::StandingStill;
+use super::bar::GrappleOffer;
 use super::checks::save_spec;
 use super::command::{Command, GrappleAct, RuleError};
 use super::components::{CombatantId, EncounterLog, GrappleHold};
@@ -536,5 +537,80 @@ impl super::standing::StandsStill for CurrentGrapple {
     /// Nothing more: the failed Grapple already spent its Action.
     fn finish(&mut self, _ctx: super::standing::Finish) {
         self.0 = None;
+    }
+}
+
+impl super::Battle {
+    /// The grappling maneuvers `who` may make now, in the order the window's key cycles them:
+    /// a Grapple; from a hold, Pin, Absorb and Release; held, an escape with 1, 2 or 3 Actions.
+    pub fn grapple_acts(&mut self, who: CombatantId) -> Vec<GrappleAct> {
+        let fighters = self.fighters_shared();
+        let Some(me) = fighters.iter().find(|f| f.id == who) else {
+            return Vec::new();
+        };
+        if self.rules.actions.grapple.is_none() {
+            return Vec::new();
+        }
+        let mut acts = vec![
+            GrappleAct::Seize,
+            GrappleAct::Pin,
+            GrappleAct::Absorb,
+            GrappleAct::Release,
+        ];
+        acts.extend((1..=3).map(|actions| GrappleAct::Escape { actions }));
+        acts.into_iter()
+            .filter(|&act| {
+                fighters.iter().filter(|t| t.side != me.side).any(|t| {
+                    let cmd = Command::Grapple {
+                        who,
+                        target: t.id,
+                        act,
+                    };
+                    self.check_among(&fighters, &cmd).is_ok()
+                })
+            })
+            .collect()
+    }
+
+    /// Every opponent on the battlefield `act` by `who` could be made on, with the exact
+    /// chance of each roll it makes, or the rule refusing it.
+    pub fn grapple_offers(&mut self, who: CombatantId, act: GrappleAct) -> Vec<GrappleOffer> {
+        let fighters = self.fighters_shared();
+        let Some(me) = fighters.iter().find(|f| f.id == who) else {
+            return Vec::new();
+        };
+        let rules = self.rules.clone();
+        let names = self.names();
+        let mut out = Vec::new();
+        for t in fighters
+            .iter()
+            .filter(|t| t.side != me.side && !t.defeated() && t.position.is_some())
+        {
+            let cmd = Command::Grapple {
+                who,
+                target: t.id,
+                act,
+            };
+            let refusal = self
+                .check_among(&fighters, &cmd)
+                .err()
+                .map(|e| e.to_string());
+            let field = self.field();
+            let rolls = grapple_rolls(&rules, &field, me, t, act)
+                .map(|rs| {
+                    rs.iter()
+                        .map(|r| (r.check.clone(), chance(&rules, r)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            out.push(GrappleOffer {
+                target: t.id,
+                name: names.get(&t.id).cloned().unwrap_or_default(),
+                at: t.position,
+                rolls,
+                refusal,
+            });
+        }
+        out
     }
 }

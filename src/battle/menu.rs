@@ -199,6 +199,7 @@ impl Battle {
                 .empower_offers(who, 1, false)
                 .iter()
                 .all(|o| o.refusal.is_some());
+        view.grapple = self.grapple_acts(who);
         view.charge = rules.attacks.energy_charge.maneuver.as_ref().map(|_| {
             let held = me
                 .encounter

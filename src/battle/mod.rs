@@ -707,7 +707,11 @@ impl Battle {
 
     /// [`Battle::check`] against `fighters`, this battle's snapshot taken since its last
     /// change.
-    fn check_among(&mut self, fighters: &[Fighter], cmd: &Command) -> Result<(), RuleError> {
+    pub(super) fn check_among(
+        &mut self,
+        fighters: &[Fighter],
+        cmd: &Command,
+    ) -> Result<(), RuleError> {
         let turn = self.turn().clone();
         if turn.phase == TurnPhase::Over {
             return Err(RuleError::BattleOver);

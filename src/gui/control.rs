@@ -519,6 +519,12 @@ fn command_active_unit(
             .map_or(0, |f| f.actions.usable());
         session.intent = session.next_empower(session.intent, usable);
     }
+    if pressed(GameAction::Grapple)
+        && let Some(bar) = session.battle.bar_view(who)
+        && (!bar.grapple.is_empty() || matches!(session.intent, Intent::Grapple { .. }))
+    {
+        session.intent = Session::next_grapple(session.intent, &bar.grapple);
+    }
     if offers.boosted_move && pressed(GameAction::BoostedMove) {
         session.intent = match session.intent {
             Intent::Move { boosted: true } => Intent::Idle,
@@ -638,7 +644,10 @@ fn command_active_unit(
         && session.submit(cmd).is_ok()
         && matches!(
             session.intent,
-            Intent::Move { .. } | Intent::Skill { .. } | Intent::Empower { .. }
+            Intent::Move { .. }
+                | Intent::Skill { .. }
+                | Intent::Empower { .. }
+                | Intent::Grapple { .. }
         )
     {
         session.intent = Intent::Idle;
@@ -722,6 +731,28 @@ fn order_at(
                 ally: o.ally,
                 actions,
                 full,
+            })
+        }
+        Intent::Grapple { act } => {
+            let offers = session.battle.grapple_offers(who, act);
+            let Some(o) = offers.iter().find(|o| {
+                o.at.is_some_and(|at| {
+                    session.battle.fighter(o.target).is_some_and(|f| {
+                        crate::grid::footprint(at, f.size.squares).contains(&square)
+                    })
+                })
+            }) else {
+                session.notice = Some(format!("{square}: no opponent to {} there", act.name()));
+                return None;
+            };
+            if let Some(why) = &o.refusal {
+                session.notice = Some(format!("{} {}: {why}", act.name(), o.name));
+                return None;
+            }
+            Some(Command::Grapple {
+                who,
+                target: o.target,
+                act,
             })
         }
         Intent::Attack { slot } => {

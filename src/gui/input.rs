@@ -83,6 +83,9 @@ pub enum GameAction {
     /// DBU: choose an ally to Empower; pressed again, one Action more, then the Full
     /// Empowerment, then off.
     Empower,
+    /// DBU: choose the grappling maneuver (Grapple; from a hold Pin, Absorb, Release; held, an
+    /// escape with 1, 2, 3 Actions), pressed again the next, then off; then click the target.
+    Grapple,
     /// Answer a defense prompt: Dodge (take it in power stages), Parry (DBU; Block in shinobi,
     /// block with a card in power stages), Deflect (shinobi).
     Dodge,
@@ -202,6 +205,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::ArrogantDeclaration, vec![K::KeyI]),
         (A::CalledShot, vec![K::KeyJ]),
         (A::Empower, vec![K::KeyW]),
+        (A::Grapple, vec![K::Semicolon]),
         (A::Dodge, vec![K::KeyD]),
         (A::Parry, vec![K::KeyP]),
         (A::Deflect, vec![K::KeyE]),
@@ -322,6 +326,16 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(
             A::Empower,
             ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::RightTrigger2]),
+        )
+        // Both triggers are Empower's chord; with A they are the grapple's (the longest chord
+        // wins over the shorter).
+        .with(
+            A::Grapple,
+            ButtonlikeChord::new([
+                GamepadButton::LeftTrigger2,
+                GamepadButton::RightTrigger2,
+                GamepadButton::South,
+            ]),
         )
         .with(
             A::Undo,

@@ -122,6 +122,7 @@ fn key_named(name: &str) -> Option<KeyCode> {
         "Backspace" => K::Backspace,
         "BracketLeft" => K::BracketLeft,
         "BracketRight" => K::BracketRight,
+        "Semicolon" => K::Semicolon,
         _ => return None,
     })
 }

@@ -121,6 +121,10 @@ pub enum Intent {
     },
     /// DBU: choosing the ally to Empower with `actions` Actions (or a Full Empowerment).
     Empower { actions: u32, full: bool },
+    /// DBU: choosing whom to make the grappling maneuver `act` on.
+    Grapple {
+        act: crate::battle::command::GrappleAct,
+    },
 }
 
 /// One attacking maneuver in the action bar: the core's action menu entry as it is.
@@ -580,6 +584,19 @@ impl Session {
                 full: false,
             },
         }
+    }
+
+    /// The next grappling choice after `now` among `acts` (those the unit may make now, in
+    /// order), then nothing.
+    pub fn next_grapple(now: Intent, acts: &[crate::battle::command::GrappleAct]) -> Intent {
+        let next = match now {
+            Intent::Grapple { act } => acts
+                .iter()
+                .position(|a| *a == act)
+                .and_then(|i| acts.get(i + 1)),
+            _ => acts.first(),
+        };
+        next.map_or(Intent::Idle, |&act| Intent::Grapple { act })
     }
 
     /// The name of the body part chosen for the Called Shot, if any.

@@ -24,7 +24,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 43] = [
+pub const REBINDABLE: [GameAction; 44] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -54,6 +54,7 @@ pub const REBINDABLE: [GameAction; 43] = [
     GameAction::ArrogantDeclaration,
     GameAction::CalledShot,
     GameAction::Empower,
+    GameAction::Grapple,
     GameAction::Dodge,
     GameAction::Parry,
     GameAction::Deflect,

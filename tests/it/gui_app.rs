@@ -450,6 +450,51 @@ fn gui_w_chooses_an_ally_and_the_click_empowers_it() {
 }
 
 #[test]
+fn gui_semicolon_chooses_a_grapple_and_the_click_makes_it() {
+    // brawl: the Iron Hands are the person's side; an opponent is set beside the active unit.
+    let mut app = scenario_app("brawl", 1, "human,ai");
+    let me = human_turn(&mut app);
+    let (at, foe) = {
+        let mut s = session(&mut app);
+        let mine = s.battle.fighter(me).expect("the active unit");
+        let at = mine.position.expect("on the map");
+        let foe = s
+            .battle
+            .fighters()
+            .into_iter()
+            .find(|f| f.side != mine.side)
+            .expect("an opponent");
+        (at, foe)
+    };
+    let beside = gridclash::grid::Square::new(at.x, at.y + 1);
+    crate::common::stage(&mut session(&mut app).battle, foe.id.0, |f| {
+        f.position.0 = Some(beside)
+    });
+    tap(&mut app, KeyCode::Semicolon);
+    assert_eq!(
+        session(&mut app).intent,
+        Intent::Grapple {
+            act: gridclash::battle::command::GrappleAct::Seize
+        },
+        "; chooses a Grapple"
+    );
+    click_at(&mut app, beside);
+    let mut s = session(&mut app);
+    assert!(
+        s.battle
+            .describe_events()
+            .iter()
+            .any(|l| l.contains("(Grapple): Grapple Check")),
+        "the click made the Grapple"
+    );
+    assert_eq!(
+        s.intent,
+        Intent::Idle,
+        "a grappling maneuver is chosen for one use"
+    );
+}
+
+#[test]
 fn gui_hot_seat_hides_the_board_until_the_next_player_confirms() {
     let mut app = battle_app("human,human");
     let first = {

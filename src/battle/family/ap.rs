@@ -166,6 +166,7 @@ pub fn bar_view(data: &ShinobiData, me: &Fighter) -> BarView {
         end_condition: None,
         arrogant_declaration: None,
         empower: false,
+        grapple: Vec::new(),
         charge: None,
     }
 }

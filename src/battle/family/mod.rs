@@ -610,6 +610,7 @@ pub trait Family: Sync {
             end_condition: None,
             arrogant_declaration: None,
             empower: false,
+            grapple: Vec::new(),
             charge: None,
         }
     }

@@ -115,6 +115,22 @@ pub(super) fn draw_overlay(
                     paint.extend(squares.into_iter().map(|s| (s, colour)));
                 }
             }
+            Intent::Grapple { act } => {
+                // Every opponent it could be made on (red when refused), the hovered one.
+                for o in session.battle.grapple_offers(who, act) {
+                    let (Some(at), Some(f)) = (o.at, session.battle.fighter(o.target)) else {
+                        continue;
+                    };
+                    let squares = footprint(at, f.size.squares);
+                    let hovered = cursor.0.is_some_and(|c| squares.contains(&c));
+                    let colour = match (&o.refusal, hovered) {
+                        (Some(_), _) => palette::REFUSED,
+                        (None, true) => palette::AREA,
+                        (None, false) => palette::TARGETABLE,
+                    };
+                    paint.extend(squares.into_iter().map(|s| (s, colour)));
+                }
+            }
             Intent::Idle => {}
         }
     }

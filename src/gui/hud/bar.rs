@@ -234,6 +234,31 @@ pub(super) fn action_bar_text(
                 ),
             ));
         }
+        let grappling = match session.intent {
+            Intent::Grapple { act } => Some(act),
+            _ => None,
+        };
+        if !b.grapple.is_empty() || grappling.is_some() {
+            let what = match grappling {
+                Some(crate::battle::command::GrappleAct::Escape { actions }) => {
+                    format!(
+                        "Escape: {actions} Action{}",
+                        if actions == 1 { "" } else { "s" }
+                    )
+                }
+                Some(act) => act.name().to_string(),
+                None => b
+                    .grapple
+                    .iter()
+                    .map(|a| a.name())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            };
+            items.push(mark(
+                grappling.is_some(),
+                format!("{} {what}", keys.of(GameAction::Grapple)),
+            ));
+        }
         if let Some(c) = &b.charge {
             let key = keys.of(GameAction::EnergyCharge);
             match &c.held {

@@ -141,6 +141,63 @@ fn empower_text(session: &mut Session, keys: &Keys, actions: u32, full: bool) ->
     out
 }
 
+/// The grappling maneuver being chosen: what it does, then each opponent with the exact
+/// chance of every roll it makes, or the rule refusing it.
+fn grapple_text(
+    session: &mut Session,
+    keys: &Keys,
+    act: crate::battle::command::GrappleAct,
+) -> String {
+    use crate::battle::command::GrappleAct as G;
+    let Some((who, None, _)) = session.human_to_act() else {
+        return String::new();
+    };
+    let mut out = match act {
+        G::Seize => "Grapple (1 Action): your Strike against the better of the target's Strike \
+                     and Dodge; ties go to the target. Won: you hold it and both have Guard \
+                     Down. Lost: it may Exploit."
+            .to_string(),
+        G::Pin => "Pin (2 Actions): a Grapple Check at -1(bT), then a Might Clash. Both won: \
+                   Pinned (no Actions) to the end of your next turn. Either lost: it is free."
+            .to_string(),
+        G::Absorb => "Absorb (2 Actions): a Grapple Check, then opposed Saves. Both won: it is \
+                      Absorbed, off the battlefield until it wins a Save at the start of its \
+                      turn. Either lost: it is free."
+            .to_string(),
+        G::Escape { actions } => format!(
+            "Escape ({actions} Action{}): a Grapple Check against your grappler, +1(T) for \
+             each Action after the first.",
+            if actions == 1 { "" } else { "s" }
+        ),
+        G::Release => "Release (no Action): let go of the one you hold.".to_string(),
+    };
+    out.push_str(" Click the target:");
+    for o in session.battle.grapple_offers(who, act) {
+        match &o.refusal {
+            None if o.rolls.is_empty() => out.push_str(&format!("\n  {}", o.name)),
+            None => {
+                let parts: Vec<String> = o
+                    .rolls
+                    .iter()
+                    .map(|(name, p)| format!("{name} {:.1}%", p * 100.0))
+                    .collect();
+                out.push_str(&format!(
+                    "\n  {}: {:.1}% ({})",
+                    o.name,
+                    o.chance() * 100.0,
+                    parts.join(" x ")
+                ));
+            }
+            Some(why) => out.push_str(&format!("\n  {}: {why}", o.name)),
+        }
+    }
+    out.push_str(&format!(
+        "\n{}: the next grappling maneuver, then off",
+        keys.of(GameAction::Grapple)
+    ));
+    out
+}
+
 pub(super) fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
     let mut out: String = session
         .battle
@@ -154,6 +211,7 @@ pub(super) fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -
             Intent::Empower { actions, full } => {
                 out.push_str(&empower_text(session, keys, actions, full))
             }
+            Intent::Grapple { act } => out.push_str(&grapple_text(session, keys, act)),
             Intent::Move { boosted } => {
                 let help = session.battle.move_help(boosted);
                 out.push_str(&help.text);

@@ -273,6 +273,7 @@ pub fn bar_view(d: &D20Data, me: &Fighter) -> BarView {
         charge: None,
         arrogant_declaration: None,
         empower: false,
+        grapple: Vec::new(),
     }
 }
 
