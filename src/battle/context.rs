@@ -527,6 +527,14 @@ pub fn wound_spec(
             s.add_with(|| format!("{} again ({})", label, decl.profile.name), *v);
         }
     }
+    // A melee weapon (an attack type with an attribute): its damage comes on top of the
+    // attribute ("A Physical Attack can either use a Melee Weapon or your own fist").
+    if decl.attack_type.damage_attribute.is_some()
+        && let Some(w) = &attacker.loadout.weapon
+        && w.attack_type == decl.attack_type.id
+    {
+        s.add_with(|| w.name.clone(), eval(&w.damage, &vars));
+    }
     if let Some(t) = decl.technique {
         s.add_with(|| t.name.clone(), eval(&t.wound_bonus, &vars));
     }

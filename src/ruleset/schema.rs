@@ -989,7 +989,8 @@ pub struct RaceDef {
     pub save: String,
 }
 
-/// A weapon: its damage replaces the attribute for its attack type.
+/// A weapon: for an attack type without a damage attribute (Ballistic) its damage is the
+/// Wound's; for one with an attribute (a melee weapon, Physical) it adds to the attribute.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WeaponDef {

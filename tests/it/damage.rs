@@ -128,3 +128,18 @@ fn dbu_prone_makes_all_damage_lethal_and_guard_down() {
     );
     assert_dice_used(&b);
 }
+
+#[test]
+fn dbu_melee_weapon_adds_its_damage_on_top_of_the_force_modifier() {
+    // "A Physical Attack can either use a Melee Weapon or your own fist … Add your Force
+    // Modifier to the Wound Roll": the Swordsman's sword adds its 2(T) to Force.
+    let mut b = duel("swordsman", "tank", &[8, 2, 2, 2, 4, 3]);
+    let got = run(&mut b, hit(0, "simple", 1));
+    assert_contains(
+        &got,
+        &[
+            "Swordsman: Wound 18 = d10:4 + d4:3 [ToP 2 Extra Dice] + Force (FO 7) 7 + Sword 4",
+            "Tank takes 8 Standard damage (Wound 18 - Soak 10 of 10).",
+        ],
+    );
+}

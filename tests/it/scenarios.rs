@@ -449,7 +449,7 @@ fn scenario_errors_name_file_line_column_and_field() {
             "(archetype: \"brawler\", name:",
             "(archetype: \"bruiser\", name:",
             "\"bruiser\"",
-            "units[0].archetype: unknown archetype `bruiser`; the roster has: brawler, ki_blaster, mage, gunner, tank, grunt, champion, wrestler, devourer, ember_monk".into(),
+            "units[0].archetype: unknown archetype `bruiser`; the roster has: brawler, ki_blaster, mage, gunner, tank, grunt, champion, wrestler, devourer, ember_monk, swordsman".into(),
         ),
         (
             "at: (2, 4)",
