@@ -378,6 +378,8 @@ pub fn decide(
     let Some(here) = me.position else {
         return Command::EndTurn { who };
     };
+    // It plans with what its side knows: a Hidden opponent's square is not known.
+    let fighters = crate::battle::hide::as_known_to(fighters, me.side);
     let rules = battle.rules().clone();
     if level != Level::Easy
         && let Some(cmd) = super::first::hand_over_first(battle, &rules, &fighters, &me)
@@ -882,6 +884,13 @@ pub fn decide(
                 .into_iter()
                 .map(|(score, command)| Candidate { score, command }),
         );
+    }
+    if crate::battle::hide::check_hide(&rules, &fighters, &me).is_ok() {
+        let risk = settings.risk_weight * risk_here;
+        options.push(Candidate {
+            score: super::worth::hide_worth(&rules, &fighters, &me, best_here, risk),
+            command: Command::Hide { who },
+        });
     }
     // Combat Recovery: Life and Ki back, at the price of the actions, the Exploits it invites
     // and a lower Defense Value until the next turn.

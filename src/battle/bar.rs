@@ -63,6 +63,9 @@ pub struct BarView {
     pub empower: bool,
     /// The grappling maneuvers the unit may make now (DBU), in the order the key offers them.
     pub grapple: Vec<super::command::GrappleAct>,
+    /// A Hide may be made now (DBU), with its exact chance of going unseen in tenths of a
+    /// percent.
+    pub hide: Option<u32>,
 }
 
 /// One ally an Empower could hand Ki to, as the window lists it.

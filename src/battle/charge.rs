@@ -109,6 +109,7 @@ pub fn check_while_charging(
         Command::PowerUp { .. }
         | Command::ArrogantDeclaration { .. }
         | Command::Empower { .. }
+        | Command::Hide { .. }
         | Command::Grapple {
             act:
                 super::command::GrappleAct::Seize

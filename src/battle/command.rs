@@ -137,6 +137,9 @@ pub enum Command {
         target: CombatantId,
         act: GrappleAct,
     },
+    /// DBU's Hide: an Action for a Stealth check against every opponent's Perception; beating
+    /// them all gives Hidden.
+    Hide { who: CombatantId },
     /// Combat Recovery: 2 or 3 Actions to regain Life and Ki, lowering Defense Value.
     Recover { who: CombatantId, actions: u32 },
     /// Turn a Standard Action into a Counter Action.
@@ -221,6 +224,7 @@ impl Command {
             | Self::ArrogantDeclaration { who }
             | Self::Empower { who, .. }
             | Self::Grapple { who, .. }
+            | Self::Hide { who }
             | Self::Recover { who, .. }
             | Self::Intercede { who, .. }
             | Self::HandOver { who }
@@ -509,6 +513,8 @@ pub enum RuleError {
     GrappleReach { target: CombatantId },
     #[error("{why}")]
     GrappleHold { why: &'static str },
+    #[error("{why}")]
+    HideRefused { why: &'static str },
     #[error("an escape spends at least one Action")]
     EscapeActions,
     #[error("a Combat Recovery spends {min} to {max} Actions")]
@@ -593,6 +599,7 @@ pub fn command_name(cmd: &Command) -> &'static str {
         Command::ArrogantDeclaration { .. } => "Arrogant Declaration",
         Command::Empower { .. } => "Empower",
         Command::Grapple { act, .. } => act.name(),
+        Command::Hide { .. } => "Hide",
         Command::Recover { .. } => "Recover",
         Command::ConvertAction { .. } => "Convert Action",
         Command::EndTurn { .. } => "End Turn",

@@ -412,6 +412,9 @@ pub struct RoundLog {
     /// DBU: an Absorb was tried this round (one a round).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub absorbed: bool,
+    /// DBU: a Hide was tried this round (one a round).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hid: bool,
     pub sweep_debuff: bool,
     /// Actions lost at the start of next round (Reduced Momentum).
     pub next_round_penalty: u32,

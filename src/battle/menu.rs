@@ -200,6 +200,11 @@ impl Battle {
                 .iter()
                 .all(|o| o.refusal.is_some());
         view.grapple = self.grapple_acts(who);
+        if self.check(&Command::Hide { who }).is_ok() {
+            let all = self.fighters_shared();
+            let p = super::hide::hide_chance(&rules, &all, &me);
+            view.hide = Some((p * 1000.0).round() as u32);
+        }
         view.charge = rules.attacks.energy_charge.maneuver.as_ref().map(|_| {
             let held = me
                 .encounter

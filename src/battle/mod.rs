@@ -23,6 +23,7 @@ pub mod family;
 pub mod fighter;
 pub mod grapple;
 mod hash;
+pub mod hide;
 pub mod maneuvers;
 pub mod menu;
 pub mod movement;
@@ -103,6 +104,7 @@ pub fn plugin(app: &mut App) {
                     arrogance::declare_arrogance,
                     empower::declare_empowerment,
                     grapple::resolve_grapple,
+                    hide::resolve_hide,
                 )
                     .chain(),
             )
@@ -134,6 +136,7 @@ pub fn plugin(app: &mut App) {
             turn::check_victory.run_if(turn::nothing_awaited),
             turn::end_turn_without_actions
                 .run_if(turn::in_phase(TurnPhase::Acting).and_then(turn::nothing_awaited)),
+            hide::reveal_at_turn_end.run_if(turn::in_phase(TurnPhase::TurnEnd)),
             turn::end_turn.run_if(turn::in_phase(TurnPhase::TurnEnd)),
         )
             .chain(),
@@ -885,6 +888,7 @@ impl Battle {
             Command::Grapple { target, act, .. } => {
                 grapple::check_grapple(&rules, fighters, me, *target, *act)
             }
+            Command::Hide { .. } => hide::check_hide(&rules, fighters, me),
             Command::Recover { actions, .. } => recovery::check_recovery(&rules, me, *actions),
             Command::Surge { .. } => {
                 if me.encounter.surge_used {

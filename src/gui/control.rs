@@ -525,6 +525,14 @@ fn command_active_unit(
     {
         session.intent = Session::next_grapple(session.intent, &bar.grapple);
     }
+    if pressed(GameAction::Hide)
+        && session
+            .battle
+            .bar_view(who)
+            .is_some_and(|b| b.hide.is_some())
+    {
+        let _ = session.submit(Command::Hide { who });
+    }
     if offers.boosted_move && pressed(GameAction::BoostedMove) {
         session.intent = match session.intent {
             Intent::Move { boosted: true } => Intent::Idle,

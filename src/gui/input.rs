@@ -86,6 +86,8 @@ pub enum GameAction {
     /// DBU: choose the grappling maneuver (Grapple; from a hold Pin, Absorb, Release; held, an
     /// escape with 1, 2, 3 Actions), pressed again the next, then off; then click the target.
     Grapple,
+    /// DBU: Hide (a Stealth check against every opponent's Perception).
+    Hide,
     /// Answer a defense prompt: Dodge (take it in power stages), Parry (DBU; Block in shinobi,
     /// block with a card in power stages), Deflect (shinobi).
     Dodge,
@@ -206,6 +208,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::CalledShot, vec![K::KeyJ]),
         (A::Empower, vec![K::KeyW]),
         (A::Grapple, vec![K::Semicolon]),
+        (A::Hide, vec![K::Period]),
         (A::Dodge, vec![K::KeyD]),
         (A::Parry, vec![K::KeyP]),
         (A::Deflect, vec![K::KeyE]),
@@ -335,6 +338,14 @@ pub fn gamepad_map() -> InputMap<GameAction> {
                 GamepadButton::LeftTrigger2,
                 GamepadButton::RightTrigger2,
                 GamepadButton::South,
+            ]),
+        )
+        .with(
+            A::Hide,
+            ButtonlikeChord::new([
+                GamepadButton::LeftTrigger2,
+                GamepadButton::RightTrigger2,
+                GamepadButton::North,
             ]),
         )
         .with(

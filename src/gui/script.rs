@@ -123,6 +123,7 @@ fn key_named(name: &str) -> Option<KeyCode> {
         "BracketLeft" => K::BracketLeft,
         "BracketRight" => K::BracketRight,
         "Semicolon" => K::Semicolon,
+        "Period" => K::Period,
         _ => return None,
     })
 }

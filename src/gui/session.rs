@@ -817,14 +817,37 @@ impl Session {
         self.wager = self.wager.clamp(0, max);
     }
 
-    /// Snapshot of every combatant, for drawing.
-    pub fn fighters(&mut self) -> Vec<Fighter> {
-        self.battle.fighters()
+    /// The side whose player looks at the board: the only human side, or in hot-seat the one
+    /// whose player last took the board; none when only computers play or a replay is watched
+    /// (then everything is shown).
+    pub fn viewer(&self) -> Option<crate::battle::components::Side> {
+        if self.replay.is_some() {
+            return None;
+        }
+        let humans: Vec<usize> = (0..self.controls.len())
+            .filter(|&i| self.controls[i].is_human())
+            .collect();
+        match humans.as_slice() {
+            [one] => u8::try_from(*one).ok(),
+            [] => None,
+            _ => self.seen_side,
+        }
+        .map(crate::battle::components::Side)
     }
 
-    /// The combatant standing on a square, if any.
+    /// Every combatant as the viewer knows it, for drawing: an opponent that is Hidden is off
+    /// the board (its square unknown to the viewer).
+    pub fn fighters(&mut self) -> Vec<Fighter> {
+        let all = self.battle.fighters();
+        match self.viewer() {
+            Some(side) => crate::battle::hide::as_known_to(all, side),
+            None => all,
+        }
+    }
+
+    /// The combatant standing on a square, if any, as far as the viewer knows.
     pub fn fighter_at(&mut self, square: Square) -> Option<Fighter> {
-        self.battle.fighters().into_iter().find(|f| {
+        self.fighters().into_iter().find(|f| {
             !f.defeated()
                 && f.position
                     .is_some_and(|p| footprint(p, f.size.squares).contains(&square))

@@ -24,7 +24,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 44] = [
+pub const REBINDABLE: [GameAction; 45] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -55,6 +55,7 @@ pub const REBINDABLE: [GameAction; 44] = [
     GameAction::CalledShot,
     GameAction::Empower,
     GameAction::Grapple,
+    GameAction::Hide,
     GameAction::Dodge,
     GameAction::Parry,
     GameAction::Deflect,

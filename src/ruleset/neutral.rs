@@ -194,6 +194,7 @@ pub fn actions(e: Economy) -> ActionRules {
         arrogant_declaration: None,
         empower: None,
         grapple: None,
+        hide: None,
         standard_actions: e.standard_actions,
         counter_actions: e.counter_actions,
         conversion: e.conversion,

@@ -845,6 +845,9 @@ pub struct ActionRules {
     /// Melee Range, pinning it, or taking it in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grapple: Option<GrappleRules>,
+    /// Hide, where the ruleset has it (DBU): a Skill Clash for the Hidden condition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hide: Option<HideRules>,
     pub standard_actions: u32,
     pub counter_actions: u32,
     /// A Standard Action may be turned into a Counter Action at any time.
@@ -924,6 +927,19 @@ pub struct GrappleRules {
     pub escape_bonus_per_action: Formula,
     /// Standard Actions an Absorb costs (once a round, a grappler marked `absorber` only).
     pub absorb_actions: u32,
+}
+
+/// The Hide maneuver: Actions for one check of `skill` against every opponent's `against`;
+/// beating them all gives Hidden.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HideRules {
+    /// Standard Actions it costs (once a round).
+    pub actions: u32,
+    /// The hider's skill (Stealth).
+    pub skill: String,
+    /// Each opponent's skill against it (Perception).
+    pub against: String,
 }
 
 /// The Combat Recovery maneuver.

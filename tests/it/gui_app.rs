@@ -495,6 +495,47 @@ fn gui_semicolon_chooses_a_grapple_and_the_click_makes_it() {
 }
 
 #[test]
+fn gui_period_hides_and_a_hidden_opponent_is_off_the_board_for_the_viewer() {
+    // brawl: the Iron Hands are the person's side.
+    let mut app = scenario_app("brawl", 1, "human,ai");
+    let me = human_turn(&mut app);
+    tap(&mut app, KeyCode::Period);
+    let mut s = session(&mut app);
+    assert!(
+        s.battle
+            .describe_events()
+            .iter()
+            .any(|l| l.contains("tries to Hide")),
+        "the key made the Hide"
+    );
+    // The person's own unit is drawn whether Hidden or not; an opponent made Hidden is not.
+    let foe = s
+        .battle
+        .fighters()
+        .into_iter()
+        .find(|f| f.side != s.battle.fighter(me).expect("me").side)
+        .expect("an opponent");
+    crate::common::give(
+        &mut s.battle,
+        foe.id.0,
+        gridclash::ruleset::ConditionKind::Hidden,
+        None,
+    );
+    let shown = s.fighters();
+    assert!(shown.iter().any(|f| f.id == me && f.position.is_some()));
+    assert_eq!(
+        shown
+            .iter()
+            .find(|f| f.id == foe.id)
+            .expect("listed")
+            .position,
+        None,
+        "a Hidden opponent's square is not shown"
+    );
+    assert!(s.fighter_at(foe.position.expect("on the map")).is_none());
+}
+
+#[test]
 fn gui_hot_seat_hides_the_board_until_the_next_player_confirms() {
     let mut app = battle_app("human,human");
     let first = {

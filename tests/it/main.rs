@@ -22,6 +22,7 @@ mod grid;
 mod gui_app;
 #[cfg(feature = "gui")]
 mod gui_e2e;
+mod hide;
 mod invariants;
 mod movement;
 mod numbers;

@@ -349,6 +349,18 @@ impl BattleEvent {
                 n(names, *target),
                 if *won { "won" } else { "lost" }
             ),
+            E::HideRoll {
+                who,
+                against,
+                roll,
+                against_roll,
+                won,
+            } => format!(
+                "{} tries to Hide: {roll} against {}'s {against_roll} -> {}.",
+                n(names, *who),
+                n(names, *against),
+                if *won { "unseen" } else { "seen" }
+            ),
             E::GrappleStarted { who, target } => format!(
                 "{} grapples {}: both have Guard Down while the hold lasts.",
                 n(names, *who),

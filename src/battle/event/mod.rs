@@ -303,6 +303,15 @@ pub enum BattleEvent {
         against: RollBreakdown,
         won: bool,
     },
+    /// One Skill Clash of a Hide: `who`'s Stealth check against `against`'s Perception, and
+    /// whether it beat it.
+    HideRoll {
+        who: CombatantId,
+        against: CombatantId,
+        roll: RollBreakdown,
+        against_roll: RollBreakdown,
+        won: bool,
+    },
     /// A Grapple began: `who` holds `target`, both with Guard Down.
     GrappleStarted {
         who: CombatantId,

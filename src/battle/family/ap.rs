@@ -167,6 +167,7 @@ pub fn bar_view(data: &ShinobiData, me: &Fighter) -> BarView {
         arrogant_declaration: None,
         empower: false,
         grapple: Vec::new(),
+        hide: None,
         charge: None,
     }
 }

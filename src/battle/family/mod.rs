@@ -611,6 +611,7 @@ pub trait Family: Sync {
             arrogant_declaration: None,
             empower: false,
             grapple: Vec::new(),
+            hide: None,
             charge: None,
         }
     }

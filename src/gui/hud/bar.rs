@@ -259,6 +259,14 @@ pub(super) fn action_bar_text(
                 format!("{} {what}", keys.of(GameAction::Grapple)),
             ));
         }
+        if let Some(p) = b.hide {
+            items.push(format!(
+                "{} Hide ({}.{}% unseen)",
+                keys.of(GameAction::Hide),
+                p / 10,
+                p % 10
+            ));
+        }
         if let Some(c) = &b.charge {
             let key = keys.of(GameAction::EnergyCharge);
             match &c.held {

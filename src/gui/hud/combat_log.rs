@@ -16,11 +16,23 @@ use crate::gui::view::BattleView;
 pub(super) fn log_text(session: &mut Session, expanded: bool, back: usize, keys: &Keys) -> String {
     let dice_hint = format!("({}: dice)", keys.of(GameAction::ToggleLog));
     let names = session.names.clone();
+    let viewer = session.viewer();
+    let all = session.battle.fighters();
+    let unseen = |who| viewer.is_some_and(|side| crate::battle::hide::hidden_from(&all, who, side));
     let events = session.battle.events();
     let lines: Vec<String> = events
         .iter()
         .filter(|e| !matches!(e, BattleEvent::ActionsRefreshed { .. }))
         .map(|e| {
+            // A Hidden opponent's moves say nothing of where it went.
+            if let BattleEvent::Moved { who, .. } = e
+                && unseen(*who)
+            {
+                return format!(
+                    "{} moves, unseen.",
+                    names.get(who).cloned().unwrap_or_default()
+                );
+            }
             let full = e.describe(&names);
             let is_roll = matches!(
                 e,

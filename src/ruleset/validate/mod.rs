@@ -760,6 +760,26 @@ pub(super) fn validate(rules: &Rules, sources: &[(PathBuf, String)]) -> Vec<Rule
         );
     }
 
+    if let Some(h) = &ac.hide {
+        let hp = root.field("hide");
+        for (name, skill) in [("skill", &h.skill), ("against", &h.against)] {
+            if rules.skill(skill).is_none() {
+                c.err(
+                    ACTIONS,
+                    &hp.field(name),
+                    format!("no skill \"{skill}\" in characters.ron"),
+                );
+            }
+        }
+        if h.actions == 0 {
+            c.err(
+                ACTIONS,
+                &hp.field("actions"),
+                "a Hide costs at least one Action",
+            );
+        }
+    }
+
     // terrain.ron
     check_terrain(&mut c, &rules.terrain, TERRAIN);
 

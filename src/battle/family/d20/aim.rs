@@ -274,6 +274,7 @@ pub fn bar_view(d: &D20Data, me: &Fighter) -> BarView {
         arrogant_declaration: None,
         empower: false,
         grapple: Vec::new(),
+        hide: None,
     }
 }
 
