@@ -85,8 +85,11 @@ pub struct EmpowerOffer {
 /// One combatant a grappling maneuver could be made on, as the window lists it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GrappleOffer {
+    /// The opponent it would be made on.
     pub target: super::components::CombatantId,
+    /// Its name, for the panel.
     pub name: String,
+    /// Where it stands, for lighting it up and for the click.
     pub at: Option<crate::grid::Square>,
     /// Each opposed roll's name and the exact chance of winning it (all must be won).
     pub rolls: Vec<(String, f64)>,

@@ -31,8 +31,11 @@ use crate::ruleset::{ConditionKind, ConditionRule, GrappleRules, Rules};
 /// other participant's.
 #[derive(Debug, Clone)]
 pub struct OpposedRoll {
+    /// Its name in the log and the panel ("Grapple Check", "Might Clash", "opposed Save").
     pub check: String,
+    /// The actor's roll.
     pub mine: RollSpec,
+    /// The other participant's roll, which the actor must beat.
     pub theirs: RollSpec,
 }
 
