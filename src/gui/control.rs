@@ -720,13 +720,10 @@ fn order_at(
         },
         Intent::Empower { actions, full } => {
             let offers = session.battle.empower_offers(who, actions, full);
-            let Some(o) = offers.iter().find(|o| {
-                o.at.is_some_and(|at| {
-                    session.battle.fighter(o.ally).is_some_and(|f| {
-                        crate::grid::footprint(at, f.size.squares).contains(&square)
-                    })
-                })
-            }) else {
+            let Some(o) = offers
+                .iter()
+                .find(|o| stands_on(session, o.ally, o.at, square))
+            else {
                 session.notice = Some(format!("{square}: no ally to Empower there"));
                 return None;
             };
@@ -743,13 +740,10 @@ fn order_at(
         }
         Intent::Grapple { act } => {
             let offers = session.battle.grapple_offers(who, act);
-            let Some(o) = offers.iter().find(|o| {
-                o.at.is_some_and(|at| {
-                    session.battle.fighter(o.target).is_some_and(|f| {
-                        crate::grid::footprint(at, f.size.squares).contains(&square)
-                    })
-                })
-            }) else {
+            let Some(o) = offers
+                .iter()
+                .find(|o| stands_on(session, o.target, o.at, square))
+            else {
                 session.notice = Some(format!("{square}: no opponent to {} there", act.name()));
                 return None;
             };
@@ -955,4 +949,20 @@ pub(super) fn apply_settings(
     }
     ui_scale.0 = settings.ui_scale;
     pace.seconds_per_command = options.ai_pace.unwrap_or(settings.ai_pace);
+}
+
+/// True when the unit `id`, standing at `at`, covers `square` (a large unit's whole footprint
+/// answers a click).
+fn stands_on(
+    session: &mut Session,
+    id: crate::battle::components::CombatantId,
+    at: Option<Square>,
+    square: Square,
+) -> bool {
+    at.is_some_and(|at| {
+        session
+            .battle
+            .fighter(id)
+            .is_some_and(|f| crate::grid::footprint(at, f.size.squares).contains(&square))
+    })
 }

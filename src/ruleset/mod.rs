@@ -3,6 +3,7 @@
 //! A broken file never panics the program: parsing and validation collect every problem as a
 //! [`RulesError`] naming file, line, column and field, and [`Rules::load`] returns them all.
 
+mod action_rules;
 pub mod d20;
 pub mod digimon;
 pub mod error;
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
+pub use action_rules::*;
 pub use error::{RulesError, RulesErrors};
 pub use locate::FieldPath;
 pub use schema::*;

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use super::action_rules::*;
 use super::schema::*;
 use crate::dice::{DiceFormula, Formula};
 

@@ -101,35 +101,15 @@ pub(super) fn draw_overlay(
             }
             Intent::Empower { actions, full } => {
                 // Every ally it could hand Ki to, and the one under the cursor.
-                for o in session.battle.empower_offers(who, actions, full) {
-                    let (Some(at), Some(f)) = (o.at, session.battle.fighter(o.ally)) else {
-                        continue;
-                    };
-                    let squares = footprint(at, f.size.squares);
-                    let hovered = cursor.0.is_some_and(|c| squares.contains(&c));
-                    let colour = match (&o.refusal, hovered) {
-                        (Some(_), _) => palette::REFUSED,
-                        (None, true) => palette::AREA,
-                        (None, false) => palette::TARGETABLE,
-                    };
-                    paint.extend(squares.into_iter().map(|s| (s, colour)));
-                }
+                let offers = session.battle.empower_offers(who, actions, full);
+                let units = offers.iter().map(|o| (o.ally, o.at, o.refusal.is_some()));
+                paint_units(&mut session, cursor.0, units, &mut paint);
             }
             Intent::Grapple { act } => {
                 // Every opponent it could be made on (red when refused), the hovered one.
-                for o in session.battle.grapple_offers(who, act) {
-                    let (Some(at), Some(f)) = (o.at, session.battle.fighter(o.target)) else {
-                        continue;
-                    };
-                    let squares = footprint(at, f.size.squares);
-                    let hovered = cursor.0.is_some_and(|c| squares.contains(&c));
-                    let colour = match (&o.refusal, hovered) {
-                        (Some(_), _) => palette::REFUSED,
-                        (None, true) => palette::AREA,
-                        (None, false) => palette::TARGETABLE,
-                    };
-                    paint.extend(squares.into_iter().map(|s| (s, colour)));
-                }
+                let offers = session.battle.grapple_offers(who, act);
+                let units = offers.iter().map(|o| (o.target, o.at, o.refusal.is_some()));
+                paint_units(&mut session, cursor.0, units, &mut paint);
             }
             Intent::Idle => {}
         }
@@ -193,5 +173,28 @@ pub(super) fn draw_overlay(
             vis.0 = true;
             tc.0 = colour;
         }
+    }
+}
+
+/// Paints the footprint of each unit an offer names (id, square, refused): red when refused,
+/// the area colour under the cursor, the targetable colour otherwise.
+fn paint_units(
+    session: &mut Session,
+    cursor: Option<Square>,
+    units: impl Iterator<Item = (crate::battle::components::CombatantId, Option<Square>, bool)>,
+    paint: &mut Vec<(Square, Color)>,
+) {
+    for (id, at, refused) in units {
+        let (Some(at), Some(f)) = (at, session.battle.fighter(id)) else {
+            continue;
+        };
+        let squares = footprint(at, f.size.squares);
+        let hovered = cursor.is_some_and(|c| squares.contains(&c));
+        let colour = match (refused, hovered) {
+            (true, _) => palette::REFUSED,
+            (false, true) => palette::AREA,
+            (false, false) => palette::TARGETABLE,
+        };
+        paint.extend(squares.into_iter().map(|s| (s, colour)));
     }
 }
