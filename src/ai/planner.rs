@@ -209,6 +209,8 @@ impl Situation<'_> {
             } else {
                 v
             };
+            // A Reflect sends the attack back at the unit.
+            value -= choice.reflected_damage;
         }
         let backlash = decl
             .technique
@@ -253,7 +255,9 @@ impl Situation<'_> {
                 .iter()
                 .map(|g| super::worth::lasting_damage(self.rules, g, t))
                 .sum();
-            let v = (m0.max(r0) - m1.max(r1)).max(0.0) * rounds + lasting;
+            // Actions it loses (Slowed, Pinned) are attacks it does not make at all.
+            let left = rounds - super::worth::actions_lost(self.rules, grants, rounds);
+            let v = (m0.max(r0) * rounds - m1.max(r1) * left).max(0.0) + lasting;
             self.hamper.insert(key, v);
             total += v;
         }

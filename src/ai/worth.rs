@@ -15,6 +15,30 @@ pub(super) fn ki_price(me: &Fighter) -> f64 {
     KI_PRICE * (me.ki.max.max(1) as f64 / left).clamp(1.0, 4.0)
 }
 
+/// The Actions of a round of `rounds` that the conditions `grants` take from their target:
+/// Slowed's per stack, Transfigured's Slowed, all of them while Pinned.
+pub(super) fn actions_lost(
+    rules: &Rules,
+    grants: &[crate::ruleset::ConditionGrant],
+    rounds: f64,
+) -> f64 {
+    use crate::ruleset::{ConditionKind, ConditionRule};
+    let per_stack = match rules.condition(ConditionKind::Slowed).rule {
+        ConditionRule::Slowed { actions_per_stack } => f64::from(actions_per_stack),
+        _ => 0.0,
+    };
+    let lost: f64 = grants
+        .iter()
+        .map(|g| match rules.condition(g.condition).rule {
+            ConditionRule::Slowed { .. } => per_stack,
+            ConditionRule::Transfigured { slowed_stacks } => per_stack * f64::from(slowed_stacks),
+            ConditionRule::Pinned { .. } => rounds,
+            _ => 0.0,
+        })
+        .sum();
+    lost.min(rounds)
+}
+
 /// The share of its Life a fighter has left.
 pub(super) fn life_left(f: &Fighter) -> f64 {
     f.life.current.max(0) as f64 / f.life.max.max(1) as f64

@@ -127,6 +127,7 @@ pub fn answer_words(o: &TargetOdds, undefended: bool) -> String {
         (_, Some(why)) => format!("rolls no Dodge ({why})"),
         (DefenseChoice::Dodge, None) => "dodges".into(),
         (DefenseChoice::Parry, None) => "parries".into(),
+        (DefenseChoice::Reflect, None) => "parries to reflect".into(),
         (DefenseChoice::Block, None) => "blocks".into(),
         (DefenseChoice::Deflect, None) => "deflects".into(),
         (DefenseChoice::Take, None) => "takes the shot".into(),
@@ -243,7 +244,19 @@ pub fn target_lines(
         } else {
             let lines: Vec<String> = answers
                 .iter()
-                .map(|o| target_line(&tname, &answer_words(o, undefended(o)), o, exploding))
+                .map(|o| {
+                    let line = target_line(&tname, &answer_words(o, undefended(o)), o, exploding);
+                    match o.reflected {
+                        Some(r) => format!(
+                            "{line}
+  comes back at the attacker {}: mean {:.1}, defeat {}",
+                            pct(r.chance),
+                            r.expected_damage,
+                            pct(r.defeat_chance)
+                        ),
+                        None => line,
+                    }
+                })
                 .collect();
             out.push(lines.join("\n"));
         }

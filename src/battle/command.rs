@@ -348,7 +348,7 @@ pub enum RuleError {
     #[error("{attack} needs a weapon equipped, and {who} has none")]
     NeedsWeapon { who: CombatantId, attack: String },
     #[error(
-        "{who} cannot answer with {choice} here (Block needs a weapon; DBU has Dodge and Parry, power stages take it or block)"
+        "{who} cannot answer with {choice} here (Block needs a weapon; DBU has Dodge and Parry, and Reflect against Energy or Magical attacks with the Ki for it; power stages take it or block)"
     )]
     DefenseNotOffered {
         who: CombatantId,
@@ -564,6 +564,9 @@ pub enum DefenseChoice {
     /// d20: lie down where one stands as an immediate action (the round's Swift action, or
     /// the attack of opportunity traded for one): the shot's DC gets the prone bonus.
     DropProne,
+    /// DBU: a Parry that, if it wins against an Energy or Magical attack, pays Ki to send the
+    /// attack back at its attacker (Parry's Reflect).
+    Reflect,
 }
 
 impl DefenseChoice {
@@ -577,6 +580,7 @@ impl DefenseChoice {
             Self::Take => "Take the shot",
             Self::Dive => "Dive for cover",
             Self::DropProne => "Drop prone",
+            Self::Reflect => "Reflect",
         }
     }
 }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::command::DefenseChoice;
 use super::command::{AttackOrder, RuleError};
 use super::components::{CombatantId, Square};
-pub use super::cover::{Cover, cover_feature};
+pub use super::cover::{Cover, cover_against, cover_feature};
 use super::fighter::{Fighter, at_tier, eval};
 use crate::dice::{BaseDie, DiceFormula, RollKind, RollSpec};
 use crate::grid::{Field, footprint};
@@ -429,7 +429,10 @@ pub fn defense_spec(
             add_roll_modifiers(rules, field, defender, &mut s);
             s
         }
-        DefenseChoice::Parry | DefenseChoice::Block | DefenseChoice::Deflect => {
+        DefenseChoice::Parry
+        | DefenseChoice::Reflect
+        | DefenseChoice::Block
+        | DefenseChoice::Deflect => {
             let mut s = combat_roll(
                 rules,
                 defender,
@@ -611,36 +614,6 @@ pub struct DamageResult {
     pub notes: Vec<String>,
 }
 
-/// The best cover `target` has against a single-target attack from `attacker`: a cover
-/// feature next to the target that the line between them crosses (digest §5.6). Areas ignore
-/// cover, and so does melee, whose lines cross no square between the two.
-pub fn cover_against(
-    rules: &Rules,
-    field: &Field,
-    attacker: &Fighter,
-    target: &Fighter,
-    decl: &Declaration,
-) -> Option<Cover> {
-    if !matches!(decl.profile.targeting, Targeting::Single) {
-        return None;
-    }
-    let (at, ter, rank) = cover_feature(field, attacker, target, |_, t| t.cover_rank)?;
-    let reduction = eval(
-        &rules.terrain.cover_reduction,
-        &[
-            ("RANK", rank),
-            ("T", i64::from(target.power.tier)),
-            ("bT", i64::from(target.power.base_tier)),
-        ][..],
-    );
-    Some(Cover {
-        name: ter.name.clone(),
-        at,
-        rank,
-        reduction,
-    })
-}
-
 /// The damage a Wound total deals to `target`: the profile's category, +1/−1 changes clamped
 /// to Standard..Lethal, a critical Strike's upgrade, Prone's "all damage is Lethal", then Soak
 /// (halved for Direct, ignored for Lethal) taken once off the total.
@@ -770,6 +743,8 @@ pub struct AttackContext {
     pub strike: RollSpec,
     pub targets: Vec<TargetContext>,
     pub wound: RollSpec,
+    /// DBU: how the attack comes back at its attacker when a target's Reflect wins.
+    pub reflected: Option<super::reflect::ReflectBack>,
 }
 
 impl AttackContext {
@@ -782,6 +757,7 @@ impl AttackContext {
             strike: RollSpec::new(RollKind::Strike),
             targets: Vec::new(),
             wound: RollSpec::new(RollKind::Wound),
+            reflected: None,
         }
     }
 }
@@ -806,7 +782,7 @@ pub fn default_assemble(
                 id: t.id,
                 distance: attacker.distance_to(t),
                 strike: strike_spec_against(rules, field, attacker, decl, t),
-                defenses: [DefenseChoice::Dodge, DefenseChoice::Parry]
+                defenses: super::reflect::defenses(rules, t, decl)
                     .into_iter()
                     .map(|c| (c, defense_spec(rules, field, t, attacker, decl, c)))
                     .collect(),
@@ -822,6 +798,7 @@ pub fn default_assemble(
             })
             .collect(),
         wound: wound_spec(rules, field, attacker, decl, single),
+        reflected: super::reflect::back(rules, attacker, decl),
     }
 }
 

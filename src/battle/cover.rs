@@ -5,10 +5,11 @@
 use serde::{Deserialize, Serialize};
 
 use super::components::Square;
-use super::fighter::Fighter;
+use super::context::Declaration;
+use super::fighter::{Fighter, eval};
 use crate::grid::los::crosses;
 use crate::grid::{Dir8, Field, footprint, footprint_distance};
-use crate::ruleset::TerrainDef;
+use crate::ruleset::{Rules, Targeting, TerrainDef};
 
 /// A cover feature between an attacker and its target, and the damage it takes off.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,4 +53,34 @@ pub fn cover_feature<'f>(
         }
     }
     best
+}
+
+/// The best cover `target` has against a single-target attack from `attacker`: a cover
+/// feature next to the target that the line between them crosses (digest §5.6). Areas ignore
+/// cover, and so does melee, whose lines cross no square between the two.
+pub fn cover_against(
+    rules: &Rules,
+    field: &Field,
+    attacker: &Fighter,
+    target: &Fighter,
+    decl: &Declaration,
+) -> Option<Cover> {
+    if !matches!(decl.profile.targeting, Targeting::Single) {
+        return None;
+    }
+    let (at, ter, rank) = cover_feature(field, attacker, target, |_, t| t.cover_rank)?;
+    let reduction = eval(
+        &rules.terrain.cover_reduction,
+        &[
+            ("RANK", rank),
+            ("T", i64::from(target.power.tier)),
+            ("bT", i64::from(target.power.base_tier)),
+        ][..],
+    );
+    Some(Cover {
+        name: ter.name.clone(),
+        at,
+        rank,
+        reduction,
+    })
 }

@@ -369,7 +369,13 @@ pub fn resolve_grapple(
         GrappleAct::Release => 0,
     };
     if let Some(mut f) = q.one_mut(who) {
-        spend_actions(&mut f, cost, &format!("a {}", act.name()), &mut log);
+        let name = act.name();
+        let article = if name.starts_with(['A', 'E', 'I', 'O', 'U']) {
+            "an"
+        } else {
+            "a"
+        };
+        spend_actions(&mut f, cost, &format!("{article} {name}"), &mut log);
         match act {
             GrappleAct::Seize => f.round.grappled = true,
             GrappleAct::Pin => f.round.pinned = true,

@@ -36,6 +36,7 @@ pub mod preview;
 pub use odds::AttackPreview;
 pub use preview::CounterPreview;
 pub mod recovery;
+pub mod reflect;
 pub mod setup;
 pub mod sheet;
 pub mod snapshot;

@@ -152,6 +152,40 @@ pub struct TargetOdds {
     /// d20: what the attack must meet besides the defense (range difficulty, cover).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub difficulty: Option<RollSummary>,
+    /// DBU, answering with a Reflect: what the attack does to its own attacker.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reflected: Option<ReflectOdds>,
+}
+
+/// What a Reflect does to the attacker: the chance the Parry wins and the attack comes back,
+/// and the damage and defeat that follow (a Parry that loses counting as 0).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ReflectOdds {
+    pub chance: f64,
+    pub expected_damage: f64,
+    pub defeat_chance: f64,
+}
+
+/// [`ReflectOdds`] of the attack in `ctx` when the target's answer hits with `hit_chance`:
+/// the Wound against the attacker's own Soak, as the damage phase takes it.
+fn reflect_odds(
+    ctx: &AttackContext,
+    t: &TargetContext,
+    choice: DefenseChoice,
+    hit: f64,
+) -> Option<ReflectOdds> {
+    let back = ctx.reflected.as_ref()?;
+    if choice != DefenseChoice::Reflect || t.automatic_hit.is_some() {
+        return None;
+    }
+    let chance = (1.0 - hit).max(0.0);
+    let dist = damage_dist(&distribution(&ctx.wound), back.taken.soak_used, 0);
+    let defeat = 1.0 - dist.cdf(back.life.max(1) - 1);
+    Some(ReflectOdds {
+        chance,
+        expected_damage: chance * dist.mean(),
+        defeat_chance: chance * defeat,
+    })
 }
 
 impl TargetOdds {
@@ -200,6 +234,7 @@ impl TargetOdds {
             strike: RollSummary::of(strike),
             defense_roll,
             difficulty: None,
+            reflected: None,
         }
     }
 
@@ -359,6 +394,7 @@ pub fn default_target_odds(
         strike: RollSummary::with_dist(&t.strike, &whole(&core.plain, &core.crit)),
         defense_roll: RollSummary::with_dist(t.defense(choice), &core.defense),
         difficulty: None,
+        reflected: reflect_odds(ctx, t, choice, core.hit_plain + core.hit_crit),
     }
 }
 
@@ -394,6 +430,8 @@ pub fn default_target_numbers(
         ),
         defeat_chance: at_least(target.life.current.max(1)),
         stage_loss: None,
+        reflected_damage: reflect_odds(ctx, t, choice, core.hit_plain + core.hit_crit)
+            .map_or(0.0, |r| r.expected_damage),
     }
 }
 
@@ -412,6 +450,8 @@ pub struct TargetNumbers {
     pub defeat_chance: f64,
     /// Power stages the target loses (power-stages rulesets).
     pub stage_loss: Option<i64>,
+    /// DBU, answering with a Reflect: the damage the attacker expects to take back.
+    pub reflected_damage: f64,
 }
 
 impl TargetNumbers {
@@ -425,6 +465,7 @@ impl TargetNumbers {
             ),
             defeat_chance: o.defeat_chance,
             stage_loss: o.stage_loss,
+            reflected_damage: o.reflected.map_or(0.0, |r| r.expected_damage),
         }
     }
 

@@ -283,7 +283,7 @@ pub fn default_words(ask: &OddsAsk) -> OddsWords {
         ),
         before_rolls: Vec::new(),
         rolls,
-        summary: vec![format!(
+        summary: std::iter::once(format!(
             "  Hit {} (critical {}); expected damage {:.2}; {:?} damage, Soak {} taken off{}",
             pct(c.hit_chance),
             pct(c.critical_hit_chance),
@@ -295,9 +295,24 @@ pub fn default_words(ask: &OddsAsk) -> OddsWords {
             } else {
                 String::new()
             }
-        )],
+        ))
+        .chain(
+            c.reflected
+                .map(|r| reflect_line(&ask.attacker.identity.name, &r)),
+        )
+        .collect(),
         fold_rare: false,
     }
+}
+
+/// A Reflect's line: how often the attack comes back and what it then does to `attacker`.
+pub fn reflect_line(attacker: &str, r: &super::odds::ReflectOdds) -> String {
+    format!(
+        "  Reflect: the Parry wins {} and the attack comes back at {attacker}: expected damage {:.2}, defeat {}",
+        pct(r.chance),
+        r.expected_damage,
+        pct(r.defeat_chance)
+    )
 }
 
 /// What the action-point families note under a hit (ties, concealment, partial cover, the
@@ -368,13 +383,14 @@ pub fn action_point_words(ask: &OddsAsk) -> OddsWords {
 }
 
 /// The answer `word` names on the command line: `dodge` or `take`, `parry` or `block` (a Block
-/// of its own in the action-point families), `deflect`.
+/// of its own in the action-point families), `deflect`, and DBU's `reflect`.
 pub fn defense_word(action_points: bool, word: &str) -> Option<DefenseChoice> {
     Some(match word {
         "dodge" | "take" => DefenseChoice::Dodge,
         "block" if action_points => DefenseChoice::Block,
         "parry" | "block" => DefenseChoice::Parry,
         "deflect" => DefenseChoice::Deflect,
+        "reflect" if !action_points => DefenseChoice::Reflect,
         _ => return None,
     })
 }
@@ -410,11 +426,13 @@ pub fn default_json(ask: &OddsAsk) -> serde_json::Value {
         "soak_used": chosen.soak_used,
         "cover": chosen.cover,
         "difficulty": chosen.difficulty,
+        "reflected": chosen.reflected,
         "strike": chosen.strike,
         "dodge": roll_of(DefenseChoice::Dodge),
         "parry": roll_of(DefenseChoice::Parry),
         "block": roll_of(DefenseChoice::Block),
         "deflect": roll_of(DefenseChoice::Deflect),
+        "reflect": roll_of(DefenseChoice::Reflect),
         "dive": roll_of(DefenseChoice::Dive),
         "wound": odds.wound,
         "targets": odds.targets.iter().map(|v| serde_json::json!({

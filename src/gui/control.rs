@@ -417,6 +417,8 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
                 })
             } else if pressed(GameAction::Deflect) && offers.deflect {
                 Some(DefenseChoice::Deflect)
+            } else if pressed(GameAction::Deflect) && offered(DefenseChoice::Reflect) {
+                Some(DefenseChoice::Reflect)
             } else {
                 None
             };

@@ -89,7 +89,7 @@ pub enum GameAction {
     /// DBU: Hide (a Stealth check against every opponent's Perception).
     Hide,
     /// Answer a defense prompt: Dodge (take it in power stages), Parry (DBU; Block in shinobi,
-    /// block with a card in power stages), Deflect (shinobi).
+    /// block with a card in power stages), Deflect (shinobi) or Reflect (DBU, the third key).
     Dodge,
     Parry,
     Deflect,

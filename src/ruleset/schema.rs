@@ -348,6 +348,9 @@ pub struct AttackRules {
     /// The Called Shot modifier, where the ruleset has it (DBU).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub called_shot: Option<CalledShotRules>,
+    /// Parry's Reflect, where the ruleset has it (DBU).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reflect: Option<ReflectRules>,
     pub profiles: Vec<ProfileDef>,
     pub elements: Vec<ElementDef>,
 }
@@ -452,6 +455,17 @@ pub struct EnergyChargeManeuver {
     /// Wound dice per held charge when the attack is a Signature Technique.
     pub technique_wound_per_charge: DiceFormula,
     /// The attack types a charge may feed.
+    pub attack_types: Vec<String>,
+}
+
+/// Parry's Reflect (digest §3.5: "Winning avoids the attack and may allow a Reflect of Energy
+/// or Magic attacks (5(T) KP)"): a Parry that wins sends the attack back at its attacker.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReflectRules {
+    /// Ki the reflector pays when its Parry wins.
+    pub ki_cost: Formula,
+    /// The attack types that may be reflected.
     pub attack_types: Vec<String>,
 }
 

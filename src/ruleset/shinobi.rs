@@ -336,6 +336,7 @@ pub fn lower(rules: &ShinobiRules, roster: &ShinobiRoster) -> neutral::Lowered {
         },
         profiles,
         called_shot: None,
+        reflect: None,
         elements: Vec::new(),
     };
     let moves = rules.action_points / rules.move_cost.max(1);

@@ -309,6 +309,7 @@ pub fn lower(stages: &StageRules, roster: &StageRoster) -> neutral::Lowered {
         },
         profiles,
         called_shot: None,
+        reflect: None,
         elements: Vec::new(),
     };
     let actions = neutral::actions(neutral::Economy {

@@ -156,7 +156,7 @@ fn dbu_diminishing_defense_scales_with_base_tier_of_power() {
 
 #[test]
 fn dbu_defense_prompt_shows_the_odds_the_attack_was_previewed_with() {
-    // A prompted defender sees the exact odds of Dodge and of Parry: the same figures the
+    // A prompted defender sees the exact odds of Dodge, Parry and Reflect: the same figures the
     // attacker's preview gave for this order, from the same context assembly.
     let mut b = duel("ki_blaster", "brawler", &[6, 2, 2, 1, 4, 3]);
     with_defense(&mut b, 1, DefensePolicy::Prompt);
@@ -169,8 +169,14 @@ fn dbu_defense_prompt_shows_the_odds_the_attack_was_previewed_with() {
     let previewed = b.preview(&order).expect("legal").odds.targets[0].clone();
     run(&mut b, Command::Attack(order));
     let answers = b.defense_odds().expect("the defender is asked");
-    assert_eq!(answers.len(), 2, "DBU offers Dodge and Parry");
+    assert_eq!(
+        answers.len(),
+        3,
+        "DBU offers Dodge, Parry and, against an Energy attack, Reflect"
+    );
     assert_eq!(answers[0].defense, DefenseChoice::Dodge);
     assert_eq!(answers[1].defense, DefenseChoice::Parry);
+    assert_eq!(answers[2].defense, DefenseChoice::Reflect);
+    assert!(answers[2].reflected.is_some_and(|r| r.chance > 0.0));
     assert_eq!(answers, previewed);
 }

@@ -28,6 +28,7 @@ mod movement;
 mod numbers;
 mod odds;
 mod profiles;
+mod reflect;
 mod rules_data;
 mod saves;
 mod scenarios;

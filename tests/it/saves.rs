@@ -544,3 +544,40 @@ fn bench_times_a_replay_side_by_side_with_the_kernel_of_its_first_attack() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn golden_replays_hold_every_dbu_maneuver_family() {
+    // Each maneuver family the DBU ruleset plays is resolved in at least one golden replay,
+    // so a change to its resolution shows up command by command.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays");
+    let mut log = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let path = e.path();
+        let (s, text) = SaveFile::read(&path).unwrap();
+        if s.ruleset != "dbu" {
+            continue;
+        }
+        let mut restored = save::restore(&s, &path, &text, Restore::default()).unwrap();
+        log.extend(restored.battle.describe_events());
+    }
+    let families = [
+        ("Energy Charge", " Energy Charge(s) held"),
+        ("Arrogant Declaration", "makes an Arrogant Declaration"),
+        ("Called Shot", "on a Called Shot"),
+        ("Empower", " Empowers "),
+        ("Grapple", "on a Grapple."),
+        ("Pin", "on a Pin."),
+        ("Absorb", "on an Absorb."),
+        ("Hide", " tries to Hide: "),
+        ("Reflect", " back at "),
+        ("Pinning Slam", "with Pinning Slam"),
+        ("Solar Flare", "with Solar Flare"),
+        ("Frost Grip", "with Frost Grip"),
+    ];
+    let missing: Vec<&str> = families
+        .iter()
+        .filter(|(_, line)| !log.iter().any(|l| l.contains(line)))
+        .map(|(name, _)| *name)
+        .collect();
+    assert!(missing.is_empty(), "no golden replay plays {missing:?}");
+}

@@ -118,11 +118,12 @@ fn a_whole_duel_plays_to_victory_with_exact_results() {
     assert_eq!(
         (outcome.winner, outcome.round, summary),
         (
-            Some(Side(0)),
-            8,
+            Some(Side(1)),
+            6,
             // (Kaito's 200 became 199 when the round after Suri's Rage lost its Counter
-            // Action: "you can only use One Action".)
-            vec![(0, 199, 97, 1, 0), (1, 123, 97, 4, 1)]
+            // Action: "you can only use One Action"; then Suri won it once Parry's Reflect
+            // came in: she sends Kaito's first Sphere back at him.)
+            vec![(0, 98, 97, 4, 1), (1, 222, 97, 1, 0)]
         ),
         "golden duel changed; events:\n{}",
         done.battle.describe_events().join("\n")

@@ -3,6 +3,7 @@
 use bevy::prelude::*;
 
 use super::defend::parties;
+use crate::battle::command::DefenseChoice;
 use crate::battle::context::declaration;
 use crate::battle::effects::{LifeCause, set_life};
 use crate::battle::family::{self, DamagePhase};
@@ -39,7 +40,10 @@ pub fn roll_damage(
         return;
     };
     decl.bystanders = &all;
-    let any_hit = state.targets.iter().any(|t| t.hit == Some(true));
+    // A won Reflect needs the Wound Roll too: the attack comes back at its attacker.
+    let any_hit = state.targets.iter().any(|t| {
+        t.hit == Some(true) || (t.hit == Some(false) && t.defense == Some(DefenseChoice::Reflect))
+    });
     // Shinobi cover worn down by this attack, written back to the map at the end.
     let mut wear = ground.0.wear.clone();
     if any_hit {

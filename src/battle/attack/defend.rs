@@ -41,7 +41,7 @@ pub fn declare_defense(
         defender: *f.id,
         choice,
     });
-    if choice == DefenseChoice::Parry {
+    if matches!(choice, DefenseChoice::Parry | DefenseChoice::Reflect) {
         if f.actions.counter == 0 {
             convert_action(f, log);
         }
@@ -49,7 +49,7 @@ pub fn declare_defense(
         log.push(BattleEvent::ActionSpent {
             who: *f.id,
             kind: ActionKind::Counter,
-            what: "Parry".into(),
+            what: choice.name().into(),
         });
     }
 }

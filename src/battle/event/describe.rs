@@ -371,6 +371,15 @@ impl BattleEvent {
                 n(names, *who),
                 n(names, *target)
             ),
+            E::Reflected {
+                by,
+                attacker,
+                attack,
+            } => format!(
+                "{} reflects the {attack} back at {}!",
+                n(names, *by),
+                n(names, *attacker)
+            ),
             E::ArroganceAftermath { who, penalty } => format!(
                 "{}'s Arrogant Declaration is spent: -{penalty} to Combat Rolls, Surgency and Soak for the rest of the encounter.",
                 n(names, *who)

@@ -323,6 +323,12 @@ pub enum BattleEvent {
         target: CombatantId,
         why: String,
     },
+    /// A won Reflect sends the attack back at its attacker (the Damage that follows is it).
+    Reflected {
+        by: CombatantId,
+        attacker: CombatantId,
+        attack: String,
+    },
     /// The Superiority an Arrogant Declaration gave is over: its penalty holds from now on.
     ArroganceAftermath {
         who: CombatantId,

@@ -68,7 +68,12 @@ pub fn default_pay_attack(
     }
 }
 
-/// The default pipeline's answer (Dodge, or Parry with a Counter Action when clearly better).
+/// What a point of Ki counts for against a point of damage when a defense policy weighs a
+/// Reflect (ours: Ki comes back slowly and pays for every attack).
+const REFLECT_KI_WORTH: f64 = 0.25;
+
+/// The default pipeline's answer (Dodge, or Parry with a Counter Action when clearly better,
+/// or a Reflect when what it sends back outweighs its Ki).
 pub fn default_policy_defense(ask: &DefenseAsk) -> Option<DefenseChoice> {
     let DefenseAsk {
         rules,
@@ -101,11 +106,23 @@ pub fn default_policy_defense(ask: &DefenseAsk) -> Option<DefenseChoice> {
             };
             let dodge = target_numbers(rules, &ctx, t, &decl, target, DefenseChoice::Dodge);
             let parry = target_numbers(rules, &ctx, t, &decl, target, DefenseChoice::Parry);
-            if parry.expected_damage + 0.5 < dodge.expected_damage {
-                Some(DefenseChoice::Parry)
+            let mut best = if parry.expected_damage + 0.5 < dodge.expected_damage {
+                (DefenseChoice::Parry, parry.expected_damage + 0.5)
             } else {
-                Some(DefenseChoice::Dodge)
+                (DefenseChoice::Dodge, dodge.expected_damage)
+            };
+            // A Reflect: the Parry's roll, the Ki paid only when it wins, the damage sent back.
+            let opponent = attacker.side != target.side;
+            if opponent && t.defenses.iter().any(|(c, _)| *c == DefenseChoice::Reflect) {
+                let r = target_numbers(rules, &ctx, t, &decl, target, DefenseChoice::Reflect);
+                let ki = crate::battle::reflect::cost(rules, target).unwrap_or(0) as f64;
+                let price = (1.0 - r.hit_chance) * ki * REFLECT_KI_WORTH;
+                let cost = r.expected_damage + 0.5 + price - r.reflected_damage;
+                if cost < best.1 {
+                    best = (DefenseChoice::Reflect, cost);
+                }
             }
+            Some(best.0)
         }
     }
 }
@@ -122,7 +139,8 @@ pub fn default_speed(rules: &Rules, f: &Fighter, boosted: bool) -> u32 {
 }
 
 /// The default pipeline's expected answer: a target with a Counter Action (and not set to
-/// always Dodge) is assumed to take the better of Dodge and Parry for it.
+/// always Dodge) is assumed to take the better of Dodge and Parry for it, or a Reflect when
+/// what it sends back outweighs the damage it takes.
 pub fn default_expected_answer(
     rules: &Rules,
     ctx: &AttackContext,
@@ -130,15 +148,24 @@ pub fn default_expected_answer(
     decl: &Declaration,
     target: &Fighter,
 ) -> TargetNumbers {
-    better_answer(
-        rules,
-        ctx,
-        t,
-        decl,
-        target,
-        target.actions.counter > 0,
-        |d, p| p.expected_damage < d.expected_damage,
-    )
+    let may_answer = target.actions.counter > 0;
+    let base = better_answer(rules, ctx, t, decl, target, may_answer, |d, p| {
+        p.expected_damage < d.expected_damage
+    });
+    let reflects = t.defenses.iter().any(|(c, _)| *c == DefenseChoice::Reflect);
+    // Only an opponent sends an attack back (a unit's own ally caught in its area does not).
+    let opponent = ctx
+        .reflected
+        .as_ref()
+        .is_some_and(|b| b.side != target.side);
+    if opponent && may_answer && reflects && target.controller.defense != DefensePolicy::AlwaysDodge
+    {
+        let r = target_numbers(rules, ctx, t, decl, target, DefenseChoice::Reflect);
+        if r.expected_damage - r.reflected_damage < base.expected_damage {
+            return r;
+        }
+    }
+    base
 }
 
 /// The numbers of the answer an attacker should expect when the target `may_answer` with a
@@ -426,6 +453,23 @@ pub fn roll_damage<F: super::Family + ?Sized>(
                 wound: total,
             };
             fam.apply_damage(&on, t.id, &r, q, log);
+        }
+        // Parry's Reflect: each target whose Reflect won sends the attack back.
+        if let Some(back) = &ctx.reflected {
+            for (i, t) in targets.iter().enumerate() {
+                let won = state.targets[i].hit == Some(false)
+                    && state.targets[i].defense == Some(DefenseChoice::Reflect);
+                if won {
+                    let on = HitOn {
+                        rules,
+                        order: order_res,
+                        attacker,
+                        decl,
+                        wound: total,
+                    };
+                    crate::battle::reflect::send_back(&on, t, back, q, log);
+                }
+            }
         }
         // Shinobi pushes after the damage: an obstruction that stops one slams, a drop falls.
         for (id, k) in slams.drain(..) {

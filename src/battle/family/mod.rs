@@ -553,6 +553,7 @@ pub trait Family: Sync {
         match choice {
             DefenseChoice::Dodge => "Dodge".into(),
             DefenseChoice::Parry | DefenseChoice::Block => "Parry (a Counter Action)".into(),
+            DefenseChoice::Reflect => "Reflect (a Parry; Ki if it wins)".into(),
             other => other.name().into(),
         }
     }
@@ -576,13 +577,21 @@ pub trait Family: Sync {
         answers
             .iter()
             .map(|o| {
-                let line = format!(
+                let mut line = format!(
                     "{}: hit {}  |  mean damage {:.1}  |  defeat {}",
                     self.answer_label(rules, o),
                     pct(o.hit_chance),
                     o.expected_damage,
                     pct(o.defeat_chance)
                 );
+                if let Some(r) = o.reflected {
+                    line += &format!(
+                        "  |  sent back {}: mean {:.1}, defeats {}",
+                        pct(r.chance),
+                        r.expected_damage,
+                        pct(r.defeat_chance)
+                    );
+                }
                 (o.defense, line)
             })
             .collect()
@@ -749,7 +758,7 @@ pub trait Family: Sync {
         _profile: Option<&str>,
     ) -> Result<(), RuleError> {
         if self.action_points().is_none()
-            && choice == DefenseChoice::Parry
+            && matches!(choice, DefenseChoice::Parry | DefenseChoice::Reflect)
             && me.actions.counter == 0
             && !(rules.actions.conversion && me.actions.standard > 0)
         {

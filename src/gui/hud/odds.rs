@@ -10,14 +10,16 @@ use crate::gui::view::BattleView;
 
 /// The key that answers with `choice`: Dodge and Parry have their own; against a d20 shot from
 /// beyond melee range the Dodge key takes it and the Parry key dives; the Deflect key drops
-/// prone.
+/// prone, and in DBU reflects.
 pub(super) fn answer_key(choice: DefenseChoice, keys: &Keys) -> String {
     match choice {
         DefenseChoice::Dodge | DefenseChoice::Take => keys.of(GameAction::Dodge),
         DefenseChoice::Parry | DefenseChoice::Block | DefenseChoice::Dive => {
             keys.of(GameAction::Parry)
         }
-        DefenseChoice::Deflect | DefenseChoice::DropProne => keys.of(GameAction::Deflect),
+        DefenseChoice::Deflect | DefenseChoice::DropProne | DefenseChoice::Reflect => {
+            keys.of(GameAction::Deflect)
+        }
     }
     .to_string()
 }

@@ -402,6 +402,19 @@ pub(super) fn validate(rules: &Rules, sources: &[(PathBuf, String)]) -> Vec<Rule
             }
         }
     }
+    if let Some(r) = &at.reflect {
+        let rp = root.field("reflect");
+        c.formula(ATTACKS, &rp.field("ki_cost"), &r.ki_cost, TIER);
+        for (i, t) in r.attack_types.iter().enumerate() {
+            if rules.attack_type(t).is_none() {
+                c.err(
+                    ATTACKS,
+                    &rp.field("attack_types").index(i),
+                    format!("unknown attack type `{t}`"),
+                );
+            }
+        }
+    }
     c.unique(
         ATTACKS,
         &root.field("profiles"),

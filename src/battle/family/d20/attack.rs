@@ -121,6 +121,7 @@ pub fn assemble(
             })
             .collect(),
         wound: effect_spec(d, attacker, a, at),
+        reflected: None,
     }
 }
 
@@ -173,6 +174,7 @@ pub(super) fn assemble_throw(
             })
             .collect(),
         wound: effect_spec(d, attacker, g.attack, 0),
+        reflected: None,
     }
 }
 

@@ -324,6 +324,7 @@ pub fn assemble(
             })
             .collect(),
         wound: wound_spec(d, attacker, a),
+        reflected: None,
     }
 }
 

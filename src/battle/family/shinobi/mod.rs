@@ -446,6 +446,7 @@ pub fn assemble(
             })
             .collect(),
         wound: wound_spec(data, attacker, a),
+        reflected: None,
     }
 }
 

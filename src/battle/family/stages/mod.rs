@@ -234,6 +234,7 @@ pub fn assemble(
             })
             .collect(),
         wound: wound_spec(data, attacker, decl, single),
+        reflected: None,
     }
 }
 
@@ -295,6 +296,7 @@ pub fn target_odds(
         strike: RollSummary::of(&t.strike),
         defense_roll: RollSummary::of(t.defense(DefenseChoice::Dodge)),
         difficulty: None,
+        reflected: None,
     }
 }
 
