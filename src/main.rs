@@ -156,7 +156,8 @@ struct OddsArgs {
     /// The element of an Elemental attack.
     #[arg(long)]
     element: Option<String>,
-    /// How the target defends: dodge or parry (power stages: take, or block with a card;
+    /// How the target defends: dodge, parry or reflect (DBU; reflect against an Energy or
+    /// Magical attack) (power stages: take, or block with a card;
     /// shinobi: dodge, block or deflect; d20: dodge or block, and take, dive or prone (drop
     /// prone) against a shot from beyond melee range).
     #[arg(long, default_value = "dodge")]

@@ -13,6 +13,7 @@ use super::components::{CombatantId, Square};
 pub use super::cover::{Cover, cover_against, cover_feature};
 use super::fighter::{Fighter, at_tier, eval};
 use crate::dice::{BaseDie, DiceFormula, RollKind, RollSpec};
+pub use crate::grid::push_destination;
 use crate::grid::{Field, footprint};
 use crate::ruleset::{
     AttackTypeDef, CalledShotRules, CalledShotTarget, Category, ConditionKind, ConditionRule,
@@ -762,6 +763,28 @@ impl AttackContext {
     }
 }
 
+/// How `decl`'s attack would come back at `attacker` if a target reflects it (`None` when its
+/// type cannot be reflected): its own category and Soak against it.
+fn reflect_back(
+    rules: &Rules,
+    attacker: &Fighter,
+    decl: &Declaration,
+) -> Option<super::reflect::ReflectBack> {
+    if !super::reflect::reflectable(rules, &decl.attack_type.id) {
+        return None;
+    }
+    let taken = damage_against(rules, 0, decl, attacker, false, None);
+    Some(super::reflect::ReflectBack {
+        attacker: attacker.id,
+        side: attacker.side,
+        category: taken.category,
+        soak: taken.soak,
+        soak_used: taken.soak_used,
+        notes: taken.notes,
+        life: attacker.life.current,
+    })
+}
+
 /// The default pipeline's assembly (the DBU chapter's opposed rolls, Soak and thresholds),
 /// which a family that rolls otherwise replaces.
 pub fn default_assemble(
@@ -782,12 +805,12 @@ pub fn default_assemble(
                 id: t.id,
                 distance: attacker.distance_to(t),
                 strike: strike_spec_against(rules, field, attacker, decl, t),
-                defenses: super::reflect::defenses(rules, t, decl)
+                defenses: super::reflect::defenses(rules, t, &decl.attack_type.id)
                     .into_iter()
                     .map(|c| (c, defense_spec(rules, field, t, attacker, decl, c)))
                     .collect(),
                 automatic_hit: automatic_hit(attacker),
-                cover: cover_against(rules, field, attacker, t, decl),
+                cover: cover_against(rules, field, attacker, t, &decl.profile.targeting),
                 miss_chance: None,
                 absorb: None,
                 sneak: None,
@@ -798,32 +821,8 @@ pub fn default_assemble(
             })
             .collect(),
         wound: wound_spec(rules, field, attacker, decl, single),
-        reflected: super::reflect::back(rules, attacker, decl),
+        reflected: reflect_back(rules, attacker, decl),
     }
-}
-
-/// The square a push of `steps` moves a target to, straight away from `from`, stopping before
-/// any square `blocked` refuses.
-pub fn push_destination(
-    target: Square,
-    from: Square,
-    steps: u32,
-    blocked: impl Fn(Square) -> bool,
-) -> Square {
-    let dx = (target.x - from.x).signum();
-    let dy = (target.y - from.y).signum();
-    if dx == 0 && dy == 0 {
-        return target;
-    }
-    let mut at = target;
-    for _ in 0..steps {
-        let next = Square::new(at.x + dx, at.y + dy);
-        if blocked(next) {
-            break;
-        }
-        at = next;
-    }
-    at
 }
 
 /// The profile and technique an order uses.

@@ -5,7 +5,6 @@
 use serde::{Deserialize, Serialize};
 
 use super::components::Square;
-use super::context::Declaration;
 use super::fighter::{Fighter, eval};
 use crate::grid::los::crosses;
 use crate::grid::{Dir8, Field, footprint, footprint_distance};
@@ -63,9 +62,9 @@ pub fn cover_against(
     field: &Field,
     attacker: &Fighter,
     target: &Fighter,
-    decl: &Declaration,
+    targeting: &Targeting,
 ) -> Option<Cover> {
-    if !matches!(decl.profile.targeting, Targeting::Single) {
+    if !matches!(targeting, Targeting::Single) {
         return None;
     }
     let (at, ter, rank) = cover_feature(field, attacker, target, |_, t| t.cover_rank)?;

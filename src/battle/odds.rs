@@ -179,7 +179,7 @@ fn reflect_odds(
         return None;
     }
     let chance = (1.0 - hit).max(0.0);
-    let dist = damage_dist(&distribution(&ctx.wound), back.taken.soak_used, 0);
+    let dist = damage_dist(&distribution(&ctx.wound), back.soak_used, 0);
     let defeat = 1.0 - dist.cdf(back.life.max(1) - 1);
     Some(ReflectOdds {
         chance,

@@ -69,7 +69,7 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
     let target = unit_id(&mut battle, &args.target)?;
     let defense = family.defense_word(&args.defense).ok_or_else(|| {
         format!(
-            "--defense is dodge or parry (DBU), take or block (power stages), dodge, block or deflect (shinobi), dodge, block, take, dive or prone (d20), not `{}`",
+            "--defense is dodge, parry or reflect (DBU), take or block (power stages), dodge, block or deflect (shinobi), dodge, block, take, dive or prone (d20), not `{}`",
             args.defense
         )
     })?;

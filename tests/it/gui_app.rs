@@ -292,6 +292,37 @@ fn gui_shinobi_prompt_offers_the_defenses_the_unit_has_and_e_deflects() {
 }
 
 #[test]
+fn gui_dbu_prompt_offers_reflect_against_a_beam_and_e_reflects() {
+    // Duel, seed 2, Kaito a person: Suri's Beam (Energy) asks him Dodge, Parry or Reflect.
+    let mut app = scenario_app("duel", 2, "human,ai");
+    let asked = end_turns_until_asked(&mut app);
+    let Some(Decision::Defense { defender, .. }) = asked else {
+        panic!("no human unit was attacked: {asked:?}");
+    };
+    let answers = session(&mut app)
+        .battle
+        .defense_odds()
+        .expect("the prompt's odds");
+    let offered: Vec<DefenseChoice> = answers.iter().map(|o| o.defense).collect();
+    assert_eq!(
+        offered,
+        [
+            DefenseChoice::Dodge,
+            DefenseChoice::Parry,
+            DefenseChoice::Reflect
+        ]
+    );
+    assert!(answers[2].reflected.is_some_and(|r| r.chance > 0.0));
+    let before = session(&mut app).battle.events().len();
+    tap(&mut app, KeyCode::KeyE);
+    let s = session(&mut app);
+    assert!(s.battle.events()[before..].iter().any(|e| matches!(
+        e,
+        BattleEvent::DefenseDeclared { defender: d, choice: DefenseChoice::Reflect } if *d == defender
+    )));
+}
+
+#[test]
 fn gui_shinobi_s_makes_the_aimed_attack_a_sneak_attack() {
     let mut app = scenario_app("shinobi-duel", 3, "ai,human");
     // Wait for the human Blade Dancer's turn.

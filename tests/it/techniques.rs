@@ -1,6 +1,8 @@
 //! Signature Techniques that give conditions on a damaging hit (our techniques, the data's
 //! `on_damage`): the Mage's Transfiguring Hex (Transfigured) and the Tank's Sapping Clinch
-//! (Weakened), the chapter's two conditions that only a technique or a special maneuver causes.
+//! (Weakened), the chapter's two conditions that only a technique or a special maneuver causes;
+//! the Ki Blaster's Solar Flare (Blinded), the Champion's Frost Grip (Slowed) and the Wrestler's
+//! Pinning Slam (Pinned).
 
 use gridclash::battle::Battle;
 use gridclash::battle::command::{AttackOrder, AttackTarget, Command, RuleError};
@@ -154,4 +156,44 @@ fn dbu_odds_command_names_the_conditions_of_a_technique_and_an_element() {
         ice.contains("Ice element, on a damaging hit: ") && ice.contains("(Slowed for 1 round)"),
         "{ice}"
     );
+}
+
+#[test]
+fn dbu_solar_flare_blinds_the_target_when_it_deals_damage() {
+    // Strike 9 and 4 against Dodge 1 and 1: a hit; the Wound past the Brawler's Soak.
+    let mut b = first("ki_blaster", "brawler", &[9, 4, 1, 1, 6, 4]);
+    let got = run(
+        &mut b,
+        Command::Attack(technique(0, "sphere", "solar_flare", 1)),
+    );
+    let target = b.fighter(CombatantId(1)).expect("Brawler");
+    assert!(target.conditions.has(ConditionKind::Blinded), "{got:#?}");
+}
+
+#[test]
+fn dbu_pinning_slam_pins_the_target_when_it_deals_damage() {
+    let mut b = first("wrestler", "ki_blaster", &[9, 4, 1, 1, 6, 4]);
+    let got = run(
+        &mut b,
+        Command::Attack(technique(0, "simple", "pinning_slam", 1)),
+    );
+    let target = b.fighter(CombatantId(1)).expect("Ki Blaster");
+    assert!(target.conditions.has(ConditionKind::Pinned), "{got:#?}");
+    // Pinned: no Actions left this round.
+    assert_eq!(
+        (target.actions.standard, target.actions.counter),
+        (0, 0),
+        "{got:#?}"
+    );
+}
+
+#[test]
+fn dbu_frost_grip_slows_the_target_when_it_deals_damage() {
+    let mut b = first("champion", "brawler", &[9, 4, 4, 1, 1, 1, 6, 4, 4]);
+    let got = run(
+        &mut b,
+        Command::Attack(technique(0, "simple", "frost_grip", 1)),
+    );
+    let target = b.fighter(CombatantId(1)).expect("Brawler");
+    assert!(target.conditions.has(ConditionKind::Slowed), "{got:#?}");
 }

@@ -467,7 +467,7 @@ pub fn roll_damage<F: super::Family + ?Sized>(
                         decl,
                         wound: total,
                     };
-                    crate::battle::reflect::send_back(&on, t, back, q, log);
+                    send_back(&on, t, back, q, log);
                 }
             }
         }
@@ -663,4 +663,45 @@ fn grant_all(
             c.category = Some(decl.profile.category);
         }
     }
+}
+
+/// The damage phase's step for a target whose Reflect won: it pays the Ki, and the attack's
+/// Wound `on.wound` hits the attacker (the reflector now its source, so the on-damage effects
+/// and a defeat are the reflector's).
+fn send_back(
+    on: &HitOn,
+    reflector: &Fighter,
+    back: &crate::battle::reflect::ReflectBack,
+    q: &mut Fighters,
+    log: &mut EventLog,
+) {
+    let Some(price) = crate::battle::reflect::cost(on.rules, reflector) else {
+        return;
+    };
+    {
+        let Some(mut f) = q.one_mut(reflector.id) else {
+            return;
+        };
+        if f.ki.current < price || f.capacity.current < price {
+            return;
+        }
+        log.push(BattleEvent::Reflected {
+            by: reflector.id,
+            attacker: back.attacker,
+            attack: on.decl.profile.name.clone(),
+        });
+        crate::battle::effects::spend_ki(&mut f, price, "Reflect", log);
+    }
+    let r = DamageResult {
+        category: back.category,
+        soak: back.soak,
+        soak_used: back.soak_used,
+        damage: (on.wound - back.soak_used).max(0),
+        notes: back.notes.clone(),
+    };
+    let sent = HitOn {
+        attacker: reflector,
+        ..*on
+    };
+    apply_damage(false, &sent, back.attacker, &r, q, log);
 }
