@@ -180,6 +180,13 @@ struct OddsArgs {
     /// more, −2(T) to the Strike, +1 Damage Category, the part's condition on a damaging hit.
     #[arg(long)]
     called_shot: Option<String>,
+    /// DBU: an ally beside the attacker (number or name) joins with a United Attack: half its
+    /// damage attribute on the Wound Roll.
+    #[arg(long)]
+    united: Option<String>,
+    /// DBU: the United Attack ally's wager (at most a quarter of its Max Capacity).
+    #[arg(long, default_value_t = 0)]
+    united_wager: i64,
     /// Print the odds as one JSON object.
     #[arg(long)]
     json: bool,

@@ -17,6 +17,7 @@ use rand::{Rng, SeedableRng};
 mod first;
 pub mod planner;
 mod threat;
+mod united;
 mod worth;
 
 use crate::battle::command::Command;

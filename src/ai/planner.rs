@@ -449,6 +449,23 @@ pub fn decide(
             attacks.push((v, o.clone()));
         }
     }
+    // United Attack (DBU): the two best attacks, joined by an adjacent ally whose turn this
+    // round is over, less the Ki that ally pays.
+    let mut best_two: Vec<&(f64, AttackOrder)> = attacks.iter().filter(|a| a.0 > 0.0).collect();
+    best_two.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let joined: Vec<_> = best_two
+        .iter()
+        .take(2)
+        .flat_map(|(_, o)| super::united::united_variants(battle, &rules, &fighters, &me, o))
+        .collect();
+    for (o, ki, ally) in joined {
+        if let (Some(v), Some(a)) = (
+            s.attack_value(&fighters, &me, &o),
+            fighters.iter().find(|f| f.id == ally),
+        ) {
+            attacks.push((v - super::worth::ki_price(a) * ki as f64, o));
+        }
+    }
     let family = crate::battle::family::of(&rules);
     let rest_here = f64::from(family.actions_after(&me, None)) * best_here;
     // About the score of the best plain attack from here (its value and the actions after it,

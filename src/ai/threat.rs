@@ -44,6 +44,7 @@ pub(super) fn threat_of(
             push: None,
             sneak: false,
             called_shot: None,
+            united: None,
         };
         let Ok(mut decl) = declaration(rules, attacker, &order, 1) else {
             continue;

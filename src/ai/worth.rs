@@ -61,6 +61,7 @@ fn dearest_attack(rules: &Rules, f: &Fighter) -> i64 {
                 push: None,
                 sneak: false,
                 called_shot: None,
+                united: None,
             };
             declaration(rules, f, &order, 1)
                 .ok()

@@ -41,6 +41,7 @@ fn charged_order(who: CombatantId, profile: &str, technique: Option<&str>) -> At
         push: None,
         sneak: false,
         called_shot: None,
+        united: None,
     }
 }
 

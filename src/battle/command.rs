@@ -53,6 +53,18 @@ pub struct AttackOrder {
     /// DBU: a Called Shot at this body part (its id in the ruleset's `called_shot` targets).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub called_shot: Option<String>,
+    /// DBU: an adjacent ally joins with a United Attack (an Instant of the ally's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub united: Option<United>,
+}
+
+/// A United Attack joined to an attack: the ally and its wager.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct United {
+    pub ally: CombatantId,
+    /// Ki the ally wagers on the Wound Roll (at most its share of Max Capacity).
+    #[serde(default)]
+    pub wager: i64,
 }
 
 /// Which Surge an Instant uses.
@@ -537,6 +549,11 @@ pub enum RuleError {
     AttacksPerTurn { limit: u32 },
     #[error("a Final Physical Attack was made this round: {0} passes until the round ends")]
     PassedThisRound(CombatantId),
+    #[error("{ally} cannot join a United Attack: it must be {why}")]
+    United {
+        ally: CombatantId,
+        why: &'static str,
+    },
     #[error("a Final Physical Attack needs {0}")]
     FinalAttackNotAllowed(&'static str),
     #[error("{who} holds no {kind} card to block with")]

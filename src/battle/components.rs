@@ -415,6 +415,9 @@ pub struct RoundLog {
     /// DBU: a Hide was tried this round (one a round).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hid: bool,
+    /// DBU: joined an ally's attack with a United Attack this round (1/Round).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub united: bool,
     pub sweep_debuff: bool,
     /// Actions lost at the start of next round (Reduced Momentum).
     pub next_round_penalty: u32,

@@ -47,6 +47,8 @@ pub struct Declaration<'a> {
     pub held_charges: u32,
     /// DBU: the Called Shot this attack is, with the body part it names.
     pub called_shot: Option<(&'a CalledShotRules, &'a CalledShotTarget)>,
+    /// DBU: the ally joining with a United Attack (its terms come from `bystanders`).
+    pub united: Option<super::command::United>,
 }
 
 impl Declaration<'_> {
@@ -543,6 +545,11 @@ pub fn wound_spec(
         s.add_with(|| t.name.clone(), eval(&t.wound_bonus, &vars));
     }
     s.add("Ki Wager", decl.wager);
+    for (label, v) in
+        super::united::wound_terms(rules, decl.bystanders, decl.attack_type, decl.united)
+    {
+        s.add_with(|| label.clone(), v);
+    }
     let free = decl.free_charges();
     if free > 0 {
         let label = s.words(|| format!("Energy Charge ({})", decl.profile.name));
@@ -933,6 +940,7 @@ pub fn declaration<'r>(
             .filter(|c| c.feeds(&order.profile, order.technique.as_deref()))
             .map_or(0, |c| c.charges),
         called_shot,
+        united: order.united,
     })
 }
 

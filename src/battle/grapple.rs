@@ -83,6 +83,7 @@ fn grapple_declaration<'r>(rules: &'r Rules, g: &GrappleRules) -> Option<Declara
         numbers_only: false,
         held_charges: 0,
         called_shot: None,
+        united: None,
     })
 }
 

@@ -44,6 +44,7 @@ pub mod standing;
 pub mod state;
 pub mod stats;
 pub mod turn;
+pub mod united;
 
 use std::sync::Arc;
 

@@ -109,6 +109,7 @@ pub fn candidate_attacks(rules: &Rules, fighters: &[Fighter], me: &Fighter) -> V
                     push: None,
                     sneak: false,
                     called_shot: None,
+                    united: None,
                 };
                 out.push(base.clone());
                 // Shinobi: the same attack as a sneak attack, where a lost contest cannot be

@@ -118,6 +118,13 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         .ok_or("the attacker is not on the battlefield")?;
     let aim = gridclash::battle::menu::aim_target(&rules, &fighters, me, &profile, t_at, None)
         .ok_or("the target is not on the battlefield")?;
+    let united = match &args.united {
+        Some(ally) => Some(gridclash::battle::command::United {
+            ally: unit_id(&mut battle, ally)?,
+            wager: args.united_wager,
+        }),
+        None => None,
+    };
     let order = AttackOrder {
         attacker,
         profile,
@@ -128,6 +135,7 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         push: None,
         sneak: args.sneak,
         called_shot: args.called_shot.clone(),
+        united,
     };
     let (fighters, preview) = if args.charges > 0 || args.arrogance.is_some() {
         if args.charges > 0 {

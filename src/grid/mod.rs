@@ -328,6 +328,30 @@ impl<'a> Field<'a> {
     }
 }
 
+/// The square a push of `steps` moves a target to, straight away from `from`, stopping before
+/// any square `blocked` refuses.
+pub fn push_destination(
+    target: Square,
+    from: Square,
+    steps: u32,
+    blocked: impl Fn(Square) -> bool,
+) -> Square {
+    let dx = (target.x - from.x).signum();
+    let dy = (target.y - from.y).signum();
+    if dx == 0 && dy == 0 {
+        return target;
+    }
+    let mut at = target;
+    for _ in 0..steps {
+        let next = Square::new(at.x + dx, at.y + dy);
+        if blocked(next) {
+            break;
+        }
+        at = next;
+    }
+    at
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,28 +381,4 @@ mod tests {
             0
         );
     }
-}
-
-/// The square a push of `steps` moves a target to, straight away from `from`, stopping before
-/// any square `blocked` refuses.
-pub fn push_destination(
-    target: Square,
-    from: Square,
-    steps: u32,
-    blocked: impl Fn(Square) -> bool,
-) -> Square {
-    let dx = (target.x - from.x).signum();
-    let dy = (target.y - from.y).signum();
-    if dx == 0 && dy == 0 {
-        return target;
-    }
-    let mut at = target;
-    for _ in 0..steps {
-        let next = Square::new(at.x + dx, at.y + dy);
-        if blocked(next) {
-            break;
-        }
-        at = next;
-    }
-    at
 }

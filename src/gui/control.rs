@@ -511,6 +511,9 @@ fn command_active_unit(
     if pressed(GameAction::CalledShot) {
         session.cycle_called_shot();
     }
+    if pressed(GameAction::UnitedAttack) {
+        session.cycle_united();
+    }
     if pressed(GameAction::Empower)
         && let Some(bar) = session.battle.bar_view(who)
         && (bar.empower || matches!(session.intent, Intent::Empower { .. }))

@@ -80,6 +80,8 @@ pub enum GameAction {
     ArrogantDeclaration,
     /// DBU: make the aimed attack a Called Shot at the next body part (none, head, eyes…).
     CalledShot,
+    /// DBU: the next adjacent ally to join the aimed attack with a United Attack, then none.
+    UnitedAttack,
     /// DBU: choose an ally to Empower; pressed again, one Action more, then the Full
     /// Empowerment, then off.
     Empower,
@@ -206,6 +208,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::CancelCharge, vec![K::KeyV]),
         (A::ArrogantDeclaration, vec![K::KeyI]),
         (A::CalledShot, vec![K::KeyJ]),
+        (A::UnitedAttack, vec![K::Comma]),
         (A::Empower, vec![K::KeyW]),
         (A::Grapple, vec![K::Semicolon]),
         (A::Hide, vec![K::Period]),
@@ -346,6 +349,14 @@ pub fn gamepad_map() -> InputMap<GameAction> {
                 GamepadButton::LeftTrigger2,
                 GamepadButton::RightTrigger2,
                 GamepadButton::North,
+            ]),
+        )
+        .with(
+            A::UnitedAttack,
+            ButtonlikeChord::new([
+                GamepadButton::LeftTrigger2,
+                GamepadButton::RightTrigger2,
+                GamepadButton::East,
             ]),
         )
         .with(

@@ -124,6 +124,7 @@ fn key_named(name: &str) -> Option<KeyCode> {
         "BracketRight" => K::BracketRight,
         "Semicolon" => K::Semicolon,
         "Period" => K::Period,
+        "Comma" => K::Comma,
         _ => return None,
     })
 }

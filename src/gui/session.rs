@@ -156,6 +156,8 @@ pub struct Session {
     pub sneak: bool,
     /// DBU: the body part the next attack is a Called Shot at (its id), if any.
     pub called_shot: Option<String>,
+    /// DBU: the ally chosen to join the next attack with a United Attack.
+    pub united: Option<CombatantId>,
     /// Shinobi: the next defense answer casts the counter jutsu offered with it.
     pub counter: bool,
     /// The human side that must confirm the hand-off screen before it sees the board.
@@ -288,6 +290,7 @@ impl Session {
             facing: Dir8::N,
             sneak: false,
             called_shot: None,
+            united: None,
             counter: false,
             handoff: None,
             seen_side: None,
@@ -521,8 +524,10 @@ impl Session {
     }
 
     fn after_command(&mut self) {
-        // One Called Shot a round: it is chosen for one attack, not kept for the next.
+        // One Called Shot a round: it is chosen for one attack, not kept for the next; so is
+        // the ally of a United Attack.
         self.called_shot = None;
+        self.united = None;
         let acting = self.human_to_act().map(|(who, _, _)| who);
         if acting.is_none() || acting != self.intent_of {
             // Another unit's turn: nothing chosen for the last one carries over.
@@ -597,6 +602,51 @@ impl Session {
             _ => acts.first(),
         };
         next.map_or(Intent::Idle, |&act| Intent::Grapple { act })
+    }
+
+    /// The allies that could join the acting unit's attack with a United Attack: living allies
+    /// beside it (the preview refuses, with the rule, one that cannot this time).
+    pub fn united_allies(&mut self) -> Vec<CombatantId> {
+        let Some((who, _, _)) = self.human_to_act() else {
+            return Vec::new();
+        };
+        if self.battle.rules().actions.united_attack.is_none() {
+            return Vec::new();
+        }
+        let fighters = self.fighters();
+        let Some(me) = fighters.iter().find(|f| f.id == who) else {
+            return Vec::new();
+        };
+        fighters
+            .iter()
+            .filter(|f| f.side == me.side && f.id != me.id && !f.defeated())
+            .filter(|f| f.distance_to(me).is_some_and(|d| d <= 1))
+            .map(|f| f.id)
+            .collect()
+    }
+
+    /// Names the next ally for the United Attack: none, then each ally beside the unit, then
+    /// none again.
+    pub fn cycle_united(&mut self) {
+        let allies = self.united_allies();
+        let at = self
+            .united
+            .and_then(|a| allies.iter().position(|id| *id == a));
+        self.united = match at {
+            None => allies.first().copied(),
+            Some(i) => allies.get(i + 1).copied(),
+        };
+    }
+
+    /// The United Attack's words for the bar and the aim panel: the ally's name or "off".
+    pub fn united_name(&mut self) -> String {
+        let Some(id) = self.united else {
+            return "off".to_string();
+        };
+        self.fighters()
+            .into_iter()
+            .find(|f| f.id == id)
+            .map_or_else(|| "off".to_string(), |f| f.identity.name.clone())
     }
 
     /// The name of the body part chosen for the Called Shot, if any.
@@ -719,6 +769,9 @@ impl Session {
                 && self.battle.offers().sneak
                 && matches!(target, AttackTarget::Combatant(_)),
             called_shot: self.called_shot.clone(),
+            united: self
+                .united
+                .map(|ally| crate::battle::command::United { ally, wager: 0 }),
         })
     }
 

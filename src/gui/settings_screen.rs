@@ -24,7 +24,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 45] = [
+pub const REBINDABLE: [GameAction; 46] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -53,6 +53,7 @@ pub const REBINDABLE: [GameAction; 45] = [
     GameAction::CancelCharge,
     GameAction::ArrogantDeclaration,
     GameAction::CalledShot,
+    GameAction::UnitedAttack,
     GameAction::Empower,
     GameAction::Grapple,
     GameAction::Hide,

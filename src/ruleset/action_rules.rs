@@ -32,6 +32,9 @@ pub struct ActionRules {
     /// Hide, where the ruleset has it (DBU): a Skill Clash for the Hidden condition.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hide: Option<HideRules>,
+    /// United Attack, where the ruleset has it (DBU): an adjacent ally joins an attack.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub united_attack: Option<UnitedAttackRules>,
     pub standard_actions: u32,
     pub counter_actions: u32,
     /// A Standard Action may be turned into a Counter Action at any time.
@@ -136,4 +139,18 @@ pub struct RecoveryRules {
     pub per_action: DiceFormula,
     /// Defense Value lost per Action spent, until the start of the next turn.
     pub defense: Formula,
+}
+
+/// United Attack (digest §3.4, an Instant, 1/Round): "When an adjacent Ally attacks: spend 1
+/// Action and the same profile's KP. Their Wound Roll gains ½ of your damage attribute. You may
+/// wager up to ¼ of your Max Capacity."
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitedAttackRules {
+    /// Actions the ally spends.
+    pub actions: u32,
+    /// The share of the ally's damage attribute Modifier the Wound Roll gains.
+    pub attribute_share: super::Fraction,
+    /// The most the ally may wager, as a share of its Max Capacity.
+    pub wager_share: super::Fraction,
 }

@@ -196,6 +196,7 @@ pub fn actions(e: Economy) -> ActionRules {
         empower: None,
         grapple: None,
         hide: None,
+        united_attack: None,
         standard_actions: e.standard_actions,
         counter_actions: e.counter_actions,
         conversion: e.conversion,

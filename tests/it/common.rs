@@ -182,6 +182,7 @@ pub fn attack(attacker: u32, profile: &str, target: AttackTarget) -> AttackOrder
         push: None,
         sneak: false,
         called_shot: None,
+        united: None,
     }
 }
 

@@ -375,6 +375,84 @@ fn human_turn(app: &mut App) -> gridclash::battle::components::CombatantId {
 }
 
 #[test]
+fn gui_comma_names_the_ally_of_a_united_attack_and_the_order_carries_it() {
+    // brawl, seed 1: the Iron Hands are people; an ally is put beside the unit to act.
+    let mut app = scenario_app("brawl", 1, "human,ai");
+    let me = human_turn(&mut app);
+    let ally = {
+        let mut s = session(&mut app);
+        let fighters = s.battle.fighters();
+        let mine = fighters.iter().find(|f| f.id == me).expect("the unit");
+        let at = mine.position.expect("on the map");
+        let ally = fighters
+            .iter()
+            .find(|f| f.side == mine.side && f.id != me)
+            .expect("an ally")
+            .id;
+        let free = [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, 1),
+            (-1, -1),
+            (1, -1),
+            (-1, 1),
+        ]
+        .into_iter()
+        .map(|(dx, dy)| Square::new(at.x + dx, at.y + dy))
+        .find(|sq| {
+            s.battle.map().bounds().contains(*sq)
+                && fighters.iter().all(|f| f.position != Some(*sq))
+        })
+        .expect("a free square beside the unit");
+        let world = s.battle.world_mut();
+        let mut q = world.query::<(
+            &gridclash::battle::components::CombatantId,
+            &mut gridclash::battle::components::Position,
+        )>();
+        for (id, mut p) in q.iter_mut(world) {
+            if *id == ally {
+                p.0 = Some(free);
+            }
+        }
+        ally
+    };
+    tap(&mut app, KeyCode::Comma);
+    assert_eq!(
+        session(&mut app).united,
+        Some(ally),
+        ", names the ally beside"
+    );
+    let (slot, foe) = {
+        let mut s = session(&mut app);
+        let slot = s.slots().len().saturating_sub(1);
+        let foe = s
+            .battle
+            .fighters()
+            .into_iter()
+            .find(|f| f.side != s.battle.fighter(me).expect("me").side)
+            .and_then(|f| f.position)
+            .expect("a foe");
+        (slot, foe)
+    };
+    let order = {
+        let mut s = session(&mut app);
+        let slots = s.slots();
+        s.aimed_order(&slots[slot], foe).expect("an order")
+    };
+    assert_eq!(order.united.map(|u| u.ally), Some(ally));
+    // Pressed until the allies beside run out, it is off again.
+    for _ in 0..8 {
+        if session(&mut app).united.is_none() {
+            break;
+        }
+        tap(&mut app, KeyCode::Comma);
+    }
+    assert_eq!(session(&mut app).united, None);
+}
+
+#[test]
 fn gui_j_names_the_body_part_of_a_called_shot_and_the_click_makes_it() {
     // duel: the human Brawler Kaito against the computer's Ki Blaster Suri.
     let mut app = scenario_app("duel", 1, "human,ai");

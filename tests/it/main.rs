@@ -38,3 +38,4 @@ mod stages;
 mod strike;
 mod techniques;
 mod thresholds;
+mod united;

@@ -570,6 +570,7 @@ fn golden_replays_hold_every_dbu_maneuver_family() {
         ("Absorb", "on an Absorb."),
         ("Hide", " tries to Hide: "),
         ("Reflect", " back at "),
+        ("United Attack", " with a United Attack."),
         ("Pinning Slam", "with Pinning Slam"),
         ("Solar Flare", "with Solar Flare"),
         ("Frost Grip", "with Frost Grip"),

@@ -856,6 +856,7 @@ fn slot_order(
         push: None,
         sneak: false,
         called_shot: None,
+        united: None,
     }
 }
 

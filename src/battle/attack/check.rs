@@ -118,6 +118,15 @@ pub fn check_attack(
             });
         }
     }
+    if let Some(u) = &order.united {
+        if exploit.is_some() {
+            return Err(RuleError::United {
+                ally: u.ally,
+                why: "joining an attack made as a Standard Maneuver (not an Exploit)",
+            });
+        }
+        crate::battle::united::help(rules, fighters, attacker, decl.profile, decl.attack_type, u)?;
+    }
     let limit = rules.characters.minion.attacks_per_round;
     if attacker.power.minion && attacker.round.attacks >= limit {
         return Err(RuleError::MinionAttackLimit { limit });

@@ -102,6 +102,23 @@ pub fn begin_attack(
     } else {
         f.round.profiles_used.insert(profile_id);
     }
+    if let Some(u) = &order.united
+        && let Ok(h) =
+            crate::battle::united::help(rules, &all, me, decl.profile, decl.attack_type, u)
+        && let Some(mut a) = q.one_mut(u.ally)
+    {
+        log.push(BattleEvent::UnitedAttack {
+            ally: u.ally,
+            attacker: order.attacker,
+            attack: name.clone(),
+        });
+        crate::battle::effects::spend_actions(&mut a, h.actions, "a United Attack", log);
+        if h.ki_cost + h.wager > 0 {
+            let what = format!("United Attack: Ki cost {} + wager {}", h.ki_cost, h.wager);
+            crate::battle::effects::spend_ki(&mut a, h.ki_cost + h.wager, &what, log);
+        }
+        a.round.united = true;
+    }
     Some(AttackState {
         order,
         phase: AttackPhase::Responses,

@@ -371,6 +371,15 @@ impl BattleEvent {
                 n(names, *who),
                 n(names, *target)
             ),
+            E::UnitedAttack {
+                ally,
+                attacker,
+                attack,
+            } => format!(
+                "{} joins {}'s {attack} with a United Attack.",
+                n(names, *ally),
+                n(names, *attacker)
+            ),
             E::Reflected {
                 by,
                 attacker,

@@ -323,6 +323,12 @@ pub enum BattleEvent {
         target: CombatantId,
         why: String,
     },
+    /// An adjacent ally joins an attack with a United Attack (its Wound Roll terms follow).
+    UnitedAttack {
+        ally: CombatantId,
+        attacker: CombatantId,
+        attack: String,
+    },
     /// A won Reflect sends the attack back at its attacker (the Damage that follows is it).
     Reflected {
         by: CombatantId,

@@ -100,6 +100,7 @@ pub fn default_policy_defense(ask: &DefenseAsk) -> Option<DefenseChoice> {
                 return Some(DefenseChoice::Dodge);
             };
             decl.numbers_only = true;
+            decl.bystanders = ask.bystanders;
             let ctx = assemble(rules, field, attacker, all, &decl);
             let Some(t) = ctx.targets.iter().find(|t| t.id == target.id) else {
                 return Some(DefenseChoice::Dodge);

@@ -177,6 +177,17 @@ pub(super) fn action_bar_text(
             ),
         ));
     }
+    // DBU: the ally that joins the next attack with a United Attack, while one stands beside.
+    if !session.united_allies().is_empty() {
+        items.push(mark(
+            session.united.is_some(),
+            format!(
+                "{} United Attack: {}",
+                keys.of(GameAction::UnitedAttack),
+                session.united_name()
+            ),
+        ));
+    }
     // Digimon and d20: a Skill Check, when a square beside this one has one it may make.
     if !view.skills.is_empty() {
         use crate::battle::command::SkillWay;

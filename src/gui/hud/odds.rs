@@ -242,13 +242,21 @@ pub(super) fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -
         .aim_option(session.wager, view.max_wager, session.sneak);
     // DBU: the Called Shot, named by its key.
     let called = (!session.called_shot_parts().is_empty()).then(|| {
-        format!(
+        let mut c = format!(
             "Called Shot: {} ({})",
             session
                 .called_shot_name()
                 .unwrap_or_else(|| "off".to_string()),
             keys.of(GameAction::CalledShot)
-        )
+        );
+        if !session.united_allies().is_empty() {
+            c += &format!(
+                "  |  United Attack: {} ({})",
+                session.united_name(),
+                keys.of(GameAction::UnitedAttack)
+            );
+        }
+        c
     });
     let Some(aim) = &view.aim else {
         out.push_str(&format!("{name}: point at a target."));

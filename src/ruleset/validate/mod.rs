@@ -773,6 +773,29 @@ pub(super) fn validate(rules: &Rules, sources: &[(PathBuf, String)]) -> Vec<Rule
         );
     }
 
+    if let Some(u) = &ac.united_attack {
+        let up = root.field("united_attack");
+        if u.actions == 0 {
+            c.err(
+                ACTIONS,
+                &up.field("actions"),
+                "a United Attack costs the ally at least one Action",
+            );
+        }
+        for (name, f) in [
+            ("attribute_share", &u.attribute_share),
+            ("wager_share", &u.wager_share),
+        ] {
+            if f.denominator == 0 {
+                c.err(
+                    ACTIONS,
+                    &up.field(name).field("denominator"),
+                    "a share needs a denominator of at least 1",
+                );
+            }
+        }
+    }
+
     if let Some(h) = &ac.hide {
         let hp = root.field("hide");
         for (name, skill) in [("skill", &h.skill), ("against", &h.against)] {

@@ -108,6 +108,7 @@ impl Family for DigimonData {
                 push: None,
                 sneak: false,
                 called_shot: None,
+                united: None,
             })
             .collect()
     }
