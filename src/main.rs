@@ -147,7 +147,8 @@ struct OddsArgs {
     /// The target: its unit number or name (an area attack is aimed at it).
     #[arg(long)]
     target: String,
-    /// A profile id (simple, beam…) or one of the attacker's technique ids.
+    /// A profile id (simple, beam…) or one of the attacker's technique ids; DBU also
+    /// `grapple`, `pin`, `absorb`, `escape` (as if the hold were already there) and `hide`.
     #[arg(long)]
     maneuver: String,
     /// Ki wagered on the Wound Roll.

@@ -61,6 +61,7 @@ pub struct AttackOrder {
 /// A United Attack joined to an attack: the ally and its wager.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct United {
+    /// The ally beside the attacker who joins.
     pub ally: CombatantId,
     /// Ki the ally wagers on the Wound Roll (at most its share of Max Capacity).
     #[serde(default)]

@@ -35,7 +35,7 @@ fn hide_rules(rules: &Rules) -> Result<&HideRules, RuleError> {
 }
 
 /// The opponents `me` hides from: every one standing on the battlefield.
-fn lookers<'a>(fighters: &'a [Fighter], me: &'a Fighter) -> impl Iterator<Item = &'a Fighter> {
+pub fn lookers<'a>(fighters: &'a [Fighter], me: &'a Fighter) -> impl Iterator<Item = &'a Fighter> {
     fighters
         .iter()
         .filter(move |f| f.side != me.side && !f.defeated() && f.position.is_some())

@@ -161,8 +161,11 @@ pub struct TargetOdds {
 /// and the damage and defeat that follow (a Parry that loses counting as 0).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ReflectOdds {
+    /// The chance the Parry wins and the attack comes back.
     pub chance: f64,
+    /// The damage the attacker takes, a Parry that loses counting as 0.
     pub expected_damage: f64,
+    /// The chance the attack coming back defeats its attacker.
     pub defeat_chance: f64,
 }
 

@@ -13,11 +13,13 @@ use crate::ruleset::{Category, Rules};
 /// category and Soak against it (its Wound Roll is the attack's), and its Life before.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReflectBack {
+    /// Who made the attack, and takes it back.
     pub attacker: CombatantId,
     /// The attacker's side: only its opponents weigh sending the attack back.
     pub side: Side,
     /// The attack's Damage Category against its attacker.
     pub category: Category,
+    /// The attacker's Soak, and the part of it the category lets count.
     pub soak: i64,
     pub soak_used: i64,
     /// Why the category is what it is.

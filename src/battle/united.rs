@@ -13,10 +13,13 @@ use crate::ruleset::{AttackTypeDef, ProfileDef, Rules};
 /// What a United Attack costs the ally.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Help {
+    /// The ally who joins.
     pub ally: CombatantId,
+    /// Ki it wagers on the Wound Roll.
     pub wager: i64,
     /// The profile's Ki cost at the ally's own Tier (the wager not counted).
     pub ki_cost: i64,
+    /// Standard Actions it spends.
     pub actions: u32,
 }
 

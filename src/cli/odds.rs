@@ -85,6 +85,9 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
             }
         }
     }
+    if let Some(m) = super::maneuver_odds::word(&args.maneuver) {
+        return super::maneuver_odds::odds(&mut battle, &rules, attacker, target, m, args.json);
+    }
     let what_if = family.odds_what_if(
         battle.world_mut(),
         &OddsWhatIf {

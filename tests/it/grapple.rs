@@ -273,3 +273,45 @@ fn dbu_grapple_odds_match_the_rolls_made() {
         "chance {p:.3}, seen {seen:.3} over {n}"
     );
 }
+
+#[test]
+fn dbu_odds_command_gives_a_grapple_s_and_a_hide_s_exact_chance() {
+    // `gridclash odds --maneuver grapple|pin|hide` prints the chance the window shows, from
+    // the same roll specs.
+    let bin = env!("CARGO_BIN_EXE_gridclash");
+    let run = |maneuver: &str, at: &str| {
+        let out = std::process::Command::new(bin)
+            .args([
+                "odds",
+                "--scenario",
+                "brawl",
+                "--attacker",
+                "0",
+                "--target",
+                "5",
+                "--maneuver",
+                maneuver,
+                "--at",
+                at,
+            ])
+            .output()
+            .expect("gridclash odds");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let seize = run("grapple", "13,7");
+    assert!(seize.contains(": Grapple\n"), "{seize}");
+    assert!(seize.contains("  Grapple Check: "), "{seize}");
+    let pin = run("pin", "13,7");
+    assert!(pin.contains("as if the attacker held the target"), "{pin}");
+    assert!(pin.contains("  Might Clash: "), "{pin}");
+    let hide = run("hide", "3,6");
+    assert!(
+        hide.contains("Stealth against every opponent's Perception"),
+        "{hide}"
+    );
+}
