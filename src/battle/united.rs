@@ -2,8 +2,9 @@
 //! spends an Action and the profile's Ki to add half its damage attribute, and a wager of up to
 //! a quarter of its Max Capacity, to the attacker's Wound Roll.
 //!
-//! The attack order names the ally ([`United`]); the check, the Wound's terms and the payment
-//! all start from [`help`], so the preview shows exactly what the resolution adds.
+//! The attack order names the ally ([`United`]); [`help`] checks it and says what the ally
+//! pays, and [`wound_terms`] is what the Wound Roll gains, for the preview and the resolution
+//! alike.
 
 use super::command::{RuleError, United};
 use super::components::CombatantId;

@@ -418,12 +418,24 @@ fn gui_comma_names_the_ally_of_a_united_attack_and_the_order_carries_it() {
         }
         ally
     };
-    tap(&mut app, KeyCode::Comma);
+    app.update();
+    app.update();
+    // The press redraws the bar and the aim panel on its frame.
+    KeyCode::Comma.press(app.world_mut());
+    app.update();
     assert_eq!(
         session(&mut app).united,
         Some(ally),
         ", names the ally beside"
     );
+    assert!(
+        app.world()
+            .resource::<gridclash::gui::redraw::Redraw>()
+            .needed(),
+        ", named an ally but nothing is redrawn"
+    );
+    KeyCode::Comma.release(app.world_mut());
+    app.update();
     let (slot, foe) = {
         let mut s = session(&mut app);
         let slot = s.slots().len().saturating_sub(1);
