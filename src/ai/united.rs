@@ -12,12 +12,6 @@ use crate::battle::fighter::Fighter;
 use crate::battle::state::TurnOrder;
 use crate::ruleset::Rules;
 
-/// The combatants whose turn this round is over.
-fn done_this_round(battle: &Battle) -> Vec<CombatantId> {
-    let order = battle.world().resource::<TurnOrder>();
-    order.order[..order.index.min(order.order.len())].to_vec()
-}
-
 /// Variants of `order` that an adjacent ally joins, each with the Ki the ally would pay: the
 /// allies whose turn this round is over and who may join it.
 pub(super) fn united_variants(
@@ -36,10 +30,10 @@ pub(super) fn united_variants(
     let Some(kind) = rules.attack_type(&profile.attack_type) else {
         return Vec::new();
     };
-    let done = done_this_round(battle);
+    let turns = battle.world().resource::<TurnOrder>();
     fighters
         .iter()
-        .filter(|f| f.side == me.side && f.id != me.id && done.contains(&f.id))
+        .filter(|f| f.side == me.side && f.id != me.id && !turns.yet_to_end(f.id))
         .filter_map(|f| {
             let u = United {
                 ally: f.id,

@@ -169,12 +169,13 @@ pub struct ReflectOdds {
     pub defeat_chance: f64,
 }
 
-/// [`ReflectOdds`] of the attack in `ctx` when the target's answer hits with `hit_chance`:
-/// the Wound against the attacker's own Soak, as the damage phase takes it.
+/// [`ReflectOdds`] of the attack in `ctx`, whose Wound is `wound`, when the target's answer
+/// hits with `hit`: the Wound against the attacker's own Soak, as the damage phase takes it.
 fn reflect_odds(
     ctx: &AttackContext,
     t: &TargetContext,
     choice: DefenseChoice,
+    wound: &Dist,
     hit: f64,
 ) -> Option<ReflectOdds> {
     let back = ctx.reflected.as_ref()?;
@@ -182,7 +183,7 @@ fn reflect_odds(
         return None;
     }
     let chance = (1.0 - hit).max(0.0);
-    let dist = damage_dist(&distribution(&ctx.wound), back.soak_used, 0);
+    let dist = damage_dist(wound, back.soak_used, 0);
     let defeat = 1.0 - dist.cdf(back.life.max(1) - 1);
     Some(ReflectOdds {
         chance,
@@ -286,6 +287,8 @@ struct DefaultCore {
     normal: super::context::DamageResult,
     critical: super::context::DamageResult,
     cover: i64,
+    /// Answering with a Reflect: what comes back at the attacker.
+    reflected: Option<ReflectOdds>,
 }
 
 /// Works out [`DefaultCore`]: the one computation both [`default_target_odds`] and
@@ -313,6 +316,7 @@ fn default_core(
     dist.p[0] = 1.0 - hit_plain - hit_crit;
     dist.mix(&damage_dist(&wound, normal.soak_used, cover), hit_plain);
     dist.mix(&damage_dist(&wound, critical.soak_used, cover), hit_crit);
+    let reflected = reflect_odds(ctx, t, choice, &wound, hit_plain + hit_crit);
     DefaultCore {
         plain,
         crit,
@@ -323,6 +327,7 @@ fn default_core(
         normal,
         critical,
         cover,
+        reflected,
     }
 }
 
@@ -397,7 +402,7 @@ pub fn default_target_odds(
         strike: RollSummary::with_dist(&t.strike, &whole(&core.plain, &core.crit)),
         defense_roll: RollSummary::with_dist(t.defense(choice), &core.defense),
         difficulty: None,
-        reflected: reflect_odds(ctx, t, choice, core.hit_plain + core.hit_crit),
+        reflected: core.reflected,
     }
 }
 
@@ -433,8 +438,7 @@ pub fn default_target_numbers(
         ),
         defeat_chance: at_least(target.life.current.max(1)),
         stage_loss: None,
-        reflected_damage: reflect_odds(ctx, t, choice, core.hit_plain + core.hit_crit)
-            .map_or(0.0, |r| r.expected_damage),
+        reflected_damage: core.reflected.map_or(0.0, |r| r.expected_damage),
     }
 }
 
