@@ -43,6 +43,7 @@ pub mod snapshot;
 pub mod standing;
 pub mod state;
 pub mod stats;
+pub mod threats;
 pub mod turn;
 pub mod united;
 

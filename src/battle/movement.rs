@@ -71,8 +71,20 @@ pub fn reachable_squares(
     if matches!(me.encounter.grapple, Some(h) if !h.holds) {
         return BTreeMap::new();
     }
+    reachable_within(field, fighters, me, at, speed(rules, me, boosted))
+}
+
+/// Every square `me` could reach from `at` with `budget` squares of movement, by
+/// [`reachable_squares`]' rules (the threat overlay asks with the Speed of several moves).
+pub fn reachable_within(
+    field: &Field,
+    fighters: &[Fighter],
+    me: &Fighter,
+    at: Square,
+    budget: u32,
+) -> BTreeMap<Square, Reach> {
     // Digimon: a Clash participant moves only along squares in contact with its opponent.
-    reachable(field, at, me.size.squares, speed(rules, me, boosted), |s| {
+    reachable(field, at, me.size.squares, budget, |s| {
         opponent_at(fighters, me, s)
             || !super::family::digimon::grapple::keeps_contact(me, fighters, s)
     })

@@ -44,7 +44,14 @@ pub enum PauseMenu {
 }
 
 /// The entries of the pause menu's main page, in order.
-pub const PAUSE_ENTRIES: [&str; 5] = ["Resume", "Save", "Load", "Back to title", "Quit"];
+pub const PAUSE_ENTRIES: [&str; 6] = [
+    "Resume",
+    "Save",
+    "Load",
+    "Settings",
+    "Back to title",
+    "Quit",
+];
 
 /// Battle-screen state that is not the battle's: the pause menu, the log's detail, the delay
 /// before the end screen.
@@ -58,6 +65,8 @@ pub struct BattleUi {
     pub menu: PauseMenu,
     /// Every roll in the log shows its dice and modifiers.
     pub log_expanded: bool,
+    /// The enemy threat overlay is shown.
+    pub threats: bool,
     /// How many lines the log is scrolled back from its newest (0: following the battle).
     pub log_back: usize,
     /// Seconds the finished battle has stayed on screen.
@@ -235,6 +244,13 @@ fn choose_in_pause_menu(
             Some("Load") => {
                 commands.insert_resource(LoadMenu::read(&dir.0, true));
                 next.set(Screen::Load);
+            }
+            Some("Settings") => {
+                commands.insert_resource(super::settings_screen::SettingsMenu {
+                    from_battle: true,
+                    ..default()
+                });
+                next.set(Screen::Settings);
             }
             Some("Back to title") => next.set(Screen::Title),
             _ => {

@@ -135,6 +135,13 @@ pub enum GameAction {
     ZoomHold,
     /// Hold and move the mouse to drag the map.
     Drag,
+    /// Bring the unit that acts back to the middle of the board, and follow the action again
+    /// after panning by hand.
+    CentreCamera,
+    /// Switch between a window and borderless fullscreen.
+    ToggleFullscreen,
+    /// Show or hide every square the opponents could attack on their next turn.
+    ThreatOverlay,
 }
 
 impl GameAction {
@@ -222,6 +229,9 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::LogOlder, vec![K::BracketLeft]),
         (A::LogNewer, vec![K::BracketRight]),
         (A::Pause, vec![K::F10]),
+        (A::CentreCamera, vec![K::Home]),
+        (A::ToggleFullscreen, vec![K::F11]),
+        (A::ThreatOverlay, vec![K::F2]),
         (A::QuickSave, vec![K::F5]),
         (A::QuickLoad, vec![K::F9]),
         (A::Undo, vec![K::KeyZ, K::Backspace]),
@@ -379,6 +389,14 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(A::Down, GamepadButton::DPadDown)
         .with(A::Left, GamepadButton::DPadLeft)
         .with(A::Right, GamepadButton::DPadRight)
+        .with(
+            A::ThreatOverlay,
+            ButtonlikeChord::new([
+                GamepadButton::LeftTrigger2,
+                GamepadButton::RightTrigger2,
+                GamepadButton::West,
+            ]),
+        )
         .with(A::CursorUp, GamepadButton::DPadUp)
         .with(A::CursorDown, GamepadButton::DPadDown)
         .with(A::CursorLeft, GamepadButton::DPadLeft)

@@ -20,11 +20,12 @@ pub mod session;
 pub mod settings;
 pub mod settings_screen;
 pub mod sound;
+pub mod threat;
 pub mod title;
 pub mod view;
+pub mod window;
 
 use bevy::prelude::*;
-use bevy::window::WindowResolution;
 
 pub use session::{BattleSpec, Session, SideControl};
 pub use settings::Settings;
@@ -149,6 +150,7 @@ pub fn logic_plugin(app: &mut App) {
             settings_screen::plugin,
             end::plugin,
             load_screen::plugin,
+            threat::plugin,
         ))
         .add_systems(Startup, open_first_screen)
         .add_systems(PreUpdate, control::apply_settings);
@@ -189,13 +191,14 @@ fn open_frame_stats(mut stats: ResMut<frame_stats::FrameStats>) {
 /// at INFO in debug builds and WARN in release. The bare app the game's frames are measured
 /// against (`examples/bare_sprites.rs`) opens its window with the same.
 pub fn window_plugins(title: &str) -> bevy::app::PluginGroupBuilder {
+    window_plugins_with(window::default_window(title))
+}
+
+/// Bevy's plugins as [`window_plugins`] sets them, opening `window`.
+pub fn window_plugins_with(window: Window) -> bevy::app::PluginGroupBuilder {
     DefaultPlugins
         .set(WindowPlugin {
-            primary_window: Some(Window {
-                title: title.into(),
-                resolution: WindowResolution::new(1280, 720),
-                ..default()
-            }),
+            primary_window: Some(window),
             ..default()
         })
         .set(ImagePlugin::default_nearest())
@@ -210,15 +213,28 @@ pub fn window_plugins(title: &str) -> bevy::app::PluginGroupBuilder {
         })
 }
 
-/// Opens the game window and runs until the player quits.
+/// Opens the game window and runs until the player quits. A player's game opens its window
+/// as the settings remember it; a scripted or measured run always opens the default one.
 pub fn run(options: PlayOptions) -> AppExit {
+    let remember = options.script.is_none() && options.frame_stats.is_none();
+    let window = match settings::settings_path().map(|p| settings::load(&p)) {
+        Some(Ok(s)) if remember => window::remembered_window("Gridclash", &s),
+        _ => window::default_window("Gridclash"),
+    };
     let mut app = App::new();
-    app.add_plugins(window_plugins("Gridclash"))
+    app.add_plugins(window_plugins_with(window))
+        .insert_resource(window::RememberWindow(remember))
         .add_plugins(bevy_ecs_tilemap::TilemapPlugin)
         .insert_resource(ClearColor(palette::BACKDROP))
         .insert_resource(options.clone())
         .add_plugins(logic_plugin)
-        .add_plugins((board::plugin, hud::plugin, sound::plugin, script::plugin));
+        .add_plugins((
+            board::plugin,
+            hud::plugin,
+            sound::plugin,
+            script::plugin,
+            window::plugin,
+        ));
     if let Some(frames) = options.frame_stats {
         app.add_plugins(frame_stats::plugin)
             .insert_resource(frame_stats::FrameStats::new(

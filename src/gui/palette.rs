@@ -44,6 +44,12 @@ pub const HIT_FOE: Color = Color::srgba(1.0, 0.35, 0.10, 0.90);
 pub const HIT_FRIEND: Color = Color::srgba(0.95, 0.20, 0.85, 0.90);
 /// An aim the rules refuse.
 pub const REFUSED: Color = Color::srgba(0.6, 0.6, 0.6, 0.5);
+/// A square an opponent could attack in melee next turn (Okabe-Ito vermillion: apart from
+/// the reach blue and the ranged yellow in lightness as well as hue).
+pub const THREAT_MELEE: Color = Color::srgba(0.84, 0.37, 0.0, 0.42);
+/// A square only an opponent's ranged or area attack could reach next turn (Okabe-Ito
+/// yellow, fainter).
+pub const THREAT_RANGED: Color = Color::srgba(0.94, 0.89, 0.26, 0.22);
 /// The square under the cursor.
 pub const CURSOR: Color = Color::srgba(1.0, 1.0, 0.4, 0.9);
 

@@ -82,6 +82,7 @@ struct ScreenKey {
     menu: PauseMenu,
     log_expanded: bool,
     log_back: usize,
+    threats: bool,
 }
 
 impl ScreenKey {
@@ -113,6 +114,7 @@ impl ScreenKey {
             menu: ui.menu.clone(),
             log_expanded: ui.log_expanded,
             log_back: ui.log_back,
+            threats: ui.threats,
         }
     }
 }

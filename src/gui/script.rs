@@ -11,6 +11,8 @@
 //! click                # the Select action (left mouse button)
 //! shot out/board.png   # save a screenshot of the window
 //! expect moves         # fail (exit code 3) unless some log line contains the text
+//! expect-square-px 32  # fail unless the board draws squares at least 32 px wide
+//! expect-active-in-view  # fail unless the unit that acts is inside the board's view
 //! quit
 //! ```
 
@@ -37,6 +39,10 @@ pub enum Step {
     Click,
     Shot(PathBuf),
     Expect(String),
+    /// Fail unless the board draws a square at least this many pixels wide.
+    ExpectSquarePx(u32),
+    /// Fail unless the unit that acts stands inside the board's view.
+    ExpectActiveInView,
     Quit,
 }
 
@@ -116,9 +122,14 @@ fn key_named(name: &str) -> Option<KeyCode> {
         "ArrowDown" => K::ArrowDown,
         "ArrowLeft" => K::ArrowLeft,
         "ArrowRight" => K::ArrowRight,
+        "F2" => K::F2,
         "F5" => K::F5,
         "F9" => K::F9,
         "F10" => K::F10,
+        "F11" => K::F11,
+        "Home" => K::Home,
+        "PageUp" => K::PageUp,
+        "PageDown" => K::PageDown,
         "Backspace" => K::Backspace,
         "BracketLeft" => K::BracketLeft,
         "BracketRight" => K::BracketRight,
@@ -175,6 +186,8 @@ impl Script {
                 "shot" => return Err(err("`shot` needs a file name".into())),
                 "expect" if !rest.is_empty() => Step::Expect(rest.to_string()),
                 "expect" => return Err(err("`expect` needs some text".into())),
+                "expect-square-px" => Step::ExpectSquarePx(number("a number of pixels")?),
+                "expect-active-in-view" => Step::ExpectActiveInView,
                 "quit" => Step::Quit,
                 other => return Err(err(format!("unknown step `{other}`"))),
             });
@@ -222,6 +235,13 @@ fn run_script_step(world: &mut World) {
     world.insert_resource(run);
 }
 
+/// Ends the run with exit code 3, saying why.
+fn fail(world: &mut World, run: &mut ScriptRun, why: &str) {
+    error!("script: {why}");
+    world.write_message(AppExit::from_code(3));
+    run.quitting = Some(u32::MAX);
+}
+
 fn step(world: &mut World, script: &Script, run: &mut ScriptRun) {
     if let Some(k) = run.release.take() {
         k.release(world);
@@ -253,9 +273,11 @@ fn step(world: &mut World, script: &Script, run: &mut ScriptRun) {
             if !human {
                 let left = run.until_left.get_or_insert(n);
                 if *left == 0 {
-                    error!("script: no person had to act within {n} frames");
-                    world.write_message(AppExit::from_code(3));
-                    run.quitting = Some(u32::MAX);
+                    fail(
+                        world,
+                        run,
+                        &format!("no person had to act within {n} frames"),
+                    );
                 } else {
                     *left -= 1;
                 }
@@ -304,9 +326,29 @@ fn step(world: &mut World, script: &Script, run: &mut ScriptRun) {
                 .get_resource_mut::<Session>()
                 .is_some_and(|mut s| s.battle.describe_events().iter().any(|l| l.contains(&text)));
             if !found {
-                error!("script: no log line contains `{text}`");
-                world.write_message(AppExit::from_code(3));
-                run.quitting = Some(u32::MAX);
+                fail(world, run, &format!("no log line contains `{text}`"));
+                return;
+            }
+        }
+        Step::ExpectSquarePx(n) => {
+            let px = super::board::camera::square_px(world);
+            if px.is_none_or(|px| px + 0.01 < n as f32) {
+                fail(
+                    world,
+                    run,
+                    &format!("squares are drawn {px:?} px wide, not {n}"),
+                );
+                return;
+            }
+        }
+        Step::ExpectActiveInView => {
+            let seen = super::board::camera::actor_in_view(world);
+            if seen != Some(true) {
+                fail(
+                    world,
+                    run,
+                    &format!("the unit that acts is not in view ({seen:?})"),
+                );
                 return;
             }
         }

@@ -1,5 +1,5 @@
 //! Player settings: UI scale, colour-blind palette, volume and mute, the computer's pace, who
-//! answers defense prompts, and keyboard bindings. Saved as RON in the user's config
+//! answers defense prompts, the camera, the window, and keyboard bindings. Saved as RON in the user's config
 //! directory and loaded at start; a broken file is reported with its line and column and
 //! replaced only when the player saves new settings.
 
@@ -28,8 +28,57 @@ pub struct Settings {
     pub animation_speed: f32,
     /// Let the game answer Dodge or Parry for human units with the better odds.
     pub auto_defense: bool,
+    /// The camera turns to each unit's turn and keeps the computer's moves and attacks in
+    /// view (on maps too big to show whole at a readable size).
+    pub camera_follow: bool,
+    /// Windowed, borderless fullscreen or fullscreen.
+    pub window_mode: WindowChoice,
+    /// The windowed game's size in physical pixels, as the player left it.
+    pub window_size: Option<(u32, u32)>,
+    /// The windowed game's position on the desktop, as the player left it.
+    pub window_position: Option<(i32, i32)>,
     /// Keyboard keys per action; mouse and gamepad bindings are the defaults.
     pub keys: BTreeMap<GameAction, Vec<KeyCode>>,
+}
+
+/// How the window takes the screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum WindowChoice {
+    /// A window of the remembered size.
+    #[default]
+    Windowed,
+    /// The whole screen, without changing the monitor's video mode (quick to switch).
+    Borderless,
+    /// Exclusive fullscreen in the monitor's current video mode.
+    Fullscreen,
+}
+
+impl WindowChoice {
+    /// The choices in the settings screen's order.
+    pub const ALL: [WindowChoice; 3] = [Self::Windowed, Self::Borderless, Self::Fullscreen];
+
+    /// Bevy's window mode for this choice.
+    pub fn mode(self) -> bevy::window::WindowMode {
+        match self {
+            Self::Windowed => bevy::window::WindowMode::Windowed,
+            Self::Borderless => bevy::window::WindowMode::BorderlessFullscreen(
+                bevy::window::MonitorSelection::Current,
+            ),
+            Self::Fullscreen => bevy::window::WindowMode::Fullscreen(
+                bevy::window::MonitorSelection::Current,
+                bevy::window::VideoModeSelection::Current,
+            ),
+        }
+    }
+
+    /// How the settings screen names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Windowed => "windowed",
+            Self::Borderless => "borderless fullscreen",
+            Self::Fullscreen => "fullscreen",
+        }
+    }
 }
 
 /// The UI scales the settings screen steps through.
@@ -49,6 +98,10 @@ impl Default for Settings {
             ai_pace: 0.6,
             animation_speed: 1.0,
             auto_defense: false,
+            camera_follow: true,
+            window_mode: WindowChoice::Windowed,
+            window_size: None,
+            window_position: None,
             keys: default_keys(),
         }
     }

@@ -1,11 +1,14 @@
 //! The settings screen: UI scale, colour-blind palette, volume and mute, the computer's pace,
-//! animation speed, defense prompts, and keyboard rebinding with a reset. Leaving it saves the settings file.
+//! animation speed, defense prompts, the camera, the window mode, and keyboard rebinding with a
+//! reset. Reached from the title and from a battle's pause menu; leaving it saves the settings
+//! file and goes back where it came from.
 
 use bevy::prelude::*;
 
 use super::input::{GameAction, PlayerInput, default_keys};
 use super::settings::{AI_PACES, ANIMATION_SPEEDS, Settings, SettingsFile, UI_SCALES, persist};
-use super::{Screen, palette};
+use super::window::WindowChoice;
+use super::{Screen, Session, palette};
 
 /// A row of the settings screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,6 +20,8 @@ pub enum SettingsRow {
     Pace,
     Animation,
     Defense,
+    CameraFollow,
+    WindowMode,
     Key(GameAction),
     ResetKeys,
     Back,
@@ -24,7 +29,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 46] = [
+pub const REBINDABLE: [GameAction; 49] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -71,6 +76,9 @@ pub const REBINDABLE: [GameAction; 46] = [
     GameAction::QuickLoad,
     GameAction::Undo,
     GameAction::Redo,
+    GameAction::CentreCamera,
+    GameAction::ToggleFullscreen,
+    GameAction::ThreatOverlay,
 ];
 
 /// The settings screen's highlight and whether it waits for a key to bind.
@@ -83,6 +91,8 @@ pub struct SettingsMenu {
     pub just_captured: bool,
     /// Why the last key was refused, shown until the next one.
     pub message: Option<String>,
+    /// Opened from a battle's pause menu: leaving goes back to the battle.
+    pub from_battle: bool,
 }
 
 /// Every row in order.
@@ -95,6 +105,8 @@ pub fn rows() -> Vec<SettingsRow> {
         SettingsRow::Pace,
         SettingsRow::Animation,
         SettingsRow::Defense,
+        SettingsRow::CameraFollow,
+        SettingsRow::WindowMode,
     ];
     rows.extend(REBINDABLE.iter().map(|a| SettingsRow::Key(*a)));
     rows.extend([SettingsRow::ResetKeys, SettingsRow::Back]);
@@ -124,6 +136,15 @@ pub fn change(settings: &mut Settings, row: SettingsRow, step: isize) {
             settings.animation_speed = step_in(&ANIMATION_SPEEDS, settings.animation_speed, step);
         }
         SettingsRow::Defense => settings.auto_defense = !settings.auto_defense,
+        SettingsRow::CameraFollow => settings.camera_follow = !settings.camera_follow,
+        SettingsRow::WindowMode => {
+            let all = WindowChoice::ALL;
+            let at = all
+                .iter()
+                .position(|c| *c == settings.window_mode)
+                .unwrap_or(0) as isize;
+            settings.window_mode = all[(at + step).rem_euclid(all.len() as isize) as usize];
+        }
         _ => {}
     }
 }
@@ -153,6 +174,17 @@ pub fn label(settings: &Settings, row: SettingsRow, capturing: Option<GameAction
                 "ask me"
             }
         ),
+        SettingsRow::CameraFollow => format!(
+            "Camera follows      < {} >",
+            if settings.camera_follow {
+                "each turn and the computer's moves"
+            } else {
+                "only my hand"
+            }
+        ),
+        SettingsRow::WindowMode => {
+            format!("Window              < {} >", settings.window_mode.label())
+        }
         SettingsRow::Key(a) if capturing == Some(a) => {
             format!("Key: {a:?}  ... press a key (Esc: keep)")
         }
@@ -178,7 +210,11 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn spawn_settings(mut commands: Commands, mut menu: ResMut<SettingsMenu>) {
-    *menu = SettingsMenu::default();
+    // Where the screen was opened from (the title or a battle) decides where it goes back to.
+    *menu = SettingsMenu {
+        from_battle: menu.from_battle,
+        ..default()
+    };
     commands
         .spawn((
             Name::new("Settings screen"),
@@ -244,8 +280,15 @@ fn navigate_settings(
     mut menu: ResMut<SettingsMenu>,
     mut settings: ResMut<Settings>,
     file: Res<SettingsFile>,
+    session: Option<Res<Session>>,
     mut next: ResMut<NextState<Screen>>,
 ) {
+    // Back to the battle the pause menu was opened in, else to the title.
+    let back = if menu.from_battle && session.is_some() {
+        Screen::Battle
+    } else {
+        Screen::Title
+    };
     let Some(actions) = input.any() else {
         return;
     };
@@ -272,13 +315,13 @@ fn navigate_settings(
             SettingsRow::ResetKeys => settings.keys = default_keys(),
             SettingsRow::Back => {
                 persist(&settings, &file);
-                next.set(Screen::Title);
+                next.set(back);
             }
             other => change(&mut settings, other, 1),
         }
     } else if actions.just_pressed(&GameAction::Cancel) {
         persist(&settings, &file);
-        next.set(Screen::Title);
+        next.set(back);
     }
 }
 

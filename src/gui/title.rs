@@ -316,7 +316,10 @@ fn activate(
             None => menu.error = Some("no scenario is installed under assets/scenarios".into()),
         },
         Some(Row::Load) => next.set(Screen::Load),
-        Some(Row::Settings) => next.set(Screen::Settings),
+        Some(Row::Settings) => {
+            commands.insert_resource(super::settings_screen::SettingsMenu::default());
+            next.set(Screen::Settings);
+        }
         Some(Row::Quit) => {
             exit.write(AppExit::Success);
         }

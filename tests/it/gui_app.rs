@@ -27,7 +27,7 @@ fn data_dir() -> std::path::PathBuf {
     dir
 }
 
-fn app(options: PlayOptions) -> App {
+pub(crate) fn app(options: PlayOptions) -> App {
     app_in(options, data_dir())
 }
 
@@ -43,12 +43,12 @@ fn app_in(options: PlayOptions, dir: std::path::PathBuf) -> App {
     app
 }
 
-fn battle_app(sides: &str) -> App {
+pub(crate) fn battle_app(sides: &str) -> App {
     scenario_app("skirmish", 1, sides)
 }
 
 /// A battle of `scenario` with `seed` and these sides, the computer playing without a pause.
-fn scenario_app(scenario: &str, seed: u64, sides: &str) -> App {
+pub(crate) fn scenario_app(scenario: &str, seed: u64, sides: &str) -> App {
     let sides = sides
         .split(',')
         .map(|s| s.parse::<SideControl>().expect("a known side"))
@@ -86,7 +86,7 @@ fn end_turns_until_asked(app: &mut App) -> Option<Decision> {
 }
 
 /// Presses a key for one frame.
-fn tap(app: &mut App, key: KeyCode) {
+pub(crate) fn tap(app: &mut App, key: KeyCode) {
     key.press(app.world_mut());
     app.update();
     key.release(app.world_mut());
@@ -101,11 +101,11 @@ fn click_at(app: &mut App, square: Square) {
     app.update();
 }
 
-fn screen(app: &App) -> Screen {
+pub(crate) fn screen(app: &App) -> Screen {
     *app.world().resource::<State<Screen>>().get()
 }
 
-fn session(app: &mut App) -> Mut<'_, Session> {
+pub(crate) fn session(app: &mut App) -> Mut<'_, Session> {
     app.world_mut().resource_mut::<Session>()
 }
 
@@ -731,8 +731,8 @@ fn gui_settings_screen_rebinds_a_key_and_the_battle_obeys_it() {
     tap(&mut app, KeyCode::Enter);
     app.update();
     assert_eq!(screen(&app), Screen::Settings);
-    // Settings rows: seven values, then keys (Move first).
-    for _ in 0..7 {
+    // Settings rows: nine values, then keys (Move first).
+    for _ in 0..9 {
         tap(&mut app, KeyCode::ArrowDown);
     }
     tap(&mut app, KeyCode::Enter);
@@ -743,7 +743,7 @@ fn gui_settings_screen_rebinds_a_key_and_the_battle_obeys_it() {
         Some(&vec![KeyCode::KeyQ])
     );
     // The colour-blind row (the second) toggles with Right.
-    for _ in 0..6 {
+    for _ in 0..8 {
         tap(&mut app, KeyCode::ArrowUp);
     }
     tap(&mut app, KeyCode::ArrowRight);

@@ -187,3 +187,42 @@ fn gui_end_to_end_d20_drops_prone_against_a_shot_as_an_immediate_action() {
     assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn gui_end_to_end_war_reads_at_32_pixels_a_square_and_follows_each_unit_s_turn() {
+    if std::env::var_os("GRIDCLASH_SKIP_E2E").is_some() {
+        eprintln!("GRIDCLASH_SKIP_E2E is set: skipping the window test");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("gridclash-e2e-war-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    let threats = dir.join("war-threats.png");
+    // War's 32×32 map does not fit whole at 32 px a square: the camera opens on the unit that
+    // acts, follows the computer's turns and comes back to the next person's unit; F2 shows
+    // the squares the opponents threaten.
+    let text = format!(
+        "until-human 1200
+wait 10
+expect-square-px 32
+expect-active-in-view
+key KeyT
+until-human 3000
+wait 40
+expect-active-in-view
+key KeyT
+until-human 3000
+wait 40
+expect-active-in-view
+key F2
+wait 5
+shot {}
+quit
+",
+        threats.display()
+    );
+    let log = play_script(&dir, "war", 1, &text);
+    let bytes =
+        std::fs::read(&threats).unwrap_or_else(|e| panic!("{}: {e}\n{log}", threats.display()));
+    assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -22,6 +22,8 @@ mod grid;
 mod gui_app;
 #[cfg(feature = "gui")]
 mod gui_e2e;
+#[cfg(feature = "gui")]
+mod gui_view;
 mod hide;
 mod invariants;
 mod movement;
@@ -37,5 +39,6 @@ mod snapshots;
 mod stages;
 mod strike;
 mod techniques;
+mod threats;
 mod thresholds;
 mod united;

@@ -2,15 +2,18 @@
 //! move ranges, paths and area templates, the combatants' tokens, floating damage text, the
 //! camera (keys, mouse drag and wheel, gamepad stick) and the square under the mouse.
 
+pub mod camera;
 mod overlay;
+
+pub use camera::{BoardView, MIN_SQUARE_PX};
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 
 use super::art::{Art, TILE_PX, TokenShape, make_art};
-use super::input::{CursorSquare, GameAction, PlayerInput};
+use super::input::CursorSquare;
 use super::session::Session;
-use bevy::ui::{RelativeCursorPosition, UiGlobalTransform};
+use bevy::ui::RelativeCursorPosition;
 
 use super::{Screen, Settings, palette};
 use crate::battle::components::CombatantId;
@@ -113,13 +116,16 @@ pub const BOTTOM_H: f32 = 190.0;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SeenEvents>()
+        .add_plugins(camera::plugin)
         .add_systems(Startup, spawn_camera)
-        .add_systems(OnEnter(Screen::Battle), spawn_board)
+        .add_systems(OnEnter(Screen::Battle), (spawn_board, camera::reset_view))
         .add_systems(
             Update,
             (
-                fit_camera_to_viewport,
-                pan_and_zoom_camera,
+                camera::measure_viewport,
+                camera::open_view,
+                camera::pan_and_zoom_camera,
+                camera::centre_on_actor,
                 point_cursor_at_square,
                 animate_events,
                 redraw_changed_terrain,
@@ -127,6 +133,8 @@ pub(super) fn plugin(app: &mut App) {
                 draw_tokens.run_if(super::redraw::redraw_needed),
                 draw_condition_icons.run_if(super::redraw::redraw_needed),
                 walk_tokens,
+                camera::follow_the_action,
+                camera::glide_camera,
                 rise_floating_text,
             )
                 .chain()
@@ -327,85 +335,6 @@ fn token_centre(at: Square, size: u32, map_height: u32) -> Vec2 {
     Vec2::new(a.x + off, a.y - off)
 }
 
-fn pan_and_zoom_camera(
-    input: PlayerInput,
-    time: Res<Time>,
-    mut motion: MessageReader<bevy::input::mouse::MouseMotion>,
-    mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
-) {
-    let Some(actions) = input.any() else {
-        return;
-    };
-    let Ok((mut t, mut projection)) = camera.single_mut() else {
-        return;
-    };
-    let Projection::Orthographic(o) = &mut *projection else {
-        return;
-    };
-    let pan = actions.axis_pair(&GameAction::Pan);
-    t.translation += (pan * 480.0 * o.scale * time.delta_secs()).extend(0.0);
-    let drag: Vec2 = motion.read().map(|m| m.delta).sum();
-    if actions.pressed(&GameAction::Drag) {
-        t.translation += Vec3::new(-drag.x, drag.y, 0.0) * o.scale;
-    }
-    let zoom = actions.value(&GameAction::Zoom).clamp(-3.0, 3.0) * 0.1
-        + actions.value(&GameAction::ZoomHold).clamp(-1.0, 1.0) * 1.5 * time.delta_secs();
-    if zoom != 0.0 {
-        o.scale = (o.scale * (1.0 - zoom)).clamp(0.25, 4.0);
-    }
-}
-
-/// The board viewport's layout, when it changed.
-type ViewportChanged<'w, 's> = Query<
-    'w,
-    's,
-    (&'static ComputedNode, &'static UiGlobalTransform),
-    (With<BoardViewport>, Changed<ComputedNode>),
->;
-
-/// Fits the whole map into the board viewport (the window less the panels) whenever the
-/// viewport changes size: on entering a battle, on a window resize, on a UI scale change.
-fn fit_camera_to_viewport(
-    session: Res<Session>,
-    windows: Query<&Window>,
-    viewport: ViewportChanged,
-    mut camera: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
-) {
-    let Ok((node, at)) = viewport.single() else {
-        return;
-    };
-    let Ok(window) = windows.single() else {
-        return;
-    };
-    let Ok((mut t, mut projection)) = camera.single_mut() else {
-        return;
-    };
-    let Projection::Orthographic(o) = &mut *projection else {
-        return;
-    };
-    // UI sizes are physical pixels; the 2D camera works in the window's logical ones (the
-    // node's own inverse scale factor would also undo the UI scale).
-    let to_logical = 1.0 / window.scale_factor();
-    let size = node.size * to_logical;
-    if size.x < 1.0 || size.y < 1.0 {
-        return;
-    }
-    let vp_centre = at.translation * to_logical;
-    let win_centre = Vec2::new(window.width(), window.height()) / 2.0;
-    let map = session.battle.map();
-    let map_centre = Vec2::new(
-        (map.width as f32 - 1.0) * TILE / 2.0,
-        (map.height as f32 - 1.0) * TILE / 2.0,
-    );
-    let scale = ((map.width as f32 * TILE) / size.x)
-        .max((map.height as f32 * TILE) / size.y)
-        .max(0.25)
-        * 1.02;
-    o.scale = scale;
-    let offset = Vec2::new(win_centre.x - vp_centre.x, vp_centre.y - win_centre.y) * scale;
-    t.translation = (map_centre + offset).extend(t.translation.z);
-}
-
 /// Sets the cursor square from the mouse when it is over the board viewport (not a panel).
 fn point_cursor_at_square(
     windows: Query<&Window>,
@@ -475,6 +404,7 @@ fn animate_events(
     mut session: ResMut<Session>,
     mut seen: ResMut<SeenEvents>,
     mut walks: Query<(&Token, &mut Walk, &Transform)>,
+    mut view: ResMut<BoardView>,
 ) {
     if session.battle.events().len() < seen.0 {
         // Undo rebuilt the battle: stop every walk, tokens snap to where they are now.
@@ -503,6 +433,9 @@ fn animate_events(
             .map(|p| token_centre(p, size_of(id), map_h))
     };
     for e in &events {
+        if let Some(focus) = camera_focus(e, &at_of) {
+            view.focus = Some(focus);
+        }
         match e {
             BattleEvent::Moved { who, path, .. } => {
                 for (token, mut walk, _) in &mut walks {
@@ -589,6 +522,25 @@ fn animate_events(
             ),
             _ => {}
         }
+    }
+}
+
+/// What the camera should keep in view after `e`: a unit that moves, where an attack lands.
+fn camera_focus(
+    e: &BattleEvent,
+    at_of: &impl Fn(CombatantId) -> Option<Vec2>,
+) -> Option<camera::Focus> {
+    match e {
+        BattleEvent::Moved { who, .. } | BattleEvent::Pushed { who, .. } => {
+            Some(camera::Focus::Token(*who))
+        }
+        BattleEvent::Clash { defender, .. } | BattleEvent::D20Check { defender, .. } => {
+            at_of(*defender).map(camera::Focus::Point)
+        }
+        BattleEvent::StageHit { target, .. } | BattleEvent::Damage { target, .. } => {
+            at_of(*target).map(camera::Focus::Point)
+        }
+        _ => None,
     }
 }
 

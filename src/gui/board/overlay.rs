@@ -1,11 +1,14 @@
 //! The board's overlays: the move range and path, the aimed area and its targets, and the squares
-//! where a move would draw an attack of opportunity or an Exploit.
+//! where a move would draw an attack of opportunity or an Exploit, and (switched on) the squares
+//! the opponents threaten.
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 
+use crate::gui::control::BattleUi;
 use crate::gui::input::CursorSquare;
 use crate::gui::session::{Intent, Session};
+use crate::gui::threat::ThreatCache;
 
 use super::OverlayLayer;
 use crate::grid::{Square, footprint};
@@ -20,12 +23,20 @@ pub(super) fn draw_overlay(
     layer: Query<&TileStorage, With<OverlayLayer>>,
     mut tiles: Query<(&mut TileVisible, &mut TileColor)>,
     view: Res<BattleView>,
+    ui: Res<BattleUi>,
+    mut threats: ResMut<ThreatCache>,
 ) {
     let Ok(storage) = layer.single() else {
         return;
     };
     let map_h = session.battle.map().height;
     let mut paint: Vec<(Square, Color)> = Vec::new();
+    // Under everything else: the squares the opponents could attack next turn.
+    if ui.threats && session.handoff.is_none() {
+        let map = threats.get(&mut session);
+        paint.extend(map.ranged.iter().map(|s| (*s, palette::THREAT_RANGED)));
+        paint.extend(map.melee.iter().map(|s| (*s, palette::THREAT_MELEE)));
+    }
     if let Some((who, None, _)) = session.human_to_act()
         && session.handoff.is_none()
     {

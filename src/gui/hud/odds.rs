@@ -225,10 +225,12 @@ pub(super) fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -
                 }
             }
             _ => out.push_str(&format!(
-                "Hover a unit to see it here.\n{}: move  |  {}-{}: aim an attack",
+                "Hover a unit to see it here.\n{}: move  |  {}-{}: aim an attack\n{}: threats (orange melee, yellow farther)\n{}: centre the camera on the unit",
                 keys.of(GameAction::Move),
                 keys.of(GameAction::Slot1),
-                keys.of(GameAction::Slot9)
+                keys.of(GameAction::Slot9),
+                keys.of(GameAction::ThreatOverlay),
+                keys.of(GameAction::CentreCamera)
             )),
         }
         return out;

@@ -1,0 +1,111 @@
+//! Headless app tests of how the battle is looked at: the enemy threat overlay's switch and
+//! squares, the settings reached from the pause menu and back, the camera and window settings.
+
+use bevy::prelude::*;
+
+use gridclash::gui::control::BattleUi;
+use gridclash::gui::settings_screen::{SettingsRow, change, label};
+use gridclash::gui::threat::ThreatCache;
+use gridclash::gui::window::WindowChoice;
+use gridclash::gui::{Screen, Session, Settings};
+
+use crate::gui_app::{battle_app, scenario_app, screen, session, tap};
+
+#[test]
+fn gui_f2_shows_the_squares_the_opponents_threaten_and_hides_them_again() {
+    let mut app = battle_app("human,ai");
+    assert!(!app.world().resource::<BattleUi>().threats);
+    tap(&mut app, KeyCode::F2);
+    assert!(app.world().resource::<BattleUi>().threats);
+    // The squares come from the core, for the side that looks at the board.
+    let (melee, ranged) = app
+        .world_mut()
+        .resource_scope(|world, mut cache: Mut<ThreatCache>| {
+            let mut s = world.resource_mut::<Session>();
+            let map = cache.get(&mut s).clone();
+            let viewer = s.viewer().expect("one person plays");
+            assert_eq!(map, s.battle.threat_map(viewer));
+            (map.melee.len(), map.ranged.len())
+        });
+    assert!(melee > 0 && ranged > 0, "melee {melee}, ranged {ranged}");
+    tap(&mut app, KeyCode::F2);
+    assert!(!app.world().resource::<BattleUi>().threats);
+}
+
+/// The threat map the window would draw now, checked against a fresh one from the core.
+fn drawn_threats(app: &mut App) -> gridclash::battle::threats::ThreatMap {
+    app.world_mut()
+        .resource_scope(|world, mut cache: Mut<ThreatCache>| {
+            let mut s = world.resource_mut::<Session>();
+            let viewer = s.viewer().expect("one person plays");
+            let fresh = s.battle.threat_map(viewer);
+            let cached = cache.get(&mut s).clone();
+            assert_eq!(cached, fresh, "the overlay shows the battle as it is now");
+            cached
+        })
+}
+
+#[test]
+fn gui_threat_overlay_follows_the_battle_as_the_computer_moves() {
+    // War's 32×32 map is wide enough that the opponents' reach changes as they move.
+    let mut app = scenario_app("war", 1, "human,ai");
+    let before = drawn_threats(&mut app);
+    let mut changed = false;
+    for _ in 0..30 {
+        // End the person's turn, or answer the computer's attack, until its unit has moved.
+        let asked = session(&mut app).battle.awaiting().is_some();
+        tap(&mut app, if asked { KeyCode::KeyD } else { KeyCode::KeyT });
+        if drawn_threats(&mut app) != before {
+            changed = true;
+            break;
+        }
+    }
+    assert!(changed, "the computer's unit moved, and its threat with it");
+}
+
+#[test]
+fn gui_pause_menu_opens_the_settings_and_leaving_them_goes_back_to_the_battle() {
+    let mut app = battle_app("human,ai");
+    let commands = session(&mut app).battle.history().len();
+    tap(&mut app, KeyCode::Escape);
+    // Resume, Save, Load, Settings.
+    for _ in 0..3 {
+        tap(&mut app, KeyCode::ArrowDown);
+    }
+    tap(&mut app, KeyCode::Enter);
+    app.update();
+    assert_eq!(screen(&app), Screen::Settings);
+    tap(&mut app, KeyCode::Escape);
+    app.update();
+    assert_eq!(screen(&app), Screen::Battle);
+    assert_eq!(session(&mut app).battle.history().len(), commands);
+    assert!(!app.world().resource::<BattleUi>().paused);
+}
+
+#[test]
+fn gui_settings_switch_camera_following_and_step_through_the_window_modes() {
+    let mut s = Settings::default();
+    assert!(s.camera_follow);
+    change(&mut s, SettingsRow::CameraFollow, 1);
+    assert!(!s.camera_follow);
+    assert!(label(&s, SettingsRow::CameraFollow, None).contains("only my hand"));
+    assert_eq!(s.window_mode, WindowChoice::Windowed);
+    change(&mut s, SettingsRow::WindowMode, 1);
+    assert_eq!(s.window_mode, WindowChoice::Borderless);
+    change(&mut s, SettingsRow::WindowMode, -1);
+    change(&mut s, SettingsRow::WindowMode, -1);
+    assert_eq!(s.window_mode, WindowChoice::Fullscreen);
+    assert!(label(&s, SettingsRow::WindowMode, None).contains("fullscreen"));
+}
+
+#[test]
+fn gui_settings_written_before_the_window_settings_still_load() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("settings.ron");
+    std::fs::write(&path, "(ui_scale: 1.2, muted: true)").expect("written");
+    let s = gridclash::gui::settings::load(&path).expect("an older file loads");
+    assert_eq!(s.window_mode, WindowChoice::Windowed);
+    assert_eq!(s.window_size, None);
+    assert!(s.camera_follow);
+    assert!(s.muted);
+}
