@@ -109,3 +109,38 @@ fn gui_settings_written_before_the_window_settings_still_load() {
     assert!(s.camera_follow);
     assert!(s.muted);
 }
+
+#[test]
+fn gui_a_refusal_in_a_24_unit_battle_names_combatant_twelve_not_one_followed_by_two() {
+    use gridclash::battle::command::Command;
+    let mut app = scenario_app("war", 1, "human,ai");
+    let mut s = session(&mut app);
+    assert_eq!(s.battle.fighters().len(), 24);
+    let active = s.battle.active().expect("someone acts");
+    // Somebody with a two-digit id whose turn it is not.
+    let other = s
+        .battle
+        .fighters()
+        .into_iter()
+        .map(|f| f.id)
+        .find(|id| id.0 >= 10 && *id != active)
+        .expect("a two-digit id");
+    let e = s
+        .battle
+        .submit(Command::EndTurn { who: other })
+        .expect_err("not its turn");
+    let text = s.describe_error(&e);
+    assert_eq!(
+        text,
+        format!(
+            "it is {}'s turn, not {}'s",
+            s.names[&active], s.names[&other]
+        ),
+    );
+    // Duplicate names carry their id ("Gunner #20 (East Banner)"), so `#` may remain; what
+    // must not appear is the name of #1 standing in for the start of a two-digit id.
+    let one = gridclash::battle::components::CombatantId(1);
+    if active != one && other != one {
+        assert!(!text.contains(&s.names[&one]), "{text}");
+    }
+}
