@@ -671,13 +671,13 @@ fn command_active_unit(
     };
     if let Some(cmd) = command
         && session.submit(cmd).is_ok()
-        && matches!(
+        && (matches!(
             session.intent,
             Intent::Move { .. }
                 | Intent::Skill { .. }
                 | Intent::Empower { .. }
                 | Intent::Grapple { .. }
-        )
+        ) || std::mem::take(&mut session.aimed_by_click))
     {
         session.intent = Intent::Idle;
     }
@@ -719,7 +719,7 @@ fn order_at(
     square: Square,
 ) -> Option<Command> {
     match session.intent {
-        Intent::Idle => None,
+        Intent::Idle => session.click_with_nothing_chosen(who, square),
         Intent::Skill { way } => Some(Command::UseSkill {
             who,
             at: square,

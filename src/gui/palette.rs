@@ -30,6 +30,8 @@ pub const DANGER: Color = Color::srgb(1.0, 0.35, 0.30);
 // Overlay tints (the overlay tile carries its own alpha).
 /// Squares a Normal Speed move reaches.
 pub const REACH: Color = Color::srgba(0.35, 0.75, 1.0, 0.55);
+/// Squares a click moves to at Normal Speed with nothing chosen (the move range, fainter).
+pub const REACH_IDLE: Color = Color::srgba(0.35, 0.75, 1.0, 0.28);
 /// Squares only a Boosted Speed move reaches.
 pub const BOOSTED: Color = Color::srgba(0.75, 0.55, 1.0, 0.40);
 /// The path under the cursor.

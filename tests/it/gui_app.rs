@@ -93,7 +93,7 @@ pub(crate) fn tap(app: &mut App, key: KeyCode) {
     app.update();
 }
 
-fn click_at(app: &mut App, square: Square) {
+pub(crate) fn click_at(app: &mut App, square: Square) {
     app.world_mut().resource_mut::<CursorSquare>().0 = Some(square);
     MouseButton::Left.press(app.world_mut());
     app.update();

@@ -144,3 +144,105 @@ fn gui_a_refusal_in_a_24_unit_battle_names_combatant_twelve_not_one_followed_by_
         assert!(!text.contains(&s.names[&one]), "{text}");
     }
 }
+
+/// The unit a person plays now.
+fn acting(app: &mut App) -> gridclash::battle::components::CombatantId {
+    session(app)
+        .human_to_act()
+        .map(|(who, _, _)| who)
+        .expect("a person acts")
+}
+
+#[test]
+fn gui_a_click_with_nothing_chosen_moves_the_unit_to_a_lit_square() {
+    use gridclash::gui::session::Intent;
+    let mut app = battle_app("human,ai");
+    let who = acting(&mut app);
+    assert_eq!(session(&mut app).intent, Intent::Idle);
+    let to = {
+        let mut s = session(&mut app);
+        let reach = s.battle.move_options(who, false);
+        *reach.keys().last().expect("somewhere to go")
+    };
+    crate::gui_app::click_at(&mut app, to);
+    let mut s = session(&mut app);
+    assert_eq!(s.battle.fighter(who).and_then(|f| f.position), Some(to));
+    assert_eq!(s.intent, Intent::Idle);
+}
+
+#[test]
+fn gui_a_click_on_an_opponent_aims_and_a_second_click_attacks_with_the_mouse_alone() {
+    use gridclash::battle::event::BattleEvent;
+    use gridclash::gui::session::Intent;
+    let mut app = battle_app("human,ai");
+    let who = acting(&mut app);
+    let (target, at) = {
+        let mut s = session(&mut app);
+        let side = s.battle.fighter(who).expect("the unit").side;
+        s.fighters()
+            .into_iter()
+            .find(|f| f.side != side && f.position.is_some())
+            .map(|f| (f.id, f.position.expect("on the map")))
+            .expect("an opponent")
+    };
+    crate::gui_app::click_at(&mut app, at);
+    {
+        let mut s = session(&mut app);
+        assert!(matches!(s.intent, Intent::Attack { .. }), "{:?}", s.intent);
+        let aim = s.aim(Some(at)).expect("aimed");
+        assert!(
+            aim.preview.is_ok(),
+            "the odds show: {:?}",
+            aim.preview.err()
+        );
+        assert!(
+            s.notice
+                .as_deref()
+                .unwrap_or("")
+                .contains("click again to attack")
+        );
+    }
+    let before = session(&mut app).battle.events().len();
+    crate::gui_app::click_at(&mut app, at);
+    let mut s = session(&mut app);
+    let attacked = s.battle.events()[before..].iter().any(|e| {
+        matches!(e, BattleEvent::AttackDeclared { attacker, targets, .. }
+            if *attacker == who && targets.contains(&target))
+    });
+    assert!(attacked, "the second click attacks");
+    assert_eq!(
+        s.intent,
+        Intent::Idle,
+        "nothing stays chosen after a clicked attack"
+    );
+}
+
+#[test]
+fn gui_a_click_on_an_empty_square_out_of_reach_says_why_and_changes_nothing() {
+    let mut app = battle_app("human,ai");
+    let who = acting(&mut app);
+    let (far, commands) = {
+        let mut s = session(&mut app);
+        let reach = s.battle.move_options(who, false);
+        let map = s.battle.map().clone();
+        let far = (0..map.height as i32)
+            .flat_map(|y| (0..map.width as i32).map(move |x| gridclash::grid::Square::new(x, y)))
+            .find(|sq| {
+                !reach.contains_key(sq)
+                    && s.battle.fighters().iter().all(|f| f.position != Some(*sq))
+            })
+            .expect("a square out of reach");
+        (far, s.battle.history().len())
+    };
+    crate::gui_app::click_at(&mut app, far);
+    let s = session(&mut app);
+    assert_eq!(s.battle.history().len(), commands);
+    assert!(
+        s.notice
+            .as_deref()
+            .unwrap_or("")
+            .contains("click a lit square"),
+        "{:?}",
+        s.notice
+    );
+}

@@ -122,7 +122,21 @@ pub(super) fn draw_overlay(
                 let units = offers.iter().map(|o| (o.target, o.at, o.refusal.is_some()));
                 paint_units(&mut session, cursor.0, units, &mut paint);
             }
-            Intent::Idle => {}
+            Intent::Idle => {
+                // With nothing chosen a click moves at Normal Speed: its reach, faintly, and
+                // the path to the square under the cursor.
+                let normal = session.battle.move_options(who, false);
+                paint.extend(normal.keys().map(|s| (*s, palette::REACH_IDLE)));
+                if let Some(c) = cursor.0
+                    && normal.contains_key(&c)
+                    && let Some(path) = session.battle.path_to(who, c, false)
+                {
+                    let danger = session.battle.path_danger(who, &path);
+                    for (s, d) in path.iter().zip(danger) {
+                        paint.push((*s, if d { palette::DANGER } else { palette::PATH }));
+                    }
+                }
+            }
         }
     }
     // A question to a person: mark who attacks (or leaves reach) and who is asked.

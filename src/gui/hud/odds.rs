@@ -225,7 +225,7 @@ pub(super) fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -
                 }
             }
             _ => out.push_str(&format!(
-                "Hover a unit to see it here.\n{}: move  |  {}-{}: aim an attack\n{}: threats (orange melee, yellow farther)\n{}: centre the camera on the unit",
+                "Click a lit square to move there, an opponent to aim at it.\nHover a unit to see it here.\n{}: move  |  {}-{}: aim an attack\n{}: threats (orange melee, yellow farther)\n{}: centre the camera on the unit",
                 keys.of(GameAction::Move),
                 keys.of(GameAction::Slot1),
                 keys.of(GameAction::Slot9),
