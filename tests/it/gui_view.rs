@@ -204,7 +204,7 @@ fn gui_a_click_on_an_opponent_aims_and_a_second_click_attacks_with_the_mouse_alo
     }
     let before = session(&mut app).battle.events().len();
     crate::gui_app::click_at(&mut app, at);
-    let mut s = session(&mut app);
+    let s = session(&mut app);
     let attacked = s.battle.events()[before..].iter().any(|e| {
         matches!(e, BattleEvent::AttackDeclared { attacker, targets, .. }
             if *attacker == who && targets.contains(&target))
