@@ -719,7 +719,7 @@ fn order_at(
     square: Square,
 ) -> Option<Command> {
     match session.intent {
-        Intent::Idle => session.click_with_nothing_chosen(who, square),
+        Intent::Idle => super::mouse::click_with_nothing_chosen(session, who, square),
         Intent::Skill { way } => Some(Command::UseSkill {
             who,
             at: square,

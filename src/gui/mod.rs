@@ -13,6 +13,7 @@ pub mod frame_stats;
 pub mod hud;
 pub mod input;
 pub mod load_screen;
+pub mod mouse;
 pub mod palette;
 pub mod redraw;
 pub mod script;

@@ -11,6 +11,7 @@
 //! click                # the Select action (left mouse button)
 //! shot out/board.png   # save a screenshot of the window
 //! expect moves         # fail (exit code 3) unless some log line contains the text
+//! click-bar End turn   # move the mouse onto the action bar button saying this and click
 //! expect-square-px 32  # fail unless the board draws squares at least 32 px wide
 //! expect-active-in-view  # fail unless the unit that acts is inside the board's view
 //! quit
@@ -39,6 +40,8 @@ pub enum Step {
     Click,
     Shot(PathBuf),
     Expect(String),
+    /// Move the mouse onto the action bar's button whose words contain the text and click it.
+    ClickBar(String),
     /// Fail unless the board draws a square at least this many pixels wide.
     ExpectSquarePx(u32),
     /// Fail unless the unit that acts stands inside the board's view.
@@ -186,6 +189,8 @@ impl Script {
                 "shot" => return Err(err("`shot` needs a file name".into())),
                 "expect" if !rest.is_empty() => Step::Expect(rest.to_string()),
                 "expect" => return Err(err("`expect` needs some text".into())),
+                "click-bar" if !rest.is_empty() => Step::ClickBar(rest.to_string()),
+                "click-bar" => return Err(err("`click-bar` needs a button's words".into())),
                 "expect-square-px" => Step::ExpectSquarePx(number("a number of pixels")?),
                 "expect-active-in-view" => Step::ExpectActiveInView,
                 "quit" => Step::Quit,
@@ -233,6 +238,33 @@ fn run_script_step(world: &mut World) {
     let mut run = world.remove_resource::<ScriptRun>().unwrap_or_default();
     step(world, &script, &mut run);
     world.insert_resource(run);
+}
+
+/// Moves the mouse onto the middle of the action bar button whose words contain `text`;
+/// false when there is none.
+fn point_at_bar_button(world: &mut World, text: &str) -> bool {
+    use super::hud::buttons::{BarButton, BarItems};
+    let Some(index) = world.get_resource::<BarItems>().and_then(|b| {
+        b.items
+            .iter()
+            .position(|i| i.action.is_some() && i.text.contains(text))
+    }) else {
+        return false;
+    };
+    let mut buttons = world.query::<(&BarButton, &bevy::ui::UiGlobalTransform)>();
+    let Some(centre) = buttons
+        .iter(world)
+        .find(|(b, _)| b.0 == index)
+        .map(|(_, t)| t.translation)
+    else {
+        return false;
+    };
+    let mut windows = world.query::<&mut Window>();
+    let Some(mut window) = windows.iter_mut(world).next() else {
+        return false;
+    };
+    window.set_physical_cursor_position(Some(centre.as_dvec2()));
+    true
 }
 
 /// Ends the run with exit code 3, saying why.
@@ -329,6 +361,15 @@ fn step(world: &mut World, script: &Script, run: &mut ScriptRun) {
                 fail(world, run, &format!("no log line contains `{text}`"));
                 return;
             }
+        }
+        Step::ClickBar(text) => {
+            if !point_at_bar_button(world, &text) {
+                fail(world, run, &format!("no action bar button says `{text}`"));
+                return;
+            }
+            MouseButton::Left.press(world);
+            run.release_click = true;
+            run.waiting = 1;
         }
         Step::ExpectSquarePx(n) => {
             let px = super::board::camera::square_px(world);

@@ -756,69 +756,6 @@ impl Session {
         crate::battle::menu::attack_slots(&mut self.battle, who)
     }
 
-    /// A click on `square` with nothing chosen, the mouse's way to play: on an opponent it
-    /// aims the first maneuver that can reach it (the odds show; a second click makes the
-    /// attack), on a square the unit can reach at Normal Speed it moves there; anywhere else
-    /// it says why nothing happens.
-    pub fn click_with_nothing_chosen(
-        &mut self,
-        who: CombatantId,
-        square: Square,
-    ) -> Option<Command> {
-        let me = self.battle.fighter(who)?;
-        let target = self.fighters().into_iter().find(|f| {
-            f.side != me.side
-                && !f.defeated()
-                && f.position
-                    .is_some_and(|at| footprint(at, f.size.squares).contains(&square))
-        });
-        if let Some(target) = target {
-            let name = self.names.get(&target.id).cloned().unwrap_or_default();
-            let slots = self.slots();
-            let mut first_refusal = None;
-            for (i, slot) in slots.iter().enumerate() {
-                if let Some(why) = &slot.refusal {
-                    first_refusal.get_or_insert_with(|| format!("{}: {why}", slot.name));
-                    continue;
-                }
-                match self.aim_with(slot, square).map(|a| a.preview) {
-                    Some(Ok(_)) => {
-                        self.intent = Intent::Attack { slot: i };
-                        self.intent_of = Some(who);
-                        self.aimed_by_click = true;
-                        self.notice = Some(format!(
-                            "{} aimed at {name}: click again to attack, right-click to cancel",
-                            slot.name
-                        ));
-                        return None;
-                    }
-                    Some(Err(why)) => {
-                        first_refusal.get_or_insert_with(|| format!("{}: {why}", slot.name));
-                    }
-                    None => {}
-                }
-            }
-            self.notice = Some(format!(
-                "no maneuver can be aimed at {name} now ({})",
-                first_refusal.unwrap_or_else(|| "none is left".into())
-            ));
-            return None;
-        }
-        if let Some(path) = self.battle.path_to(who, square, false) {
-            return Some(Command::Move {
-                who,
-                path,
-                boosted: false,
-            });
-        }
-        if me.position != Some(square) {
-            self.notice = Some(format!(
-                "{square}: click a lit square to move there or an opponent to aim at it"
-            ));
-        }
-        None
-    }
-
     /// The attack order the active unit would give with `slot` aimed at `cursor`.
     pub fn aimed_order(&mut self, slot: &Slot, cursor: Square) -> Option<AttackOrder> {
         let who = self.battle.active()?;

@@ -226,3 +226,42 @@ quit
     assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn gui_end_to_end_a_turn_and_a_defense_with_the_mouse_alone() {
+    if std::env::var_os("GRIDCLASH_SKIP_E2E").is_some() {
+        eprintln!("GRIDCLASH_SKIP_E2E is set: skipping the window test");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("gridclash-e2e-mouse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    let bar = dir.join("mouse-bar.png");
+    // No key is pressed: the Brawler's Sphere button aims, a click on the Tank attacks, the End
+    // turn button ends the turn, and when the Gunner shoots, the Dodge button answers.
+    let text = format!(
+        "until-human 1200
+wait 5
+click-bar Sphere
+wait 3
+cursor 12 2
+wait 3
+shot {}
+click
+wait 30
+expect attacks Tank with Sphere
+click-bar End turn
+wait 10
+until-human 3000
+wait 5
+click-bar Dodge
+wait 30
+expect Brawler will Dodge
+quit
+",
+        bar.display()
+    );
+    let log = play_script(&dir, "skirmish", 1, &text);
+    let bytes = std::fs::read(&bar).unwrap_or_else(|e| panic!("{}: {e}\n{log}", bar.display()));
+    assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000);
+    std::fs::remove_dir_all(&dir).ok();
+}

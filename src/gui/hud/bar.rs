@@ -1,19 +1,52 @@
-//! The action bar: what the acting unit can do now, with its key and cost.
+//! The action bar: what the acting unit can do now, with its key and cost, as entries the
+//! window shows as buttons (a click gives the entry's action, hovering tells its cost or the
+//! rule that refuses it).
 
 use bevy::prelude::*;
 
 use super::Keys;
-use super::odds::answer_key;
+use super::odds::{answer_action, answer_key};
 use crate::battle::command::{Decision, DefenseChoice};
 use crate::gui::input::GameAction;
 use crate::gui::session::{Intent, Session};
 use crate::gui::view::BattleView;
 
-pub(super) fn action_bar_text(
+/// One entry of the action bar: what it says (key, name, cost; `[..]` when chosen, `(..)`
+/// when refused), the action a click on it gives, and what hovering it tells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BarItem {
+    pub text: String,
+    pub action: Option<GameAction>,
+    pub tip: String,
+}
+
+/// An entry a click on which gives `action`.
+fn item(text: String, action: GameAction) -> BarItem {
+    BarItem {
+        tip: format!("Click or press: {text}"),
+        text,
+        action: Some(action),
+    }
+}
+
+/// A line of the bar that is not a button (a question waits, the computer plays).
+fn line(text: String) -> Vec<BarItem> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    vec![BarItem {
+        text,
+        action: None,
+        tip: String::new(),
+    }]
+}
+
+/// The action bar's entries and the line under it (a notice, the greyed maneuvers' reasons).
+pub(super) fn action_bar_items(
     session: &mut Session,
     view: &BattleView,
     keys: &Keys,
-) -> (String, String) {
+) -> (Vec<BarItem>, String) {
     if let Some(r) = &session.replay {
         let file = r
             .path
@@ -27,11 +60,11 @@ pub(super) fn action_bar_text(
             format!("{} commands/s", r.speed)
         };
         return (
-            format!(
+            line(format!(
                 "REPLAY {file}  command {}/{}  {state}",
                 r.next,
                 r.commands.len()
-            ),
+            )),
             format!(
                 "Space: pause/resume   {}: step (paused)   {}/{}: speed   {}: detailed log   {} {}: scroll log   Esc: menu",
                 keys.of(GameAction::NextSlot),
@@ -46,33 +79,31 @@ pub(super) fn action_bar_text(
     if let Some((_, Some(Decision::Defense { .. }), _)) = session.human_to_act()
         && view.defense_odds.is_some()
     {
-        let answers: Vec<String> = view
-            .defense_odds
-            .iter()
-            .flatten()
-            .map(|o| {
-                format!(
-                    "{} {}",
-                    answer_key(o.defense, keys),
-                    session.battle.answer_name(o.defense)
-                )
-            })
-            .collect();
-        return (
-            format!(
-                "Answer the question in the right-hand panel ({})",
-                answers.join(" / ")
-            ),
-            String::new(),
-        );
+        // Each answer is a button too, so the mouse alone can defend.
+        let mut items = line("Defend (the odds are in the right-hand panel):".into());
+        items.extend(view.defense_odds.iter().flatten().map(|o| {
+            let name = session.battle.answer_name(o.defense);
+            let mut b = item(
+                format!("{} {name}", answer_key(o.defense, keys)),
+                answer_action(o.defense),
+            );
+            b.tip = format!(
+                "{name}: hit {:.1}%, mean damage {:.1}, defeat {:.1}%",
+                o.hit_chance * 100.0,
+                o.expected_damage,
+                o.defeat_chance * 100.0
+            );
+            b
+        }));
+        return (items, String::new());
     }
     if let Some((_, Some(Decision::Intercede { .. }), _)) = session.human_to_act() {
         return (
-            format!(
+            line(format!(
                 "Answer the question in the right-hand panel ({}: Intercede / {}: let it hit)",
                 keys.of(GameAction::Confirm),
                 keys.of(GameAction::Cancel)
-            ),
+            )),
             String::new(),
         );
     }
@@ -80,28 +111,28 @@ pub(super) fn action_bar_text(
         let first = session.battle.answer_name(DefenseChoice::Dodge);
         let second = session.battle.answer_name(DefenseChoice::Parry);
         return (
-            format!(
+            line(format!(
                 "Answer the question in the right-hand panel ({} {first} / {} {}, or {} / {})",
                 keys.of(GameAction::Dodge),
                 keys.of(GameAction::Parry),
                 second.split(" (").next().unwrap_or(&second),
                 keys.of(GameAction::Confirm),
                 keys.of(GameAction::Cancel)
-            ),
+            )),
             String::new(),
         );
     }
     let Some((who, None, _)) = session.human_to_act() else {
         return match session.actor() {
             Some(_) if session.battle.outcome().is_none() => (
-                format!(
+                line(format!(
                     "The computer is playing. {}: skip ahead  |  {}: detailed log",
                     keys.of(GameAction::SkipAi),
                     keys.of(GameAction::ToggleLog)
-                ),
+                )),
                 String::new(),
             ),
-            _ => (String::new(), String::new()),
+            _ => (Vec::new(), String::new()),
         };
     };
     let me = session.battle.fighter(who);
@@ -113,18 +144,24 @@ pub(super) fn action_bar_text(
         keys.of(GameAction::Move),
         bar.as_ref().map_or("Move", |b| b.moves.as_str())
     );
-    let mut items = Vec::new();
+    let mut items: Vec<BarItem> = Vec::new();
     if let Some(points) = bar.as_ref().and_then(|b| b.points) {
-        items.push(format!("AP {points}:"));
+        items.extend(line(format!("AP {points}:")));
     }
-    items.push(mark(
-        session.intent == Intent::Move { boosted: false },
-        move_label,
+    items.push(item(
+        mark(
+            session.intent == Intent::Move { boosted: false },
+            move_label,
+        ),
+        GameAction::Move,
     ));
     if offers.boosted_move {
-        items.push(mark(
-            session.intent == Intent::Move { boosted: true },
-            format!("{} Boosted", keys.of(GameAction::BoostedMove)),
+        items.push(item(
+            mark(
+                session.intent == Intent::Move { boosted: true },
+                format!("{} Boosted", keys.of(GameAction::BoostedMove)),
+            ),
+            GameAction::BoostedMove,
         ));
     }
     let slots = &view.slots;
@@ -135,6 +172,9 @@ pub(super) fn action_bar_text(
             .get(i)
             .map_or("-".to_string(), |a| keys.of(*a).to_string());
         let label = format!("{key} {}{}", s.name, s.cost);
+        let Some(action) = GameAction::SLOTS.get(i).copied() else {
+            continue;
+        };
         if let Some(e) = &s.refusal {
             let why = session.describe_error(e);
             let short = why.split(" (").next().unwrap_or(&why);
@@ -142,9 +182,21 @@ pub(super) fn action_bar_text(
                 Some((_, names)) => names.push(s.name.clone()),
                 None => unavailable.push((short.to_string(), vec![s.name.clone()])),
             }
-            items.push(format!("({label})"));
+            items.push(BarItem {
+                text: format!("({label})"),
+                action: Some(action),
+                tip: format!("{}{}: not now: {why}", s.name, s.cost),
+            });
         } else {
-            items.push(mark(session.intent == Intent::Attack { slot: i }, label));
+            let mut b = item(
+                mark(session.intent == Intent::Attack { slot: i }, label),
+                action,
+            );
+            b.tip = format!(
+                "{}{}: click to aim it, then click a target (or press {key})",
+                s.name, s.cost
+            );
+            items.push(b);
         }
     }
     // A charging unit may not Power Up or recover until it makes the charged attack.
@@ -154,38 +206,53 @@ pub(super) fn action_bar_text(
         .is_some_and(|c| c.held.is_some());
     if offers.power_up && !charging {
         items.extend([
-            format!("{} Power Up", keys.of(GameAction::PowerUp)),
-            format!("{} Recover", keys.of(GameAction::Recover)),
+            item(
+                format!("{} Power Up", keys.of(GameAction::PowerUp)),
+                GameAction::PowerUp,
+            ),
+            item(
+                format!("{} Recover", keys.of(GameAction::Recover)),
+                GameAction::Recover,
+            ),
         ]);
     }
     if offers.sneak {
-        items.push(mark(
-            session.sneak,
-            format!("{} Sneak", keys.of(GameAction::Sneak)),
+        items.push(item(
+            mark(
+                session.sneak,
+                format!("{} Sneak", keys.of(GameAction::Sneak)),
+            ),
+            GameAction::Sneak,
         ));
     }
     // DBU: the Called Shot's body part for the next attack, while this round's is unused.
     if !session.called_shot_parts().is_empty() && me.as_ref().is_some_and(|f| !f.round.called_shot)
     {
         let part = session.called_shot_name();
-        items.push(mark(
-            part.is_some(),
-            format!(
-                "{} Called Shot: {}",
-                keys.of(GameAction::CalledShot),
-                part.unwrap_or_else(|| "off".to_string())
+        items.push(item(
+            mark(
+                part.is_some(),
+                format!(
+                    "{} Called Shot: {}",
+                    keys.of(GameAction::CalledShot),
+                    part.unwrap_or_else(|| "off".to_string())
+                ),
             ),
+            GameAction::CalledShot,
         ));
     }
     // DBU: the ally that joins the next attack with a United Attack, while one stands beside.
     if !session.united_allies().is_empty() {
-        items.push(mark(
-            session.united.is_some(),
-            format!(
-                "{} United Attack: {}",
-                keys.of(GameAction::UnitedAttack),
-                session.united_name()
+        items.push(item(
+            mark(
+                session.united.is_some(),
+                format!(
+                    "{} United Attack: {}",
+                    keys.of(GameAction::UnitedAttack),
+                    session.united_name()
+                ),
             ),
+            GameAction::UnitedAttack,
         ));
     }
     // Digimon and d20: a Skill Check, when a square beside this one has one it may make.
@@ -200,33 +267,48 @@ pub(super) fn action_bar_text(
             } => " (Take 10)",
             _ => "",
         };
-        items.push(mark(
-            matches!(session.intent, Intent::Skill { .. }),
-            format!("{} Use a Skill{free}", keys.of(GameAction::UseSkill)),
+        items.push(item(
+            mark(
+                matches!(session.intent, Intent::Skill { .. }),
+                format!("{} Use a Skill{free}", keys.of(GameAction::UseSkill)),
+            ),
+            GameAction::UseSkill,
         ));
     }
     // Dropping prone (d20), when this unit may, with what it would be paid with.
     if let Some(paid) = bar.as_ref().and_then(|b| b.drop_prone) {
-        items.push(format!(
-            "{} Drop prone ({paid})",
-            keys.of(GameAction::DropProne)
+        items.push(item(
+            format!("{} Drop prone ({paid})", keys.of(GameAction::DropProne)),
+            GameAction::DropProne,
         ));
     }
     // DBU: the maneuvers against conditions, when they are legal now.
     if let Some(b) = &bar {
         if b.stand_up {
-            items.push(format!("{} Stand up", keys.of(GameAction::StandUp)));
+            items.push(item(
+                format!("{} Stand up", keys.of(GameAction::StandUp)),
+                GameAction::StandUp,
+            ));
         }
         if b.cure_poison {
-            items.push(format!("{} Cure poison", keys.of(GameAction::CurePoison)));
+            items.push(item(
+                format!("{} Cure poison", keys.of(GameAction::CurePoison)),
+                GameAction::CurePoison,
+            ));
         }
         if let Some((_, name)) = &b.end_condition {
-            items.push(format!("{} End {name}", keys.of(GameAction::EndCondition)));
+            items.push(item(
+                format!("{} End {name}", keys.of(GameAction::EndCondition)),
+                GameAction::EndCondition,
+            ));
         }
         if let Some(p) = b.arrogant_declaration {
-            items.push(format!(
-                "{} Arrogant Declaration (Superiority, then -{p})",
-                keys.of(GameAction::ArrogantDeclaration)
+            items.push(item(
+                format!(
+                    "{} Arrogant Declaration (Superiority, then -{p})",
+                    keys.of(GameAction::ArrogantDeclaration)
+                ),
+                GameAction::ArrogantDeclaration,
             ));
         }
         let empowering = match session.intent {
@@ -236,13 +318,16 @@ pub(super) fn action_bar_text(
             _ => None,
         };
         if b.empower || empowering.is_some() {
-            items.push(mark(
-                empowering.is_some(),
-                format!(
-                    "{} {}",
-                    keys.of(GameAction::Empower),
-                    empowering.unwrap_or_else(|| "Empower an ally".to_string())
+            items.push(item(
+                mark(
+                    empowering.is_some(),
+                    format!(
+                        "{} {}",
+                        keys.of(GameAction::Empower),
+                        empowering.unwrap_or_else(|| "Empower an ally".to_string())
+                    ),
                 ),
+                GameAction::Empower,
             ));
         }
         let grappling = match session.intent {
@@ -265,17 +350,23 @@ pub(super) fn action_bar_text(
                     .collect::<Vec<_>>()
                     .join("/"),
             };
-            items.push(mark(
-                grappling.is_some(),
-                format!("{} {what}", keys.of(GameAction::Grapple)),
+            items.push(item(
+                mark(
+                    grappling.is_some(),
+                    format!("{} {what}", keys.of(GameAction::Grapple)),
+                ),
+                GameAction::Grapple,
             ));
         }
         if let Some(p) = b.hide {
-            items.push(format!(
-                "{} Hide ({}.{}% unseen)",
-                keys.of(GameAction::Hide),
-                p / 10,
-                p % 10
+            items.push(item(
+                format!(
+                    "{} Hide ({}.{}% unseen)",
+                    keys.of(GameAction::Hide),
+                    p / 10,
+                    p % 10
+                ),
+                GameAction::Hide,
             ));
         }
         if let Some(c) = &b.charge {
@@ -283,14 +374,20 @@ pub(super) fn action_bar_text(
             match &c.held {
                 Some((name, n)) => {
                     if c.again {
-                        items.push(format!("{key} Charge {name} again ({n} held, {}Ki)", c.ki));
+                        items.push(item(
+                            format!("{key} Charge {name} again ({n} held, {}Ki)", c.ki),
+                            GameAction::EnergyCharge,
+                        ));
                     }
-                    items.push(format!(
-                        "{} Cancel charge",
-                        keys.of(GameAction::CancelCharge)
+                    items.push(item(
+                        format!("{} Cancel charge", keys.of(GameAction::CancelCharge)),
+                        GameAction::CancelCharge,
                     ));
                 }
-                None => items.push(format!("{key} Charge the aimed attack ({}Ki)", c.ki)),
+                None => items.push(item(
+                    format!("{key} Charge the aimed attack ({}Ki)", c.ki),
+                    GameAction::EnergyCharge,
+                )),
             }
         }
     }
@@ -306,22 +403,34 @@ pub(super) fn action_bar_text(
             .is_ok()
     {
         let name = session.names.get(&p).cloned().unwrap_or_default();
-        items.push(format!(
-            "{} Hand over to {name}",
-            keys.of(GameAction::HandOver)
+        items.push(item(
+            format!("{} Hand over to {name}", keys.of(GameAction::HandOver)),
+            GameAction::HandOver,
         ));
     }
     items.extend([
-        format!("{} End turn", keys.of(GameAction::EndTurn)),
-        format!("{} Log", keys.of(GameAction::ToggleLog)),
+        item(
+            format!("{} End turn", keys.of(GameAction::EndTurn)),
+            GameAction::EndTurn,
+        ),
+        item(
+            format!("{} Log", keys.of(GameAction::ToggleLog)),
+            GameAction::ToggleLog,
+        ),
     ]);
     let undoable = session.battle.undoable().len();
     if undoable > 0 {
-        items.push(format!("{} Undo ({undoable})", keys.of(GameAction::Undo)));
+        items.push(item(
+            format!("{} Undo ({undoable})", keys.of(GameAction::Undo)),
+            GameAction::Undo,
+        ));
     }
     let redoable = session.battle.redoable().len();
     if redoable > 0 {
-        items.push(format!("{} Redo ({redoable})", keys.of(GameAction::Redo)));
+        items.push(item(
+            format!("{} Redo ({redoable})", keys.of(GameAction::Redo)),
+            GameAction::Redo,
+        ));
     }
     let mut second = String::new();
     if let Some(n) = &session.notice {
@@ -334,5 +443,5 @@ pub(super) fn action_bar_text(
             .collect();
         second.push_str(&format!("Greyed: {}", lines.join("  |  ")));
     }
-    (items.join("  "), second)
+    (items, second)
 }

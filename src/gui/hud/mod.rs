@@ -3,11 +3,13 @@
 //! pause menu. Text is rebuilt from the session only when it changes.
 
 mod bar;
+pub mod buttons;
 mod combat_log;
 mod odds;
 mod unit;
 
-use bar::action_bar_text;
+use bar::action_bar_items;
+use buttons::{ActionBarRow, BarItems, BarTip};
 use combat_log::{log_text, prompt_text};
 use odds::odds_text;
 use unit::unit_text;
@@ -31,8 +33,6 @@ enum HudText {
     Round,
     Unit,
     Odds,
-    Actions,
-    Unavailable,
     Log,
     Prompt,
     Handoff,
@@ -59,10 +59,18 @@ enum Popup {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(OnEnter(Screen::Battle), spawn_hud)
+    app.add_plugins(buttons::plugin)
+        .add_systems(OnEnter(Screen::Battle), spawn_hud)
         .add_systems(
             Update,
-            (draw_turn_order, draw_texts, draw_unit_bars, show_boxes)
+            (
+                draw_turn_order,
+                draw_texts,
+                buttons::draw_action_bar,
+                draw_unit_bars,
+                show_boxes,
+            )
+                .chain()
                 .after(super::redraw::ReadScreen)
                 .run_if(super::redraw::redraw_needed)
                 .run_if(in_state(Screen::Battle).and_then(resource_exists::<Session>)),
@@ -195,8 +203,22 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                             BackgroundColor(palette::PANEL),
                         ))
                         .with_children(|bottom| {
-                            bottom.spawn(text(HudText::Actions, 14.0, palette::ACCENT));
-                            bottom.spawn(text(HudText::Unavailable, 12.0, palette::TEXT_DIM));
+                            bottom.spawn((
+                                ActionBarRow,
+                                Node {
+                                    flex_wrap: FlexWrap::Wrap,
+                                    column_gap: px(4),
+                                    row_gap: px(3),
+                                    flex_shrink: 0.0,
+                                    ..default()
+                                },
+                            ));
+                            bottom.spawn((
+                                BarTip,
+                                Text::new(""),
+                                TextFont::from_font_size(12.0),
+                                TextColor(palette::TEXT_DIM),
+                            ));
                             bottom.spawn(text(HudText::Log, 12.0, palette::TEXT));
                         });
                     });
@@ -378,12 +400,17 @@ fn draw_texts(
     settings: Res<Settings>,
     view: Res<BattleView>,
     mut texts: Query<(&HudText, &mut Text)>,
+    mut bar: ResMut<BarItems>,
 ) {
     let keys = Keys::from(&settings);
     let round = round_text(&mut session);
     let unit = unit_text(&mut session, cursor.0);
     let odds = odds_text(&mut session, &view, &keys);
-    let (actions, unavailable) = action_bar_text(&mut session, &view, &keys);
+    let (items, below) = action_bar_items(&mut session, &view, &keys);
+    let fresh = BarItems { items, below };
+    if *bar != fresh {
+        *bar = fresh;
+    }
     let log = log_text(&mut session, ui.log_expanded, ui.log_back, &keys);
     let prompt = prompt_text(&mut session, &view, &keys);
     let handoff = session.handoff.map(|side| {
@@ -438,8 +465,6 @@ fn draw_texts(
             HudText::Round => round.clone(),
             HudText::Unit => unit.clone(),
             HudText::Odds => odds.clone(),
-            HudText::Actions => actions.clone(),
-            HudText::Unavailable => unavailable.clone(),
             HudText::Log => log.clone(),
             HudText::Prompt => prompt.clone().unwrap_or_default(),
             HudText::Handoff => handoff.clone().unwrap_or_default(),

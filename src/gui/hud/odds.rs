@@ -12,16 +12,18 @@ use crate::gui::view::BattleView;
 /// beyond melee range the Dodge key takes it and the Parry key dives; the Deflect key drops
 /// prone, and in DBU reflects.
 pub(super) fn answer_key(choice: DefenseChoice, keys: &Keys) -> String {
+    keys.of(answer_action(choice)).to_string()
+}
+
+/// The action that gives a defense answer (its key, or its button in the action bar).
+pub(super) fn answer_action(choice: DefenseChoice) -> GameAction {
     match choice {
-        DefenseChoice::Dodge | DefenseChoice::Take => keys.of(GameAction::Dodge),
-        DefenseChoice::Parry | DefenseChoice::Block | DefenseChoice::Dive => {
-            keys.of(GameAction::Parry)
-        }
+        DefenseChoice::Dodge | DefenseChoice::Take => GameAction::Dodge,
+        DefenseChoice::Parry | DefenseChoice::Block | DefenseChoice::Dive => GameAction::Parry,
         DefenseChoice::Deflect | DefenseChoice::DropProne | DefenseChoice::Reflect => {
-            keys.of(GameAction::Deflect)
+            GameAction::Deflect
         }
     }
-    .to_string()
 }
 
 /// The line naming the choice besides the target and the keys that change it.
