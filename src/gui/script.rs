@@ -12,6 +12,7 @@
 //! shot out/board.png   # save a screenshot of the window
 //! expect moves         # fail (exit code 3) unless some log line contains the text
 //! click-bar End turn   # move the mouse onto the action bar button saying this and click
+//! wheel 3              # turn the mouse wheel 3 notches away from you (-3: towards you)
 //! expect-square-px 32  # fail unless the board draws squares at least 32 px wide
 //! expect-active-in-view  # fail unless the unit that acts is inside the board's view
 //! quit
@@ -42,6 +43,8 @@ pub enum Step {
     Expect(String),
     /// Move the mouse onto the action bar's button whose words contain the text and click it.
     ClickBar(String),
+    /// Turn the mouse wheel this many notches where the mouse is (negative: towards you).
+    Wheel(i32),
     /// Fail unless the board draws a square at least this many pixels wide.
     ExpectSquarePx(u32),
     /// Fail unless the unit that acts stands inside the board's view.
@@ -190,6 +193,11 @@ impl Script {
                 "expect" if !rest.is_empty() => Step::Expect(rest.to_string()),
                 "expect" => return Err(err("`expect` needs some text".into())),
                 "click-bar" if !rest.is_empty() => Step::ClickBar(rest.to_string()),
+                "wheel" => Step::Wheel(rest.parse::<i32>().map_err(|_| {
+                    err(format!(
+                        "`wheel` needs a whole number of notches, got `{rest}`"
+                    ))
+                })?),
                 "click-bar" => return Err(err("`click-bar` needs a button's words".into())),
                 "expect-square-px" => Step::ExpectSquarePx(number("a number of pixels")?),
                 "expect-active-in-view" => Step::ExpectActiveInView,
@@ -370,6 +378,17 @@ fn step(world: &mut World, script: &Script, run: &mut ScriptRun) {
             MouseButton::Left.press(world);
             run.release_click = true;
             run.waiting = 1;
+        }
+        Step::Wheel(n) => {
+            for _ in 0..n.unsigned_abs() {
+                world.write_message(bevy::input::mouse::MouseWheel {
+                    unit: bevy::input::mouse::MouseScrollUnit::Line,
+                    x: 0.0,
+                    y: n.signum() as f32,
+                    window: Entity::PLACEHOLDER,
+                    phase: bevy::input::touch::TouchPhase::Moved,
+                });
+            }
         }
         Step::ExpectSquarePx(n) => {
             let px = super::board::camera::square_px(world);

@@ -235,6 +235,7 @@ pub(super) fn pan_and_zoom_camera(
     time: Res<Time>,
     session: Res<Session>,
     mut motion: MessageReader<bevy::input::mouse::MouseMotion>,
+    board: Query<&bevy::ui::RelativeCursorPosition, With<BoardViewport>>,
     mut view: ResMut<BoardView>,
     mut camera: CameraQuery,
 ) {
@@ -254,7 +255,13 @@ pub(super) fn pan_and_zoom_camera(
     if actions.pressed(&GameAction::Drag) {
         moved += Vec2::new(-drag.x, drag.y) * o.scale;
     }
-    let zoom = actions.value(&GameAction::Zoom).clamp(-3.0, 3.0) * 0.1
+    // The wheel zooms over the board; over the combat log it scrolls the log instead.
+    let wheel = if board.single().is_ok_and(|b| b.cursor_over()) {
+        actions.value(&GameAction::Zoom)
+    } else {
+        0.0
+    };
+    let zoom = wheel.clamp(-3.0, 3.0) * 0.1
         + actions.value(&GameAction::ZoomHold).clamp(-1.0, 1.0) * 1.5 * time.delta_secs();
     if moved == Vec2::ZERO && zoom == 0.0 {
         return;

@@ -1,4 +1,5 @@
-//! The combat log panel and the prompt line: what just happened and what is asked of a player.
+//! The combat log panel and the prompt line: what just happened and what is asked of a player;
+//! the mouse wheel over the panel scrolls the log.
 
 use bevy::prelude::*;
 
@@ -10,6 +11,30 @@ use crate::battle::event::BattleEvent;
 use crate::gui::input::GameAction;
 use crate::gui::session::Session;
 use crate::gui::view::BattleView;
+
+/// The bottom panel (action bar and log): the wheel over it scrolls the log.
+#[derive(Component)]
+pub(super) struct LogPanel;
+
+/// The mouse wheel over the bottom panel scrolls the log back (up) and forward (down), a line
+/// a notch, as `[` and `]` do three at a time.
+pub(super) fn scroll_log_with_wheel(
+    mut wheel: MessageReader<bevy::input::mouse::MouseWheel>,
+    panel: Query<&bevy::ui::RelativeCursorPosition, With<LogPanel>>,
+    session: Res<Session>,
+    mut ui: ResMut<crate::gui::control::BattleUi>,
+) {
+    let notches: f32 = wheel.read().map(|w| w.y.signum()).sum();
+    if notches == 0.0 || !panel.single().is_ok_and(|p| p.cursor_over()) {
+        return;
+    }
+    let lines = notches.abs() as usize;
+    ui.log_back = if notches > 0.0 {
+        (ui.log_back + lines).min(session.battle.events().len())
+    } else {
+        ui.log_back.saturating_sub(lines)
+    };
+}
 
 /// The combat log's last lines, or older ones when scrolled back `back` lines (the first line
 /// then says where in the log it is).
@@ -144,5 +169,68 @@ pub(super) fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys)
                 keys.of(GameAction::Cancel)
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gui::control::BattleUi;
+    use crate::gui::session::BattleSpec;
+    use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
+    use bevy::ui::RelativeCursorPosition;
+
+    /// An app with a skirmish battle, the wheel system and a bottom panel the mouse is over
+    /// or not.
+    fn app(over: bool) -> App {
+        let session = Session::start(BattleSpec {
+            scenario: "skirmish".into(),
+            seed: 1,
+            sides: Vec::new(),
+            auto_defense: false,
+        })
+        .expect("skirmish starts");
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins)
+            .add_message::<MouseWheel>()
+            .insert_resource(session)
+            .init_resource::<BattleUi>()
+            .add_systems(Update, scroll_log_with_wheel);
+        app.world_mut().spawn((
+            LogPanel,
+            RelativeCursorPosition {
+                cursor_over: over,
+                normalized: None,
+            },
+        ));
+        app
+    }
+
+    fn roll(app: &mut App, y: f32) {
+        app.world_mut().write_message(MouseWheel {
+            unit: MouseScrollUnit::Line,
+            x: 0.0,
+            y,
+            window: Entity::PLACEHOLDER,
+            phase: bevy::input::touch::TouchPhase::Moved,
+        });
+        app.update();
+    }
+
+    #[test]
+    fn the_wheel_over_the_bottom_panel_scrolls_the_log_a_line_a_notch() {
+        let mut app = app(true);
+        roll(&mut app, 1.0);
+        roll(&mut app, 1.0);
+        assert_eq!(app.world().resource::<BattleUi>().log_back, 2);
+        roll(&mut app, -1.0);
+        assert_eq!(app.world().resource::<BattleUi>().log_back, 1);
+    }
+
+    #[test]
+    fn the_wheel_elsewhere_leaves_the_log_alone() {
+        let mut app = app(false);
+        roll(&mut app, 1.0);
+        assert_eq!(app.world().resource::<BattleUi>().log_back, 0);
     }
 }

@@ -63,6 +63,11 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::Battle), spawn_hud)
         .add_systems(
             Update,
+            combat_log::scroll_log_with_wheel
+                .run_if(in_state(Screen::Battle).and_then(resource_exists::<Session>)),
+        )
+        .add_systems(
+            Update,
             (
                 draw_turn_order,
                 draw_texts,
@@ -191,6 +196,8 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                         ));
                         // Action bar and combat log along the bottom.
                         left.spawn((
+                            combat_log::LogPanel,
+                            RelativeCursorPosition::default(),
                             Node {
                                 height: px(BOTTOM_H),
                                 max_height: percent(40),
