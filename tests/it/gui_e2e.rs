@@ -53,12 +53,28 @@ fn gui_end_to_end_under_xvfb_moves_attacks_and_saves_screenshots() {
     std::fs::create_dir_all(&dir).expect("screenshot directory");
     let log = play_script(&dir, "skirmish", 1, &script(&dir));
     for name in ["1-start.png", "2-move.png", "3-aim.png", "4-after.png"] {
-        let path = dir.join(name);
-        let bytes =
-            std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}\n{log}", path.display()));
-        assert!(bytes.starts_with(b"\x89PNG"), "{} is a PNG", path.display());
-        assert!(bytes.len() > 20_000, "{} has a drawn board", path.display());
+        assert_drawn(&dir.join(name), &log);
     }
+}
+
+/// A fresh directory for one window test's screenshots and script, or `None` (the test then
+/// passes without running) when `GRIDCLASH_SKIP_E2E` is set.
+fn e2e_dir(name: &str) -> Option<std::path::PathBuf> {
+    if std::env::var_os("GRIDCLASH_SKIP_E2E").is_some() {
+        eprintln!("GRIDCLASH_SKIP_E2E is set: skipping the window test");
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("gridclash-e2e-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    Some(dir)
+}
+
+/// The screenshot at `shot` is a PNG with a drawn board (a blank window compresses to far
+/// less); `log` is the game's output, shown when it is not.
+fn assert_drawn(shot: &std::path::Path, log: &str) {
+    let bytes = std::fs::read(shot).unwrap_or_else(|e| panic!("{}: {e}\n{log}", shot.display()));
+    assert!(bytes.starts_with(b"\x89PNG"), "{} is a PNG", shot.display());
+    assert!(bytes.len() > 20_000, "{} has a drawn board", shot.display());
 }
 
 /// Runs the real game under xvfb on `scenario` with `seed` (Red human, Blue computer) and the
@@ -96,12 +112,9 @@ fn play_script(dir: &std::path::Path, scenario: &str, seed: u64, text: &str) -> 
 
 #[test]
 fn gui_end_to_end_power_stages_prompt_blocks_an_energy_attack() {
-    if std::env::var_os("GRIDCLASH_SKIP_E2E").is_some() {
-        eprintln!("GRIDCLASH_SKIP_E2E is set: skipping the window test");
+    let Some(dir) = e2e_dir("stages") else {
         return;
-    }
-    let dir = std::env::temp_dir().join(format!("gridclash-e2e-stages-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    };
     let shot = dir.join("stages-after.png");
     // Seed 1: Kenji ends his turns; at every question P blocks if a card allows. Within eight
     // of his turns the Energy Fighter blasts him while he holds an Energy Shield.
@@ -114,19 +127,15 @@ fn gui_end_to_end_power_stages_prompt_blocks_an_energy_attack() {
         shot.display()
     ));
     let log = play_script(&dir, "stages-duel", 1, &text);
-    let bytes = std::fs::read(&shot).unwrap_or_else(|e| panic!("{}: {e}\n{log}", shot.display()));
-    assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000);
+    assert_drawn(&shot, &log);
     std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn gui_end_to_end_shinobi_prompt_deflects_a_thrown_kunai() {
-    if std::env::var_os("GRIDCLASH_SKIP_E2E").is_some() {
-        eprintln!("GRIDCLASH_SKIP_E2E is set: skipping the window test");
+    let Some(dir) = e2e_dir("shinobi") else {
         return;
-    }
-    let dir = std::env::temp_dir().join(format!("gridclash-e2e-shinobi-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    };
     let prompt = dir.join("shinobi-prompt.png");
     // Seed 3: Rokuro (a Brawler, no weapon) ends his turn; the Blade Dancer throws a kunai and
     // he is asked: E deflects.
@@ -135,20 +144,15 @@ fn gui_end_to_end_shinobi_prompt_deflects_a_thrown_kunai() {
         prompt.display()
     );
     let log = play_script(&dir, "shinobi-duel", 3, &text);
-    let bytes =
-        std::fs::read(&prompt).unwrap_or_else(|e| panic!("{}: {e}\n{log}", prompt.display()));
-    assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000);
+    assert_drawn(&prompt, &log);
     std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn gui_end_to_end_digimon_heaves_a_boulder_then_hands_the_turn_to_the_tamer_who_directs() {
-    if std::env::var_os("GRIDCLASH_SKIP_E2E").is_some() {
-        eprintln!("GRIDCLASH_SKIP_E2E is set: skipping the window test");
+    let Some(dir) = e2e_dir("digimon") else {
         return;
-    }
-    let dir = std::env::temp_dir().join(format!("gridclash-e2e-digimon-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    };
     let shot = dir.join("digimon-directed.png");
     // Seed 3: Garurumon acts first and its Foxfire is about to hit Greymon: the player is
     // offered an Intercede by Tai and lets it hit (Escape). On Greymon's turn the player uses
@@ -161,19 +165,15 @@ fn gui_end_to_end_digimon_heaves_a_boulder_then_hands_the_turn_to_the_tamer_who_
         shot.display()
     );
     let log = play_script(&dir, "digimon-rivals", 3, &text);
-    let bytes = std::fs::read(&shot).unwrap_or_else(|e| panic!("{}: {e}\n{log}", shot.display()));
-    assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000);
+    assert_drawn(&shot, &log);
     std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn gui_end_to_end_d20_drops_prone_against_a_shot_as_an_immediate_action() {
-    if std::env::var_os("GRIDCLASH_SKIP_E2E").is_some() {
-        eprintln!("GRIDCLASH_SKIP_E2E is set: skipping the window test");
+    let Some(dir) = e2e_dir("d20") else {
         return;
-    }
-    let dir = std::env::temp_dir().join(format!("gridclash-e2e-d20-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    };
     let prompt = dir.join("d20-prompt.png");
     // Seed 1: Vex acts first and ends his turn (T); Quill's crossbow bolt comes in and Vex is
     // asked: E drops prone, an immediate action paid with the round's Swift action.
@@ -182,20 +182,15 @@ fn gui_end_to_end_d20_drops_prone_against_a_shot_as_an_immediate_action() {
         prompt.display()
     );
     let log = play_script(&dir, "d20-patrol", 1, &text);
-    let bytes =
-        std::fs::read(&prompt).unwrap_or_else(|e| panic!("{}: {e}\n{log}", prompt.display()));
-    assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000);
+    assert_drawn(&prompt, &log);
     std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn gui_end_to_end_war_reads_at_32_pixels_a_square_and_follows_each_unit_s_turn() {
-    if std::env::var_os("GRIDCLASH_SKIP_E2E").is_some() {
-        eprintln!("GRIDCLASH_SKIP_E2E is set: skipping the window test");
+    let Some(dir) = e2e_dir("war") else {
         return;
-    }
-    let dir = std::env::temp_dir().join(format!("gridclash-e2e-war-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    };
     let threats = dir.join("war-threats.png");
     // War's 32×32 map does not fit whole at 32 px a square: the camera opens on the unit that
     // acts, follows the computer's turns and comes back to the next person's unit; F2 shows
@@ -221,20 +216,15 @@ quit
         threats.display()
     );
     let log = play_script(&dir, "war", 1, &text);
-    let bytes =
-        std::fs::read(&threats).unwrap_or_else(|e| panic!("{}: {e}\n{log}", threats.display()));
-    assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000);
+    assert_drawn(&threats, &log);
     std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn gui_end_to_end_a_turn_and_a_defense_with_the_mouse_alone() {
-    if std::env::var_os("GRIDCLASH_SKIP_E2E").is_some() {
-        eprintln!("GRIDCLASH_SKIP_E2E is set: skipping the window test");
+    let Some(dir) = e2e_dir("mouse") else {
         return;
-    }
-    let dir = std::env::temp_dir().join(format!("gridclash-e2e-mouse-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    };
     let bar = dir.join("mouse-bar.png");
     // No key is pressed: the Brawler's Sphere button aims, a click on the Tank attacks, the End
     // turn button ends the turn, and when the Gunner shoots, the Dodge button answers.
@@ -261,7 +251,6 @@ quit
         bar.display()
     );
     let log = play_script(&dir, "skirmish", 1, &text);
-    let bytes = std::fs::read(&bar).unwrap_or_else(|e| panic!("{}: {e}\n{log}", bar.display()));
-    assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 20_000);
+    assert_drawn(&bar, &log);
     std::fs::remove_dir_all(&dir).ok();
 }

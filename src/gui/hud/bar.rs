@@ -15,8 +15,11 @@ use crate::gui::view::BattleView;
 /// when refused), the action a click on it gives, and what hovering it tells.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BarItem {
+    /// The words on the button, its key first.
     pub text: String,
+    /// What a click gives, as the key would; `None` for a line of text that is no button.
     pub action: Option<GameAction>,
+    /// What hovering tells: the cost, the odds of an answer, or the rule that refuses it.
     pub tip: String,
 }
 

@@ -14,7 +14,9 @@ use leafwing_input_manager::prelude::ActionState;
 /// The action bar's entries as last worked out, and the line under them.
 #[derive(Resource, Debug, Clone, Default, PartialEq)]
 pub struct BarItems {
+    /// The entries, in the bar's order.
     pub items: Vec<BarItem>,
+    /// The line under the bar when no button is hovered: a notice, the greyed reasons.
     pub below: String,
 }
 
