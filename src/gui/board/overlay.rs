@@ -42,27 +42,28 @@ pub(super) fn draw_overlay(
     {
         match session.intent {
             Intent::Move { boosted } => {
-                let normal = session.battle.move_options(who, false);
+                // One move search each for Normal and Boosted Speed, for the lit squares and
+                // the path alike.
+                let normal = session.battle.move_reach(who, false);
                 let far = if boosted {
-                    session.battle.move_options(who, true)
+                    session.battle.move_reach(who, true)
                 } else {
-                    Default::default()
+                    None
                 };
-                for s in far.keys().filter(|s| !normal.contains_key(s)) {
-                    paint.push((*s, palette::BOOSTED));
-                }
-                for s in normal.keys() {
-                    paint.push((*s, palette::REACH));
-                }
-                if let Some(c) = cursor.0
-                    && let Some(path) = session.battle.path_to(who, c, boosted)
-                {
-                    // The steps that provoke an attack, by the family's own rule.
-                    let danger = session.battle.path_danger(who, &path);
-                    for (s, d) in path.iter().zip(danger) {
-                        paint.push((*s, if d { palette::DANGER } else { palette::PATH }));
+                let normal_ends = normal.as_ref().map(|r| &r.ends);
+                for s in far.iter().flat_map(|r| &r.ends) {
+                    if !normal_ends.is_some_and(|e| e.contains(s)) {
+                        paint.push((*s, palette::BOOSTED));
                     }
                 }
+                paint.extend(
+                    normal_ends
+                        .into_iter()
+                        .flatten()
+                        .map(|s| (*s, palette::REACH)),
+                );
+                let chosen = if boosted { &far } else { &normal };
+                paint_path(&mut session, who, chosen.as_ref(), cursor.0, &mut paint);
             }
             Intent::Attack { .. } => {
                 // Every unit this maneuver could be aimed at from here.
@@ -125,17 +126,14 @@ pub(super) fn draw_overlay(
             Intent::Idle => {
                 // With nothing chosen a click moves at Normal Speed: its reach, faintly, and
                 // the path to the square under the cursor.
-                let normal = session.battle.move_options(who, false);
-                paint.extend(normal.keys().map(|s| (*s, palette::REACH_IDLE)));
-                if let Some(c) = cursor.0
-                    && normal.contains_key(&c)
-                    && let Some(path) = session.battle.path_to(who, c, false)
-                {
-                    let danger = session.battle.path_danger(who, &path);
-                    for (s, d) in path.iter().zip(danger) {
-                        paint.push((*s, if d { palette::DANGER } else { palette::PATH }));
-                    }
-                }
+                let normal = session.battle.move_reach(who, false);
+                paint.extend(
+                    normal
+                        .iter()
+                        .flat_map(|r| &r.ends)
+                        .map(|s| (*s, palette::REACH_IDLE)),
+                );
+                paint_path(&mut session, who, normal.as_ref(), cursor.0, &mut paint);
             }
         }
     }
@@ -198,6 +196,24 @@ pub(super) fn draw_overlay(
             vis.0 = true;
             tc.0 = colour;
         }
+    }
+}
+
+/// Paints the cheapest path of the move `reach` to the cursor's square, if it ends there,
+/// with the steps that provoke an attack (by the family's own rule) in the warning colour.
+fn paint_path(
+    session: &mut Session,
+    who: crate::battle::components::CombatantId,
+    reach: Option<&crate::battle::movement::MoveReach>,
+    cursor: Option<Square>,
+    paint: &mut Vec<(Square, Color)>,
+) {
+    let Some(path) = cursor.zip(reach).and_then(|(c, r)| r.path_to(c)) else {
+        return;
+    };
+    let danger = session.battle.path_danger(who, &path);
+    for (s, d) in path.iter().zip(danger) {
+        paint.push((*s, if d { palette::DANGER } else { palette::PATH }));
     }
 }
 
