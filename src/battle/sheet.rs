@@ -27,7 +27,29 @@ pub struct UnitSheet {
     pub side_note: String,
     /// Pools, stats, turn, conditions and attacks, one line each.
     pub body: String,
+    /// The words of the rules the body prints (pools, stats, conditions…), each of which the
+    /// ruleset's glossary explains: the window links them to it, and a test holds every
+    /// family's sheet to it.
+    pub labels: Vec<String>,
 }
+
+/// The DBU sheet's fixed words, as [`default_unit_sheet`] prints them.
+const DBU_LABELS: [&str; 14] = [
+    "Life",
+    "Ki",
+    "Capacity",
+    "ToP",
+    "Haste",
+    "Awareness",
+    "Defense Value",
+    "Soak",
+    "Speed",
+    "Boosted",
+    "Actions",
+    "standard",
+    "counter",
+    "moves",
+];
 
 /// A short badge for a condition: initials of a multi-word name, else its first two letters.
 pub fn badge(name: &str) -> String {
@@ -115,9 +137,27 @@ pub fn default_unit_sheet(ctx: &SheetContext, f: &Fighter) -> UnitSheet {
             def.description
         ));
     }
+    let mut labels: Vec<String> = DBU_LABELS.iter().map(|l| l.to_string()).collect();
+    labels.extend(f.attributes.0.keys().map(|k| k.to_uppercase()));
+    if f.defeated() {
+        labels.push("DEFEATED".into());
+    }
+    if f.encounter.charge.is_some() {
+        labels.push("Energy Charge".into());
+    }
+    if f.encounter.arrogance.is_some() {
+        labels.push("Arrogant Declaration".into());
+    }
+    labels.extend(
+        f.conditions
+            .0
+            .iter()
+            .map(|c| rules.condition(c.kind).name.clone()),
+    );
     UnitSheet {
         kind: f.identity.archetype.to_string(),
         side_note: String::new(),
         body: out,
+        labels,
     }
 }

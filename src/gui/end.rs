@@ -162,7 +162,7 @@ fn spawn_end_screen(mut commands: Commands, mut session: ResMut<Session>) {
         .with_children(|root| {
             root.spawn((
                 Text::new("Battle over"),
-                TextFont::from_font_size(40.0),
+                crate::gui::fonts::heading(40.0),
                 TextColor(palette::ACCENT),
             ));
             root.spawn((

@@ -100,7 +100,7 @@ fn spawn_load_screen(mut commands: Commands, menu: Option<Res<LoadMenu>>, dir: R
         .with_children(|root| {
             root.spawn((
                 Text::new("Load a battle or watch a replay"),
-                TextFont::from_font_size(32.0),
+                crate::gui::fonts::heading(32.0),
                 TextColor(palette::ACCENT),
                 Node {
                     margin: UiRect::bottom(px(12)),

@@ -9,6 +9,7 @@ pub mod art;
 pub mod board;
 pub mod control;
 pub mod end;
+pub mod fonts;
 pub mod frame_stats;
 pub mod hud;
 pub mod input;
@@ -224,6 +225,7 @@ pub fn run(options: PlayOptions) -> AppExit {
     };
     let mut app = App::new();
     app.add_plugins(window_plugins_with(window))
+        .add_plugins(fonts::plugin)
         .insert_resource(window::RememberWindow(remember))
         .add_plugins(bevy_ecs_tilemap::TilemapPlugin)
         .insert_resource(ClearColor(palette::BACKDROP))

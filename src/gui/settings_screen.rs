@@ -233,7 +233,7 @@ fn spawn_settings(mut commands: Commands, mut menu: ResMut<SettingsMenu>) {
         .with_children(|root| {
             root.spawn((
                 Text::new("Settings"),
-                TextFont::from_font_size(36.0),
+                crate::gui::fonts::heading(36.0),
                 TextColor(palette::ACCENT),
             ));
             root.spawn((

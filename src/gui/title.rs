@@ -230,7 +230,7 @@ fn spawn_title(mut commands: Commands, options: Res<PlayOptions>, menu: Option<R
         .with_children(|root| {
             root.spawn((
                 Text::new("GRIDCLASH"),
-                TextFont::from_font_size(56.0),
+                crate::gui::fonts::heading(56.0),
                 TextColor(palette::ACCENT),
             ));
             root.spawn((

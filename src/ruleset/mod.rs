@@ -7,6 +7,7 @@ mod action_rules;
 pub mod d20;
 pub mod digimon;
 pub mod error;
+pub mod glossary;
 pub mod locate;
 pub mod neutral;
 pub mod schema;
@@ -65,6 +66,9 @@ pub struct Rules {
     /// xxh3 of every data file's name and bytes: a save names the data it was played with
     /// and notices when the ruleset changed since.
     pub data_hash: u64,
+    /// Every word of the ruleset with its rule text, for the help screen and tooltips. Not in
+    /// `data_hash`: rewording an explanation does not change a saved battle.
+    pub glossary: glossary::Glossary,
 }
 
 /// The hash of a ruleset's sources as loaded: each file's name, length and bytes, in order.
@@ -243,13 +247,15 @@ fn family_of(dir: &Path) -> Result<Family, RulesErrors> {
 impl Rules {
     /// Loads and validates the ruleset in `dir`, reporting every problem found.
     pub fn load(dir: &Path) -> Result<Self, RulesErrors> {
-        match family_of(dir)? {
+        let mut rules = match family_of(dir)? {
             Family::Dbu => Self::load_dbu(dir),
             Family::PowerStages => Self::load_stages(dir),
             Family::Shinobi => Self::load_shinobi(dir),
             Family::D20 => Self::load_d20(dir),
             Family::Digimon => Self::load_digimon(dir),
-        }
+        }?;
+        rules.glossary = glossary::Glossary::load(&rules)?;
+        Ok(rules)
     }
 
     /// Loads a ruleset of a lowered family: `ruleset.ron`, the family's rules file and roster,
@@ -312,6 +318,7 @@ impl Rules {
             terrain,
             family: FamilyData::Dbu,
             data_hash: hash_sources(&sources),
+            glossary: glossary::Glossary::default(),
         };
         Ok((rules, family_rules, roster))
     }
@@ -455,6 +462,7 @@ impl Rules {
             terrain,
             family: FamilyData::Dbu,
             data_hash: hash_sources(&sources),
+            glossary: glossary::Glossary::default(),
         };
         let mut problems = validate::validate(&rules, &sources);
         problems.extend(shinobi::foreign_terrain_errors(&rules.terrain, &sources[8]));

@@ -16,6 +16,7 @@ mod determinism;
 mod digimon;
 mod economy;
 mod empower;
+mod glossary;
 mod grapple;
 mod grid;
 #[cfg(feature = "gui")]

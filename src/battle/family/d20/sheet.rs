@@ -100,9 +100,40 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &D20Data) -> UnitSheet {
         stats(StatKind::Skill),
         attacks.join(", "),
     );
+    let mut labels: Vec<String> = [
+        d.combat.pool_name.as_str(),
+        "Actions",
+        "attack of opportunity",
+        "move",
+        "Weapon",
+        "Armour",
+        "Feats",
+        "Attacks",
+    ]
+    .map(String::from)
+    .to_vec();
+    if d.combat.swift_actions > 0 {
+        labels.push("swift action".into());
+    }
+    if armour != "none" {
+        labels.push("DR".into());
+    }
+    labels.extend(crate::battle::family::shinobi::sheet::stat_ids(
+        &d.combat.stats,
+    ));
+    if let Some(c) = c {
+        labels.extend(c.feats.iter().map(|x| format!("{x:?}")));
+        labels.extend(
+            c.attacks
+                .iter()
+                .filter_map(|id| d.attack(id))
+                .map(|a| a.name.clone()),
+        );
+    }
     if let Some(rule) = &d.combat.prone
         && f.encounter.prone
     {
+        labels.push("PRONE".into());
         out.push_str(&format!(
             "\nPRONE: shots from beyond melee range +{}, its Dodge or parry against melee -{}, until it moves",
             rule.shots, rule.melee
@@ -110,9 +141,11 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &D20Data) -> UnitSheet {
     }
     if f.encounter.dive_owed {
         out.push_str("\nDived: its next turn starts by spending a Move action on it");
+        labels.push("Dived".into());
     }
     if f.defeated() {
         out.push_str("\nDEFEATED (0 HP)");
+        labels.push("DEFEATED".into());
     }
     UnitSheet {
         kind: c
@@ -120,5 +153,6 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &D20Data) -> UnitSheet {
             .to_string(),
         side_note: String::new(),
         body: out,
+        labels,
     }
 }

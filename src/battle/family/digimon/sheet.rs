@@ -36,6 +36,19 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
             format!("{label} {now} ({base}{:+})", now - base)
         }
     };
+    let mut labels: Vec<String> = [
+        d.combat.pool_name.as_str(),
+        "actions",
+        "Movement",
+        "Accuracy",
+        "Damage",
+        "Dodge",
+        "Armor",
+        "Effects",
+        "Attacks",
+    ]
+    .map(String::from)
+    .to_vec();
     let stats = [
         stat("ACC", "Accuracy"),
         stat("DMG", "Damage"),
@@ -44,8 +57,10 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
     ]
     .join("  ");
     let specs = if state.tamer {
+        labels.push("Charisma mod".into());
         format!("Charisma mod {}", f.attributes.get("CHA"))
     } else {
+        labels.extend(["Size", "Body", "Agility", "BIT", "CPU", "RAM"].map(String::from));
         format!(
             "Size {}  Body {}  Agility {}  BIT {}  CPU {}  RAM {}",
             crate::battle::family::digimon::grapple::size(d, f).0,
@@ -61,6 +76,7 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
         .iter()
         .map(|e| {
             let name = d.effect(e.kind).map_or("?", |x| x.name.as_str());
+            labels.push(name.to_string());
             let by = names.get(&e.source).cloned().unwrap_or_default();
             // Stun and Charm have no number.
             let potency = if e.potency == 0 {
@@ -74,14 +90,17 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
     let mut extras = Vec::new();
     if state.temp_hp > 0 {
         extras.push(format!("Temporary HP {}", state.temp_hp));
+        labels.push("Temporary HP".into());
     }
     if let Some((bonus, _)) = state.directed {
         extras.push(format!(
             "Directed: +{bonus} to its next Dodge or Accuracy roll"
         ));
+        labels.push("Directed".into());
     }
     if state.haste {
         extras.push("Haste: +1 Simple Action next round".into());
+        labels.push("Haste".into());
     }
     if ctx.paused == Some(f.id) {
         let now = ctx
@@ -95,6 +114,7 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
     }
     if let Some(h) = &state.clash {
         let other = names.get(&h.opponent).cloned().unwrap_or_default();
+        labels.push("Clash".into());
         extras.push(if h.control {
             format!("Controls a Clash with {other}: no Dodge; Attack (Complex), End, Pin, Throw")
         } else if h.pinned {
@@ -108,6 +128,7 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
             "Dodge penalty -{} this round",
             f.defense.diminishing
         ));
+        labels.push("Dodge penalty".into());
     }
     // The Clash actions everyone has are on the action bar, not listed here.
     let attacks: Vec<String> = dg::attacks_now(d, f)
@@ -125,6 +146,7 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
                 .and_then(|k| d.effect(k))
                 .map_or(String::new(), |e| format!(", {}", e.name));
             let cost = if a.complex { "Complex" } else { "Simple" };
+            labels.extend([a.name.clone(), tag.to_string(), cost.to_string()]);
             format!("{} [{tag}{effect}] ({cost})", a.name)
         })
         .collect();
@@ -150,12 +172,15 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
     );
     if let Some(why) = &state.down {
         out.push_str(&format!("\nOUT OF THE FIGHT: {why}"));
+        labels.push("OUT OF THE FIGHT".into());
     } else if f.defeated() {
         out.push_str("\nDEFEATED (0 HP)");
+        labels.push("DEFEATED".into());
     }
     UnitSheet {
         kind,
         side_note: partner,
         body: out,
+        labels,
     }
 }

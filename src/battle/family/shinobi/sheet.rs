@@ -49,8 +49,29 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &ShinobiData) -> UnitSh
         stats(StatKind::Skill),
         attacks.join(", "),
     );
+    let mut labels: Vec<String> = vec![
+        names.life.clone(),
+        names.chakra.clone(),
+        "AP".into(),
+        "move".into(),
+        "Weapon".into(),
+        "Attacks".into(),
+    ];
+    labels.extend(stat_ids(&data.combat.stats));
+    labels.extend(
+        ninja
+            .map(|n| n.attacks.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|id| data.attack(id))
+            .map(|a| a.name.clone()),
+    );
+    if !deflect.is_empty() {
+        labels.push("Deflect".into());
+    }
     if f.defeated() {
         out.push_str("\nDEFEATED (0 HP)");
+        labels.push("DEFEATED".into());
     }
     UnitSheet {
         kind: ninja
@@ -58,7 +79,13 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &ShinobiData) -> UnitSh
             .to_string(),
         side_note: String::new(),
         body: out,
+        labels,
     }
+}
+
+/// The ids of the stats an action-point family's sheet lists, which its glossary explains.
+pub fn stat_ids(stats: &[crate::ruleset::shinobi::StatDef]) -> impl Iterator<Item = String> + '_ {
+    stats.iter().map(|s| s.id.clone())
 }
 
 /// One kind of stat (abilities, ranks, skills) as `ID value` pairs, as the action-point

@@ -9,6 +9,12 @@ use crate::ruleset::stages::StageData;
 pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &StageData) -> UnitSheet {
     let names = &data.combat.pool_names;
     let power = crate::battle::family::stages::power(data, f);
+    let mut labels = vec![
+        names.life.clone(),
+        names.stages.clone(),
+        "power".to_string(),
+        "Speed".to_string(),
+    ];
     let mut out = format!(
         "{} {}/{}   {} {}/{} (power {power})\nSpeed {}",
         names.life,
@@ -43,16 +49,26 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &StageData) -> UnitShee
             cards.attacks_this_turn,
             data.combat.turn.attacks,
         ));
+        labels.extend(["Hand", "Deck", "discarded", "move(s)", "attack(s)"].map(String::from));
+        labels.extend(
+            cards
+                .hand
+                .keys()
+                .map(|id| crate::battle::family::stages::card_name(data, id)),
+        );
         if cards.passed {
+            labels.push(data.combat.final_physical.name.clone());
             out.push_str("\nPassed after a Final Physical Attack: no attacks or blocks this round");
         }
     }
     if f.defeated() {
         out.push_str("\nDEFEATED (no life cards left)");
+        labels.push("DEFEATED".into());
     }
     UnitSheet {
         kind: f.identity.archetype.to_string(),
         side_note: String::new(),
         body: out,
+        labels,
     }
 }
