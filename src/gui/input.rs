@@ -142,6 +142,8 @@ pub enum GameAction {
     ToggleFullscreen,
     /// Show or hide every square the opponents could attack on their next turn.
     ThreatOverlay,
+    /// Open or close the help screen: the controls and the ruleset's glossary.
+    Help,
 }
 
 impl GameAction {
@@ -232,6 +234,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::CentreCamera, vec![K::Home]),
         (A::ToggleFullscreen, vec![K::F11]),
         (A::ThreatOverlay, vec![K::F2]),
+        (A::Help, vec![K::F1]),
         (A::QuickSave, vec![K::F5]),
         (A::QuickLoad, vec![K::F9]),
         (A::Undo, vec![K::KeyZ, K::Backspace]),
@@ -285,6 +288,10 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(A::Parry, GamepadButton::West)
         .with(A::Deflect, GamepadButton::North)
         .with(A::SkipAi, GamepadButton::Select)
+        .with(
+            A::Help,
+            ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::Select]),
+        )
         .with(A::Pause, GamepadButton::Mode)
         .with(A::BoostedMove, GamepadButton::LeftThumb)
         .with(A::PowerUp, GamepadButton::RightThumb)

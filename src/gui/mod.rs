@@ -11,6 +11,7 @@ pub mod control;
 pub mod end;
 pub mod fonts;
 pub mod frame_stats;
+pub mod help;
 pub mod hud;
 pub mod input;
 pub mod load_screen;
@@ -153,6 +154,7 @@ pub fn logic_plugin(app: &mut App) {
             end::plugin,
             load_screen::plugin,
             threat::plugin,
+            help::logic_plugin,
         ))
         .add_systems(Startup, open_first_screen)
         .add_systems(PreUpdate, control::apply_settings);
@@ -237,6 +239,7 @@ pub fn run(options: PlayOptions) -> AppExit {
             sound::plugin,
             script::plugin,
             window::plugin,
+            help::plugin,
         ));
     if let Some(frames) = options.frame_stats {
         app.add_plugins(frame_stats::plugin)

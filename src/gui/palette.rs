@@ -17,6 +17,9 @@ pub const TEXT: Color = Color::srgb(0.92, 0.92, 0.90);
 /// Hints and greyed-out text.
 pub const TEXT_DIM: Color = Color::srgb(0.62, 0.63, 0.66);
 /// Titles, highlights and the action bar.
+/// A word of the rules that shows its glossary entry when the mouse is over it: a light blue
+/// that reads on the panels and is told from the text by lightness too (colour-blind safe).
+pub const TERM: Color = Color::srgb(0.55, 0.78, 1.0);
 pub const ACCENT: Color = Color::srgb(1.0, 0.80, 0.30);
 /// The active unit's ring and card.
 pub const ACTIVE: Color = Color::srgb(1.0, 0.90, 0.35);

@@ -15,6 +15,10 @@
 //! wheel 3              # turn the mouse wheel 3 notches away from you (-3: towards you)
 //! expect-square-px 32  # fail unless the board draws squares at least 32 px wide
 //! expect-active-in-view  # fail unless the unit that acts is inside the board's view
+//! hover-term Soak      # move the mouse onto the first word of the rules in a panel saying this
+//! expect-tooltip Soak  # fail unless the rules tooltip shown contains the text
+//! walk-terms           # hover every linked word on screen in turn; fail unless each one's
+//!                      # tooltip quotes its glossary entry
 //! quit
 //! ```
 
@@ -49,6 +53,12 @@ pub enum Step {
     ExpectSquarePx(u32),
     /// Fail unless the unit that acts stands inside the board's view.
     ExpectActiveInView,
+    /// Move the mouse onto the first linked word of the rules that says this.
+    HoverTerm(String),
+    /// Fail unless the rules tooltip is shown and contains this text.
+    ExpectTooltip(String),
+    /// Hover every linked word on screen; fail unless each tooltip quotes its entry.
+    WalkTerms,
     Quit,
 }
 
@@ -128,6 +138,7 @@ fn key_named(name: &str) -> Option<KeyCode> {
         "ArrowDown" => K::ArrowDown,
         "ArrowLeft" => K::ArrowLeft,
         "ArrowRight" => K::ArrowRight,
+        "F1" => K::F1,
         "F2" => K::F2,
         "F5" => K::F5,
         "F9" => K::F9,
@@ -201,6 +212,11 @@ impl Script {
                 "click-bar" => return Err(err("`click-bar` needs a button's words".into())),
                 "expect-square-px" => Step::ExpectSquarePx(number("a number of pixels")?),
                 "expect-active-in-view" => Step::ExpectActiveInView,
+                "walk-terms" => Step::WalkTerms,
+                "hover-term" if !rest.is_empty() => Step::HoverTerm(rest.to_string()),
+                "hover-term" => return Err(err("`hover-term` needs a word".into())),
+                "expect-tooltip" if !rest.is_empty() => Step::ExpectTooltip(rest.to_string()),
+                "expect-tooltip" => return Err(err("`expect-tooltip` needs some text".into())),
                 "quit" => Step::Quit,
                 other => return Err(err(format!("unknown step `{other}`"))),
             });
@@ -229,6 +245,12 @@ struct ScriptRun {
     until_left: Option<u32>,
     /// Frames left before quitting (screenshots are written a few frames after the request).
     quitting: Option<u32>,
+    /// A `walk-terms` under way: the words left to hover (window position, entry).
+    walk: Option<Vec<(Vec2, usize)>>,
+    /// The word hovered by the last frame of the walk, checked on this one.
+    walk_current: Option<(Vec2, usize)>,
+    /// Words of the walk checked so far.
+    walk_checked: usize,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -273,6 +295,71 @@ fn point_at_bar_button(world: &mut World, text: &str) -> bool {
     };
     window.set_physical_cursor_position(Some(centre.as_dvec2()));
     true
+}
+
+/// Puts the mouse at a point of the window, in physical pixels.
+fn set_mouse(world: &mut World, at: Vec2) {
+    let mut windows = world.query::<&mut Window>();
+    if let Some(mut window) = windows.iter_mut(world).next() {
+        window.set_physical_cursor_position(Some(at.as_dvec2()));
+    }
+}
+
+/// One frame of `walk-terms`: checks the word hovered last frame, then hovers the next. True
+/// when the walk is over and the script goes on.
+fn walk_terms(world: &mut World, run: &mut ScriptRun) -> bool {
+    use super::hud::terms::{HoveredTerm, term_spots, tooltip_text};
+    let walk = run.walk.get_or_insert_with(|| {
+        term_spots(world)
+            .into_iter()
+            .map(|(at, entry, _)| (at, entry))
+            .rev()
+            .collect()
+    });
+    let total = walk.len();
+    if total == 0 && run.walk_checked == 0 {
+        run.walk = None;
+        fail(world, run, "walk-terms: no linked word on screen");
+        return false;
+    }
+    if let Some((_, entry)) = run.walk_current.take() {
+        let hovered = world.resource::<HoveredTerm>().0;
+        let text = world
+            .get_resource::<Session>()
+            .and_then(|s| s.battle.rules().glossary.entries().get(entry).cloned())
+            .map(|e| e.text);
+        let tip = tooltip_text(world);
+        let quoted = text.zip(tip).is_some_and(|(t, tip)| tip.contains(&t));
+        if hovered != Some(entry) || !quoted {
+            run.walk = None;
+            fail(
+                world,
+                run,
+                &format!("walk-terms: entry {entry} hovered as {hovered:?}, its text not quoted"),
+            );
+            return false;
+        }
+        run.walk_checked += 1;
+    }
+    match run.walk.as_mut().and_then(Vec::pop) {
+        Some((at, entry)) => {
+            set_mouse(world, at);
+            run.walk_current = Some((at, entry));
+            // Checked two frames on: the hover is found on the frame after the move, and
+            // this system may run before that frame's hover test.
+            run.waiting = 2;
+            false
+        }
+        None => {
+            println!(
+                "walk-terms: {} linked words, each tooltip checked",
+                run.walk_checked
+            );
+            run.walk = None;
+            run.walk_checked = 0;
+            true
+        }
+    }
 }
 
 /// Ends the run with exit code 3, saying why.
@@ -409,6 +496,34 @@ fn step(world: &mut World, script: &Script, run: &mut ScriptRun) {
                     run,
                     &format!("the unit that acts is not in view ({seen:?})"),
                 );
+                return;
+            }
+        }
+        Step::HoverTerm(word) => {
+            let spot = super::hud::terms::term_spots(world)
+                .into_iter()
+                .find(|(_, _, w)| *w == word);
+            let Some((at, _, _)) = spot else {
+                fail(world, run, &format!("no linked word `{word}` on screen"));
+                return;
+            };
+            set_mouse(world, at);
+            // The hover is found on the next frame (or the one after, by system order).
+            run.waiting = 2;
+        }
+        Step::ExpectTooltip(text) => {
+            let shown = super::hud::terms::tooltip_text(world);
+            if !shown.as_deref().is_some_and(|t| t.contains(&text)) {
+                fail(
+                    world,
+                    run,
+                    &format!("the tooltip does not say `{text}` ({shown:?})"),
+                );
+                return;
+            }
+        }
+        Step::WalkTerms => {
+            if !walk_terms(world, run) {
                 return;
             }
         }

@@ -29,7 +29,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 49] = [
+pub const REBINDABLE: [GameAction; 50] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -79,6 +79,7 @@ pub const REBINDABLE: [GameAction; 49] = [
     GameAction::CentreCamera,
     GameAction::ToggleFullscreen,
     GameAction::ThreatOverlay,
+    GameAction::Help,
 ];
 
 /// The settings screen's highlight and whether it waits for a key to bind.

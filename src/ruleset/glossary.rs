@@ -48,6 +48,19 @@ impl TermKind {
         }
     }
 
+    /// One word of this kind, as a tooltip names it.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Self::Pool => "pool",
+            Self::Stat => "stat",
+            Self::Condition => "condition",
+            Self::Maneuver => "maneuver",
+            Self::AttackType => "attack type",
+            Self::Action => "action",
+            Self::Term => "term",
+        }
+    }
+
     /// Every kind, in the help screen's order.
     pub const ALL: [TermKind; 7] = [
         Self::Pool,

@@ -77,6 +77,9 @@ fn assert_drawn(shot: &std::path::Path, log: &str) {
     assert!(bytes.len() > 20_000, "{} has a drawn board", shot.display());
 }
 
+/// Every family's test ends with `walk-terms`: each word of the rules on screen (its unit
+/// sheet, odds and log) is hovered and its tooltip checked against the ruleset's glossary.
+///
 /// Runs the real game under xvfb on `scenario` with `seed` (Red human, Blue computer) and the
 /// script `text`, and returns its log; panics if the game fails.
 fn play_script(dir: &std::path::Path, scenario: &str, seed: u64, text: &str) -> String {
@@ -101,7 +104,12 @@ fn play_script(dir: &std::path::Path, scenario: &str, seed: u64, text: &str) -> 
         .env("GRIDCLASH_DATA_DIR", dir)
         .output()
         .expect("xvfb-run is installed (bash .ci/setup), or set GRIDCLASH_SKIP_E2E=1");
-    let log = String::from_utf8_lossy(&out.stderr).into_owned();
+    // What the script reports (`walk-terms`) is on standard output, the game's log on error.
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(
         out.status.success(),
         "the game failed: {}\n{log}",
@@ -123,7 +131,7 @@ fn gui_end_to_end_power_stages_prompt_blocks_an_energy_attack() {
         text.push_str("until-human 900\nwait 3\nkey KeyP\nwait 3\nkey KeyT\n");
     }
     text.push_str(&format!(
-        "until-human 900\nwait 5\nshot {}\nexpect plays Energy Shield: blocks the attack\nquit\n",
+        "until-human 900\nwait 5\nshot {}\nexpect plays Energy Shield: blocks the attack\nwalk-terms\nquit\n",
         shot.display()
     ));
     let log = play_script(&dir, "stages-duel", 1, &text);
@@ -140,7 +148,7 @@ fn gui_end_to_end_shinobi_prompt_deflects_a_thrown_kunai() {
     // Seed 3: Rokuro (a Brawler, no weapon) ends his turn; the Blade Dancer throws a kunai and
     // he is asked: E deflects.
     let text = format!(
-        "wait 30\nuntil-human 900\nkey KeyT\nwait 10\nuntil-human 2000\nwait 5\nshot {}\nkey KeyE\nwait 30\nexpect Rokuro will Deflect\nquit\n",
+        "wait 30\nuntil-human 900\nkey KeyT\nwait 10\nuntil-human 2000\nwait 5\nshot {}\nkey KeyE\nwait 30\nexpect Rokuro will Deflect\nuntil-human 3000\nwait 10\nwalk-terms\nquit\n",
         prompt.display()
     );
     let log = play_script(&dir, "shinobi-duel", 3, &text);
@@ -161,7 +169,7 @@ fn gui_end_to_end_digimon_heaves_a_boulder_then_hands_the_turn_to_the_tamer_who_
     // (slot 2, aimed at Greymon's square) and ends his part (T); Greymon takes the turn back
     // with both actions and fires Nova Blast (slot 2) at Garurumon with the +3.
     let text = format!(
-        "wait 30\nuntil-human 900\nkey Escape\nwait 30\nuntil-human 900\nkey KeyK\nkey KeyK\ncursor 2 3\nwait 10\nclick\nwait 30\nexpect Greymon uses its Interrupt Action for a free Skill Check\nexpect Greymon clears (2, 3): the boulder is now open ground.\nkey KeyG\nwait 20\nexpect Greymon hands the turn to Tai\nuntil-human 900\nkey Digit2\ncursor 2 4\nwait 10\nclick\nwait 30\nexpect Direct from Tai on Greymon\nkey KeyT\nwait 20\nuntil-human 900\nexpect Greymon takes the turn back (2 actions left)\nkey Digit2\ncursor 15 5\nwait 10\nclick\nwait 60\nshot {}\nexpect Directed by its Tamer 3\nquit\n",
+        "wait 30\nuntil-human 900\nkey Escape\nwait 30\nuntil-human 900\nkey KeyK\nkey KeyK\ncursor 2 3\nwait 10\nclick\nwait 30\nexpect Greymon uses its Interrupt Action for a free Skill Check\nexpect Greymon clears (2, 3): the boulder is now open ground.\nkey KeyG\nwait 20\nexpect Greymon hands the turn to Tai\nuntil-human 900\nkey Digit2\ncursor 2 4\nwait 10\nclick\nwait 30\nexpect Direct from Tai on Greymon\nkey KeyT\nwait 20\nuntil-human 900\nexpect Greymon takes the turn back (2 actions left)\nkey Digit2\ncursor 15 5\nwait 10\nclick\nwait 60\nshot {}\nexpect Directed by its Tamer 3\nuntil-human 3000\nwait 10\nwalk-terms\nquit\n",
         shot.display()
     );
     let log = play_script(&dir, "digimon-rivals", 3, &text);
@@ -178,7 +186,7 @@ fn gui_end_to_end_d20_drops_prone_against_a_shot_as_an_immediate_action() {
     // Seed 1: Vex acts first and ends his turn (T); Quill's crossbow bolt comes in and Vex is
     // asked: E drops prone, an immediate action paid with the round's Swift action.
     let text = format!(
-        "wait 30\nuntil-human 900\nkey KeyT\nuntil-human 3000\nwait 5\nshot {}\nkey KeyE\nwait 30\nexpect Vex will drop prone\nexpect Vex spends its Swift action on Drop prone\nexpect drops prone where it stands as an immediate action (its Swift action)\nquit\n",
+        "wait 30\nuntil-human 900\nkey KeyT\nuntil-human 3000\nwait 5\nshot {}\nkey KeyE\nwait 30\nexpect Vex will drop prone\nexpect Vex spends its Swift action on Drop prone\nexpect drops prone where it stands as an immediate action (its Swift action)\nuntil-human 3000\nwait 10\nwalk-terms\nquit\n",
         prompt.display()
     );
     let log = play_script(&dir, "d20-patrol", 1, &text);
@@ -252,5 +260,51 @@ quit
     );
     let log = play_script(&dir, "skirmish", 1, &text);
     assert_drawn(&bar, &log);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn gui_end_to_end_every_rules_word_in_the_panels_shows_its_rule_and_f1_opens_help() {
+    let Some(dir) = e2e_dir("terms") else {
+        return;
+    };
+    let (tip, help) = (dir.join("terms-soak.png"), dir.join("terms-help.png"));
+    // The Brawler aims its Sphere at the Tank: the unit panel and the odds panel are full of
+    // words of the rules. The mouse goes onto the panel (the Tank stays described), Soak's
+    // tooltip quotes the chapter, then every linked word on screen is hovered in turn and its
+    // tooltip checked against the glossary; F1 opens the help screen.
+    let text = format!(
+        "until-human 1200
+wait 30
+key Digit7
+wait 5
+cursor 12 2
+wait 10
+hover-term Soak
+expect-tooltip Tenacity Modifier
+shot {}
+wait 5
+walk-terms
+key F1
+wait 10
+shot {}
+key F1
+wait 5
+quit
+",
+        tip.display(),
+        help.display()
+    );
+    let log = play_script(&dir, "skirmish", 1, &text);
+    assert_drawn(&tip, &log);
+    assert_drawn(&help, &log);
+    let walked: usize = log
+        .lines()
+        .find_map(|l| l.strip_prefix("walk-terms: "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("walk-terms reports its count\n{log}"));
+    // The Tank's sheet alone has 21 words; the odds panel and the log add more.
+    assert!(walked >= 40, "{walked} words walked\n{log}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -4,12 +4,67 @@
 use bevy::prelude::*;
 
 use gridclash::gui::control::BattleUi;
+use gridclash::gui::help::{HelpScreen, help_sections};
 use gridclash::gui::settings_screen::{SettingsRow, change, label};
 use gridclash::gui::threat::ThreatCache;
 use gridclash::gui::window::WindowChoice;
 use gridclash::gui::{Screen, Session, Settings};
 
 use crate::gui_app::{battle_app, scenario_app, screen, session, tap};
+
+#[test]
+fn gui_f1_opens_help_over_a_paused_battle_and_esc_or_f1_closes_it() {
+    let mut app = battle_app("human,ai");
+    let before = session(&mut app).battle.events().len();
+    tap(&mut app, KeyCode::F1);
+    assert!(app.world().resource::<HelpScreen>().open);
+    assert!(
+        app.world().resource::<BattleUi>().paused,
+        "help pauses the battle"
+    );
+    // Under help, the end-turn key does nothing.
+    tap(&mut app, KeyCode::KeyT);
+    assert_eq!(session(&mut app).battle.events().len(), before);
+    tap(&mut app, KeyCode::Escape);
+    let ui = app.world().resource::<BattleUi>();
+    assert!(!app.world().resource::<HelpScreen>().open);
+    assert!(!ui.paused, "Esc closes help, not help then the pause menu");
+    tap(&mut app, KeyCode::F1);
+    tap(&mut app, KeyCode::F1);
+    assert!(!app.world().resource::<HelpScreen>().open);
+    assert!(!app.world().resource::<BattleUi>().paused);
+}
+
+#[test]
+fn gui_help_lists_every_bound_key_and_every_glossary_entry_with_its_text() {
+    let mut app = battle_app("human,ai");
+    let settings = app.world().resource::<Settings>().clone();
+    let sections = help_sections(&session(&mut app), &settings);
+    let all: Vec<String> = sections.iter().flat_map(|(_, l)| l.clone()).collect();
+    assert!(all.iter().any(|l| l == "F1: Help"), "the help key itself");
+    assert!(all.iter().any(|l| l == "T: End turn"));
+    let rules = session(&mut app).battle.rules().clone();
+    for e in rules.glossary.entries() {
+        assert!(
+            all.iter()
+                .any(|l| l.starts_with(&e.term) && l.contains(&e.text)),
+            "{} is on the help screen with its text",
+            e.term
+        );
+    }
+    let headings: Vec<&str> = sections.iter().map(|(h, _)| h.as_str()).collect();
+    for h in [
+        "Pools",
+        "Stats",
+        "Conditions",
+        "Maneuvers",
+        "Attack types",
+        "Actions",
+        "Terms",
+    ] {
+        assert!(headings.contains(&h), "{h} in {headings:?}");
+    }
+}
 
 #[test]
 fn gui_f2_shows_the_squares_the_opponents_threaten_and_hides_them_again() {

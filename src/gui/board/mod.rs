@@ -13,7 +13,7 @@ use bevy_ecs_tilemap::prelude::*;
 use super::art::{Art, TILE_PX, TokenShape, make_art};
 use super::input::CursorSquare;
 use super::session::Session;
-use bevy::ui::RelativeCursorPosition;
+use bevy::ui::{ComputedNode, UiGlobalTransform};
 
 use super::{Screen, Settings, palette};
 use crate::battle::components::CombatantId;
@@ -124,7 +124,8 @@ pub(super) fn plugin(app: &mut App) {
             (
                 camera::measure_viewport,
                 camera::open_view,
-                camera::pan_and_zoom_camera,
+                // Under the pause menu or the help screen the keys and the wheel are theirs.
+                camera::pan_and_zoom_camera.run_if(not_paused),
                 camera::centre_on_actor,
                 point_cursor_at_square,
                 animate_events,
@@ -335,11 +336,22 @@ fn token_centre(at: Square, size: u32, map_height: u32) -> Vec2 {
     Vec2::new(a.x + off, a.y - off)
 }
 
+/// The right-hand panel (unit sheet and odds): moving the mouse onto it keeps the square
+/// pointed at, so what the panel describes does not change under the mouse.
+#[derive(Component)]
+pub struct ReadingPanel;
+
+/// The battle is not under the pause menu or the help screen.
+fn not_paused(ui: Res<super::control::BattleUi>) -> bool {
+    !ui.paused
+}
+
 /// Sets the cursor square from the mouse when it is over the board viewport (not a panel).
 fn point_cursor_at_square(
     windows: Query<&Window>,
     camera: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
-    viewport: Query<&RelativeCursorPosition, With<BoardViewport>>,
+    viewport: Query<(&ComputedNode, &UiGlobalTransform), With<BoardViewport>>,
+    reading: Query<(&ComputedNode, &UiGlobalTransform), With<ReadingPanel>>,
     session: Res<Session>,
     mut cursor: ResMut<CursorSquare>,
     mut last: Local<Option<Vec2>>,
@@ -355,8 +367,16 @@ fn point_cursor_at_square(
         return;
     }
     *last = Some(pos);
-    if !viewport.single().is_ok_and(|v| v.cursor_over()) {
-        cursor.0 = None;
+    // Tested against the nodes where they are now, not last frame's `RelativeCursorPosition`:
+    // a mouse that jumps (a flick, a script) would otherwise be read as still on the board.
+    let physical = pos * window.scale_factor();
+    let over = |(node, t): (&ComputedNode, &UiGlobalTransform)| node.contains_point(*t, physical);
+    if !viewport.single().is_ok_and(over) {
+        // Over the unit and odds panel the square pointed at stays, so its words can be
+        // hovered for their rules while the panel still describes it.
+        if !reading.iter().any(over) {
+            cursor.0 = None;
+        }
         return;
     }
     let Ok((cam, cam_t)) = camera.single() else {

@@ -25,7 +25,7 @@ pub(super) fn scroll_log_with_wheel(
     mut ui: ResMut<crate::gui::control::BattleUi>,
 ) {
     let notches: f32 = wheel.read().map(|w| w.y.signum()).sum();
-    if notches == 0.0 || !panel.single().is_ok_and(|p| p.cursor_over()) {
+    if notches == 0.0 || ui.paused || !panel.single().is_ok_and(|p| p.cursor_over()) {
         return;
     }
     let lines = notches.abs() as usize;

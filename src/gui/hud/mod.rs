@@ -6,6 +6,7 @@ mod bar;
 pub mod buttons;
 mod combat_log;
 mod odds;
+pub mod terms;
 mod unit;
 
 use bar::action_bar_items;
@@ -18,7 +19,7 @@ use bevy::prelude::*;
 
 use bevy::ui::RelativeCursorPosition;
 
-use super::board::{BOTTOM_H, BoardViewport, PANEL_W, TOP_H};
+use super::board::{BOTTOM_H, BoardViewport, PANEL_W, ReadingPanel, TOP_H};
 use super::control::{BattleUi, PAUSE_ENTRIES, PauseMenu};
 use super::input::{CursorSquare, GameAction};
 use super::session::Session;
@@ -59,7 +60,7 @@ enum Popup {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins(buttons::plugin)
+    app.add_plugins((buttons::plugin, terms::plugin))
         .add_systems(OnEnter(Screen::Battle), spawn_hud)
         .add_systems(
             Update,
@@ -109,6 +110,11 @@ fn text(kind: HudText, size: f32, colour: Color) -> impl Bundle {
         TextFont::from_font_size(size),
         TextColor(colour),
     )
+}
+
+/// A panel text whose words of the rules link to their glossary entries (see [`terms`]).
+fn linked_text(kind: HudText, size: f32, colour: Color) -> impl Bundle {
+    (text(kind, size, colour), terms::LinkedText::default())
 }
 
 fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
@@ -226,12 +232,13 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                                 TextFont::from_font_size(12.0),
                                 TextColor(palette::TEXT_DIM),
                             ));
-                            bottom.spawn(text(HudText::Log, 12.0, palette::TEXT));
+                            bottom.spawn(linked_text(HudText::Log, 12.0, palette::TEXT));
                         });
                     });
                 // Unit, odds and prompts on the right.
                 middle
                     .spawn((
+                        ReadingPanel,
                         Node {
                             width: px(PANEL_W),
                             max_width: percent(42),
@@ -245,7 +252,7 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                         BackgroundColor(palette::PANEL),
                     ))
                     .with_children(|panel| {
-                        panel.spawn(text(HudText::Unit, 13.0, palette::TEXT));
+                        panel.spawn(linked_text(HudText::Unit, 13.0, palette::TEXT));
                         for ki in [false, true] {
                             panel
                                 .spawn((
@@ -268,7 +275,7 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                                 ));
                         }
                         panel.spawn((
-                            text(HudText::Odds, 13.0, palette::TEXT),
+                            linked_text(HudText::Odds, 13.0, palette::TEXT),
                             Node {
                                 margin: UiRect::top(px(8)),
                                 ..default()
@@ -293,7 +300,7 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                 BackgroundColor(palette::PANEL.with_alpha(0.96)),
                 Visibility::Hidden,
             ))
-            .with_child(text(HudText::Prompt, 15.0, palette::TEXT));
+            .with_child(linked_text(HudText::Prompt, 15.0, palette::TEXT));
             root.spawn((
                 Popup::Pause,
                 Node {
@@ -406,7 +413,7 @@ fn draw_texts(
     cursor: Res<CursorSquare>,
     settings: Res<Settings>,
     view: Res<BattleView>,
-    mut texts: Query<(&HudText, &mut Text)>,
+    mut texts: Query<(&HudText, &mut Text, Option<&mut terms::LinkedText>)>,
     mut bar: ResMut<BarItems>,
 ) {
     let keys = Keys::from(&settings);
@@ -467,7 +474,7 @@ fn draw_texts(
             )
         }
     };
-    for (kind, mut t) in &mut texts {
+    for (kind, mut t, linked) in &mut texts {
         let want = match kind {
             HudText::Round => round.clone(),
             HudText::Unit => unit.clone(),
@@ -477,8 +484,11 @@ fn draw_texts(
             HudText::Handoff => handoff.clone().unwrap_or_default(),
             HudText::Pause => pause.clone(),
         };
-        if t.0 != want {
-            t.0 = want;
+        match linked {
+            Some(mut l) if l.0 != want => l.0 = want,
+            Some(_) => {}
+            None if t.0 != want => t.0 = want,
+            None => {}
         }
     }
 }
@@ -486,6 +496,7 @@ fn draw_texts(
 fn show_boxes(
     mut session: ResMut<Session>,
     ui: Res<BattleUi>,
+    help: Res<super::help::HelpScreen>,
     mut popups: Query<(&Popup, &mut Visibility)>,
 ) {
     let has_prompt = session.prompt_pending();
@@ -493,7 +504,7 @@ fn show_boxes(
         let shown = match popup {
             Popup::Prompt => has_prompt,
             Popup::Handoff => session.handoff.is_some(),
-            Popup::Pause => ui.paused,
+            Popup::Pause => ui.paused && !help.open,
         };
         *v = if shown {
             Visibility::Inherited

@@ -227,12 +227,13 @@ pub(super) fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -
                 }
             }
             _ => out.push_str(&format!(
-                "Click a lit square to move there, an opponent to aim at it.\nHover a unit to see it here.\n{}: move  |  {}-{}: aim an attack\n{}: threats (orange melee, yellow farther)\n{}: centre the camera on the unit",
+                "Click a lit square to move there, an opponent to aim at it.\nHover a unit to see it here.\n{}: move  |  {}-{}: aim an attack\n{}: threats (orange melee, yellow farther)\n{}: centre the camera on the unit\n{}: help, keys and every rule's words (blue words: hover)",
                 keys.of(GameAction::Move),
                 keys.of(GameAction::Slot1),
                 keys.of(GameAction::Slot9),
                 keys.of(GameAction::ThreatOverlay),
-                keys.of(GameAction::CentreCamera)
+                keys.of(GameAction::CentreCamera),
+                keys.of(GameAction::Help)
             )),
         }
         return out;
