@@ -286,7 +286,7 @@ fn spawn_help(commands: &mut Commands, session: &Session, settings: &Settings) {
 
 /// One line of a section: an entry's words (before the first ": ") in the link colour, its
 /// text in the panel's, its source dimmed.
-fn spawn_entry_line(col: &mut bevy::ecs::hierarchy::ChildSpawnerCommands, line: &str) {
+pub fn spawn_entry_line(col: &mut bevy::ecs::hierarchy::ChildSpawnerCommands, line: &str) {
     let font = TextFont::from_font_size(13.0);
     let (term, rest) = line.split_once(": ").unwrap_or(("", line));
     let (text, source) = rest.rsplit_once("  [").unwrap_or((rest, ""));
@@ -322,19 +322,34 @@ fn scroll_help(
     mut wheel: MessageReader<MouseWheel>,
     mut scroll: Query<(&mut ScrollPosition, &ComputedNode), With<HelpScroll>>,
 ) {
-    let notches: f32 = wheel
+    let notches = wheel_notches(&mut wheel);
+    if !help.open {
+        return;
+    }
+    if let Ok((mut at, node)) = scroll.single_mut() {
+        scroll_column(&mut at, node, notches, &keys);
+    }
+}
+
+/// Notches the wheel turned this frame (away from the player: positive).
+pub fn wheel_notches(wheel: &mut MessageReader<MouseWheel>) -> f32 {
+    wheel
         .read()
         .map(|w| match w.unit {
             MouseScrollUnit::Line => w.y,
             MouseScrollUnit::Pixel => w.y / LINE_PX,
         })
-        .sum();
-    if !help.open {
-        return;
-    }
-    let Ok((mut at, node)) = scroll.single_mut() else {
-        return;
-    };
+        .sum()
+}
+
+/// Scrolls a full-screen column (help, credits) by the wheel's notches, the arrow keys and
+/// Page Up/Down, never past its ends.
+pub fn scroll_column(
+    at: &mut ScrollPosition,
+    node: &ComputedNode,
+    notches: f32,
+    keys: &ButtonInput<KeyCode>,
+) {
     let page = node.size.y * node.inverse_scale_factor;
     let mut by = -notches * LINE_PX;
     for (key, step) in [

@@ -8,6 +8,7 @@
 pub mod art;
 pub mod board;
 pub mod control;
+pub mod credits;
 pub mod end;
 pub mod fonts;
 pub mod frame_stats;
@@ -43,6 +44,8 @@ pub enum Screen {
     End,
     /// The save and replay list.
     Load,
+    /// Who made the game, the rules it plays and the licences of what it is built from.
+    Credits,
 }
 
 /// Where saves and replays are read and written (see [`crate::save::slots`]).
@@ -155,6 +158,7 @@ pub fn logic_plugin(app: &mut App) {
             load_screen::plugin,
             threat::plugin,
             help::logic_plugin,
+            credits::plugin,
         ))
         .add_systems(Startup, open_first_screen)
         .add_systems(PreUpdate, control::apply_settings);

@@ -50,6 +50,7 @@ pub enum Row {
     Start,
     Load,
     Settings,
+    Credits,
     Quit,
 }
 
@@ -152,7 +153,13 @@ impl TitleMenu {
     pub fn rows(&self) -> Vec<Row> {
         let mut rows = vec![Row::Ruleset, Row::Scenario];
         rows.extend((0..self.sides.len()).map(Row::Side));
-        rows.extend([Row::Start, Row::Load, Row::Settings, Row::Quit]);
+        rows.extend([
+            Row::Start,
+            Row::Load,
+            Row::Settings,
+            Row::Credits,
+            Row::Quit,
+        ]);
         rows
     }
 
@@ -242,7 +249,7 @@ fn spawn_title(mut commands: Commands, options: Res<PlayOptions>, menu: Option<R
                     ..default()
                 },
             ));
-            for i in 0..13 {
+            for i in 0..14 {
                 super::spawn_menu_row(root, RowText(i), 700.0, 20.0);
             }
             root.spawn((
@@ -320,6 +327,7 @@ fn activate(
             commands.insert_resource(super::settings_screen::SettingsMenu::default());
             next.set(Screen::Settings);
         }
+        Some(Row::Credits) => next.set(Screen::Credits),
         Some(Row::Quit) => {
             exit.write(AppExit::Success);
         }
@@ -396,6 +404,7 @@ fn draw_title(
             }
             Row::Load => "Load a battle / watch a replay".into(),
             Row::Settings => "Settings".into(),
+            Row::Credits => "Credits and licences".into(),
             Row::Quit => "Quit".into(),
         })
         .collect();

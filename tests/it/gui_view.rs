@@ -10,7 +10,43 @@ use gridclash::gui::threat::ThreatCache;
 use gridclash::gui::window::WindowChoice;
 use gridclash::gui::{Screen, Session, Settings};
 
-use crate::gui_app::{battle_app, scenario_app, screen, session, tap};
+use crate::gui_app::{app, battle_app, scenario_app, screen, session, tap};
+
+#[test]
+fn gui_title_credits_row_opens_the_credits_and_esc_comes_back() {
+    let mut app = app(gridclash::gui::PlayOptions::default());
+    assert_eq!(screen(&app), Screen::Title);
+    // Credits is the row above Quit, the last one: up twice from the first row.
+    tap(&mut app, KeyCode::ArrowUp);
+    tap(&mut app, KeyCode::ArrowUp);
+    tap(&mut app, KeyCode::Enter);
+    app.update();
+    assert_eq!(screen(&app), Screen::Credits);
+    tap(&mut app, KeyCode::Escape);
+    app.update();
+    assert_eq!(screen(&app), Screen::Title);
+}
+
+#[test]
+fn gui_credits_name_the_fonts_the_rules_and_every_crate_with_its_licence() {
+    use gridclash::gui::credits::{crates_in_the_game, credit_sections};
+    let crates = crates_in_the_game();
+    assert!(crates.len() > 400, "{} crates", crates.len());
+    assert!(
+        crates.iter().any(|c| c.starts_with("bevy 0.19.1: ")),
+        "Bevy"
+    );
+    assert!(
+        crates.iter().all(|c| c.contains(": ")),
+        "each with its licence"
+    );
+    let all: Vec<String> = credit_sections().into_iter().flat_map(|(_, l)| l).collect();
+    assert!(
+        all.iter()
+            .any(|l| l.contains("DejaVu") && l.contains("Bitstream Vera"))
+    );
+    assert!(all.iter().any(|l| l.starts_with("DBU RPG")));
+}
 
 #[test]
 fn gui_f1_opens_help_over_a_paused_battle_and_esc_or_f1_closes_it() {

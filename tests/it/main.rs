@@ -27,6 +27,7 @@ mod gui_e2e;
 mod gui_view;
 mod hide;
 mod invariants;
+mod licences;
 mod movement;
 mod numbers;
 mod odds;
