@@ -69,6 +69,8 @@ pub struct BattleUi {
     pub threats: bool,
     /// How many lines the log is scrolled back from its newest (0: following the battle).
     pub log_back: usize,
+    /// Which lines the log shows.
+    pub log_filter: super::hud::combat_log::LogFilter,
     /// Seconds the finished battle has stayed on screen.
     pub finished_for: f32,
     /// A system earlier in this frame's chain acted on the input (pause, pause menu,

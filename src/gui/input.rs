@@ -144,6 +144,8 @@ pub enum GameAction {
     ThreatOverlay,
     /// Open or close the help screen: the controls and the ruleset's glossary.
     Help,
+    /// Show only some lines of the combat log: attacks, health, moves, one unit's, all.
+    LogFilter,
 }
 
 impl GameAction {
@@ -235,6 +237,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::ToggleFullscreen, vec![K::F11]),
         (A::ThreatOverlay, vec![K::F2]),
         (A::Help, vec![K::F1]),
+        (A::LogFilter, vec![K::Slash]),
         (A::QuickSave, vec![K::F5]),
         (A::QuickLoad, vec![K::F9]),
         (A::Undo, vec![K::KeyZ, K::Backspace]),
@@ -291,6 +294,10 @@ pub fn gamepad_map() -> InputMap<GameAction> {
         .with(
             A::Help,
             ButtonlikeChord::new([GamepadButton::LeftTrigger2, GamepadButton::Select]),
+        )
+        .with(
+            A::LogFilter,
+            ButtonlikeChord::new([GamepadButton::RightTrigger2, GamepadButton::Select]),
         )
         .with(A::Pause, GamepadButton::Mode)
         .with(A::BoostedMove, GamepadButton::LeftThumb)

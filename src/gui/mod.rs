@@ -159,6 +159,7 @@ pub fn logic_plugin(app: &mut App) {
             threat::plugin,
             help::logic_plugin,
             credits::plugin,
+            hud::logic_plugin,
         ))
         .add_systems(Startup, open_first_screen)
         .add_systems(PreUpdate, control::apply_settings);

@@ -82,6 +82,7 @@ struct ScreenKey {
     menu: PauseMenu,
     log_expanded: bool,
     log_back: usize,
+    log_filter: crate::gui::hud::combat_log::LogFilter,
     threats: bool,
 }
 
@@ -114,6 +115,7 @@ impl ScreenKey {
             menu: ui.menu.clone(),
             log_expanded: ui.log_expanded,
             log_back: ui.log_back,
+            log_filter: ui.log_filter,
             threats: ui.threats,
         }
     }

@@ -153,6 +153,7 @@ fn key_named(name: &str) -> Option<KeyCode> {
         "Semicolon" => K::Semicolon,
         "Period" => K::Period,
         "Comma" => K::Comma,
+        "Slash" => K::Slash,
         _ => return None,
     })
 }

@@ -29,7 +29,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 50] = [
+pub const REBINDABLE: [GameAction; 51] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -71,6 +71,7 @@ pub const REBINDABLE: [GameAction; 50] = [
     GameAction::ToggleLog,
     GameAction::LogOlder,
     GameAction::LogNewer,
+    GameAction::LogFilter,
     GameAction::Pause,
     GameAction::QuickSave,
     GameAction::QuickLoad,

@@ -49,6 +49,49 @@ fn gui_credits_name_the_fonts_the_rules_and_every_crate_with_its_licence() {
 }
 
 #[test]
+fn gui_slash_steps_the_log_filter_through_attacks_health_moves_one_unit_and_back() {
+    use gridclash::gui::hud::combat_log::LogFilter;
+    let mut app = battle_app("human,ai");
+    let mut seen = vec![app.world().resource::<BattleUi>().log_filter];
+    for _ in 0..5 {
+        tap(&mut app, KeyCode::Slash);
+        seen.push(app.world().resource::<BattleUi>().log_filter);
+    }
+    use LogFilter as F;
+    assert_eq!(
+        seen,
+        [F::All, F::Attacks, F::Health, F::Moves, F::Unit, F::All]
+    );
+    // Each event of a played battle is in at most one of the three kinds, and the attacks
+    // filter keeps the rolls.
+    let mut game = gridclash::sim::AiMatch::new(
+        &session(&mut app).loaded.clone(),
+        4,
+        &[gridclash::ai::Policy::Normal, gridclash::ai::Policy::Normal],
+        5,
+    )
+    .expect("plays");
+    while !game.finished() {
+        game.step().expect("a step");
+    }
+    let names = gridclash::battle::event::Names::default();
+    let events = game.battle.events();
+    for e in events {
+        let kinds = [F::Attacks, F::Health, F::Moves]
+            .iter()
+            .filter(|f| f.keeps(e, "", ""))
+            .count();
+        assert!(kinds <= 1, "{e:?} in {kinds} filters");
+    }
+    assert!(events.iter().any(|e| matches!(
+        e,
+        gridclash::battle::event::BattleEvent::StrikeRolled { .. }
+    ) && F::Attacks.keeps(e, &e.describe(&names), "")));
+    assert!(F::Unit.keeps(&events[0], "Tank rolls Initiative 6", "Tank"));
+    assert!(!F::Unit.keeps(&events[0], "Mage rolls Initiative 6", "Tank"));
+}
+
+#[test]
 fn gui_f1_opens_help_over_a_paused_battle_and_esc_or_f1_closes_it() {
     let mut app = battle_app("human,ai");
     let before = session(&mut app).battle.events().len();

@@ -1,5 +1,6 @@
 //! The combat log panel and the prompt line: what just happened and what is asked of a player;
-//! the mouse wheel over the panel scrolls the log.
+//! the mouse wheel over the panel scrolls the log, and `/` filters it (attacks, health and
+//! conditions, moves, or the lines about the unit the panel shows).
 
 use bevy::prelude::*;
 
@@ -36,9 +37,130 @@ pub(super) fn scroll_log_with_wheel(
     };
 }
 
+/// Which lines of the log are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LogFilter {
+    #[default]
+    All,
+    /// Declarations, rolls, damage and what answers an attack.
+    Attacks,
+    /// Conditions, Health Thresholds, saves, recovery and defeat.
+    Health,
+    /// Moves, falls, pushes and stops.
+    Moves,
+    /// Every line that names the unit the right-hand panel shows.
+    Unit,
+}
+
+impl LogFilter {
+    /// The next filter, as the filter key steps through them.
+    pub fn next(self) -> Self {
+        match self {
+            Self::All => Self::Attacks,
+            Self::Attacks => Self::Health,
+            Self::Health => Self::Moves,
+            Self::Moves => Self::Unit,
+            Self::Unit => Self::All,
+        }
+    }
+
+    /// Whether the line of `event` (its words `line`) passes, `unit` being the shown unit's
+    /// name.
+    pub fn keeps(self, event: &BattleEvent, line: &str, unit: &str) -> bool {
+        use BattleEvent as E;
+        match self {
+            Self::All => true,
+            Self::Unit => !unit.is_empty() && line.contains(unit),
+            Self::Moves => matches!(
+                event,
+                E::Moved { .. }
+                    | E::Fell { .. }
+                    | E::Dive { .. }
+                    | E::DroppedProne { .. }
+                    | E::Pushed { .. }
+                    | E::StoppedAtReach { .. }
+                    | E::StoppedShort { .. }
+                    | E::DigiFall { .. }
+            ),
+            Self::Health => matches!(
+                event,
+                E::ConditionApplied { .. }
+                    | E::ConditionEnded { .. }
+                    | E::ThresholdReached { .. }
+                    | E::SteadfastRolled { .. }
+                    | E::ThresholdPenalty { .. }
+                    | E::Defeated { .. }
+                    | E::DigiEffect { .. }
+                    | E::Recovered { .. }
+                    | E::RecoveryStarted { .. }
+                    | E::SurgeUsed { .. }
+                    | E::OpposedSave { .. }
+                    | E::CheckRolled { .. }
+            ),
+            Self::Attacks => matches!(
+                event,
+                E::AttackDeclared { .. }
+                    | E::ExploitProvoked { .. }
+                    | E::DefenseDeclared { .. }
+                    | E::StrikeRolled { .. }
+                    | E::DefenseRolled { .. }
+                    | E::Clash { .. }
+                    | E::D20Check { .. }
+                    | E::WoundRolled { .. }
+                    | E::Damage { .. }
+                    | E::Reflected { .. }
+                    | E::UnitedAttack { .. }
+                    | E::CounterStruck { .. }
+                    | E::MissChanceRolled { .. }
+                    | E::CoverRolled { .. }
+                    | E::StageHit { .. }
+                    | E::Blast { .. }
+                    | E::SneakContest { .. }
+                    | E::Slammed { .. }
+                    | E::GrappleRoll { .. }
+                    | E::AttackEnded { .. }
+            ),
+        }
+    }
+
+    /// How the log's first line names the filter.
+    fn words(self, unit: &str) -> String {
+        match self {
+            Self::All => String::new(),
+            Self::Attacks => "attacks".into(),
+            Self::Health => "health and conditions".into(),
+            Self::Moves => "moves".into(),
+            Self::Unit => format!("lines naming {unit}"),
+        }
+    }
+}
+
+/// The filter key steps the log's filter (not under the pause menu or help).
+pub(super) fn cycle_log_filter(
+    input: crate::gui::input::PlayerInput,
+    mut ui: ResMut<crate::gui::control::BattleUi>,
+) {
+    if ui.paused {
+        return;
+    }
+    if input
+        .any()
+        .is_some_and(|a| a.just_pressed(&GameAction::LogFilter))
+    {
+        ui.log_filter = ui.log_filter.next();
+        ui.log_back = 0;
+    }
+}
+
 /// The combat log's last lines, or older ones when scrolled back `back` lines (the first line
 /// then says where in the log it is).
-pub(super) fn log_text(session: &mut Session, expanded: bool, back: usize, keys: &Keys) -> String {
+pub(super) fn log_text(
+    session: &mut Session,
+    ui: &crate::gui::control::BattleUi,
+    unit: &str,
+    keys: &Keys,
+) -> String {
+    let (expanded, back, filter) = (ui.log_expanded, ui.log_back, ui.log_filter);
     let dice_hint = format!("({}: dice)", keys.of(GameAction::ToggleLog));
     let names = session.names.clone();
     let viewer = session.viewer();
@@ -48,6 +170,7 @@ pub(super) fn log_text(session: &mut Session, expanded: bool, back: usize, keys:
     let lines: Vec<String> = events
         .iter()
         .filter(|e| !matches!(e, BattleEvent::ActionsRefreshed { .. }))
+        .filter(|e| filter == LogFilter::All || filter.keeps(e, &e.describe(&names), unit))
         .map(|e| {
             // A Hidden opponent's moves say nothing of where it went.
             if let BattleEvent::Moved { who, .. } = e
@@ -82,10 +205,19 @@ pub(super) fn log_text(session: &mut Session, expanded: bool, back: usize, keys:
             }
         })
         .collect();
-    let keep = if expanded { 5 } else { 7 };
+    let filtered = filter != LogFilter::All;
+    let keep = if expanded { 5 } else { 7 } - usize::from(filtered);
     let end = lines.len().saturating_sub(back).max(keep.min(lines.len()));
     let start = end.saturating_sub(keep);
-    let shown = lines[start..end].join("\n");
+    let mut shown = lines[start..end].join("\n");
+    if filtered {
+        shown = format!(
+            "-- log: {} ({} lines; {}: next filter) --\n{shown}",
+            filter.words(unit),
+            lines.len(),
+            keys.of(GameAction::LogFilter)
+        );
+    }
     if end < lines.len() {
         format!(
             "-- log lines {}-{} of {} ({} older, {} newer) --\n{shown}",

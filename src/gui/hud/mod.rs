@@ -4,7 +4,7 @@
 
 mod bar;
 pub mod buttons;
-mod combat_log;
+pub mod combat_log;
 mod odds;
 pub mod terms;
 mod unit;
@@ -57,6 +57,15 @@ enum Popup {
     /// The hot-seat cover that hides the board until the next player confirms.
     Handoff,
     Pause,
+}
+
+/// What of the panels works without a window (headless app tests drive it): the log filter.
+pub(super) fn logic_plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        combat_log::cycle_log_filter
+            .run_if(in_state(Screen::Battle).and_then(resource_exists::<Session>)),
+    );
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -425,7 +434,9 @@ fn draw_texts(
     if *bar != fresh {
         *bar = fresh;
     }
-    let log = log_text(&mut session, ui.log_expanded, ui.log_back, &keys);
+    let shown =
+        shown_unit(&mut session, cursor.0).map_or(String::new(), |f| f.identity.name.clone());
+    let log = log_text(&mut session, &ui, &shown, &keys);
     let prompt = prompt_text(&mut session, &view, &keys);
     let handoff = session.handoff.map(|side| {
         let name = session
