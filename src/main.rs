@@ -239,6 +239,23 @@ struct PlayArgs {
     /// frame time and the time from start to the first battle frame, and quit.
     #[arg(long, value_name = "N")]
     frame_stats: Option<usize>,
+    /// Open the window at this size, e.g. 1920x1080 (at least 640x360), whatever the
+    /// settings remember: for screenshots at another size.
+    #[arg(long, value_name = "WxH", value_parser = parse_window_size)]
+    window: Option<(u32, u32)>,
+}
+
+/// `WIDTHxHEIGHT` in pixels, at least 640x360.
+fn parse_window_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("`{s}` is not WIDTHxHEIGHT in pixels, e.g. 1920x1080");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h): (u32, u32) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
+    if w < 640 || h < 360 {
+        return Err(format!(
+            "{w}x{h} is smaller than the game's least window, 640x360"
+        ));
+    }
+    Ok((w, h))
 }
 
 #[derive(clap::Args)]

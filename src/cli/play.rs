@@ -80,6 +80,7 @@ pub fn play(args: &PlayArgs) -> Result<ExitCode, String> {
         replay: args.replay.clone(),
         data_dir: Some(root),
         frame_stats: args.frame_stats,
+        window: args.window,
     });
     Ok(match exit {
         bevy::app::AppExit::Success => ExitCode::SUCCESS,

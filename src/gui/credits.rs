@@ -131,8 +131,12 @@ fn spawn_credits(mut commands: Commands) {
                     if heading == "Crates in the game" {
                         // Five to a row: 548 crates would be a very long single column.
                         col.spawn(Node {
-                            flex_wrap: FlexWrap::Wrap,
-                            align_content: AlignContent::FlexStart,
+                            // As many 230 px columns as the window holds.
+                            display: Display::Grid,
+                            grid_template_columns: vec![RepeatedGridTrack::px(
+                                GridTrackRepetition::AutoFill,
+                                230.0,
+                            )],
                             flex_shrink: 0.0,
                             column_gap: px(12),
                             ..default()
@@ -143,10 +147,6 @@ fn spawn_credits(mut commands: Commands) {
                                     Text::new(line),
                                     TextFont::from_font_size(11.0),
                                     TextColor(palette::TEXT),
-                                    Node {
-                                        width: px(230),
-                                        ..default()
-                                    },
                                 ));
                             }
                         });

@@ -254,8 +254,12 @@ fn spawn_help(commands: &mut Commands, session: &Session, settings: &Settings) {
                     if i == KEYS_SECTION {
                         // The keys as a grid, so the whole list fits on one screen.
                         col.spawn(Node {
-                            flex_wrap: FlexWrap::Wrap,
-                            align_content: AlignContent::FlexStart,
+                            // As many 230 px columns as the window holds.
+                            display: Display::Grid,
+                            grid_template_columns: vec![RepeatedGridTrack::px(
+                                GridTrackRepetition::AutoFill,
+                                230.0,
+                            )],
                             flex_shrink: 0.0,
                             column_gap: px(12),
                             row_gap: px(2),
@@ -267,10 +271,6 @@ fn spawn_help(commands: &mut Commands, session: &Session, settings: &Settings) {
                                     Text::new(line),
                                     TextFont::from_font_size(13.0),
                                     TextColor(palette::TEXT),
-                                    Node {
-                                        width: px(230),
-                                        ..default()
-                                    },
                                 ));
                             }
                         });

@@ -82,6 +82,8 @@ pub struct PlayOptions {
     pub data_dir: Option<std::path::PathBuf>,
     /// Measure this many battle frames, print their times and quit (`--frame-stats N`).
     pub frame_stats: Option<usize>,
+    /// Open the window at this size in pixels (`--window WxH`), whatever the settings say.
+    pub window: Option<(u32, u32)>,
 }
 
 /// The root of a full-window menu screen (title, settings, end): a centred column on the
@@ -226,10 +228,13 @@ pub fn window_plugins_with(window: Window) -> bevy::app::PluginGroupBuilder {
 /// as the settings remember it; a scripted or measured run always opens the default one.
 pub fn run(options: PlayOptions) -> AppExit {
     let remember = options.script.is_none() && options.frame_stats.is_none();
-    let window = match settings::settings_path().map(|p| settings::load(&p)) {
+    let mut window = match settings::settings_path().map(|p| settings::load(&p)) {
         Some(Ok(s)) if remember => window::remembered_window("Gridclash", &s),
         _ => window::default_window("Gridclash"),
     };
+    if let Some((w, h)) = options.window {
+        window.resolution = bevy::window::WindowResolution::new(w, h);
+    }
     let mut app = App::new();
     app.add_plugins(window_plugins_with(window))
         .add_plugins(fonts::plugin)
