@@ -246,6 +246,7 @@ struct PlayArgs {
 }
 
 /// `WIDTHxHEIGHT` in pixels, at least 640x360.
+#[cfg(feature = "gui")]
 fn parse_window_size(s: &str) -> Result<(u32, u32), String> {
     let bad = || format!("`{s}` is not WIDTHxHEIGHT in pixels, e.g. 1920x1080");
     let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;

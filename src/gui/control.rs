@@ -70,7 +70,7 @@ pub struct BattleUi {
     /// How many lines the log is scrolled back from its newest (0: following the battle).
     pub log_back: usize,
     /// Which lines the log shows.
-    pub log_filter: super::hud::combat_log::LogFilter,
+    pub log_filter: super::hud::log_filter::LogFilter,
     /// Seconds the finished battle has stayed on screen.
     pub finished_for: f32,
     /// A system earlier in this frame's chain acted on the input (pause, pause menu,

@@ -6,12 +6,15 @@
 use bevy::input::mouse::MouseWheel;
 use bevy::prelude::*;
 
-use super::help::{scroll_column, spawn_entry_line, wheel_notches};
 use super::input::{GameAction, PlayerInput};
-use super::{Screen, fonts, palette};
+use super::page::{Section, page_node, scroll_column, spawn_page_body, wheel_notches};
+use super::{Screen, palette};
 
 /// The licences file, compiled in so the screen never lacks it.
 const LICENCES: &str = include_str!("../../assets/licenses/THIRD-PARTY-LICENSES.md");
+
+/// The heading of the list of crates.
+const CRATES: &str = "Crates in the game";
 
 /// The credits' scrolling column.
 #[derive(Component)]
@@ -77,86 +80,36 @@ pub fn credit_sections() -> Vec<(&'static str, Vec<String>)> {
                 crates.len().saturating_sub(1)
             )],
         ),
-        ("Crates in the game", crates),
+        (CRATES, crates),
     ]
 }
 
 fn spawn_credits(mut commands: Commands) {
+    let sections = credit_sections()
+        .into_iter()
+        .map(|(heading, lines)| Section {
+            heading: heading.to_string(),
+            // Many crates: in columns rather than one very long list.
+            grid: (heading == CRATES).then_some(11.0),
+            lines,
+        })
+        .collect();
     commands
         .spawn((
             Name::new("Credits"),
             DespawnOnExit(Screen::Credits),
-            Node {
-                width: percent(100),
-                height: percent(100),
-                padding: UiRect::axes(px(40), px(24)),
-                flex_direction: FlexDirection::Column,
-                row_gap: px(8),
-                ..default()
-            },
+            page_node(),
             BackgroundColor(palette::BACKDROP),
         ))
         .with_children(|root| {
-            root.spawn((Text::new("Credits"), fonts::heading(32.0), TextColor(palette::ACCENT)));
-            root.spawn((
-                Text::new("Wheel, arrows, Page Up/Down: scroll  |  Esc, Enter or a click: back to the title"),
-                TextFont::from_font_size(13.0),
-                TextColor(palette::TEXT_DIM),
-            ));
-            root.spawn((
-                CreditsScroll,
-                Button,
-                ScrollPosition::default(),
-                Node {
-                    flex_grow: 1.0,
-                    min_height: px(0),
-                    flex_direction: FlexDirection::Column,
-                    row_gap: px(6),
-                    overflow: Overflow::scroll_y(),
-                    ..default()
-                },
-            ))
-            .with_children(|col| {
-                for (heading, lines) in credit_sections() {
-                    col.spawn((
-                        Text::new(heading),
-                        fonts::heading(17.0),
-                        TextColor(palette::TERM),
-                        Node {
-                            margin: UiRect::top(px(8)),
-                            flex_shrink: 0.0,
-                            ..default()
-                        },
-                    ));
-                    if heading == "Crates in the game" {
-                        // Five to a row: 548 crates would be a very long single column.
-                        col.spawn(Node {
-                            // As many 230 px columns as the window holds.
-                            display: Display::Grid,
-                            grid_template_columns: vec![RepeatedGridTrack::px(
-                                GridTrackRepetition::AutoFill,
-                                230.0,
-                            )],
-                            flex_shrink: 0.0,
-                            column_gap: px(12),
-                            ..default()
-                        })
-                        .with_children(|grid| {
-                            for line in lines {
-                                grid.spawn((
-                                    Text::new(line),
-                                    TextFont::from_font_size(11.0),
-                                    TextColor(palette::TEXT),
-                                ));
-                            }
-                        });
-                    } else {
-                        for line in lines {
-                            spawn_entry_line(col, &line);
-                        }
-                    }
-                }
-            });
+            spawn_page_body(
+                root,
+                "Credits".into(),
+                "Wheel, arrows, Page Up/Down: scroll  |  Esc, Enter or a click: back to the title"
+                    .into(),
+                (CreditsScroll, Button),
+                sections,
+            );
         });
 }
 

@@ -3,15 +3,16 @@
 //! and term with its rule text and source), generated from the ruleset's data. It scrolls
 //! with the wheel, the arrow keys and Page Up/Down; F1 or Esc closes it.
 
-use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
+use bevy::input::mouse::MouseWheel;
 use bevy::prelude::*;
 
 use super::control::{BattleControls, BattleUi};
 use super::input::{GameAction, PlayerInput};
+use super::page::{Section, page_node, scroll_column, spawn_page_body, wheel_notches};
 use super::session::Session;
 use super::settings::key_label;
 use super::settings_screen::REBINDABLE;
-use super::{Screen, Settings, fonts, palette};
+use super::{Screen, Settings, palette};
 use crate::ruleset::glossary::TermKind;
 
 /// Whether the help screen is open, and whether it paused the battle itself (F1) or was
@@ -32,9 +33,6 @@ struct HelpRoot;
 
 /// The index of the keys in [`help_sections`], laid out as a grid.
 const KEYS_SECTION: usize = 1;
-
-/// Pixels one notch of the wheel or one arrow key scrolls.
-const LINE_PX: f32 = 48.0;
 
 /// The toggle, which headless app tests drive too.
 pub fn logic_plugin(app: &mut App) {
@@ -189,129 +187,43 @@ pub fn help_sections(session: &Session, settings: &Settings) -> Vec<(String, Vec
 
 fn spawn_help(commands: &mut Commands, session: &Session, settings: &Settings) {
     let rules = session.battle.rules();
-    let title = format!("Help: {}", rules.manifest.name);
     let close = settings
         .keys
         .get(&GameAction::Help)
         .and_then(|k| k.first())
         .map_or("Esc".into(), |k| format!("{} or Esc", key_label(*k)));
-    let sections = help_sections(session, settings);
+    let sections = help_sections(session, settings)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (heading, lines))| Section {
+            heading,
+            lines,
+            // The keys as a grid, so the whole list fits on one screen.
+            grid: (i == KEYS_SECTION).then_some(13.0),
+        })
+        .collect();
+    let mut node = page_node();
+    node.position_type = PositionType::Absolute;
     commands
         .spawn((
             HelpRoot,
             Name::new("Help"),
             DespawnOnExit(Screen::Battle),
-            Node {
-                position_type: PositionType::Absolute,
-                width: percent(100),
-                height: percent(100),
-                padding: UiRect::axes(px(40), px(24)),
-                flex_direction: FlexDirection::Column,
-                row_gap: px(8),
-                ..default()
-            },
+            node,
             BackgroundColor(palette::BACKDROP),
             GlobalZIndex(30),
         ))
         .with_children(|root| {
-            root.spawn((
-                Text::new(title),
-                fonts::heading(28.0),
-                TextColor(palette::ACCENT),
-            ));
-            root.spawn((
-                Text::new(format!(
+            spawn_page_body(
+                root,
+                format!("Help: {}", rules.manifest.name),
+                format!(
                     "{}  |  Wheel, arrows, Page Up/Down: scroll  |  {close}: close",
                     rules.manifest.description
-                )),
-                TextFont::from_font_size(13.0),
-                TextColor(palette::TEXT_DIM),
-            ));
-            root.spawn((
+                ),
                 HelpScroll,
-                ScrollPosition::default(),
-                Node {
-                    flex_grow: 1.0,
-                    min_height: px(0),
-                    flex_direction: FlexDirection::Column,
-                    row_gap: px(6),
-                    overflow: Overflow::scroll_y(),
-                    ..default()
-                },
-            ))
-            .with_children(|col| {
-                for (i, (heading, lines)) in sections.into_iter().enumerate() {
-                    col.spawn((
-                        Text::new(heading),
-                        fonts::heading(17.0),
-                        TextColor(palette::TERM),
-                        Node {
-                            margin: UiRect::top(px(8)),
-                            flex_shrink: 0.0,
-                            ..default()
-                        },
-                    ));
-                    if i == KEYS_SECTION {
-                        // The keys as a grid, so the whole list fits on one screen.
-                        col.spawn(Node {
-                            // As many 230 px columns as the window holds.
-                            display: Display::Grid,
-                            grid_template_columns: vec![RepeatedGridTrack::px(
-                                GridTrackRepetition::AutoFill,
-                                230.0,
-                            )],
-                            flex_shrink: 0.0,
-                            column_gap: px(12),
-                            row_gap: px(2),
-                            ..default()
-                        })
-                        .with_children(|grid| {
-                            for line in lines {
-                                grid.spawn((
-                                    Text::new(line),
-                                    TextFont::from_font_size(13.0),
-                                    TextColor(palette::TEXT),
-                                ));
-                            }
-                        });
-                        continue;
-                    }
-                    for line in lines {
-                        spawn_entry_line(col, &line);
-                    }
-                }
-            });
-        });
-}
-
-/// One line of a section: an entry's words (before the first ": ") in the link colour, its
-/// text in the panel's, its source dimmed.
-pub fn spawn_entry_line(col: &mut bevy::ecs::hierarchy::ChildSpawnerCommands, line: &str) {
-    let font = TextFont::from_font_size(13.0);
-    let (term, rest) = line.split_once(": ").unwrap_or(("", line));
-    let (text, source) = rest.rsplit_once("  [").unwrap_or((rest, ""));
-    // Not shrunk by the scrolling column: each line keeps the height its words need.
-    let tall = Node {
-        flex_shrink: 0.0,
-        ..default()
-    };
-    col.spawn((Text::new(""), font.clone(), TextColor(palette::TEXT), tall))
-        .with_children(|t| {
-            if !term.is_empty() {
-                t.spawn((
-                    TextSpan::new(format!("{term}: ")),
-                    fonts::heading(13.0),
-                    TextColor(palette::ACCENT),
-                ));
-            }
-            t.spawn((TextSpan::new(text), font.clone(), TextColor(palette::TEXT)));
-            if !source.is_empty() {
-                t.spawn((
-                    TextSpan::new(format!("  [{source}")),
-                    font.clone(),
-                    TextColor(palette::TEXT_DIM),
-                ));
-            }
+                sections,
+            );
         });
 }
 
@@ -328,42 +240,5 @@ fn scroll_help(
     }
     if let Ok((mut at, node)) = scroll.single_mut() {
         scroll_column(&mut at, node, notches, &keys);
-    }
-}
-
-/// Notches the wheel turned this frame (away from the player: positive).
-pub fn wheel_notches(wheel: &mut MessageReader<MouseWheel>) -> f32 {
-    wheel
-        .read()
-        .map(|w| match w.unit {
-            MouseScrollUnit::Line => w.y,
-            MouseScrollUnit::Pixel => w.y / LINE_PX,
-        })
-        .sum()
-}
-
-/// Scrolls a full-screen column (help, credits) by the wheel's notches, the arrow keys and
-/// Page Up/Down, never past its ends.
-pub fn scroll_column(
-    at: &mut ScrollPosition,
-    node: &ComputedNode,
-    notches: f32,
-    keys: &ButtonInput<KeyCode>,
-) {
-    let page = node.size.y * node.inverse_scale_factor;
-    let mut by = -notches * LINE_PX;
-    for (key, step) in [
-        (KeyCode::ArrowDown, LINE_PX),
-        (KeyCode::ArrowUp, -LINE_PX),
-        (KeyCode::PageDown, page * 0.9),
-        (KeyCode::PageUp, -page * 0.9),
-    ] {
-        if keys.just_pressed(key) {
-            by += step;
-        }
-    }
-    if by != 0.0 {
-        let most = ((node.content_size.y - node.size.y) * node.inverse_scale_factor).max(0.0);
-        at.0.y = (at.0.y + by).clamp(0.0, most);
     }
 }

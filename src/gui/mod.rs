@@ -17,6 +17,7 @@ pub mod hud;
 pub mod input;
 pub mod load_screen;
 pub mod mouse;
+pub mod page;
 pub mod palette;
 pub mod redraw;
 pub mod script;

@@ -82,7 +82,7 @@ struct ScreenKey {
     menu: PauseMenu,
     log_expanded: bool,
     log_back: usize,
-    log_filter: crate::gui::hud::combat_log::LogFilter,
+    log_filter: crate::gui::hud::log_filter::LogFilter,
     threats: bool,
 }
 

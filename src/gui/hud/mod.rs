@@ -5,6 +5,7 @@
 mod bar;
 pub mod buttons;
 pub mod combat_log;
+pub mod log_filter;
 mod odds;
 pub mod terms;
 mod unit;
