@@ -15,6 +15,7 @@
 //! wheel 3              # turn the mouse wheel 3 notches away from you (-3: towards you)
 //! expect-square-px 32  # fail unless the board draws squares at least 32 px wide
 //! expect-active-in-view  # fail unless the unit that acts is inside the board's view
+//! mouse 640 300        # move the mouse to this point of the window (logical pixels)
 //! hover-term Soak      # move the mouse onto the first word of the rules in a panel saying this
 //! expect-tooltip Soak  # fail unless the rules tooltip shown contains the text
 //! walk-terms           # hover every linked word on screen in turn; fail unless each one's
@@ -53,6 +54,8 @@ pub enum Step {
     ExpectSquarePx(u32),
     /// Fail unless the unit that acts stands inside the board's view.
     ExpectActiveInView,
+    /// Move the mouse to this point of the window, in logical pixels.
+    Mouse(Vec2),
     /// Move the mouse onto the first linked word of the rules that says this.
     HoverTerm(String),
     /// Fail unless the rules tooltip is shown and contains this text.
@@ -214,6 +217,17 @@ impl Script {
                 "expect-square-px" => Step::ExpectSquarePx(number("a number of pixels")?),
                 "expect-active-in-view" => Step::ExpectActiveInView,
                 "walk-terms" => Step::WalkTerms,
+                "mouse" => {
+                    let xy: Vec<f32> = rest
+                        .split_whitespace()
+                        .map(str::parse)
+                        .collect::<Result<_, _>>()
+                        .map_err(|_| err(format!("`mouse` needs two numbers, got `{rest}`")))?;
+                    match xy[..] {
+                        [x, y] => Step::Mouse(Vec2::new(x, y)),
+                        _ => return Err(err(format!("`mouse` needs X Y, got `{rest}`"))),
+                    }
+                }
                 "hover-term" if !rest.is_empty() => Step::HoverTerm(rest.to_string()),
                 "hover-term" => return Err(err("`hover-term` needs a word".into())),
                 "expect-tooltip" if !rest.is_empty() => Step::ExpectTooltip(rest.to_string()),
@@ -499,6 +513,13 @@ fn step(world: &mut World, script: &Script, run: &mut ScriptRun) {
                 );
                 return;
             }
+        }
+        Step::Mouse(at) => {
+            let mut windows = world.query::<&mut Window>();
+            if let Some(mut window) = windows.iter_mut(world).next() {
+                window.set_cursor_position(Some(at));
+            }
+            run.waiting = 1;
         }
         Step::HoverTerm(word) => {
             let spot = super::hud::terms::term_spots(world)

@@ -83,21 +83,32 @@ fn assert_drawn(shot: &std::path::Path, log: &str) {
 /// Runs the real game under xvfb on `scenario` with `seed` (Red human, Blue computer) and the
 /// script `text`, and returns its log; panics if the game fails.
 fn play_script(dir: &std::path::Path, scenario: &str, seed: u64, text: &str) -> String {
-    let script_path = dir.join(format!("{scenario}.script"));
+    let seed = seed.to_string();
+    let args = [
+        "--scenario",
+        scenario,
+        "--sides",
+        "human,ai",
+        "--seed",
+        &seed,
+        "--ai-pace",
+        "0.1",
+    ];
+    play_with(dir, scenario, &args, text)
+}
+
+/// Runs the real game under xvfb with `play`'s `args` and the script `text` (saved as
+/// `NAME.script` in `dir`, whose settings and data the game uses), and returns its log;
+/// panics if the game fails.
+fn play_with(dir: &std::path::Path, name: &str, args: &[&str], text: &str) -> String {
+    let script_path = dir.join(format!("{name}.script"));
     std::fs::write(&script_path, text).expect("script written");
     let out = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x720x24"])
         .arg(env!("CARGO_BIN_EXE_gridclash"))
-        .args([
-            "play",
-            "--scenario",
-            scenario,
-            "--sides",
-            "human,ai",
-            "--seed",
-        ])
-        .arg(seed.to_string())
-        .args(["--ai-pace", "0.1", "--script"])
+        .arg("play")
+        .args(args)
+        .arg("--script")
         .arg(&script_path)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("GRIDCLASH_CONFIG_DIR", dir)
@@ -307,4 +318,105 @@ quit
     // The Tank's sheet alone has 21 words; the odds panel and the log add more.
     assert!(walked >= 40, "{walked} words walked\n{log}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A PNG's width, height and RGBA8 pixels.
+fn pixels(path: &std::path::Path) -> (u32, u32, Vec<u8>) {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::image::{CompressedImageFormats, Image, ImageSampler, ImageType};
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let image = Image::from_buffer(
+        &bytes,
+        ImageType::Extension("png"),
+        CompressedImageFormats::NONE,
+        true,
+        ImageSampler::Default,
+        RenderAssetUsages::default(),
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let data = image
+        .clone()
+        .try_into_dynamic()
+        .expect("an RGBA image")
+        .to_rgba8();
+    (image.width(), image.height(), data.into_raw())
+}
+
+/// The share of pixels where some channel differs by more than 8 of 255.
+fn differing_share(a: &[u8], b: &[u8]) -> f64 {
+    let differ = a
+        .chunks_exact(4)
+        .zip(b.chunks_exact(4))
+        .filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > 8))
+        .count();
+    differ as f64 / (a.len() / 4).max(1) as f64
+}
+
+/// The book's screenshots are the golden images: each docs script is played again (its shots
+/// written to a temporary directory) and every shot compared with the committed one, so a
+/// change to the look shows in review as a changed image. Software rendering here is
+/// byte-for-byte repeatable, so the tolerance (0.5 % of pixels off by more than 8 of 255) only
+/// absorbs another CPU's rounding. `GRIDCLASH_BLESS_SHOTS=1` writes the new shots over the
+/// committed ones instead of failing.
+#[test]
+fn gui_golden_screenshots_of_the_book_match_the_game_as_drawn_now() {
+    let Some(dir) = e2e_dir("golden") else {
+        return;
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let images = root.join("docs/src/images");
+    let skirmish = [
+        "--scenario",
+        "skirmish",
+        "--sides",
+        "human,ai",
+        "--seed",
+        "1",
+    ];
+    let runs: [(&str, &[&str]); 3] = [
+        ("screenshot", &skirmish),
+        ("screens", &skirmish),
+        ("title", &[]),
+    ];
+    let bless = std::env::var_os("GRIDCLASH_BLESS_SHOTS").is_some();
+    let mut compared = Vec::new();
+    for (script, args) in runs {
+        let text = std::fs::read_to_string(root.join(format!("docs/{script}.script")))
+            .expect("the docs script");
+        let shots: Vec<String> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("shot docs/src/images/"))
+            .map(str::to_string)
+            .collect();
+        assert!(!shots.is_empty(), "{script} takes screenshots");
+        let local = text.replace("shot docs/src/images/", &format!("shot {}/", dir.display()));
+        let log = play_with(&dir, script, args, &local);
+        for shot in shots {
+            let (new, golden) = (dir.join(&shot), images.join(&shot));
+            assert_drawn(&new, &log);
+            if bless {
+                std::fs::copy(&new, &golden).expect("golden written");
+                continue;
+            }
+            let (w, h, a) = pixels(&golden);
+            let (w2, h2, b) = pixels(&new);
+            assert_eq!((w, h), (w2, h2), "{shot}: the same size");
+            let share = differing_share(&a, &b);
+            assert!(
+                share <= 0.005,
+                "{shot}: {:.2} % of pixels differ from docs/src/images/{shot}; look at {} and, if the change is meant, rerun with GRIDCLASH_BLESS_SHOTS=1",
+                share * 100.0,
+                new.display()
+            );
+            compared.push(shot);
+        }
+    }
+    if !bless {
+        assert_eq!(
+            compared.len(),
+            6,
+            "battle, rules tooltip, help, defense, title, credits"
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }
