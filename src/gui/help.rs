@@ -63,7 +63,8 @@ fn close_help(mut help: ResMut<HelpScreen>) {
 
 /// F1 opens help and pauses the battle under it; F1, Esc or the pause key closes it. Help
 /// holds the battle paused, so no other key or click acts while it is open. It runs after
-/// the battle's controls, so the key that closes help is not also read by them next frame.
+/// the battle's controls: when Esc or the pause key also toggled the pause menu this frame,
+/// closing help sets the pause back to what it was before help opened.
 fn toggle_help(input: PlayerInput, mut help: ResMut<HelpScreen>, mut ui: ResMut<BattleUi>) {
     let Some(actions) = input.any() else {
         return;
@@ -87,7 +88,6 @@ fn toggle_help(input: PlayerInput, mut help: ResMut<HelpScreen>, mut ui: ResMut<
         // the pause menu under help. Help opened by F1 leaves the battle running; help opened
         // over the pause menu leaves the menu open.
         ui.paused = !help.paused_it;
-        ui.input_used = true;
     }
 }
 

@@ -304,11 +304,7 @@ fn point_at_bar_button(world: &mut World, text: &str) -> bool {
     else {
         return false;
     };
-    let mut windows = world.query::<&mut Window>();
-    let Some(mut window) = windows.iter_mut(world).next() else {
-        return false;
-    };
-    window.set_physical_cursor_position(Some(centre.as_dvec2()));
+    set_mouse(world, centre);
     true
 }
 

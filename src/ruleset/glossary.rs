@@ -140,6 +140,15 @@ impl Glossary {
         };
         while i < text.len() {
             let rest = &text[i..];
+            // Inside a word nothing can start: a match must be whole.
+            if text[..i]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric)
+            {
+                i += rest.chars().next().map_or(1, char::len_utf8);
+                continue;
+            }
             if let Some(name) = skip
                 .iter()
                 .filter(|n| !n.is_empty() && rest.starts_with(**n) && whole(i, n.len()))

@@ -73,8 +73,9 @@ pub(super) fn log_text(
     let lines: Vec<String> = events
         .iter()
         .filter(|e| !matches!(e, BattleEvent::ActionsRefreshed { .. }))
-        .filter(|e| filter == LogFilter::All || filter.keeps(e, &e.describe(&names), unit))
-        .map(|e| {
+        .map(|e| (e, e.describe(&names)))
+        .filter(|(e, full)| filter.keeps(e, full, unit))
+        .map(|(e, full)| {
             // A Hidden opponent's moves say nothing of where it went.
             if let BattleEvent::Moved { who, .. } = e
                 && unseen(*who)
@@ -84,7 +85,6 @@ pub(super) fn log_text(
                     names.get(who).cloned().unwrap_or_default()
                 );
             }
-            let full = e.describe(&names);
             let is_roll = matches!(
                 e,
                 BattleEvent::StrikeRolled { .. }

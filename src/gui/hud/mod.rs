@@ -428,15 +428,15 @@ fn draw_texts(
 ) {
     let keys = Keys::from(&settings);
     let round = round_text(&mut session);
-    let unit = unit_text(&mut session, cursor.0);
+    let shown = shown_unit(&mut session, cursor.0);
+    let unit = unit_text(&mut session, shown.as_ref());
     let odds = odds_text(&mut session, &view, &keys);
     let (items, below) = action_bar_items(&mut session, &view, &keys);
     let fresh = BarItems { items, below };
     if *bar != fresh {
         *bar = fresh;
     }
-    let shown =
-        shown_unit(&mut session, cursor.0).map_or(String::new(), |f| f.identity.name.clone());
+    let shown = shown.map_or(String::new(), |f| f.identity.name.clone());
     let log = log_text(&mut session, &ui, &shown, &keys);
     let prompt = prompt_text(&mut session, &view, &keys);
     let handoff = session.handoff.map(|side| {

@@ -115,56 +115,65 @@ fn respell_linked_texts(
     }
 }
 
-/// Where each linked word is on screen: its middle in physical window pixels, its entry and
-/// its words, in panel order. Hidden panels are left out.
-pub fn term_spots(world: &mut World) -> Vec<(Vec2, usize, String)> {
-    let mut texts = world.query::<(
-        &LinkedText,
-        &ComputedNode,
-        &UiGlobalTransform,
-        &TextLayoutInfo,
-        &ComputedTextBlock,
-        &InheritedVisibility,
-    )>();
-    let mut runs = Vec::new();
-    for (_, node, transform, layout, block, visible) in texts.iter(world) {
-        if !visible.get() {
-            continue;
-        }
-        let top_left = transform.translation - node.size / 2.0;
-        for run in &layout.run_geometry {
-            if let Some(e) = block.entities().get(run.section_index) {
-                runs.push((top_left.x, top_left + run.bounds.center(), e.entity));
-            }
-        }
-    }
-    // The right-hand panel first: hovering the log below the board lets go of the square
-    // pointed at, which changes what the right-hand panel says.
-    runs.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let runs = runs.into_iter().map(|(_, at, e)| (at, e));
-    let mut spans = world.query::<(&TermSpan, &TextSpan)>();
-    runs.filter_map(|(at, e)| {
-        spans
-            .get(world, e)
-            .ok()
-            .map(|(t, s)| (at, t.0, s.0.clone()))
+/// The text runs of a laid-out text node, each as its rectangle in physical window pixels and
+/// the entity of the span it belongs to: where the mouse is tested and where scripts point.
+fn runs_on_screen<'a>(
+    node: &ComputedNode,
+    transform: &UiGlobalTransform,
+    layout: &'a TextLayoutInfo,
+    block: &'a ComputedTextBlock,
+) -> impl Iterator<Item = (Rect, Entity)> + 'a {
+    let top_left = transform.translation - node.size / 2.0;
+    layout.run_geometry.iter().filter_map(move |run| {
+        let e = block.entities().get(run.section_index)?;
+        let r = run.bounds;
+        Some((
+            Rect::from_corners(r.min + top_left, r.max + top_left),
+            e.entity,
+        ))
     })
-    .collect()
+}
+
+/// A linked text's layout as [`runs_on_screen`] reads it, with its visibility.
+type LinkedLayout = (
+    &'static ComputedNode,
+    &'static UiGlobalTransform,
+    &'static TextLayoutInfo,
+    &'static ComputedTextBlock,
+    &'static InheritedVisibility,
+);
+
+/// Where each linked word is on screen: its middle in physical window pixels, its entry and
+/// its words, the right-hand panel first. Hidden panels are left out.
+pub fn term_spots(world: &mut World) -> Vec<(Vec2, usize, String)> {
+    let mut texts = world.query_filtered::<LinkedLayout, With<LinkedText>>();
+    let mut runs: Vec<(f32, Rect, Entity)> = texts
+        .iter(world)
+        .filter(|(.., seen)| seen.get())
+        .flat_map(|(node, transform, layout, block, _)| {
+            let panel_x = transform.translation.x - node.size.x / 2.0;
+            runs_on_screen(node, transform, layout, block)
+                .map(move |(r, e)| (panel_x, r, e))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    // The right-hand panel first: hovering the log below the board lets go of the square
+    // pointed at, which changes what the right-hand panel says. The sort is stable, so each
+    // panel's words stay in their order.
+    runs.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut spans = world.query::<(&TermSpan, &TextSpan)>();
+    runs.into_iter()
+        .filter_map(|(_, r, e)| {
+            let (t, s) = spans.get(world, e).ok()?;
+            Some((r.center(), t.0, s.0.clone()))
+        })
+        .collect()
 }
 
 /// Finds the glossary word under the mouse in any visible linked text.
 fn find_hovered_term(
     windows: Query<&Window, With<PrimaryWindow>>,
-    texts: Query<
-        (
-            &ComputedNode,
-            &UiGlobalTransform,
-            &TextLayoutInfo,
-            &ComputedTextBlock,
-            &InheritedVisibility,
-        ),
-        With<LinkedText>,
-    >,
+    texts: Query<LinkedLayout, With<LinkedText>>,
     spans: Query<&TermSpan>,
     buttons: Query<(&Interaction, &super::buttons::BarButton)>,
     bar: Res<super::buttons::BarItems>,
@@ -198,21 +207,14 @@ fn find_hovered_term(
         .ok()
         .and_then(Window::physical_cursor_position);
     let found = cursor.and_then(|c| {
-        texts
-            .iter()
-            .find_map(|(node, transform, layout, block, seen)| {
-                if !seen.get() {
-                    return None;
-                }
-                let local = c - (transform.translation - node.size / 2.0);
-                layout
-                    .run_geometry
-                    .iter()
-                    .find(|r| r.bounds.contains(local))
-                    .and_then(|r| block.entities().get(r.section_index))
-                    .and_then(|e| spans.get(e.entity).ok())
+        texts.iter().filter(|(.., seen)| seen.get()).find_map(
+            |(node, transform, layout, block, _)| {
+                runs_on_screen(node, transform, layout, block)
+                    .find(|(r, _)| r.contains(c))
+                    .and_then(|(_, e)| spans.get(e).ok())
                     .map(|t| t.0)
-            })
+            },
+        )
     });
     if hovered.0 != found {
         hovered.0 = found;
@@ -274,7 +276,7 @@ fn show_term_tip(
 
 /// The tooltip's heading (the word, its short forms and kind) and body (the rule's text and
 /// its source).
-pub fn tip_words(e: &GlossaryEntry) -> (String, String) {
+fn tip_words(e: &GlossaryEntry) -> (String, String) {
     let short = if e.short.is_empty() {
         String::new()
     } else {

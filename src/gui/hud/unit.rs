@@ -1,12 +1,14 @@
 //! The unit panel: the combatant under the cursor (or the one acting), laid out from its unit
 //! sheet (the core's [`crate::battle::sheet`]) with its side's mark and who plays it.
 
-use super::{shown_unit, side_name};
+use super::side_name;
+use crate::battle::fighter::Fighter;
 use crate::gui::palette;
 use crate::gui::session::Session;
 
-pub(super) fn unit_text(session: &mut Session, cursor: Option<crate::grid::Square>) -> String {
-    let Some(f) = shown_unit(session, cursor) else {
+/// The panel's words for `shown`, the unit under the cursor or the one acting.
+pub(super) fn unit_text(session: &mut Session, shown: Option<&Fighter>) -> String {
+    let Some(f) = shown else {
         return String::new();
     };
     let Some(sheet) = session.battle.unit_sheet(f.id) else {
