@@ -9,29 +9,11 @@ use super::load_screen::LoadMenu;
 use super::session::{Intent, ReplayPlayer, Session, StartError};
 use super::view::BattleView;
 use super::{DataDir, Screen};
-use crate::battle::command::DefenseChoice;
-use crate::battle::command::{Command, Decision, SurgeKind};
+use crate::battle::command::{Command, Decision, DefenseChoice, SurgeKind};
 use crate::grid::{Dir8, Square};
 use crate::save::{SaveKind, slots};
 
-/// How fast the computer plays: seconds between its commands, and whether the player asked
-/// to skip ahead to their own next decision.
-#[derive(Resource, Debug, Clone, Copy)]
-pub struct Pace {
-    /// Seconds between the computer's commands.
-    pub seconds_per_command: f32,
-    /// Play the computer's commands at once until a person must act.
-    pub skipping: bool,
-}
-
-impl Default for Pace {
-    fn default() -> Self {
-        Self {
-            seconds_per_command: 0.6,
-            skipping: false,
-        }
-    }
-}
+pub use super::pace::Pace;
 
 /// The pause menu's page.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -384,7 +366,12 @@ fn confirm_handoff(input: PlayerInput, mut session: ResMut<Session>, mut ui: Res
 }
 
 /// Answers the question the battle asks a human unit: Dodge or Parry, Exploit or not.
-fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<BattleUi>) {
+fn answer_prompt(
+    input: PlayerInput,
+    mut session: ResMut<Session>,
+    ui: Res<BattleUi>,
+    buttons: Query<&Interaction, With<Button>>,
+) {
     let profile = session.input_profile();
     let Some(actions) = input.of(profile) else {
         return;
@@ -396,6 +383,10 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
         return;
     };
     let pressed = |a: GameAction| actions.just_pressed(&a);
+    // A click on a button (the bar's "let it go") is the mouse's Select too: it answers only
+    // through the button's own action.
+    let on_button = buttons.iter().any(|i| *i == Interaction::Pressed);
+    let select = pressed(GameAction::Select) && !on_button;
     let cmd = match decision {
         Decision::Defense { defender, .. } => {
             let offers = session.battle.offers();
@@ -456,7 +447,7 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
             })
         }
         Decision::Exploit { mover, .. } => {
-            if pressed(GameAction::Confirm) || pressed(GameAction::Select) {
+            if pressed(GameAction::Confirm) || select {
                 let order = session.battle.best_attack_on(who, mover);
                 if order.is_none() {
                     session.notice =
@@ -470,7 +461,7 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
             }
         }
         Decision::Intercede { .. } => {
-            if pressed(GameAction::Confirm) || pressed(GameAction::Select) {
+            if pressed(GameAction::Confirm) || select {
                 Some(Command::Intercede { who, accept: true })
             } else if pressed(GameAction::Cancel) {
                 Some(Command::Intercede { who, accept: false })
@@ -479,7 +470,7 @@ fn answer_prompt(input: PlayerInput, mut session: ResMut<Session>, ui: Res<Battl
             }
         }
         Decision::Response { .. } => {
-            if pressed(GameAction::Confirm) || pressed(GameAction::Select) {
+            if pressed(GameAction::Confirm) || select {
                 Some(Command::Respond {
                     who,
                     surge: Some(SurgeKind::Healing),

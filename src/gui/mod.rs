@@ -12,11 +12,13 @@ pub mod credits;
 pub mod end;
 pub mod fonts;
 pub mod frame_stats;
+pub mod guide;
 pub mod help;
 pub mod hud;
 pub mod input;
 pub mod load_screen;
 pub mod mouse;
+pub mod pace;
 pub mod page;
 pub mod palette;
 pub mod redraw;
@@ -163,6 +165,7 @@ pub fn logic_plugin(app: &mut App) {
             help::logic_plugin,
             credits::plugin,
             hud::logic_plugin,
+            guide::logic_plugin,
         ))
         .add_systems(Startup, open_first_screen)
         .add_systems(PreUpdate, control::apply_settings);
@@ -251,6 +254,7 @@ pub fn run(options: PlayOptions) -> AppExit {
             script::plugin,
             window::plugin,
             help::plugin,
+            guide::plugin,
         ));
     if let Some(frames) = options.frame_stats {
         app.add_plugins(frame_stats::plugin)

@@ -20,6 +20,17 @@
 //! expect-tooltip Soak  # fail unless the rules tooltip shown contains the text
 //! walk-terms           # hover every linked word on screen in turn; fail unless each one's
 //!                      # tooltip quotes its glossary entry
+//! mouse-square 4 8     # move the mouse onto square (4, 8) as the board draws it now
+//! point-foe            # move the mouse onto the nearest opponent of the person's unit
+//! hover-badge          # move the mouse onto the first condition icon on a token
+//! click-button Next    # move the mouse onto the button saying this and click; fail if none
+//! click-button-if Dodge  # the same, and go on when there is no such button
+//! until-human-or-over 600  # wait until a person must act or the battle is over
+//! repeat 30            # the steps up to `end-repeat`, 30 times
+//! break-if-over        # leave the innermost `repeat` when the battle is over
+//! end-repeat
+//! expect-winner Red    # fail unless the battle is over and this side won
+//! expect-guide-done    # fail unless every prompt of the guided battle was learned
 //! quit
 //! ```
 
@@ -62,6 +73,40 @@ pub enum Step {
     ExpectTooltip(String),
     /// Hover every linked word on screen; fail unless each tooltip quotes its entry.
     WalkTerms,
+    /// Move the mouse onto the centre of this square as drawn now.
+    MouseSquare(Square),
+    /// Move the mouse onto the nearest opponent of the person's unit asked to act.
+    PointFoe,
+    /// Move the mouse onto the free square beside the nearest opponent that the person's unit
+    /// reaches with the shortest Normal move, or onto the unit itself when it is beside one.
+    MouseBesideFoe,
+    /// Move the mouse onto the first condition icon shown on a token.
+    HoverBadge,
+    /// Move the mouse onto the shown button whose words contain the text and click; fail
+    /// unless `optional`.
+    ClickButton {
+        text: String,
+        optional: bool,
+    },
+    /// Wait (at most N frames) until a person must act or the battle is over.
+    UntilHumanOrOver(u32),
+    /// The steps up to the matching `EndRepeat` (at `end`), `times` times.
+    Repeat {
+        times: u32,
+        end: usize,
+    },
+    /// The end of the block that starts at `start`.
+    EndRepeat {
+        start: usize,
+    },
+    /// Leave the innermost block (ending at `end`) when the battle is over.
+    BreakIfOver {
+        end: usize,
+    },
+    /// Fail unless the battle is over and the side with this name won.
+    ExpectWinner(String),
+    /// Fail unless every prompt of the guided battle was learned.
+    ExpectGuideDone,
     Quit,
 }
 
@@ -165,11 +210,16 @@ impl Script {
     /// Parses a script's text; `path` names it in errors.
     pub fn parse(text: &str, path: &str) -> Result<Self, ScriptError> {
         let mut steps = Vec::new();
+        // The `repeat` blocks still open: where each starts and its `break-if-over` steps.
+        let mut open: Vec<(usize, Vec<usize>)> = Vec::new();
+        // The line of each step, for errors found after the loop.
+        let mut lines: Vec<usize> = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
                 continue;
             }
+            lines.push(i + 1);
             let err = |message: String| ScriptError::Parse {
                 path: path.to_string(),
                 line: i + 1,
@@ -181,7 +231,7 @@ impl Script {
                 rest.parse::<u32>()
                     .map_err(|_| err(format!("`{word}` needs {what}, got `{rest}`")))
             };
-            steps.push(match word {
+            let step = match word {
                 "wait" => Step::Wait(number("a number of frames")?),
                 "until-human" => Step::UntilHuman(number("a number of frames")?),
                 "key" => {
@@ -232,8 +282,72 @@ impl Script {
                 "hover-term" => return Err(err("`hover-term` needs a word".into())),
                 "expect-tooltip" if !rest.is_empty() => Step::ExpectTooltip(rest.to_string()),
                 "expect-tooltip" => return Err(err("`expect-tooltip` needs some text".into())),
+                "mouse-square" => {
+                    let xy: Vec<i32> = rest
+                        .split_whitespace()
+                        .map(str::parse)
+                        .collect::<Result<_, _>>()
+                        .map_err(|_| {
+                            err(format!(
+                                "`mouse-square` needs two whole numbers, got `{rest}`"
+                            ))
+                        })?;
+                    match xy[..] {
+                        [x, y] => Step::MouseSquare(Square::new(x, y)),
+                        _ => return Err(err(format!("`mouse-square` needs X Y, got `{rest}`"))),
+                    }
+                }
+                "point-foe" => Step::PointFoe,
+                "hover-badge" => Step::HoverBadge,
+                "mouse-beside-foe" => Step::MouseBesideFoe,
+                "click-button" | "click-button-if" if !rest.is_empty() => Step::ClickButton {
+                    text: rest.to_string(),
+                    optional: word == "click-button-if",
+                },
+                "click-button" | "click-button-if" => {
+                    return Err(err(format!("`{word}` needs a button's words")));
+                }
+                "until-human-or-over" => Step::UntilHumanOrOver(number("a number of frames")?),
+                "repeat" => {
+                    open.push((steps.len(), Vec::new()));
+                    Step::Repeat {
+                        times: number("a number of times")?,
+                        end: usize::MAX,
+                    }
+                }
+                "break-if-over" => match open.last_mut() {
+                    Some((_, breaks)) => {
+                        breaks.push(steps.len());
+                        Step::BreakIfOver { end: usize::MAX }
+                    }
+                    None => return Err(err("`break-if-over` outside a `repeat`".into())),
+                },
+                "end-repeat" => {
+                    let Some((start, breaks)) = open.pop() else {
+                        return Err(err("`end-repeat` without its `repeat`".into()));
+                    };
+                    let end = steps.len();
+                    if let Some(Step::Repeat { end: e, .. }) = steps.get_mut(start) {
+                        *e = end;
+                    }
+                    for b in breaks {
+                        steps[b] = Step::BreakIfOver { end };
+                    }
+                    Step::EndRepeat { start }
+                }
+                "expect-winner" if !rest.is_empty() => Step::ExpectWinner(rest.to_string()),
+                "expect-winner" => return Err(err("`expect-winner` needs a side's name".into())),
+                "expect-guide-done" => Step::ExpectGuideDone,
                 "quit" => Step::Quit,
                 other => return Err(err(format!("unknown step `{other}`"))),
+            };
+            steps.push(step);
+        }
+        if let Some((start, _)) = open.first() {
+            return Err(ScriptError::Parse {
+                path: path.to_string(),
+                line: lines[*start],
+                message: "this `repeat` has no `end-repeat`".into(),
             });
         }
         Ok(Self { steps })
@@ -266,6 +380,8 @@ struct ScriptRun {
     walk_current: Option<(Vec2, usize)>,
     /// Words of the walk checked so far.
     walk_checked: usize,
+    /// The `repeat` blocks under way, innermost last: the times each has still to run.
+    loops: Vec<u32>,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -545,9 +661,224 @@ fn step(world: &mut World, script: &Script, run: &mut ScriptRun) {
                 return;
             }
         }
+        Step::MouseSquare(sq) => {
+            let Some(at) = super::board::camera::square_on_screen(world, sq) else {
+                fail(world, run, &format!("square {sq} is not on screen"));
+                return;
+            };
+            set_logical_mouse(world, at);
+            run.waiting = 1;
+        }
+        Step::PointFoe => {
+            let Some(at) = nearest_foe(world) else {
+                fail(world, run, "no opponent of a person's unit is on screen");
+                return;
+            };
+            set_logical_mouse(world, at);
+            run.waiting = 1;
+        }
+        Step::MouseBesideFoe => {
+            let Some(sq) = square_beside_foe(world) else {
+                fail(world, run, "no opponent can be reached with a move");
+                return;
+            };
+            let Some(at) = super::board::camera::square_on_screen(world, sq) else {
+                fail(world, run, &format!("square {sq} is not on screen"));
+                return;
+            };
+            set_logical_mouse(world, at);
+            run.waiting = 1;
+        }
+        Step::HoverBadge => {
+            let Some((at, _)) = super::board::badge_spots(world).into_iter().next() else {
+                fail(world, run, "no condition icon is shown on the board");
+                return;
+            };
+            set_logical_mouse(world, at);
+            // The icon is found on the next frame, the tooltip drawn on the one after.
+            run.waiting = 3;
+        }
+        Step::ClickButton { text, optional } => match button_saying(world, &text) {
+            Some(at) => {
+                set_mouse(world, at);
+                MouseButton::Left.press(world);
+                run.release_click = true;
+                run.waiting = 1;
+            }
+            None if optional => {}
+            None => {
+                fail(world, run, &format!("no button on screen says `{text}`"));
+                return;
+            }
+        },
+        Step::UntilHumanOrOver(n) => {
+            let ready = world.get_resource_mut::<Session>().is_some_and(|mut s| {
+                s.battle.outcome().is_some() || (s.human_to_act().is_some() && s.handoff.is_none())
+            });
+            if !ready {
+                let left = run.until_left.get_or_insert(n);
+                if *left == 0 {
+                    fail(
+                        world,
+                        run,
+                        &format!("no person had to act within {n} frames"),
+                    );
+                } else {
+                    *left -= 1;
+                }
+                return;
+            }
+            run.until_left = None;
+        }
+        Step::Repeat { times, end } => {
+            if times == 0 {
+                run.next = end + 1;
+                return;
+            }
+            run.loops.push(times);
+        }
+        Step::EndRepeat { start } => {
+            if let Some(left) = run.loops.last_mut() {
+                *left -= 1;
+                if *left > 0 {
+                    run.next = start + 1;
+                    return;
+                }
+            }
+            run.loops.pop();
+        }
+        Step::BreakIfOver { end } => {
+            if battle_over(world) {
+                run.loops.pop();
+                run.next = end + 1;
+                return;
+            }
+        }
+        Step::ExpectWinner(name) => {
+            let winner = world.get_resource::<Session>().and_then(|s| {
+                let side = s.battle.outcome()?.winner?;
+                s.loaded
+                    .scenario
+                    .sides
+                    .get(usize::from(side.0))
+                    .map(|d| d.name.clone())
+            });
+            if winner.as_deref() != Some(name.as_str()) {
+                fail(
+                    world,
+                    run,
+                    &format!("`{name}` did not win (winner: {winner:?})"),
+                );
+                return;
+            }
+        }
+        Step::ExpectGuideDone => {
+            let run_guide = world.get_resource::<super::guide::GuideRun>();
+            let done = run_guide
+                .map(|g| g.progress.done.clone())
+                .unwrap_or_default();
+            if done.is_empty() || done.iter().any(|d| !d) {
+                fail(
+                    world,
+                    run,
+                    &format!("the guide's prompts learned: {done:?}"),
+                );
+                return;
+            }
+        }
         Step::Quit => {
             run.quitting = Some(QUIT_GRACE_FRAMES);
         }
     }
     run.next += 1;
+}
+
+/// Whether the battle on screen is over.
+fn battle_over(world: &World) -> bool {
+    world
+        .get_resource::<Session>()
+        .is_some_and(|s| s.battle.outcome().is_some())
+}
+
+/// Puts the mouse at a point of the window, in logical pixels.
+fn set_logical_mouse(world: &mut World, at: Vec2) {
+    let mut windows = world.query::<&mut Window>();
+    if let Some(mut window) = windows.iter_mut(world).next() {
+        window.set_cursor_position(Some(at));
+    }
+}
+
+/// Where the nearest opponent of the person's unit asked to act is drawn (logical pixels).
+fn nearest_foe(world: &mut World) -> Option<Vec2> {
+    let foe = {
+        let mut session = world.get_resource_mut::<Session>()?;
+        let (who, _, _) = session.human_to_act()?;
+        let fighters = session.fighters();
+        let me = fighters.iter().find(|f| f.id == who)?.clone();
+        fighters
+            .iter()
+            .filter(|f| f.side != me.side && f.position.is_some() && !f.defeated())
+            .min_by_key(|f| me.distance_to(f).unwrap_or(u32::MAX))?
+            .id
+    };
+    super::board::camera::unit_on_screen(world, foe)
+}
+
+/// Where the person's unit asked to act should move to stand beside its nearest opponent:
+/// its own square when it already does, else the reachable square beside that opponent with
+/// the shortest path.
+fn square_beside_foe(world: &mut World) -> Option<Square> {
+    let mut session = world.get_resource_mut::<Session>()?;
+    let (who, _, _) = session.human_to_act()?;
+    let fighters = session.fighters();
+    let me = fighters.iter().find(|f| f.id == who)?.clone();
+    let foe = fighters
+        .iter()
+        .filter(|f| f.side != me.side && f.position.is_some() && !f.defeated())
+        .min_by_key(|f| me.distance_to(f).unwrap_or(u32::MAX))?;
+    if me.distance_to(foe) == Some(1) {
+        return me.position;
+    }
+    let around = crate::grid::footprint(foe.position?, foe.size.squares)
+        .into_iter()
+        .flat_map(|s| {
+            (-1..=1).flat_map(move |dx| (-1..=1).map(move |dy| Square::new(s.x + dx, s.y + dy)))
+        })
+        .collect::<Vec<Square>>();
+    around
+        .into_iter()
+        .filter_map(|sq| {
+            let path = session.battle.path_to(who, sq, false)?;
+            Some((path.len(), sq))
+        })
+        .min_by_key(|(len, sq)| (*len, sq.y, sq.x))
+        .map(|(_, sq)| sq)
+}
+
+/// The centre (physical pixels) of a shown button whose words contain `text`.
+fn button_saying(world: &mut World, text: &str) -> Option<Vec2> {
+    let mut buttons = world.query_filtered::<(
+        Entity,
+        &bevy::ui::ComputedNode,
+        &bevy::ui::UiGlobalTransform,
+    ), With<Button>>();
+    let shown: Vec<(Entity, Vec2)> = buttons
+        .iter(world)
+        .filter(|(_, node, _)| node.size().x > 0.0 && node.size().y > 0.0)
+        .map(|(e, _, t)| (e, t.translation))
+        .collect();
+    let mut texts = world.query::<&Text>();
+    let mut children = world.query::<&Children>();
+    shown.into_iter().find_map(|(button, at)| {
+        let mut stack = vec![button];
+        while let Some(e) = stack.pop() {
+            if texts.get(world, e).is_ok_and(|t| t.0.contains(text)) {
+                return Some(at);
+            }
+            if let Ok(c) = children.get(world, e) {
+                stack.extend(c.iter());
+            }
+        }
+        None
+    })
 }

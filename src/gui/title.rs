@@ -18,6 +18,8 @@ pub struct ScenarioChoice {
     pub ruleset: String,
     pub description: String,
     pub sides: Vec<String>,
+    /// A guided first battle: listed first among its ruleset's, against the easy computer.
+    pub guided: bool,
 }
 
 /// The title menu's choices and highlight.
@@ -85,6 +87,7 @@ impl TitleMenu {
                     ruleset: l.rules.manifest.name.clone(),
                     description: l.scenario.description.clone(),
                     sides: l.scenario.sides.iter().map(|s| s.name.clone()).collect(),
+                    guided: !l.scenario.guide.is_empty(),
                 }),
                 // The first problem says where; the count says whether there are more.
                 Err(e) => broken.push(match e.0.as_slice() {
@@ -94,16 +97,18 @@ impl TitleMenu {
                 }),
             }
         }
-        let scenario = scenarios
-            .iter()
-            .position(|s| s.id == "skirmish")
-            .unwrap_or(0);
         let mut rulesets: Vec<String> = Vec::new();
         for s in &scenarios {
             if !rulesets.contains(&s.ruleset) {
                 rulesets.push(s.ruleset.clone());
             }
         }
+        // A ruleset's guided first battle comes first, where choosing the ruleset lands.
+        scenarios.sort_by_key(|s| !s.guided);
+        let scenario = scenarios
+            .iter()
+            .position(|s| s.id == "skirmish")
+            .unwrap_or(0);
         let ruleset = scenarios
             .get(scenario)
             .and_then(|s| rulesets.iter().position(|r| *r == s.ruleset))
@@ -124,16 +129,18 @@ impl TitleMenu {
     }
 
     fn reset_sides(&mut self) {
-        let n = self
+        let (n, guided) = self
             .scenarios
             .get(self.scenario)
-            .map_or(0, |s| s.sides.len());
+            .map_or((0, false), |s| (s.sides.len(), s.guided));
+        // A first battle is for learning: the computer plays it at its easiest.
+        let ai = if guided { Policy::Easy } else { Policy::Normal };
         self.sides = (0..n)
             .map(|i| {
                 if i == 0 {
                     SideControl::Human(InputProfile::Any)
                 } else {
-                    SideControl::Ai(Policy::Normal)
+                    SideControl::Ai(ai)
                 }
             })
             .collect();

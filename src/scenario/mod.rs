@@ -6,6 +6,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+pub mod guide;
+
 use crate::battle::components::Controller;
 use crate::battle::setup::{BattleSetup, UnitSetup};
 use crate::battle::state::{LimitOutcome, VictoryRules};
@@ -27,6 +29,10 @@ pub struct Scenario {
     pub sides: Vec<SideDef>,
     pub units: Vec<UnitDef>,
     pub victory: VictoryDef,
+    /// A guided battle's prompts, shown one after another as the player learns (see
+    /// [`guide`]); empty for an ordinary battle.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub guide: Vec<guide::GuideStep>,
 }
 
 /// The map: its size and one row of terrain symbols per line (see the ruleset's
@@ -437,6 +443,7 @@ pub fn check(s: &Scenario, rules: &Rules, path: &Path, src: &str) -> Vec<RulesEr
             err!(&lp.field("outcome"), format!("side {w} does not exist"),);
         }
     }
+    errs.extend(guide::check(&s.guide, path, src));
     errs
 }
 

@@ -195,9 +195,10 @@ fn gui_end_to_end_d20_drops_prone_against_a_shot_as_an_immediate_action() {
     };
     let prompt = dir.join("d20-prompt.png");
     // Seed 1: Vex acts first and ends his turn (T); Quill's crossbow bolt comes in and Vex is
-    // asked: E drops prone, an immediate action paid with the round's Swift action.
+    // asked: E drops prone, an immediate action paid with the round's Swift action. The
+    // prone icon on his token shows the rule of lying prone when the mouse is on it.
     let text = format!(
-        "wait 30\nuntil-human 900\nkey KeyT\nuntil-human 3000\nwait 5\nshot {}\nkey KeyE\nwait 30\nexpect Vex will drop prone\nexpect Vex spends its Swift action on Drop prone\nexpect drops prone where it stands as an immediate action (its Swift action)\nuntil-human 3000\nwait 10\nwalk-terms\nquit\n",
+        "wait 30\nuntil-human 900\nkey KeyT\nuntil-human 3000\nwait 5\nshot {}\nkey KeyE\nwait 30\nexpect Vex will drop prone\nexpect Vex spends its Swift action on Drop prone\nexpect drops prone where it stands as an immediate action (its Swift action)\nuntil-human 3000\nwait 10\nwalk-terms\nhover-badge\nexpect-tooltip prone\nquit\n",
         prompt.display()
     );
     let log = play_script(&dir, "d20-patrol", 1, &text);
@@ -358,13 +359,51 @@ fn differing_share(a: &[u8], b: &[u8]) -> f64 {
 /// byte-for-byte repeatable, so the tolerance (0.5 % of pixels off by more than 8 of 255) only
 /// absorbs another CPU's rounding. `GRIDCLASH_BLESS_SHOTS=1` writes the new shots over the
 /// committed ones instead of failing.
+/// Replays `docs/{script}.script` with `args` and compares every screenshot it takes with
+/// the committed image in `docs/src/images` (or, with `GRIDCLASH_BLESS_SHOTS=1`, rewrites
+/// them); the names of the shots compared.
+fn compare_book_shots(dir: &std::path::Path, script: &str, args: &[&str]) -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let images = root.join("docs/src/images");
+    let bless = std::env::var_os("GRIDCLASH_BLESS_SHOTS").is_some();
+    let text = std::fs::read_to_string(root.join(format!("docs/{script}.script")))
+        .expect("the docs script");
+    let shots: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("shot docs/src/images/"))
+        .map(str::to_string)
+        .collect();
+    assert!(!shots.is_empty(), "{script} takes screenshots");
+    let local = text.replace("shot docs/src/images/", &format!("shot {}/", dir.display()));
+    let log = play_with(dir, script, args, &local);
+    let mut compared = Vec::new();
+    for shot in shots {
+        let (new, golden) = (dir.join(&shot), images.join(&shot));
+        assert_drawn(&new, &log);
+        if bless {
+            std::fs::copy(&new, &golden).expect("golden written");
+            continue;
+        }
+        let (w, h, a) = pixels(&golden);
+        let (w2, h2, b) = pixels(&new);
+        assert_eq!((w, h), (w2, h2), "{shot}: the same size");
+        let share = differing_share(&a, &b);
+        assert!(
+            share <= 0.005,
+            "{shot}: {:.2} % of pixels differ from docs/src/images/{shot}; look at {} and, if the change is meant, rerun with GRIDCLASH_BLESS_SHOTS=1",
+            share * 100.0,
+            new.display()
+        );
+        compared.push(shot);
+    }
+    compared
+}
+
 #[test]
 fn gui_golden_screenshots_of_the_book_match_the_game_as_drawn_now() {
     let Some(dir) = e2e_dir("golden") else {
         return;
     };
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let images = root.join("docs/src/images");
     let skirmish = [
         "--scenario",
         "skirmish",
@@ -378,45 +417,58 @@ fn gui_golden_screenshots_of_the_book_match_the_game_as_drawn_now() {
         ("screens", &skirmish),
         ("title", &[]),
     ];
-    let bless = std::env::var_os("GRIDCLASH_BLESS_SHOTS").is_some();
     let mut compared = Vec::new();
     for (script, args) in runs {
-        let text = std::fs::read_to_string(root.join(format!("docs/{script}.script")))
-            .expect("the docs script");
-        let shots: Vec<String> = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("shot docs/src/images/"))
-            .map(str::to_string)
-            .collect();
-        assert!(!shots.is_empty(), "{script} takes screenshots");
-        let local = text.replace("shot docs/src/images/", &format!("shot {}/", dir.display()));
-        let log = play_with(&dir, script, args, &local);
-        for shot in shots {
-            let (new, golden) = (dir.join(&shot), images.join(&shot));
-            assert_drawn(&new, &log);
-            if bless {
-                std::fs::copy(&new, &golden).expect("golden written");
-                continue;
-            }
-            let (w, h, a) = pixels(&golden);
-            let (w2, h2, b) = pixels(&new);
-            assert_eq!((w, h), (w2, h2), "{shot}: the same size");
-            let share = differing_share(&a, &b);
-            assert!(
-                share <= 0.005,
-                "{shot}: {:.2} % of pixels differ from docs/src/images/{shot}; look at {} and, if the change is meant, rerun with GRIDCLASH_BLESS_SHOTS=1",
-                share * 100.0,
-                new.display()
-            );
-            compared.push(shot);
-        }
+        compared.extend(compare_book_shots(&dir, script, args));
     }
-    if !bless {
+    if std::env::var_os("GRIDCLASH_BLESS_SHOTS").is_none() {
         assert_eq!(
             compared.len(),
             6,
             "battle, rules tooltip, help, defense, title, credits"
         );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+/// The DBU guided first battle, won with the mouse alone: `docs/first-battle.script` presses
+/// no key and points at no square but with the mouse (no `key`, `type` or `cursor` step); it
+/// follows the guide's prompts, ends with `expect-winner Red` and `expect-guide-done` (the
+/// game exits with code 3 otherwise), and its screenshots of the guide, the aim and the end
+/// screen match the book's.
+#[test]
+fn gui_end_to_end_first_battle_is_won_with_the_mouse_alone() {
+    let Some(dir) = e2e_dir("first-battle") else {
+        return;
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("docs/first-battle.script")).unwrap();
+    let steps: Vec<&str> = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .collect();
+    for s in &steps {
+        let word = s.split(' ').next().unwrap_or("");
+        assert!(
+            !["key", "type", "cursor"].contains(&word),
+            "`{s}` is not the mouse"
+        );
+    }
+    assert!(steps.contains(&"expect-winner Red") && steps.contains(&"expect-guide-done"));
+    let args = [
+        "--scenario",
+        "first-dbu",
+        "--sides",
+        "human,ai:easy",
+        "--seed",
+        "1",
+        "--ai-pace",
+        "0",
+    ];
+    let shots = compare_book_shots(&dir, "first-battle", &args);
+    if std::env::var_os("GRIDCLASH_BLESS_SHOTS").is_none() {
+        assert_eq!(shots.len(), 3, "guide, aim, end screen");
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -380,3 +380,35 @@ fn gui_a_click_on_an_empty_square_out_of_reach_says_why_and_changes_nothing() {
         s.notice
     );
 }
+
+/// The guided first battle: the prompt shown follows what the player does (Enter reads on
+/// from the welcome, a click on a lit square teaches the move, a click on a Grunt the aim),
+/// and another battle starts the guide again.
+#[test]
+fn gui_guide_prompts_follow_the_player_through_the_first_battle() {
+    use gridclash::grid::Square;
+    use gridclash::gui::guide::GuideRun;
+    let mut app = scenario_app("first-dbu", 1, "human,ai:easy");
+    app.update();
+    let shown = |app: &App| app.world().resource::<GuideRun>().shown;
+    assert_eq!(shown(&app), Some(0), "the welcome");
+    tap(&mut app, KeyCode::Enter);
+    assert_eq!(shown(&app), Some(1), "Enter read on: the move");
+    crate::gui_app::click_at(&mut app, Square::new(5, 3));
+    app.update();
+    assert_eq!(shown(&app), Some(2), "the click moved Kaito: aim next");
+    let foe = {
+        let mut s = app.world_mut().resource_mut::<Session>();
+        let fighters = s.fighters();
+        fighters
+            .iter()
+            .find(|f| f.identity.name == "Bruno")
+            .and_then(|f| f.position)
+            .expect("Bruno stands on the board")
+    };
+    crate::gui_app::click_at(&mut app, foe);
+    app.update();
+    assert_eq!(shown(&app), Some(3), "aimed at Bruno: attack next");
+    let run = app.world().resource::<GuideRun>();
+    assert_eq!(run.progress.learned(), 3);
+}

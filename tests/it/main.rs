@@ -25,6 +25,7 @@ mod gui_app;
 mod gui_e2e;
 #[cfg(feature = "gui")]
 mod gui_view;
+mod guide;
 mod hide;
 mod invariants;
 mod licences;

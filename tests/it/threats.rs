@@ -83,8 +83,9 @@ fn every_shipped_scenario_shows_each_side_the_squares_its_opponents_threaten() {
             .expect("a shipped scenario plays");
         for side in 0..sides as u8 {
             let map = game.battle.threat_map(Side(side));
+            // A crossbow alone (first-d20's Marksman) threatens no square in melee.
             assert!(
-                !map.melee.is_empty(),
+                !(map.melee.is_empty() && map.ranged.is_empty()),
                 "{}: side {side}'s opponents threaten nothing",
                 path.display()
             );

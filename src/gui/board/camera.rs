@@ -7,6 +7,7 @@ use bevy::ui::UiGlobalTransform;
 
 use super::{BoardCamera, BoardViewport, TILE, Token, square_to_world, token_centre};
 use crate::battle::components::CombatantId;
+use crate::grid::Square;
 use crate::gui::Settings;
 use crate::gui::input::{CursorSquare, GameAction, PlayerInput};
 use crate::gui::session::Session;
@@ -429,6 +430,29 @@ pub fn actor_in_view(world: &mut World) -> Option<bool> {
     };
     let centre = centre_of(t, &view, o.scale);
     Some(!outside_margin(at, centre, view.size * o.scale / 2.0, 1.0))
+}
+
+/// Where a point of the board is drawn in the window now, in logical pixels (for scripts
+/// that play with the mouse); `None` outside the window.
+fn on_screen(world: &mut World, at: Vec2) -> Option<Vec2> {
+    let mut q = world.query_filtered::<(&Camera, &GlobalTransform), With<BoardCamera>>();
+    let (camera, transform) = q.single(world).ok()?;
+    let p = camera.world_to_viewport(transform, at.extend(0.0)).ok()?;
+    let mut windows = world.query::<&Window>();
+    let size = windows.iter(world).next()?.size();
+    (p.x >= 0.0 && p.y >= 0.0 && p.x < size.x && p.y < size.y).then_some(p)
+}
+
+/// Where the centre of `square` is drawn in the window, in logical pixels.
+pub fn square_on_screen(world: &mut World, square: Square) -> Option<Vec2> {
+    let height = world.get_resource::<Session>()?.battle.map().height;
+    on_screen(world, square_to_world(square, height))
+}
+
+/// Where the centre of a combatant's token is drawn in the window, in logical pixels.
+pub fn unit_on_screen(world: &mut World, id: CombatantId) -> Option<Vec2> {
+    let at = combatant_centre(&mut *world.get_resource_mut::<Session>()?, id)?;
+    on_screen(world, at)
 }
 
 #[cfg(test)]

@@ -64,12 +64,19 @@ struct KiFill(CombatantId);
 #[derive(Component)]
 struct ActiveRing(CombatantId);
 
-/// One of a token's condition icons: the `index`-th condition of `id`.
+/// One of a token's condition icons: the `index`-th condition of `id`, and the condition's
+/// name while it shows one (not the "+n" icon), for its tooltip.
 #[derive(Component)]
 struct Badge {
     id: CombatantId,
     index: usize,
+    term: Option<String>,
 }
+
+/// The glossary entry of the condition icon under the mouse, if any: the rules tooltip shows
+/// it when no word of a panel is hovered.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct HoveredBadge(pub Option<usize>);
 
 /// The letters on a condition icon.
 #[derive(Component)]
@@ -116,6 +123,7 @@ pub const BOTTOM_H: f32 = 190.0;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SeenEvents>()
+        .init_resource::<HoveredBadge>()
         .add_plugins(camera::plugin)
         .add_systems(Startup, spawn_camera)
         .add_systems(OnEnter(Screen::Battle), (spawn_board, camera::reset_view))
@@ -133,6 +141,7 @@ pub(super) fn plugin(app: &mut App) {
                 draw_overlay.run_if(super::redraw::redraw_needed),
                 draw_tokens.run_if(super::redraw::redraw_needed),
                 draw_condition_icons.run_if(super::redraw::redraw_needed),
+                find_hovered_badge,
                 walk_tokens,
                 camera::follow_the_action,
                 camera::glide_camera,
@@ -309,7 +318,11 @@ fn spawn_token(
             for index in 0..BADGE_SLOTS {
                 let x = -TILE * squares / 2.0 + 7.0 + index as f32 * 13.0;
                 t.spawn((
-                    Badge { id, index },
+                    Badge {
+                        id,
+                        index,
+                        term: None,
+                    },
                     Sprite {
                         image: art.badge.clone(),
                         custom_size: Some(Vec2::splat(13.0)),
@@ -341,17 +354,34 @@ fn token_centre(at: Square, size: u32, map_height: u32) -> Vec2 {
 #[derive(Component)]
 pub struct ReadingPanel;
 
+/// A box drawn over the board (the guide): the mouse over it points at no square, so a click
+/// on its buttons does not also move or attack on the square beneath.
+#[derive(Component)]
+pub struct CoversBoard;
+
 /// The battle is not under the pause menu or the help screen.
 fn not_paused(ui: Res<super::control::BattleUi>) -> bool {
     !ui.paused
 }
 
+/// A UI node's area, and whether it is the board viewport, the reading panel or a box over
+/// the board.
+type UiArea = (
+    &'static ComputedNode,
+    &'static UiGlobalTransform,
+    Has<BoardViewport>,
+    Has<ReadingPanel>,
+    Has<CoversBoard>,
+);
+
+/// The nodes [`UiArea`] reads: the board viewport, the reading panel, boxes over the board.
+type UiAreaKinds = Or<(With<BoardViewport>, With<ReadingPanel>, With<CoversBoard>)>;
+
 /// Sets the cursor square from the mouse when it is over the board viewport (not a panel).
 fn point_cursor_at_square(
     windows: Query<&Window>,
     camera: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
-    viewport: Query<(&ComputedNode, &UiGlobalTransform), With<BoardViewport>>,
-    reading: Query<(&ComputedNode, &UiGlobalTransform), With<ReadingPanel>>,
+    panels: Query<UiArea, UiAreaKinds>,
     session: Res<Session>,
     mut cursor: ResMut<CursorSquare>,
     mut last: Local<Option<Vec2>>,
@@ -370,11 +400,15 @@ fn point_cursor_at_square(
     // Tested against the nodes where they are now, not last frame's `RelativeCursorPosition`:
     // a mouse that jumps (a flick, a script) would otherwise be read as still on the board.
     let physical = pos * window.scale_factor();
-    let over = |(node, t): (&ComputedNode, &UiGlobalTransform)| node.contains_point(*t, physical);
-    if !viewport.single().is_ok_and(over) {
+    let over = |want: fn(&(bool, bool, bool)) -> bool| {
+        panels.iter().any(|(node, t, viewport, reading, covers)| {
+            want(&(viewport, reading, covers)) && node.contains_point(*t, physical)
+        })
+    };
+    if !over(|p| p.0) || over(|p| p.2) {
         // Over the unit and odds panel the square pointed at stays, so its words can be
         // hovered for their rules while the panel still describes it.
-        if !reading.iter().any(over) {
+        if !over(|p| p.1) {
             cursor.0 = None;
         }
         return;
@@ -706,18 +740,18 @@ fn draw_tokens(
 /// Redraws each token's condition icons from its conditions.
 fn draw_condition_icons(
     mut session: ResMut<Session>,
-    mut badges: Query<(&Badge, &mut Sprite, &mut Visibility)>,
+    mut badges: Query<(&mut Badge, &mut Sprite, &mut Visibility)>,
     mut letters: Query<(&BadgeLetters, &mut Text2d)>,
 ) {
     let fighters = session.fighters();
     let rules = session.battle.rules().clone();
     // What each icon slot shows: its letters and colour, or nothing.
-    let icon = |id: CombatantId, index: usize| -> Option<(String, Color)> {
+    let icon = |id: CombatantId, index: usize| -> Option<(String, Color, Option<String>)> {
         let f = fighters.iter().find(|f| f.id == id)?;
         if f.defeated() {
             return None;
         }
-        let mut all: Vec<(String, Color)> = f
+        let mut all: Vec<(String, Color, Option<String>)> = f
             .conditions
             .0
             .iter()
@@ -727,34 +761,101 @@ fn draw_condition_icons(
                     crate::ruleset::Polarity::Positive => palette::LIFE,
                     crate::ruleset::Polarity::Negative => palette::DANGER,
                 };
-                (palette::badge(&def.name), colour)
+                (palette::badge(&def.name), colour, Some(def.name.clone()))
             })
             .collect();
         // d20: lying prone after a Dive for cover (harder to shoot until it moves).
         if f.encounter.prone {
-            all.push((palette::badge("Prone"), palette::LIFE));
+            all.push((palette::badge("Prone"), palette::LIFE, Some("prone".into())));
         }
         if index == BADGE_SLOTS - 1 && all.len() > BADGE_SLOTS {
-            return Some((format!("+{}", all.len() - index), palette::TEXT));
+            return Some((format!("+{}", all.len() - index), palette::TEXT, None));
         }
         all.get(index).cloned()
     };
-    for (b, mut sprite, mut vis) in &mut badges {
+    for (mut b, mut sprite, mut vis) in &mut badges {
         match icon(b.id, b.index) {
-            Some((_, colour)) => {
+            Some((_, colour, term)) => {
                 *vis = Visibility::Inherited;
                 sprite.color = colour;
+                if b.term != term {
+                    b.term = term;
+                }
             }
-            None => *vis = Visibility::Hidden,
+            None => {
+                *vis = Visibility::Hidden;
+                if b.term.is_some() {
+                    b.term = None;
+                }
+            }
         }
     }
     for (l, mut text) in &mut letters {
-        let want = icon(l.id, l.index).map(|(t, _)| t).unwrap_or_default();
+        let want = icon(l.id, l.index).map(|(t, ..)| t).unwrap_or_default();
         if text.0 != want {
             text.0 = want;
         }
     }
 }
+
+/// The condition icon under the mouse, for the rules tooltip: tested in the board's world
+/// against each shown icon's disc, a little enlarged so a small one is easy to hit.
+fn find_hovered_badge(
+    windows: Query<&Window>,
+    camera: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
+    badges: Query<(&Badge, &GlobalTransform, &InheritedVisibility)>,
+    cursor: Res<CursorSquare>,
+    session: Res<Session>,
+    mut hovered: ResMut<HoveredBadge>,
+) {
+    let world_at = cursor
+        .0
+        .and_then(|_| windows.single().ok()?.cursor_position())
+        .and_then(|p| {
+            let (cam, t) = camera.single().ok()?;
+            cam.viewport_to_world_2d(t, p).ok()
+        });
+    let found = world_at.and_then(|at| {
+        badges
+            .iter()
+            .filter(|(b, _, seen)| seen.get() && b.term.is_some())
+            .find(|(_, t, _)| t.translation().truncate().distance(at) <= BADGE_HIT_RADIUS)
+            .and_then(|(b, ..)| {
+                let glossary = &session.battle.rules().glossary;
+                let term = b.term.as_deref()?;
+                glossary
+                    .entries()
+                    .iter()
+                    .position(|e| e.term == term || e.short.iter().any(|s| s == term))
+            })
+    });
+    if hovered.0 != found {
+        hovered.0 = found;
+    }
+}
+
+/// Where each shown condition icon is drawn in the window (logical pixels) and the condition
+/// it shows, for scripts that hover them.
+pub fn badge_spots(world: &mut World) -> Vec<(Vec2, String)> {
+    let mut badges = world.query::<(&Badge, &GlobalTransform, &InheritedVisibility)>();
+    let shown: Vec<(Vec3, String)> = badges
+        .iter(world)
+        .filter(|(_, _, seen)| seen.get())
+        .filter_map(|(b, t, _)| Some((t.translation(), b.term.clone()?)))
+        .collect();
+    let mut camera = world.query_filtered::<(&Camera, &GlobalTransform), With<BoardCamera>>();
+    let Ok((cam, t)) = camera.single(world) else {
+        return Vec::new();
+    };
+    shown
+        .into_iter()
+        .filter_map(|(at, term)| Some((cam.world_to_viewport(t, at).ok()?, term)))
+        .collect()
+}
+
+/// How near (in board units) the mouse must be to a condition icon's centre to hover it: the
+/// icon's radius and a little more.
+const BADGE_HIT_RADIUS: f32 = 8.5;
 
 /// The part of the window the board shows through: the camera fits the map to it and the
 /// mouse points at squares only over it.

@@ -98,30 +98,28 @@ pub(super) fn action_bar_items(
             );
             b
         }));
+        // Shinobi: the counter jutsu offered with the answer, toggled like its key.
+        if let Some(p) = session.battle.counter_preview() {
+            let mark = if session.counter { "x" } else { " " };
+            let mut b = item(
+                format!(
+                    "{} [{mark}] counter: {}",
+                    keys.of(GameAction::Counter),
+                    p.counter.name
+                ),
+                GameAction::Counter,
+            );
+            b.tip = format!(
+                "{}: {} AP and {} chakra, spent even if hit; evade and hit back for {} (click, then the answer)",
+                p.counter.name, p.counter.ap, p.counter.chakra, p.damage
+            );
+            items.push(b);
+        }
         return (items, String::new());
     }
-    if let Some((_, Some(Decision::Intercede { .. }), _)) = session.human_to_act() {
+    if let Some((who, Some(decision), _)) = session.human_to_act() {
         return (
-            line(format!(
-                "Answer the question in the right-hand panel ({}: Intercede / {}: let it hit)",
-                keys.of(GameAction::Confirm),
-                keys.of(GameAction::Cancel)
-            )),
-            String::new(),
-        );
-    }
-    if let Some((_, Some(_), _)) = session.human_to_act() {
-        let first = session.battle.answer_name(DefenseChoice::Dodge);
-        let second = session.battle.answer_name(DefenseChoice::Parry);
-        return (
-            line(format!(
-                "Answer the question in the right-hand panel ({} {first} / {} {}, or {} / {})",
-                keys.of(GameAction::Dodge),
-                keys.of(GameAction::Parry),
-                second.split(" (").next().unwrap_or(&second),
-                keys.of(GameAction::Confirm),
-                keys.of(GameAction::Cancel)
-            )),
+            question_buttons(session, who, &decision, keys),
             String::new(),
         );
     }
@@ -447,4 +445,56 @@ pub(super) fn action_bar_items(
         second.push_str(&format!("Greyed: {}", lines.join("  |  ")));
     }
     (items, second)
+}
+
+/// A question other than the defense prompt (Exploit, Intercede, an Instant before an attack,
+/// a defense prompt without odds) as a line and one button per answer, so the mouse alone
+/// answers it; each button gives the key's action.
+fn question_buttons(
+    session: &mut Session,
+    who: crate::battle::components::CombatantId,
+    decision: &Decision,
+    keys: &Keys,
+) -> Vec<BarItem> {
+    let yes_no = |ask: &str, yes: &str, no: &str| {
+        let mut items = line(format!("{ask}:"));
+        let mut accept = item(
+            format!("{} {yes}", keys.of(GameAction::Confirm)),
+            GameAction::Confirm,
+        );
+        accept.tip = format!("{yes} (or press {})", keys.of(GameAction::Confirm));
+        let mut decline = item(
+            format!("{} {no}", keys.of(GameAction::Cancel)),
+            GameAction::Cancel,
+        );
+        decline.tip = format!(
+            "{no} (or press {}, or right-click)",
+            keys.of(GameAction::Cancel)
+        );
+        items.extend([accept, decline]);
+        items
+    };
+    match decision {
+        Decision::Intercede { .. } => yes_no("Intercede?", "Intercede", "let it hit"),
+        Decision::Exploit { mover, .. } => {
+            let p = session.battle.exploit_prompt(*mover, who);
+            yes_no("Exploit?", p.accept, p.decline)
+        }
+        Decision::Response { .. } => yes_no("An Instant first?", "Healing Surge", "pass"),
+        Decision::Defense { .. } => {
+            let first = session.battle.answer_name(DefenseChoice::Dodge);
+            let second = session.battle.answer_name(DefenseChoice::Parry);
+            let second = second.split(" (").next().unwrap_or(&second).to_string();
+            let mut items = line("Defend:".into());
+            items.push(item(
+                format!("{} {first}", keys.of(GameAction::Dodge)),
+                GameAction::Dodge,
+            ));
+            items.push(item(
+                format!("{} {second}", keys.of(GameAction::Parry)),
+                GameAction::Parry,
+            ));
+            items
+        }
+    }
 }

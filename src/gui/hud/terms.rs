@@ -177,7 +177,7 @@ fn find_hovered_term(
     spans: Query<&TermSpan>,
     buttons: Query<(&Interaction, &super::buttons::BarButton)>,
     bar: Res<super::buttons::BarItems>,
-    session: Res<Session>,
+    (session, badge): (Res<Session>, Res<crate::gui::board::HoveredBadge>),
     mut hovered: ResMut<HoveredTerm>,
 ) {
     // A hovered action bar button explains the first word of the rules on it (its maneuver),
@@ -216,6 +216,8 @@ fn find_hovered_term(
             },
         )
     });
+    // No word of a panel: a condition icon on the board, if the mouse is on one.
+    let found = found.or(badge.0);
     if hovered.0 != found {
         hovered.0 = found;
     }
