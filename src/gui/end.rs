@@ -4,7 +4,9 @@
 
 use bevy::prelude::*;
 
-use super::input::{GameAction, PlayerInput};
+use leafwing_input_manager::prelude::ActionState;
+
+use super::input::{Controls, GameAction, InputProfile, PlayerInput};
 use super::session::Session;
 use super::{DataDir, Screen, palette};
 use crate::battle::event::BattleEvent;
@@ -13,7 +15,12 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::End), spawn_end_screen)
         .add_systems(
             Update,
-            (keep_replay, choose_after_battle, draw_replay_note)
+            (
+                press_end_buttons,
+                keep_replay,
+                choose_after_battle,
+                draw_replay_note,
+            )
                 .chain()
                 .run_if(in_state(Screen::End)),
         );
@@ -26,6 +33,50 @@ pub struct ReplayNote(pub Option<String>);
 /// The end screen's line about the replay.
 #[derive(Component)]
 struct ReplayNoteText;
+
+/// A button of the end screen: a click gives its action to the menus as its key would.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EndButton(pub GameAction);
+
+/// A click on an end-screen button presses its action on the menus' controls for this frame,
+/// before the systems that read the keys: one path for the key, the pad and the mouse.
+fn press_end_buttons(
+    buttons: Query<(&Interaction, &EndButton), Changed<Interaction>>,
+    mut controls: Query<(&Controls, &mut ActionState<GameAction>)>,
+) {
+    let Some(action) = buttons
+        .iter()
+        .find(|(i, _)| **i == Interaction::Pressed)
+        .map(|(_, b)| b.0)
+    else {
+        return;
+    };
+    for (c, mut state) in &mut controls {
+        if c.0 == InputProfile::Any {
+            state.press(&action);
+        }
+    }
+}
+
+/// A clickable row entry of the end screen saying what its action does and its key.
+fn end_button(action: GameAction, words: String) -> impl Bundle {
+    (
+        EndButton(action),
+        Button,
+        Node {
+            padding: UiRect::axes(px(14), px(5)),
+            border: UiRect::all(px(2)),
+            ..default()
+        },
+        BorderColor::all(palette::ACCENT),
+        BackgroundColor(palette::PANEL),
+        children![(
+            Text::new(words),
+            TextFont::from_font_size(18.0),
+            TextColor(palette::TEXT),
+        )],
+    )
+}
 
 /// The Quick Save key (F5 unless rebound) on the end screen keeps the battle as a replay in
 /// the data directory.
@@ -61,24 +112,36 @@ fn keep_replay(
     });
 }
 
+/// The line about the replay, and the Keep button while there is one to keep.
 fn draw_replay_note(
     note: Res<ReplayNote>,
     session: Option<Res<Session>>,
-    settings: Res<super::Settings>,
     mut text: Query<&mut Text, With<ReplayNoteText>>,
+    mut buttons: Query<(&EndButton, &mut Node)>,
 ) {
     let watching = session.is_some_and(|s| s.replay.is_some());
+    let kept = note
+        .0
+        .as_ref()
+        .is_some_and(|n| n.starts_with("Replay kept"));
     let want = match &note.0 {
         Some(n) => n.clone(),
         None if watching => "End of the replay.".into(),
-        None => format!(
-            "{}: keep this battle as a replay",
-            settings.key_of(GameAction::QuickSave)
-        ),
+        None => String::new(),
     };
     for mut t in &mut text {
         if t.0 != want {
             t.0.clone_from(&want);
+        }
+    }
+    let display = if watching || kept {
+        Display::None
+    } else {
+        Display::Flex
+    };
+    for (b, mut node) in &mut buttons {
+        if b.0 == GameAction::QuickSave && node.display != display {
+            node.display = display;
         }
     }
 }
@@ -149,14 +212,33 @@ pub fn summary(session: &mut Session) -> String {
     out
 }
 
-fn spawn_end_screen(mut commands: Commands, mut session: ResMut<Session>) {
+fn spawn_end_screen(
+    mut commands: Commands,
+    mut session: ResMut<Session>,
+    settings: Res<super::Settings>,
+) {
     commands.insert_resource(ReplayNote::default());
     let text = summary(&mut session);
+    let key = |a: GameAction| settings.key_of(a);
     let again = if session.replay.is_some() {
-        "Enter: watch again    Esc: back to title"
+        "Watch again"
     } else {
-        "Enter: play again (next seed)    Esc: back to title"
+        "Play again (next seed)"
     };
+    let buttons = [
+        (
+            GameAction::QuickSave,
+            format!("Keep as a replay ({})", key(GameAction::QuickSave)),
+        ),
+        (
+            GameAction::Confirm,
+            format!("{again} ({})", key(GameAction::Confirm)),
+        ),
+        (
+            GameAction::Cancel,
+            format!("Back to title ({})", key(GameAction::Cancel)),
+        ),
+    ];
     commands
         .spawn(super::screen_root("End screen", Screen::End, 16.0))
         .with_children(|root| {
@@ -176,11 +258,15 @@ fn spawn_end_screen(mut commands: Commands, mut session: ResMut<Session>) {
                 TextFont::from_font_size(16.0),
                 TextColor(palette::ACCENT),
             ));
-            root.spawn((
-                Text::new(again),
-                TextFont::from_font_size(18.0),
-                TextColor(palette::TEXT_DIM),
-            ));
+            root.spawn(Node {
+                column_gap: px(12),
+                ..default()
+            })
+            .with_children(|row| {
+                for (action, words) in buttons {
+                    row.spawn(end_button(action, words));
+                }
+            });
         });
 }
 

@@ -31,6 +31,7 @@
 //! end-repeat
 //! expect-winner Red    # fail unless the battle is over and this side won
 //! expect-guide-done    # fail unless every prompt of the guided battle was learned
+//! expect-screen End    # fail unless this screen shows (Title, Battle, End…)
 //! quit
 //! ```
 
@@ -107,6 +108,8 @@ pub enum Step {
     ExpectWinner(String),
     /// Fail unless every prompt of the guided battle was learned.
     ExpectGuideDone,
+    /// Fail unless this screen shows (`Title`, `Battle`, `End`…).
+    ExpectScreen(String),
     Quit,
 }
 
@@ -338,6 +341,8 @@ impl Script {
                 "expect-winner" if !rest.is_empty() => Step::ExpectWinner(rest.to_string()),
                 "expect-winner" => return Err(err("`expect-winner` needs a side's name".into())),
                 "expect-guide-done" => Step::ExpectGuideDone,
+                "expect-screen" if !rest.is_empty() => Step::ExpectScreen(rest.to_string()),
+                "expect-screen" => return Err(err("`expect-screen` needs a screen's name".into())),
                 "quit" => Step::Quit,
                 other => return Err(err(format!("unknown step `{other}`"))),
             };
@@ -783,6 +788,15 @@ fn step(world: &mut World, script: &Script, run: &mut ScriptRun) {
                     run,
                     &format!("the guide's prompts learned: {done:?}"),
                 );
+                return;
+            }
+        }
+        Step::ExpectScreen(name) => {
+            let shown = world
+                .get_resource::<State<super::Screen>>()
+                .map(|s| format!("{:?}", s.get()));
+            if shown.as_deref() != Some(name.as_str()) {
+                fail(world, run, &format!("the screen is {shown:?}, not {name}"));
                 return;
             }
         }
