@@ -526,23 +526,9 @@ fn step(world: &mut World, script: &Script, run: &mut ScriptRun) {
     match s {
         Step::Wait(n) => run.waiting = n,
         Step::UntilHuman(n) => {
-            let human = world
-                .get_resource_mut::<Session>()
-                .is_some_and(|mut s| s.human_to_act().is_some() && s.handoff.is_none());
-            if !human {
-                let left = run.until_left.get_or_insert(n);
-                if *left == 0 {
-                    fail(
-                        world,
-                        run,
-                        &format!("no person had to act within {n} frames"),
-                    );
-                } else {
-                    *left -= 1;
-                }
+            if !wait_for_a_person(world, run, n, false) {
                 return;
             }
-            run.until_left = None;
         }
         Step::Key(k) => {
             k.press(world);
@@ -717,23 +703,9 @@ fn step(world: &mut World, script: &Script, run: &mut ScriptRun) {
             }
         },
         Step::UntilHumanOrOver(n) => {
-            let ready = world.get_resource_mut::<Session>().is_some_and(|mut s| {
-                s.battle.outcome().is_some() || (s.human_to_act().is_some() && s.handoff.is_none())
-            });
-            if !ready {
-                let left = run.until_left.get_or_insert(n);
-                if *left == 0 {
-                    fail(
-                        world,
-                        run,
-                        &format!("no person had to act within {n} frames"),
-                    );
-                } else {
-                    *left -= 1;
-                }
+            if !wait_for_a_person(world, run, n, true) {
                 return;
             }
-            run.until_left = None;
         }
         Step::Repeat { times, end } => {
             if times == 0 {
@@ -805,6 +777,30 @@ fn step(world: &mut World, script: &Script, run: &mut ScriptRun) {
         }
     }
     run.next += 1;
+}
+
+/// One frame of `until-human` (or, with `or_over`, `until-human-or-over`): true once a
+/// person must act (or the battle is over); fails the run after `n` frames of waiting.
+fn wait_for_a_person(world: &mut World, run: &mut ScriptRun, n: u32, or_over: bool) -> bool {
+    let ready = world.get_resource_mut::<Session>().is_some_and(|mut s| {
+        (or_over && s.battle.outcome().is_some())
+            || (s.human_to_act().is_some() && s.handoff.is_none())
+    });
+    if ready {
+        run.until_left = None;
+        return true;
+    }
+    let left = run.until_left.get_or_insert(n);
+    if *left == 0 {
+        fail(
+            world,
+            run,
+            &format!("no person had to act within {n} frames"),
+        );
+    } else {
+        *left -= 1;
+    }
+    false
 }
 
 /// Whether the battle on screen is over.
