@@ -24,7 +24,8 @@ step() { printf '\n== %s\n' "$1"; }
 step "contents"
 ls -la
 step "the licences ship beside the game (the credits screen names these files)"
-ls -la LICENSE-MIT LICENSE-APACHE assets/licenses/THIRD-PARTY-LICENSES.md assets/fonts/LICENSE-DejaVu.txt
+ls -la LICENSE-MIT LICENSE-APACHE assets/licenses/THIRD-PARTY-LICENSES.md assets/fonts/LICENSE-DejaVu.txt \
+  assets/icons/game-icons/LICENSE.md
 step "where the game reads its data (must be this directory, not the source tree)"
 ./gridclash paths | tee "$tmp/paths.txt"
 grep -q "^rules: $tmp/$name/rules$" "$tmp/paths.txt"

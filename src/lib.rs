@@ -10,6 +10,7 @@ pub mod grid;
 #[cfg(feature = "gui")]
 pub mod gui;
 pub mod harness;
+pub mod icons;
 pub mod par;
 pub mod paths;
 pub mod percentile;

@@ -24,6 +24,7 @@ pub mod fighter;
 pub mod grapple;
 mod hash;
 pub mod hide;
+pub mod look;
 pub mod maneuvers;
 pub mod menu;
 pub mod movement;

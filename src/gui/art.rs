@@ -62,6 +62,8 @@ pub struct Art {
     pub ring: Handle<Image>,
     /// A condition icon's disc, tinted by the condition's polarity.
     pub badge: Handle<Image>,
+    /// A soft white disc, bright in the middle, for bolts and explosions.
+    pub glow: Handle<Image>,
 }
 
 fn rgba_image(size: u32, pixels: Vec<u8>) -> Image {
@@ -233,6 +235,15 @@ fn ring_pixels() -> Vec<u8> {
     })
 }
 
+fn glow_pixels() -> Vec<u8> {
+    paint(TOKEN_PX, |x, y| {
+        let (fx, fy) = unit_xy(x, y, TOKEN_PX);
+        let d = (fx * fx + fy * fy).sqrt();
+        let a = (1.0 - d).max(0.0);
+        [255, 255, 255, (a * a * 255.0) as u8]
+    })
+}
+
 /// Draws every image for a ruleset's terrain types.
 pub fn make_art(images: &mut Assets<Image>, terrain: &[TerrainDef]) -> Art {
     Art {
@@ -248,6 +259,7 @@ pub fn make_art(images: &mut Assets<Image>, terrain: &[TerrainDef]) -> Art {
             .collect(),
         ring: images.add(rgba_image(TOKEN_PX, ring_pixels())),
         badge: images.add(rgba_image(TOKEN_PX, token_pixels(TokenShape::Circle))),
+        glow: images.add(rgba_image(TOKEN_PX, glow_pixels())),
     }
 }
 

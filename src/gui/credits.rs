@@ -53,7 +53,14 @@ pub fn credit_sections() -> Vec<(&'static str, Vec<String>)> {
             "Gridclash",
             vec![
                 "Game: the Gridclash developers, under MIT OR Apache-2.0 (LICENSE-MIT, LICENSE-APACHE beside the game).".into(),
-                "Art and sound: drawn and synthesised by the game itself at start-up; the window icon by scripts/make-icons.py.".into(),
+                "Art and sound: terrain, tokens, effects and sounds drawn and synthesised by the game itself at start-up; the window icon by scripts/make-icons.py.".into(),
+            ],
+        ),
+        (
+            "Icons",
+            vec![
+                "Icons: game-icons.net, under CC BY 3.0 (creativecommons.org/licenses/by/3.0), from the npm package @iconify-json/game-icons 1.2.4, recoloured white; each icon's author in assets/icons/game-icons/LICENSE.md.".into(),
+                "Icons by: Lorc, Delapouite, Sbed, Skoll, Carl Olsen, Cathelineau, DarkZaitzev, PriorBlue, Andy Meneely, Felbrigg and Zeromancer (CC0).".into(),
             ],
         ),
         (

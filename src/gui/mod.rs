@@ -15,6 +15,7 @@ pub mod frame_stats;
 pub mod guide;
 pub mod help;
 pub mod hud;
+pub mod icons;
 pub mod input;
 pub mod load_screen;
 pub mod mouse;
@@ -255,6 +256,7 @@ pub fn run(options: PlayOptions) -> AppExit {
             window::plugin,
             help::plugin,
             guide::plugin,
+            icons::plugin,
         ));
     if let Some(frames) = options.frame_stats {
         app.add_plugins(frame_stats::plugin)

@@ -26,6 +26,10 @@ pub struct Settings {
     pub ai_pace: f32,
     /// How fast tokens walk and floating words fade: 0.5 (slow) to 4 (fast).
     pub animation_speed: f32,
+    /// A unit hit flashes white.
+    pub hit_flash: bool,
+    /// The view shakes a little when a blow lands (harder for a defeat).
+    pub screen_shake: bool,
     /// Let the game answer Dodge or Parry for human units with the better odds.
     pub auto_defense: bool,
     /// The camera turns to each unit's turn and keeps the computer's moves and attacks in
@@ -97,6 +101,8 @@ impl Default for Settings {
             muted: false,
             ai_pace: 0.6,
             animation_speed: 1.0,
+            hit_flash: true,
+            screen_shake: true,
             auto_defense: false,
             camera_follow: true,
             window_mode: WindowChoice::Windowed,

@@ -1,6 +1,6 @@
 //! The settings screen: UI scale, colour-blind palette, volume and mute, the computer's pace,
-//! animation speed, defense prompts, the camera, the window mode, and keyboard rebinding with a
-//! reset. Reached from the title and from a battle's pause menu; leaving it saves the settings
+//! animation speed, hit flash and screen shake, defense prompts, the camera, the window mode,
+//! and keyboard rebinding with a reset. Reached from the title and from a battle's pause menu; leaving it saves the settings
 //! file and goes back where it came from.
 
 use bevy::prelude::*;
@@ -19,6 +19,8 @@ pub enum SettingsRow {
     Mute,
     Pace,
     Animation,
+    HitFlash,
+    ScreenShake,
     Defense,
     CameraFollow,
     WindowMode,
@@ -106,6 +108,8 @@ pub fn rows() -> Vec<SettingsRow> {
         SettingsRow::Mute,
         SettingsRow::Pace,
         SettingsRow::Animation,
+        SettingsRow::HitFlash,
+        SettingsRow::ScreenShake,
         SettingsRow::Defense,
         SettingsRow::CameraFollow,
         SettingsRow::WindowMode,
@@ -137,6 +141,8 @@ pub fn change(settings: &mut Settings, row: SettingsRow, step: isize) {
         SettingsRow::Animation => {
             settings.animation_speed = step_in(&ANIMATION_SPEEDS, settings.animation_speed, step);
         }
+        SettingsRow::HitFlash => settings.hit_flash = !settings.hit_flash,
+        SettingsRow::ScreenShake => settings.screen_shake = !settings.screen_shake,
         SettingsRow::Defense => settings.auto_defense = !settings.auto_defense,
         SettingsRow::CameraFollow => settings.camera_follow = !settings.camera_follow,
         SettingsRow::WindowMode => {
@@ -168,6 +174,10 @@ pub fn label(settings: &Settings, row: SettingsRow, capturing: Option<GameAction
             settings.ai_pace
         ),
         SettingsRow::Animation => format!("Animation speed     < x{} >", settings.animation_speed),
+        SettingsRow::HitFlash => format!("Hit flash           < {} >", on(settings.hit_flash)),
+        SettingsRow::ScreenShake => {
+            format!("Screen shake        < {} >", on(settings.screen_shake))
+        }
         SettingsRow::Defense => format!(
             "Dodge or Parry      < {} >",
             if settings.auto_defense {

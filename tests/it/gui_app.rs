@@ -731,8 +731,8 @@ fn gui_settings_screen_rebinds_a_key_and_the_battle_obeys_it() {
     tap(&mut app, KeyCode::Enter);
     app.update();
     assert_eq!(screen(&app), Screen::Settings);
-    // Settings rows: nine values, then keys (Move first).
-    for _ in 0..9 {
+    // Settings rows: eleven values, then keys (Move first).
+    for _ in 0..11 {
         tap(&mut app, KeyCode::ArrowDown);
     }
     tap(&mut app, KeyCode::Enter);
@@ -743,7 +743,7 @@ fn gui_settings_screen_rebinds_a_key_and_the_battle_obeys_it() {
         Some(&vec![KeyCode::KeyQ])
     );
     // The colour-blind row (the second) toggles with Right.
-    for _ in 0..8 {
+    for _ in 0..10 {
         tap(&mut app, KeyCode::ArrowUp);
     }
     tap(&mut app, KeyCode::ArrowRight);

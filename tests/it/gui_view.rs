@@ -28,7 +28,7 @@ fn gui_title_credits_row_opens_the_credits_and_esc_comes_back() {
 }
 
 #[test]
-fn gui_credits_name_the_fonts_the_rules_and_every_crate_with_its_licence() {
+fn gui_credits_name_the_fonts_the_icons_the_rules_and_every_crate_with_its_licence() {
     use gridclash::gui::credits::{crates_in_the_game, credit_sections};
     let crates = crates_in_the_game();
     assert!(crates.len() > 400, "{} crates", crates.len());
@@ -46,6 +46,11 @@ fn gui_credits_name_the_fonts_the_rules_and_every_crate_with_its_licence() {
             .any(|l| l.contains("DejaVu") && l.contains("Bitstream Vera"))
     );
     assert!(all.iter().any(|l| l.starts_with("DBU RPG")));
+    assert!(
+        all.iter()
+            .any(|l| l.contains("game-icons.net") && l.contains("CC BY 3.0")),
+        "the icons' source and licence"
+    );
 }
 
 #[test]
@@ -214,6 +219,22 @@ fn gui_pause_menu_opens_the_settings_and_leaving_them_goes_back_to_the_battle() 
     assert_eq!(screen(&app), Screen::Battle);
     assert_eq!(session(&mut app).battle.history().len(), commands);
     assert!(!app.world().resource::<BattleUi>().paused);
+}
+
+#[test]
+fn gui_settings_turn_the_hit_flash_and_the_screen_shake_off_and_on() {
+    let mut s = Settings::default();
+    assert!(s.hit_flash && s.screen_shake, "both on by default");
+    change(&mut s, SettingsRow::HitFlash, 1);
+    change(&mut s, SettingsRow::ScreenShake, -1);
+    assert!(!s.hit_flash && !s.screen_shake);
+    assert!(label(&s, SettingsRow::HitFlash, None).contains("off"));
+    assert!(label(&s, SettingsRow::ScreenShake, None).contains("off"));
+    change(&mut s, SettingsRow::ScreenShake, 1);
+    assert!(s.screen_shake);
+    // A settings file from before these rows still reads, with both on.
+    let old: Settings = ron::from_str("(animation_speed: 2.0)").expect("old settings read");
+    assert!(old.hit_flash && old.screen_shake);
 }
 
 #[test]

@@ -27,6 +27,7 @@ mod gui_e2e;
 mod gui_view;
 mod guide;
 mod hide;
+mod icons;
 mod invariants;
 mod licences;
 mod movement;

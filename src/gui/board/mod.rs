@@ -3,6 +3,7 @@
 //! camera (keys, mouse drag and wheel, gamepad stick) and the square under the mouse.
 
 pub mod camera;
+mod fx;
 mod overlay;
 
 pub use camera::{BoardView, MIN_SQUARE_PX};
@@ -88,6 +89,13 @@ struct BadgeLetters {
 /// Condition icons shown on a token; a fourth icon says how many more there are.
 const BADGE_SLOTS: usize = 4;
 
+/// The icon drawn on a condition badge, when the condition has one (else its letters show).
+#[derive(Component)]
+struct BadgeIcon {
+    id: CombatantId,
+    index: usize,
+}
+
 #[derive(Component)]
 struct Body(CombatantId);
 
@@ -100,7 +108,10 @@ struct Walk {
 /// Damage, miss and critical words rising over a token, fading out.
 #[derive(Component)]
 struct Floating {
+    /// Seconds since it showed; below zero while it waits for the attack to land.
     age: f32,
+    /// Where it starts, over the token.
+    from: Vec2,
 }
 
 /// How far the board has read the event log (for animations and floating text).
@@ -124,28 +135,41 @@ pub const BOTTOM_H: f32 = 190.0;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SeenEvents>()
         .init_resource::<HoveredBadge>()
+        .init_resource::<fx::Shake>()
         .add_plugins(camera::plugin)
         .add_systems(Startup, spawn_camera)
         .add_systems(OnEnter(Screen::Battle), (spawn_board, camera::reset_view))
         .add_systems(
             Update,
             (
-                camera::measure_viewport,
-                camera::open_view,
-                // Under the pause menu or the help screen the keys and the wheel are theirs.
-                camera::pan_and_zoom_camera.run_if(not_paused),
-                camera::centre_on_actor,
-                point_cursor_at_square,
-                animate_events,
-                redraw_changed_terrain,
-                draw_overlay.run_if(super::redraw::redraw_needed),
-                draw_tokens.run_if(super::redraw::redraw_needed),
-                draw_condition_icons.run_if(super::redraw::redraw_needed),
-                find_hovered_badge,
-                walk_tokens,
-                camera::follow_the_action,
-                camera::glide_camera,
-                rise_floating_text,
+                (
+                    fx::steady_camera,
+                    camera::measure_viewport,
+                    camera::open_view,
+                    // Under the pause menu or the help screen the keys and the wheel are theirs.
+                    camera::pan_and_zoom_camera.run_if(not_paused),
+                    camera::centre_on_actor,
+                    point_cursor_at_square,
+                    animate_events,
+                    redraw_changed_terrain,
+                    draw_overlay.run_if(super::redraw::redraw_needed),
+                    draw_tokens.run_if(super::redraw::redraw_needed),
+                    fx::fade_defeated_tokens,
+                    draw_condition_icons.run_if(super::redraw::redraw_needed),
+                    find_hovered_badge,
+                )
+                    .chain(),
+                (
+                    walk_tokens,
+                    fx::lunge_tokens,
+                    fx::play_attack_animations,
+                    fx::flash_hit_tokens,
+                    camera::follow_the_action,
+                    camera::glide_camera,
+                    fx::shake_camera,
+                    rise_floating_text,
+                )
+                    .chain(),
             )
                 .chain()
                 .after(super::redraw::ReadScreen)
@@ -164,6 +188,7 @@ fn spawn_board(
     mut images: ResMut<Assets<Image>>,
     settings: Res<Settings>,
     options: Res<super::PlayOptions>,
+    icons: Res<super::icons::Icons>,
     mut seen: ResMut<SeenEvents>,
 ) {
     seen.0 = session.battle.events().len();
@@ -231,15 +256,24 @@ fn spawn_board(
     let colour_blind = settings.colour_blind || options.colour_blind;
     let fighters = session.fighters();
     for f in &fighters {
-        spawn_token(&mut commands, &art, colour_blind, &session, f, map.height);
+        let icon = icons.archetype(&rules.manifest.id, &f.identity.archetype);
+        let look = TokenLook { colour_blind, icon };
+        spawn_token(&mut commands, &art, look, &session, f, map.height);
     }
     commands.insert_resource(art);
+}
+
+/// How a token is drawn beyond its side: the colour-blind palette, and its archetype's icon
+/// (letters when it has none).
+struct TokenLook {
+    colour_blind: bool,
+    icon: Option<Handle<Image>>,
 }
 
 fn spawn_token(
     commands: &mut Commands,
     art: &Art,
-    colour_blind: bool,
+    TokenLook { colour_blind, icon }: TokenLook,
     session: &Session,
     f: &Fighter,
     map_height: u32,
@@ -262,83 +296,129 @@ fn spawn_token(
             Visibility::Inherited,
         ))
         .with_children(|t| {
-            t.spawn((
-                ActiveRing(id),
-                Sprite {
-                    image: art.ring.clone(),
-                    custom_size: Some(Vec2::splat(TILE * squares * 1.08)),
-                    color: palette::ACTIVE,
-                    ..default()
-                },
-                Transform::from_xyz(0.0, 0.0, -0.5),
-                Visibility::Hidden,
-            ));
-            t.spawn((
-                Body(id),
-                Sprite {
-                    image: art.tokens[TokenShape::of_side(side) as usize % art.tokens.len()]
-                        .clone(),
-                    custom_size: Some(Vec2::splat(edge)),
-                    color: colour,
-                    ..default()
-                },
-            ));
-            t.spawn((
-                Text2d::new(f.identity.glyph.clone()),
-                TextFont::from_font_size(15.0 * squares),
-                TextColor(Color::BLACK),
-                Transform::from_xyz(0.0, -1.0, 0.2).with_scale(Vec3::splat(0.9)),
-            ));
-            let bar_w = TILE * squares * 0.9;
-            let bar_y = -TILE * squares / 2.0 + 3.0;
-            for (i, fill_colour) in [palette::LIFE, palette::KI].into_iter().enumerate() {
-                let y = bar_y - i as f32 * 3.5;
-                t.spawn((
-                    Sprite::from_color(Color::srgb(0.08, 0.08, 0.1), Vec2::new(bar_w + 2.0, 4.0)),
-                    Transform::from_xyz(0.0, y, 0.3),
-                ));
-                let mut bar = t.spawn((
-                    Sprite {
-                        color: fill_colour,
-                        custom_size: Some(Vec2::new(bar_w, 2.5)),
-                        ..default()
-                    },
-                    bevy::sprite::Anchor::CENTER_LEFT,
-                    Transform::from_xyz(-bar_w / 2.0, y, 0.4),
-                ));
-                if i == 0 {
-                    bar.insert(LifeFill(id));
-                } else {
-                    bar.insert(KiFill(id));
-                }
-            }
-            // Condition icons along the top edge: a disc in the condition's polarity colour
-            // (green helps, red hurts) with its letters.
-            let edge_y = TILE * squares / 2.0 - 4.0;
-            for index in 0..BADGE_SLOTS {
-                let x = -TILE * squares / 2.0 + 7.0 + index as f32 * 13.0;
-                t.spawn((
-                    Badge {
-                        id,
-                        index,
-                        term: None,
-                    },
-                    Sprite {
-                        image: art.badge.clone(),
-                        custom_size: Some(Vec2::splat(13.0)),
-                        ..default()
-                    },
-                    Transform::from_xyz(x, edge_y, 0.6),
-                    Visibility::Hidden,
-                ))
-                .with_child((
-                    BadgeLetters { id, index },
-                    Text2d::new(""),
-                    TextFont::from_font_size(8.0),
-                    TextColor(Color::BLACK),
-                    Transform::from_xyz(0.0, 0.0, 0.1),
-                ));
-            }
+            // Everything drawn for the token hangs from its pose, which a lunge moves.
+            t.spawn((fx::Pose(id), Transform::default(), Visibility::Inherited))
+                .with_children(|t| {
+                    t.spawn((
+                        ActiveRing(id),
+                        Sprite {
+                            image: art.ring.clone(),
+                            custom_size: Some(Vec2::splat(TILE * squares * 1.08)),
+                            color: palette::ACTIVE,
+                            ..default()
+                        },
+                        Transform::from_xyz(0.0, 0.0, -0.5),
+                        Visibility::Hidden,
+                    ));
+                    t.spawn((
+                        Body(id),
+                        Sprite {
+                            image: art.tokens
+                                [TokenShape::of_side(side) as usize % art.tokens.len()]
+                            .clone(),
+                            custom_size: Some(Vec2::splat(edge)),
+                            color: colour,
+                            ..default()
+                        },
+                    ));
+                    t.spawn((
+                        fx::FlashSprite(id),
+                        Sprite {
+                            image: art.tokens
+                                [TokenShape::of_side(side) as usize % art.tokens.len()]
+                            .clone(),
+                            custom_size: Some(Vec2::splat(edge)),
+                            color: Color::WHITE.with_alpha(0.0),
+                            ..default()
+                        },
+                        Transform::from_xyz(0.0, 0.0, 0.25),
+                    ));
+                    match icon {
+                        // The archetype's icon, dark on the side's colour.
+                        Some(image) => {
+                            t.spawn((
+                                Sprite {
+                                    image,
+                                    custom_size: Some(Vec2::splat(edge * 0.62)),
+                                    color: Color::srgba(0.05, 0.05, 0.08, 0.9),
+                                    ..default()
+                                },
+                                Transform::from_xyz(0.0, 1.0, 0.2),
+                            ));
+                        }
+                        None => {
+                            t.spawn((
+                                Text2d::new(f.identity.glyph.clone()),
+                                TextFont::from_font_size(15.0 * squares),
+                                TextColor(Color::BLACK),
+                                Transform::from_xyz(0.0, -1.0, 0.2).with_scale(Vec3::splat(0.9)),
+                            ));
+                        }
+                    }
+                    let bar_w = TILE * squares * 0.9;
+                    let bar_y = -TILE * squares / 2.0 + 3.0;
+                    for (i, fill_colour) in [palette::LIFE, palette::KI].into_iter().enumerate() {
+                        let y = bar_y - i as f32 * 3.5;
+                        t.spawn((
+                            Sprite::from_color(
+                                Color::srgb(0.08, 0.08, 0.1),
+                                Vec2::new(bar_w + 2.0, 4.0),
+                            ),
+                            Transform::from_xyz(0.0, y, 0.3),
+                        ));
+                        let mut bar = t.spawn((
+                            Sprite {
+                                color: fill_colour,
+                                custom_size: Some(Vec2::new(bar_w, 2.5)),
+                                ..default()
+                            },
+                            bevy::sprite::Anchor::CENTER_LEFT,
+                            Transform::from_xyz(-bar_w / 2.0, y, 0.4),
+                        ));
+                        if i == 0 {
+                            bar.insert(LifeFill(id));
+                        } else {
+                            bar.insert(KiFill(id));
+                        }
+                    }
+                    // Condition icons along the top edge: a disc in the condition's polarity colour
+                    // (green helps, red hurts) with its letters.
+                    let edge_y = TILE * squares / 2.0 - 4.0;
+                    for index in 0..BADGE_SLOTS {
+                        let x = -TILE * squares / 2.0 + 7.0 + index as f32 * 13.0;
+                        t.spawn((
+                            Badge {
+                                id,
+                                index,
+                                term: None,
+                            },
+                            Sprite {
+                                image: art.badge.clone(),
+                                custom_size: Some(Vec2::splat(13.0)),
+                                ..default()
+                            },
+                            Transform::from_xyz(x, edge_y, 0.6),
+                            Visibility::Hidden,
+                        ))
+                        .with_child((
+                            BadgeLetters { id, index },
+                            Text2d::new(""),
+                            TextFont::from_font_size(8.0),
+                            TextColor(Color::BLACK),
+                            Transform::from_xyz(0.0, 0.0, 0.1),
+                        ))
+                        .with_child((
+                            BadgeIcon { id, index },
+                            Sprite {
+                                custom_size: Some(Vec2::splat(10.0)),
+                                color: Color::srgba(0.0, 0.0, 0.0, 0.9),
+                                ..default()
+                            },
+                            Transform::from_xyz(0.0, 0.0, 0.1),
+                            Visibility::Hidden,
+                        ));
+                    }
+                });
         });
 }
 
@@ -453,16 +533,26 @@ fn redraw_changed_terrain(
 
 /// Reads new events: walks a token along its move, pushes, and raises floating words for
 /// damage, misses, criticals and defeats.
+/// What the board's animations may touch: the art, each token's pose and flash, the shake.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Stage<'w, 's> {
+    commands: Commands<'w, 's>,
+    art: Res<'w, Art>,
+    poses: Query<'w, 's, (Entity, &'static fx::Pose)>,
+    flashes: Query<'w, 's, (Entity, &'static fx::FlashSprite)>,
+    shake: ResMut<'w, fx::Shake>,
+}
+
 fn animate_events(
-    mut commands: Commands,
+    mut stage: Stage,
     mut session: ResMut<Session>,
     mut seen: ResMut<SeenEvents>,
-    mut walks: Query<(&Token, &mut Walk, &Transform)>,
+    mut walks: Query<(Entity, &Token, &mut Walk, &Transform)>,
     mut view: ResMut<BoardView>,
 ) {
     if session.battle.events().len() < seen.0 {
         // Undo rebuilt the battle: stop every walk, tokens snap to where they are now.
-        for (_, mut walk, _) in &mut walks {
+        for (_, _, mut walk, _) in &mut walks {
             walk.path.clear();
         }
     }
@@ -486,13 +576,35 @@ fn animate_events(
             .and_then(|f| f.position)
             .map(|p| token_centre(p, size_of(id), map_h))
     };
+    let rules = session.battle.rules().clone();
+    let commands = &mut stage.commands;
+    // Seconds until the attack under way lands: the words and flashes it causes wait for it.
+    let mut lands = 0.0;
     for e in &events {
         if let Some(focus) = camera_focus(e, &at_of) {
             view.focus = Some(focus);
         }
         match e {
+            BattleEvent::AttackDeclared {
+                attacker,
+                profile,
+                element,
+                targets,
+                ..
+            } => {
+                let style = crate::battle::look::attack_style(&rules, profile);
+                let pose = stage.poses.iter().find(|(_, p)| p.0 == *attacker);
+                if let (Some(style), Some((pose, _)), Some(from)) = (style, pose, at_of(*attacker))
+                {
+                    let aims: Vec<Vec2> = targets.iter().filter_map(|t| at_of(*t)).collect();
+                    let colour = fx::tint_colour(style.tint, element.as_deref());
+                    lands =
+                        fx::start_attack(commands, &stage.art, (pose, from), &aims, style, colour);
+                }
+            }
+            BattleEvent::AttackEnded { .. } => lands = 0.0,
             BattleEvent::Moved { who, path, .. } => {
-                for (token, mut walk, _) in &mut walks {
+                for (_, token, mut walk, _) in &mut walks {
                     if token.0 == *who {
                         walk.path = path
                             .iter()
@@ -502,7 +614,7 @@ fn animate_events(
                 }
             }
             BattleEvent::Pushed { who, to, .. } => {
-                for (token, mut walk, _) in &mut walks {
+                for (_, token, mut walk, _) in &mut walks {
                     if token.0 == *who {
                         walk.path.push(token_centre(*to, size_of(*who), map_h));
                     }
@@ -514,7 +626,8 @@ fn animate_events(
                 automatic,
                 ..
             } => float(
-                &mut commands,
+                commands,
+                lands,
                 at_of(*defender),
                 if automatic.is_some() {
                     "blocked"
@@ -530,13 +643,15 @@ fn animate_events(
                 hit: false,
                 ..
             } => float(
-                &mut commands,
+                commands,
+                lands,
                 at_of(*defender),
                 "miss".into(),
                 palette::TEXT,
             ),
             BattleEvent::DroppedProne { who, .. } => float(
-                &mut commands,
+                commands,
+                0.0,
                 at_of(*who).map(|p| p - Vec2::new(0.0, 12.0)),
                 "prone".into(),
                 palette::TEXT,
@@ -546,34 +661,54 @@ fn animate_events(
                 stages,
                 life_cards,
                 ..
-            } => float(
-                &mut commands,
-                at_of(*target),
-                match (*stages, *life_cards) {
-                    (s, 0) => format!("-{s} stage"),
-                    (0, l) => format!("-{l} cards"),
-                    (s, l) => format!("-{s} st -{l} cards"),
-                },
-                palette::DANGER,
-            ),
+            } => {
+                fx::flash(commands, &stage.flashes, *target, lands);
+                fx::shake(&mut stage.shake, 3.0, lands);
+                float(
+                    commands,
+                    lands,
+                    at_of(*target),
+                    match (*stages, *life_cards) {
+                        (s, 0) => format!("-{s} stage"),
+                        (0, l) => format!("-{l} cards"),
+                        (s, l) => format!("-{s} st -{l} cards"),
+                    },
+                    palette::DANGER,
+                );
+            }
             BattleEvent::StrikeRolled { attacker, roll } if roll.critical => float(
-                &mut commands,
+                commands,
+                0.0,
                 at_of(*attacker).map(|p| p + Vec2::new(0.0, 10.0)),
                 "CRITICAL".into(),
                 palette::ACCENT,
             ),
-            BattleEvent::Damage { target, damage, .. } => float(
-                &mut commands,
-                at_of(*target),
-                format!("-{damage}"),
-                palette::DANGER,
-            ),
-            BattleEvent::Defeated { who, .. } => float(
-                &mut commands,
-                at_of(*who).map(|p| p - Vec2::new(0.0, 12.0)),
-                "DEFEATED".into(),
-                palette::DANGER,
-            ),
+            BattleEvent::Damage { target, damage, .. } => {
+                if *damage > 0 {
+                    fx::flash(commands, &stage.flashes, *target, lands);
+                    fx::shake(&mut stage.shake, 3.0, lands);
+                }
+                float(
+                    commands,
+                    lands,
+                    at_of(*target),
+                    format!("-{damage}"),
+                    palette::DANGER,
+                );
+            }
+            BattleEvent::Defeated { who, .. } => {
+                if let Some((token, ..)) = walks.iter().find(|(_, t, ..)| t.0 == *who) {
+                    fx::fade(commands, token, lands);
+                }
+                fx::shake(&mut stage.shake, 6.0, lands);
+                float(
+                    commands,
+                    lands + 0.15,
+                    at_of(*who).map(|p| p - Vec2::new(0.0, 12.0)),
+                    "DEFEATED".into(),
+                    palette::DANGER,
+                );
+            }
             _ => {}
         }
     }
@@ -598,22 +733,27 @@ fn camera_focus(
     }
 }
 
-fn float(commands: &mut Commands, at: Option<Vec2>, text: String, colour: Color) {
+/// Shows a word over a token after `wait` seconds (the attack's animation landing).
+fn float(commands: &mut Commands, wait: f32, at: Option<Vec2>, text: String, colour: Color) {
     let Some(at) = at else { return };
+    let from = at + Vec2::new(0.0, TILE * 0.5);
     commands.spawn((
         Name::new("Floating text"),
-        Floating { age: 0.0 },
+        Floating { age: -wait, from },
         DespawnOnExit(Screen::Battle),
         Text2d::new(text),
         TextFont::from_font_size(16.0),
-        TextColor(colour),
-        Transform::from_translation((at + Vec2::new(0.0, TILE * 0.5)).extend(30.0)),
+        TextColor(colour.with_alpha(0.0)),
+        Transform::from_translation(from.extend(30.0)),
     ));
 }
 
 /// Seconds a floating word stays.
 const FLOAT_SECONDS: f32 = 1.6;
+/// How far a floating word rises, in board units.
+const FLOAT_RISE: f32 = 30.0;
 
+/// Pops each floating word in, eases it upward and fades it out.
 fn rise_floating_text(
     mut commands: Commands,
     time: Res<Time>,
@@ -623,8 +763,16 @@ fn rise_floating_text(
     let dt = time.delta_secs() * settings.animation_speed;
     for (e, mut f, mut t, mut c) in &mut q {
         f.age += dt;
-        t.translation.y += 18.0 * dt;
-        c.0.set_alpha((1.0 - f.age / FLOAT_SECONDS).clamp(0.0, 1.0));
+        if f.age < 0.0 {
+            continue;
+        }
+        let k = (f.age / FLOAT_SECONDS).clamp(0.0, 1.0);
+        let rise = EaseFunction::CubicOut.sample_clamped(k);
+        t.translation = (f.from + Vec2::new(0.0, FLOAT_RISE * rise)).extend(t.translation.z);
+        // A pop as it appears: from small past full size and back in the first quarter second.
+        let pop = EaseFunction::BackOut.sample_clamped((f.age / 0.25).min(1.0));
+        t.scale = Vec3::splat(0.5 + 0.5 * pop);
+        c.0.set_alpha(1.0 - EaseFunction::QuadraticIn.sample_clamped(k));
         if f.age >= FLOAT_SECONDS {
             commands.entity(e).despawn();
         }
@@ -740,18 +888,21 @@ fn draw_tokens(
 /// Redraws each token's condition icons from its conditions.
 fn draw_condition_icons(
     mut session: ResMut<Session>,
+    icons: Res<super::icons::Icons>,
     mut badges: Query<(&mut Badge, &mut Sprite, &mut Visibility)>,
     mut letters: Query<(&BadgeLetters, &mut Text2d)>,
+    mut pictures: Query<(&BadgeIcon, &mut Sprite, &mut Visibility), Without<Badge>>,
 ) {
     let fighters = session.fighters();
     let rules = session.battle.rules().clone();
-    // What each icon slot shows: its letters and colour, or nothing.
-    let icon = |id: CombatantId, index: usize| -> Option<(String, Color, Option<String>)> {
+    let ruleset = rules.manifest.id.as_str();
+    // What each icon slot shows: its letters and colour, the rule it links, its icon.
+    let icon = |id: CombatantId, index: usize| -> Option<BadgeShown> {
         let f = fighters.iter().find(|f| f.id == id)?;
         if f.defeated() {
             return None;
         }
-        let mut all: Vec<(String, Color, Option<String>)> = f
+        let mut all: Vec<BadgeShown> = f
             .conditions
             .0
             .iter()
@@ -761,25 +912,40 @@ fn draw_condition_icons(
                     crate::ruleset::Polarity::Positive => palette::LIFE,
                     crate::ruleset::Polarity::Negative => palette::DANGER,
                 };
-                (palette::badge(&def.name), colour, Some(def.name.clone()))
+                BadgeShown {
+                    letters: palette::badge(&def.name),
+                    colour,
+                    term: Some(def.name.clone()),
+                    picture: icons.condition(ruleset, &def.name),
+                }
             })
             .collect();
         // d20: lying prone after a Dive for cover (harder to shoot until it moves).
         if f.encounter.prone {
-            all.push((palette::badge("Prone"), palette::LIFE, Some("prone".into())));
+            all.push(BadgeShown {
+                letters: palette::badge("Prone"),
+                colour: palette::LIFE,
+                term: Some("prone".into()),
+                picture: icons.condition(ruleset, "prone"),
+            });
         }
         if index == BADGE_SLOTS - 1 && all.len() > BADGE_SLOTS {
-            return Some((format!("+{}", all.len() - index), palette::TEXT, None));
+            return Some(BadgeShown {
+                letters: format!("+{}", all.len() - index),
+                colour: palette::TEXT,
+                term: None,
+                picture: None,
+            });
         }
         all.get(index).cloned()
     };
     for (mut b, mut sprite, mut vis) in &mut badges {
         match icon(b.id, b.index) {
-            Some((_, colour, term)) => {
+            Some(shown) => {
                 *vis = Visibility::Inherited;
-                sprite.color = colour;
-                if b.term != term {
-                    b.term = term;
+                sprite.color = shown.colour;
+                if b.term != shown.term {
+                    b.term = shown.term;
                 }
             }
             None => {
@@ -791,11 +957,35 @@ fn draw_condition_icons(
         }
     }
     for (l, mut text) in &mut letters {
-        let want = icon(l.id, l.index).map(|(t, ..)| t).unwrap_or_default();
+        let want = icon(l.id, l.index)
+            .filter(|s| s.picture.is_none())
+            .map(|s| s.letters)
+            .unwrap_or_default();
         if text.0 != want {
             text.0 = want;
         }
     }
+    for (p, mut sprite, mut vis) in &mut pictures {
+        match icon(p.id, p.index).and_then(|s| s.picture) {
+            Some(image) => {
+                sprite.image = image;
+                *vis = Visibility::Inherited;
+            }
+            None => *vis = Visibility::Hidden,
+        }
+    }
+}
+
+/// What one condition badge shows.
+#[derive(Clone)]
+struct BadgeShown {
+    /// Its letters, drawn when it has no icon.
+    letters: String,
+    /// The disc's colour: green helps, red hurts.
+    colour: Color,
+    /// The glossary term its tooltip quotes.
+    term: Option<String>,
+    picture: Option<Handle<Image>>,
 }
 
 /// The condition icon under the mouse, for the rules tooltip: tested in the board's world

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use super::Keys;
 use super::odds::{answer_action, answer_key};
 use crate::battle::command::{Decision, DefenseChoice};
+use crate::gui::icons::BarIcon;
 use crate::gui::input::GameAction;
 use crate::gui::session::{Intent, Session};
 use crate::gui::view::BattleView;
@@ -21,6 +22,8 @@ pub struct BarItem {
     pub action: Option<GameAction>,
     /// What hovering tells: the cost, the odds of an answer, or the rule that refuses it.
     pub tip: String,
+    /// The icon drawn before the words, if the entry has one.
+    pub icon: Option<BarIcon>,
 }
 
 /// An entry a click on which gives `action`.
@@ -29,7 +32,13 @@ fn item(text: String, action: GameAction) -> BarItem {
         tip: format!("Click or press: {text}"),
         text,
         action: Some(action),
+        icon: Some(BarIcon::Action(format!("{action:?}"))),
     }
+}
+
+/// An attack's icon: its technique's, else its profile's.
+fn slot_icon(s: &crate::battle::menu::MenuSlot) -> BarIcon {
+    BarIcon::Profile(s.technique.clone().unwrap_or_else(|| s.profile.clone()))
 }
 
 /// A line of the bar that is not a button (a question waits, the computer plays).
@@ -41,6 +50,7 @@ fn line(text: String) -> Vec<BarItem> {
         text,
         action: None,
         tip: String::new(),
+        icon: None,
     }]
 }
 
@@ -90,6 +100,7 @@ pub(super) fn action_bar_items(
                 format!("{} {name}", answer_key(o.defense, keys)),
                 answer_action(o.defense),
             );
+            b.icon = Some(BarIcon::Action(format!("{:?}", o.defense)));
             b.tip = format!(
                 "{name}: hit {:.1}%, mean damage {:.1}, defeat {:.1}%",
                 o.hit_chance * 100.0,
@@ -187,6 +198,7 @@ pub(super) fn action_bar_items(
                 text: format!("({label})"),
                 action: Some(action),
                 tip: format!("{}{}: not now: {why}", s.name, s.cost),
+                icon: Some(slot_icon(s)),
             });
         } else {
             let mut b = item(
@@ -197,6 +209,7 @@ pub(super) fn action_bar_items(
                 "{}{}: click to aim it, then click a target (or press {key})",
                 s.name, s.cost
             );
+            b.icon = Some(slot_icon(s));
             items.push(b);
         }
     }

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 
 use super::bar::BarItem;
 use crate::gui::control::BattleControls;
+use crate::gui::icons::Icons;
 use crate::gui::input::{Controls, GameAction, InputProfile};
 use crate::gui::session::Session;
 use crate::gui::{Screen, palette};
@@ -66,7 +67,10 @@ pub(super) fn draw_action_bar(
     bar: Res<BarItems>,
     row: Query<(Entity, Option<&Children>), With<ActionBarRow>>,
     mut shown: Local<Vec<BarItem>>,
+    icons: Option<Res<Icons>>,
+    session: Res<Session>,
 ) {
+    let ruleset = session.battle.rules().manifest.id.clone();
     let Ok((row, children)) = row.single() else {
         return;
     };
@@ -82,6 +86,8 @@ pub(super) fn draw_action_bar(
                 Node {
                     padding: UiRect::axes(px(5), px(1)),
                     border: UiRect::all(px(1)),
+                    align_items: AlignItems::Center,
+                    column_gap: px(4),
                     ..default()
                 },
                 BorderColor::all(border),
@@ -89,6 +95,22 @@ pub(super) fn draw_action_bar(
             ));
             if item.action.is_some() {
                 b.insert((Button, BarButton(i)));
+            }
+            let icon = item
+                .icon
+                .as_ref()
+                .zip(icons.as_deref())
+                .and_then(|(key, icons)| icons.of_bar(&ruleset, key));
+            if let Some(image) = icon {
+                // The icon in the words' colour, so a refused entry's is dim too.
+                b.with_child((
+                    ImageNode::new(image).with_color(text),
+                    Node {
+                        width: px(15),
+                        height: px(15),
+                        ..default()
+                    },
+                ));
             }
             b.with_child((
                 Text::new(item.text.clone()),
