@@ -247,9 +247,10 @@ fn spawn_end_screen(
                 crate::gui::fonts::heading(40.0),
                 TextColor(palette::ACCENT),
             ));
+            // The table's columns line up only in a face whose every glyph has one width.
             root.spawn((
                 Text::new(text),
-                TextFont::from_font_size(16.0),
+                crate::gui::fonts::mono(15.0),
                 TextColor(palette::TEXT),
             ));
             root.spawn((

@@ -220,6 +220,18 @@ impl GuideProgress {
                 learn(&mut self.done[i]);
             }
         }
+        // A unit that aims or attacks from where it stands needed no move: a Move prompt
+        // before a lesson already learned is passed over, not left up.
+        for i in 0..guide.len() {
+            let later = guide.iter().zip(&self.done).skip(i + 1);
+            if guide[i].until == GuideGoal::Move
+                && later
+                    .clone()
+                    .any(|(s, done)| *done && matches!(s.until, GuideGoal::Aim | GuideGoal::Attack))
+            {
+                learn(&mut self.done[i]);
+            }
+        }
         learned
     }
 
@@ -336,6 +348,22 @@ mod tests {
         };
         p.update(&g, &events, &[ME], Side(0), aiming);
         assert_eq!(p.shown(&g, false), Some(3));
+    }
+
+    #[test]
+    fn guide_passes_over_the_move_prompt_when_the_unit_aims_from_where_it_stands() {
+        let g = guide();
+        let mut p = GuideProgress::new(&g);
+        let none = GuideInput::default();
+        p.update(&g, &[], &[ME], Side(0), GuideInput { next: true, ..none });
+        assert_eq!(p.shown(&g, false), Some(1), "Move shows");
+        let aiming = GuideInput {
+            aiming: true,
+            ..none
+        };
+        assert!(p.update(&g, &[], &[ME], Side(0), aiming));
+        assert!(p.done[1], "no move was needed");
+        assert_eq!(p.shown(&g, false), Some(3), "on to Attack");
     }
 
     #[test]

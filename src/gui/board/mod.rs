@@ -2,10 +2,12 @@
 //! move ranges, paths and area templates, the combatants' tokens, floating damage text, the
 //! camera (keys, mouse drag and wheel, gamepad stick) and the square under the mouse.
 
+mod badges;
 pub mod camera;
 mod fx;
 mod overlay;
 
+pub use badges::{HoveredBadge, badge_spots};
 pub use camera::{BoardView, MIN_SQUARE_PX};
 
 use bevy::prelude::*;
@@ -64,37 +66,6 @@ struct KiFill(CombatantId);
 
 #[derive(Component)]
 struct ActiveRing(CombatantId);
-
-/// One of a token's condition icons: the `index`-th condition of `id`, and the condition's
-/// name while it shows one (not the "+n" icon), for its tooltip.
-#[derive(Component)]
-struct Badge {
-    id: CombatantId,
-    index: usize,
-    term: Option<String>,
-}
-
-/// The glossary entry of the condition icon under the mouse, if any: the rules tooltip shows
-/// it when no word of a panel is hovered.
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct HoveredBadge(pub Option<usize>);
-
-/// The letters on a condition icon.
-#[derive(Component)]
-struct BadgeLetters {
-    id: CombatantId,
-    index: usize,
-}
-
-/// Condition icons shown on a token; a fourth icon says how many more there are.
-const BADGE_SLOTS: usize = 4;
-
-/// The icon drawn on a condition badge, when the condition has one (else its letters show).
-#[derive(Component)]
-struct BadgeIcon {
-    id: CombatantId,
-    index: usize,
-}
 
 #[derive(Component)]
 struct Body(CombatantId);
@@ -155,8 +126,8 @@ pub(super) fn plugin(app: &mut App) {
                     draw_overlay.run_if(super::redraw::redraw_needed),
                     draw_tokens.run_if(super::redraw::redraw_needed),
                     fx::fade_defeated_tokens,
-                    draw_condition_icons.run_if(super::redraw::redraw_needed),
-                    find_hovered_badge,
+                    badges::draw_condition_icons.run_if(super::redraw::redraw_needed),
+                    badges::find_hovered_badge,
                 )
                     .chain(),
                 (
@@ -381,43 +352,7 @@ fn spawn_token(
                             bar.insert(KiFill(id));
                         }
                     }
-                    // Condition icons along the top edge: a disc in the condition's polarity colour
-                    // (green helps, red hurts) with its letters.
-                    let edge_y = TILE * squares / 2.0 - 4.0;
-                    for index in 0..BADGE_SLOTS {
-                        let x = -TILE * squares / 2.0 + 7.0 + index as f32 * 13.0;
-                        t.spawn((
-                            Badge {
-                                id,
-                                index,
-                                term: None,
-                            },
-                            Sprite {
-                                image: art.badge.clone(),
-                                custom_size: Some(Vec2::splat(13.0)),
-                                ..default()
-                            },
-                            Transform::from_xyz(x, edge_y, 0.6),
-                            Visibility::Hidden,
-                        ))
-                        .with_child((
-                            BadgeLetters { id, index },
-                            Text2d::new(""),
-                            TextFont::from_font_size(8.0),
-                            TextColor(Color::BLACK),
-                            Transform::from_xyz(0.0, 0.0, 0.1),
-                        ))
-                        .with_child((
-                            BadgeIcon { id, index },
-                            Sprite {
-                                custom_size: Some(Vec2::splat(10.0)),
-                                color: Color::srgba(0.0, 0.0, 0.0, 0.9),
-                                ..default()
-                            },
-                            Transform::from_xyz(0.0, 0.0, 0.1),
-                            Visibility::Hidden,
-                        ));
-                    }
+                    badges::spawn_badges(t, id, squares, art);
                 });
         });
 }
@@ -531,8 +466,6 @@ fn redraw_changed_terrain(
     }
 }
 
-/// Reads new events: walks a token along its move, pushes, and raises floating words for
-/// damage, misses, criticals and defeats.
 /// What the board's animations may touch: the art, each token's pose and flash, the shake.
 #[derive(bevy::ecs::system::SystemParam)]
 struct Stage<'w, 's> {
@@ -543,6 +476,8 @@ struct Stage<'w, 's> {
     shake: ResMut<'w, fx::Shake>,
 }
 
+/// Reads new events: walks a token along its move, pushes, starts each attack's animation,
+/// and raises floating words for damage, misses, criticals and defeats.
 fn animate_events(
     mut stage: Stage,
     mut session: ResMut<Session>,
@@ -884,168 +819,6 @@ fn draw_tokens(
         }
     }
 }
-
-/// Redraws each token's condition icons from its conditions.
-fn draw_condition_icons(
-    mut session: ResMut<Session>,
-    icons: Res<super::icons::Icons>,
-    mut badges: Query<(&mut Badge, &mut Sprite, &mut Visibility)>,
-    mut letters: Query<(&BadgeLetters, &mut Text2d)>,
-    mut pictures: Query<(&BadgeIcon, &mut Sprite, &mut Visibility), Without<Badge>>,
-) {
-    let fighters = session.fighters();
-    let rules = session.battle.rules().clone();
-    let ruleset = rules.manifest.id.as_str();
-    // What each icon slot shows: its letters and colour, the rule it links, its icon.
-    let icon = |id: CombatantId, index: usize| -> Option<BadgeShown> {
-        let f = fighters.iter().find(|f| f.id == id)?;
-        if f.defeated() {
-            return None;
-        }
-        let mut all: Vec<BadgeShown> = f
-            .conditions
-            .0
-            .iter()
-            .map(|c| {
-                let def = rules.condition(c.kind);
-                let colour = match def.polarity {
-                    crate::ruleset::Polarity::Positive => palette::LIFE,
-                    crate::ruleset::Polarity::Negative => palette::DANGER,
-                };
-                BadgeShown {
-                    letters: palette::badge(&def.name),
-                    colour,
-                    term: Some(def.name.clone()),
-                    picture: icons.condition(ruleset, &def.name),
-                }
-            })
-            .collect();
-        // d20: lying prone after a Dive for cover (harder to shoot until it moves).
-        if f.encounter.prone {
-            all.push(BadgeShown {
-                letters: palette::badge("Prone"),
-                colour: palette::LIFE,
-                term: Some("prone".into()),
-                picture: icons.condition(ruleset, "prone"),
-            });
-        }
-        if index == BADGE_SLOTS - 1 && all.len() > BADGE_SLOTS {
-            return Some(BadgeShown {
-                letters: format!("+{}", all.len() - index),
-                colour: palette::TEXT,
-                term: None,
-                picture: None,
-            });
-        }
-        all.get(index).cloned()
-    };
-    for (mut b, mut sprite, mut vis) in &mut badges {
-        match icon(b.id, b.index) {
-            Some(shown) => {
-                *vis = Visibility::Inherited;
-                sprite.color = shown.colour;
-                if b.term != shown.term {
-                    b.term = shown.term;
-                }
-            }
-            None => {
-                *vis = Visibility::Hidden;
-                if b.term.is_some() {
-                    b.term = None;
-                }
-            }
-        }
-    }
-    for (l, mut text) in &mut letters {
-        let want = icon(l.id, l.index)
-            .filter(|s| s.picture.is_none())
-            .map(|s| s.letters)
-            .unwrap_or_default();
-        if text.0 != want {
-            text.0 = want;
-        }
-    }
-    for (p, mut sprite, mut vis) in &mut pictures {
-        match icon(p.id, p.index).and_then(|s| s.picture) {
-            Some(image) => {
-                sprite.image = image;
-                *vis = Visibility::Inherited;
-            }
-            None => *vis = Visibility::Hidden,
-        }
-    }
-}
-
-/// What one condition badge shows.
-#[derive(Clone)]
-struct BadgeShown {
-    /// Its letters, drawn when it has no icon.
-    letters: String,
-    /// The disc's colour: green helps, red hurts.
-    colour: Color,
-    /// The glossary term its tooltip quotes.
-    term: Option<String>,
-    picture: Option<Handle<Image>>,
-}
-
-/// The condition icon under the mouse, for the rules tooltip: tested in the board's world
-/// against each shown icon's disc, a little enlarged so a small one is easy to hit.
-fn find_hovered_badge(
-    windows: Query<&Window>,
-    camera: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
-    badges: Query<(&Badge, &GlobalTransform, &InheritedVisibility)>,
-    cursor: Res<CursorSquare>,
-    session: Res<Session>,
-    mut hovered: ResMut<HoveredBadge>,
-) {
-    let world_at = cursor
-        .0
-        .and_then(|_| windows.single().ok()?.cursor_position())
-        .and_then(|p| {
-            let (cam, t) = camera.single().ok()?;
-            cam.viewport_to_world_2d(t, p).ok()
-        });
-    let found = world_at.and_then(|at| {
-        badges
-            .iter()
-            .filter(|(b, _, seen)| seen.get() && b.term.is_some())
-            .find(|(_, t, _)| t.translation().truncate().distance(at) <= BADGE_HIT_RADIUS)
-            .and_then(|(b, ..)| {
-                let glossary = &session.battle.rules().glossary;
-                let term = b.term.as_deref()?;
-                glossary
-                    .entries()
-                    .iter()
-                    .position(|e| e.term == term || e.short.iter().any(|s| s == term))
-            })
-    });
-    if hovered.0 != found {
-        hovered.0 = found;
-    }
-}
-
-/// Where each shown condition icon is drawn in the window (logical pixels) and the condition
-/// it shows, for scripts that hover them.
-pub fn badge_spots(world: &mut World) -> Vec<(Vec2, String)> {
-    let mut badges = world.query::<(&Badge, &GlobalTransform, &InheritedVisibility)>();
-    let shown: Vec<(Vec3, String)> = badges
-        .iter(world)
-        .filter(|(_, _, seen)| seen.get())
-        .filter_map(|(b, t, _)| Some((t.translation(), b.term.clone()?)))
-        .collect();
-    let mut camera = world.query_filtered::<(&Camera, &GlobalTransform), With<BoardCamera>>();
-    let Ok((cam, t)) = camera.single(world) else {
-        return Vec::new();
-    };
-    shown
-        .into_iter()
-        .filter_map(|(at, term)| Some((cam.world_to_viewport(t, at).ok()?, term)))
-        .collect()
-}
-
-/// How near (in board units) the mouse must be to a condition icon's centre to hover it: the
-/// icon's radius and a little more.
-const BADGE_HIT_RADIUS: f32 = 8.5;
 
 /// The part of the window the board shows through: the camera fits the map to it and the
 /// mouse points at squares only over it.
