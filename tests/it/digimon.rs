@@ -587,7 +587,8 @@ fn digimon_helping_effects_go_to_allies_without_a_dodge() {
 
 #[test]
 fn digimon_direct_adds_charisma_to_the_partners_next_roll() {
-    // Tai's Charisma 6 gives a modifier of 3 to Greymon's next Accuracy roll, then it is spent.
+    // Direct adds "the Tamer's Charisma Attribute score": Tai's 6 goes to Greymon's next
+    // Accuracy or Dodge roll, then it is spent.
     let mut b = battle(
         vec![
             unit("greymon", 0, (1, 1)),
@@ -605,13 +606,13 @@ fn digimon_direct_adds_charisma_to_the_partners_next_roll() {
     let lines = attack(&mut b, 1, "direct", 0);
     assert_contains(
         &lines,
-        &["Direct from Tai on Greymon: adds 3 to its next Dodge or Accuracy roll."],
+        &["Direct from Tai on Greymon: adds 6 to its next Dodge or Accuracy roll."],
     );
     // Gabumon's turn: its strike at Greymon meets Greymon's Directed Dodge.
     end_turn(&mut b);
     let lines = attack(&mut b, 2, "strike", 0);
     assert!(
-        lines.iter().any(|l| l.contains("Directed by its Tamer 3")),
+        lines.iter().any(|l| l.contains("Directed by its Tamer 6")),
         "{lines:#?}"
     );
     assert!(fighter(&mut b, 0).digi.expect("digi").directed.is_none());
@@ -694,7 +695,7 @@ fn digimon_tamer_and_digimon_act_on_the_same_turn_in_either_order() {
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("Greymon") && l.contains("Directed by its Tamer 3")),
+            .any(|l| l.starts_with("Greymon") && l.contains("Directed by its Tamer 6")),
         "the Direct is on this turn's Accuracy roll: {lines:#?}"
     );
     end_turn(&mut b);

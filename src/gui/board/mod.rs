@@ -163,6 +163,8 @@ fn spawn_board(
     mut seen: ResMut<SeenEvents>,
 ) {
     seen.0 = session.battle.events().len();
+    // A shake the last battle left on its camera is not this one's.
+    commands.insert_resource(fx::Shake::default());
     let rules = session.battle.rules().clone();
     let art = make_art(&mut images, &rules.terrain.types);
     let map = session.battle.map().clone();
@@ -512,7 +514,6 @@ fn animate_events(
             .map(|p| token_centre(p, size_of(id), map_h))
     };
     let rules = session.battle.rules().clone();
-    let commands = &mut stage.commands;
     // Seconds until the attack under way lands: the words and flashes it causes wait for it.
     let mut lands = 0.0;
     for e in &events {
@@ -533,8 +534,14 @@ fn animate_events(
                 {
                     let aims: Vec<Vec2> = targets.iter().filter_map(|t| at_of(*t)).collect();
                     let colour = fx::tint_colour(style.tint, element.as_deref());
-                    lands =
-                        fx::start_attack(commands, &stage.art, (pose, from), &aims, style, colour);
+                    lands = fx::start_attack(
+                        &mut stage.commands,
+                        &stage.art,
+                        (pose, from),
+                        &aims,
+                        style,
+                        colour,
+                    );
                 }
             }
             BattleEvent::AttackEnded { .. } => lands = 0.0,
@@ -561,7 +568,7 @@ fn animate_events(
                 automatic,
                 ..
             } => float(
-                commands,
+                &mut stage.commands,
                 lands,
                 at_of(*defender),
                 if automatic.is_some() {
@@ -578,14 +585,14 @@ fn animate_events(
                 hit: false,
                 ..
             } => float(
-                commands,
+                &mut stage.commands,
                 lands,
                 at_of(*defender),
                 "miss".into(),
                 palette::TEXT,
             ),
             BattleEvent::DroppedProne { who, .. } => float(
-                commands,
+                &mut stage.commands,
                 0.0,
                 at_of(*who).map(|p| p - Vec2::new(0.0, 12.0)),
                 "prone".into(),
@@ -597,47 +604,43 @@ fn animate_events(
                 life_cards,
                 ..
             } => {
-                fx::flash(commands, &stage.flashes, *target, lands);
-                fx::shake(&mut stage.shake, 3.0, lands);
-                float(
-                    commands,
-                    lands,
-                    at_of(*target),
-                    match (*stages, *life_cards) {
-                        (s, 0) => format!("-{s} stage"),
-                        (0, l) => format!("-{l} cards"),
-                        (s, l) => format!("-{s} st -{l} cards"),
-                    },
-                    palette::DANGER,
-                );
+                let words = match (*stages, *life_cards) {
+                    (s, 0) => format!("-{s} stage"),
+                    (0, l) => format!("-{l} cards"),
+                    (s, l) => format!("-{s} st -{l} cards"),
+                };
+                land_blow(&mut stage, *target, lands, at_of(*target), words);
             }
             BattleEvent::StrikeRolled { attacker, roll } if roll.critical => float(
-                commands,
+                &mut stage.commands,
                 0.0,
                 at_of(*attacker).map(|p| p + Vec2::new(0.0, 10.0)),
                 "CRITICAL".into(),
                 palette::ACCENT,
             ),
-            BattleEvent::Damage { target, damage, .. } => {
-                if *damage > 0 {
-                    fx::flash(commands, &stage.flashes, *target, lands);
-                    fx::shake(&mut stage.shake, 3.0, lands);
-                }
-                float(
-                    commands,
+            BattleEvent::Damage { target, damage, .. } if *damage > 0 => {
+                land_blow(
+                    &mut stage,
+                    *target,
                     lands,
                     at_of(*target),
                     format!("-{damage}"),
-                    palette::DANGER,
                 );
             }
+            BattleEvent::Damage { target, damage, .. } => float(
+                &mut stage.commands,
+                lands,
+                at_of(*target),
+                format!("-{damage}"),
+                palette::DANGER,
+            ),
             BattleEvent::Defeated { who, .. } => {
                 if let Some((token, ..)) = walks.iter().find(|(_, t, ..)| t.0 == *who) {
-                    fx::fade(commands, token, lands);
+                    fx::fade(&mut stage.commands, token, lands);
                 }
                 fx::shake(&mut stage.shake, 6.0, lands);
                 float(
-                    commands,
+                    &mut stage.commands,
                     lands + 0.15,
                     at_of(*who).map(|p| p - Vec2::new(0.0, 12.0)),
                     "DEFEATED".into(),
@@ -666,6 +669,13 @@ fn camera_focus(
         }
         _ => None,
     }
+}
+
+/// A blow lands on `target` after `wait` seconds: it flashes, the view shakes, its loss rises.
+fn land_blow(stage: &mut Stage, target: CombatantId, wait: f32, at: Option<Vec2>, words: String) {
+    fx::flash(&mut stage.commands, &stage.flashes, target, wait);
+    fx::shake(&mut stage.shake, 3.0, wait);
+    float(&mut stage.commands, wait, at, words, palette::DANGER);
 }
 
 /// Shows a word over a token after `wait` seconds (the attack's animation landing).

@@ -39,7 +39,9 @@ pub fn tamer_stats(rules: &DigimonRules, t: &TamerDef) -> (BTreeMap<String, i64>
     for k in [BIT, CPU, RAM] {
         stats.insert(k.into(), 0);
     }
-    stats.insert(CHA.into(), m("CHA"));
+    // Direct adds "the Tamer's Charisma Attribute score" (003 §How Does Combat Work?): the
+    // score, not a modifier.
+    stats.insert(CHA.into(), a("CHA"));
     let hp = (a("CON") + s("ENDURANCE")).max(2);
     let movement = a("DEX") + s("SURVIVAL");
     (stats, hp, movement)
@@ -276,7 +278,7 @@ impl DigimonRules {
             (BIT, "BIT value"),
             (CPU, "CPU value"),
             (RAM, "RAM value"),
-            (CHA, "Charisma modifier"),
+            (CHA, "Charisma"),
         ]
         .into_iter()
         .map(|(id, name)| StatDef {

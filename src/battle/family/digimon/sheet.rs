@@ -57,8 +57,8 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
     ]
     .join("  ");
     let specs = if state.tamer {
-        labels.push("Charisma mod".into());
-        format!("Charisma mod {}", f.attributes.get("CHA"))
+        labels.push("Charisma".into());
+        format!("Charisma {}", f.attributes.get("CHA"))
     } else {
         labels.extend(["Size", "Body", "Agility", "BIT", "CPU", "RAM"].map(String::from));
         format!(
