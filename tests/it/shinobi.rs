@@ -708,16 +708,20 @@ fn shinobi_falling_damage_half_the_feet_acrobatics_negates_or_halves() {
         1,
     );
     let me = b.fighter(CombatantId(0)).expect("me");
-    // 30 ft: 15 damage; Acrobatics (1d20 + 3) 15+ negates, 7+ halves to 7.
+    // 30 ft: 15 damage; Acrobatics (1d20 + 3) 15+ negates; "DC 1/4 the fall distance" is 7.5,
+    // so a total of 8+ (not 7) halves it to 7.
     let f = shinobi::fall(data, &me, 30);
-    assert_eq!((f.damage, f.negate_dc, f.halve_dc), (15, 15, 7));
+    assert_eq!((f.damage, f.negate_dc, f.halve_dc), (15, 15, 8));
     let d = shinobi::fall_dist(&f);
     assert!(
         (d.prob(0) - 9.0 / 20.0).abs() < 1e-12,
         "d20 + 3 >= 15: 9 of 20"
     );
-    assert!((d.prob(7) - 8.0 / 20.0).abs() < 1e-12, "7..=14: 8 of 20");
-    assert!((d.prob(15) - 3.0 / 20.0).abs() < 1e-12, "below 7: 3 of 20");
+    assert!((d.prob(7) - 7.0 / 20.0).abs() < 1e-12, "8..=14: 7 of 20");
+    assert!((d.prob(15) - 4.0 / 20.0).abs() < 1e-12, "below 8: 4 of 20");
+    // An odd distance: 25 ft (12 damage) is negated at 12.5, so 13, and halved at 6.25, so 7.
+    let odd = shinobi::fall(data, &me, 25);
+    assert_eq!((odd.damage, odd.negate_dc, odd.halve_dc), (12, 13, 7));
     // Under 20 ft: no damage, no roll.
     let short = shinobi::fall(data, &me, 15);
     assert_eq!((short.damage, short.acrobatics.is_none()), (0, true));

@@ -12,9 +12,11 @@ pub struct Fall {
     pub damage: i64,
     /// `None` for a fall too short to hurt.
     pub acrobatics: Option<RollSpec>,
-    /// "An acrobatics DC 1/2 falling distance" negates the damage…
+    /// "An acrobatics DC 1/2 falling distance" negates the damage… (the lowest whole total
+    /// that meets it: half the feet, rounded up)
     pub negate_dc: i64,
-    /// "…a DC 1/4 the fall distance reduces the damage by half."
+    /// "…a DC 1/4 the fall distance reduces the damage by half." (a quarter of the feet,
+    /// rounded up: DC 7.5 for 30 ft is met by a total of 8)
     pub halve_dc: i64,
 }
 

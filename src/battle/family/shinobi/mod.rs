@@ -672,8 +672,10 @@ pub fn fall(data: &ShinobiData, f: &Fighter, feet: u32) -> Fall {
             add_terms(data, f, std::slice::from_ref(&rules.skill), &mut s);
             s
         }),
-        negate_dc: i64::from(feet / 2),
-        halve_dc: i64::from(feet / 4),
+        // The DCs are half and a quarter of the distance exactly: a d20 total meets DC 7.5 at
+        // 8, so each is the fraction rounded up (004:57 does not round them).
+        negate_dc: i64::from(feet.div_ceil(2)),
+        halve_dc: i64::from(feet.div_ceil(4)),
     }
 }
 
