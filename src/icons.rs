@@ -55,11 +55,14 @@ impl IconMap {
         crate::scenario::assets_root().join(MAP_FILE)
     }
 
+    /// The shipped icons' folder.
+    pub fn dir() -> PathBuf {
+        crate::scenario::assets_root().join(ICON_DIR)
+    }
+
     /// Where an icon's PNG is.
     pub fn file_of(stem: &str) -> PathBuf {
-        crate::scenario::assets_root()
-            .join(ICON_DIR)
-            .join(format!("{stem}.png"))
+        Self::dir().join(format!("{stem}.png"))
     }
 
     /// Reads a map file; a broken one is an error naming its line and column.

@@ -99,10 +99,7 @@ fn icons_every_bar_action_and_defense_answer_has_one() {
 #[test]
 fn icons_are_64_pixel_pngs_credited_and_none_is_unused() {
     let map = map();
-    let dir = IconMap::file_of("x")
-        .parent()
-        .expect("the icons' folder")
-        .to_path_buf();
+    let dir = IconMap::dir();
     let licence = std::fs::read_to_string(dir.join("LICENSE.md")).expect("LICENSE.md");
     for stem in map.stems() {
         let bytes = std::fs::read(IconMap::file_of(stem)).unwrap_or_else(|e| panic!("{stem}: {e}"));

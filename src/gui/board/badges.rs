@@ -98,12 +98,10 @@ pub(super) fn draw_condition_icons(
     let fighters = session.fighters();
     let rules = session.battle.rules().clone();
     let ruleset = rules.manifest.id.as_str();
-    // What each icon slot shows: its letters and colour, the rule it links, its icon.
-    let icon = |id: CombatantId, index: usize| -> Option<BadgeShown> {
-        let f = fighters.iter().find(|f| f.id == id)?;
-        if f.defeated() {
-            return None;
-        }
+    // Every badge a unit would show, worked out once per unit for all its slots' sprites,
+    // letters and icons.
+    let mut by_unit: std::collections::BTreeMap<CombatantId, Vec<BadgeShown>> = Default::default();
+    for f in fighters.iter().filter(|f| !f.defeated()) {
         let mut all: Vec<BadgeShown> = f
             .conditions
             .0
@@ -131,6 +129,12 @@ pub(super) fn draw_condition_icons(
                 picture: icons.condition(ruleset, "prone"),
             });
         }
+        by_unit.insert(f.id, all);
+    }
+    // What each icon slot shows: its letters and colour, the rule it links, its icon; the last
+    // slot counts the rest when there are more than fit.
+    let icon = |id: CombatantId, index: usize| -> Option<BadgeShown> {
+        let all = by_unit.get(&id)?;
         if index == BADGE_SLOTS - 1 && all.len() > BADGE_SLOTS {
             return Some(BadgeShown {
                 letters: format!("+{}", all.len() - index),
