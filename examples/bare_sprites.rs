@@ -2,19 +2,21 @@
 //! as many sprites as a battle board, measured by the same `--frame-stats` plugin. Run it with
 //! the same profile as the game and compare in one run (`scripts/frame-ratios.sh`):
 //!
-//!     cargo run --example bare_sprites -- --sprites 64 --frames 300 [--spin]
+//!     cargo run --example bare_sprites -- --sprites 64 --frames 300 [--spin] [--no-msaa]
 //!
 //! `--spin` turns every sprite a little each frame (a busy board); without it nothing moves
-//! (an idle board).
+//! (an idle board). `--no-msaa` sets the camera up as the game's (no multisampling); without
+//! it the camera keeps Bevy's default 4x MSAA.
 
 use bevy::prelude::*;
 use gridclash::gui::frame_stats::{self, FrameStats};
 
-/// Sprites, frames to measure, and whether they turn.
+/// Sprites, frames to measure, whether they turn, and whether the camera multisamples.
 struct Args {
     sprites: usize,
     frames: usize,
     spin: bool,
+    msaa: bool,
 }
 
 fn args() -> Result<Args, String> {
@@ -22,6 +24,7 @@ fn args() -> Result<Args, String> {
         sprites: 64,
         frames: 300,
         spin: false,
+        msaa: true,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -34,6 +37,7 @@ fn args() -> Result<Args, String> {
             "--sprites" => out.sprites = number("--sprites")?,
             "--frames" => out.frames = number("--frames")?,
             "--spin" => out.spin = true,
+            "--no-msaa" => out.msaa = false,
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -68,7 +72,7 @@ fn main() -> std::process::ExitCode {
             )
             .open_from_the_start(),
         )
-        .add_systems(Startup, spawn_sprites(args.sprites, args.spin));
+        .add_systems(Startup, spawn_sprites(args.sprites, args.spin, args.msaa));
     if args.spin {
         app.add_systems(Update, spin);
     }
@@ -79,9 +83,12 @@ fn main() -> std::process::ExitCode {
 }
 
 /// A camera and `n` coloured squares in a grid filling the window.
-fn spawn_sprites(n: usize, spin: bool) -> impl Fn(Commands) {
+fn spawn_sprites(n: usize, spin: bool, msaa: bool) -> impl Fn(Commands) {
     move |mut commands: Commands| {
-        commands.spawn(Camera2d);
+        let camera = commands.spawn(Camera2d).id();
+        if !msaa {
+            commands.entity(camera).insert(Msaa::Off);
+        }
         let across = (n as f32).sqrt().ceil().max(1.0) as usize;
         let step = 680.0 / across as f32;
         for i in 0..n {

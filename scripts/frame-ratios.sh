@@ -9,6 +9,8 @@
 #
 # Cases: idle (skirmish, a person's turn, nothing moving), busy (war, 24 units, the computer
 # playing both sides with animations, against spinning sprites), handoff (the hot-seat cover).
+# The bare app's camera is set up as the game's is (no multisampling), so the ratio is the
+# game's own cost and not a difference of camera settings.
 set -euo pipefail
 profile=${1:-debug}
 frames=${2:-300}
@@ -39,7 +41,7 @@ run_case() {
     local g b n
     g=$(xvfb "$game" play "$@" --frame-stats "$frames" --data-dir "$work/data")
     n=$(field "$g" sprites)
-    b=$(xvfb "$bare" --sprites "$n" --frames "$frames" $spin)
+    b=$(xvfb "$bare" --sprites "$n" --frames "$frames" --no-msaa $spin)
     echo "$name pair $i: game $g"
     echo "$name pair $i: bare $b"
     local r=""

@@ -64,6 +64,9 @@ pub struct Art {
     pub badge: Handle<Image>,
     /// A soft white disc, bright in the middle, for bolts and explosions.
     pub glow: Handle<Image>,
+    /// A white band whose long edges fade out, for beams and cones: the camera draws without
+    /// multisampling, so a turned plain quad would show stair-stepped edges.
+    pub band: Handle<Image>,
 }
 
 fn rgba_image(size: u32, pixels: Vec<u8>) -> Image {
@@ -244,6 +247,15 @@ fn glow_pixels() -> Vec<u8> {
     })
 }
 
+fn band_pixels() -> Vec<u8> {
+    paint(TOKEN_PX, |x, y| {
+        let (fx, fy) = unit_xy(x, y, TOKEN_PX);
+        // Full across the middle, fading over the outer fifth of each side.
+        let fade = |v: f32| ((1.0 - v.abs()) / 0.2).clamp(0.0, 1.0);
+        [255, 255, 255, (fade(fy) * fade(fx).max(0.5) * 255.0) as u8]
+    })
+}
+
 /// Draws every image for a ruleset's terrain types.
 pub fn make_art(images: &mut Assets<Image>, terrain: &[TerrainDef]) -> Art {
     Art {
@@ -260,6 +272,7 @@ pub fn make_art(images: &mut Assets<Image>, terrain: &[TerrainDef]) -> Art {
         ring: images.add(rgba_image(TOKEN_PX, ring_pixels())),
         badge: images.add(rgba_image(TOKEN_PX, token_pixels(TokenShape::Circle))),
         glow: images.add(rgba_image(TOKEN_PX, glow_pixels())),
+        band: images.add(rgba_image(TOKEN_PX, band_pixels())),
     }
 }
 

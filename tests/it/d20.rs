@@ -1250,6 +1250,26 @@ fn shot_at_betty_rolling(
     initiative: [u32; 3],
     faces: &[u32],
 ) -> Battle {
+    archers_and_betty(
+        betty,
+        (betty.0 - 20, betty.1 + 2),
+        false,
+        map,
+        initiative,
+        faces,
+    )
+}
+
+/// As [`shot_at_betty_rolling`], with the second archer standing at `second` and Betty
+/// taking every attack of opportunity she may when `aoo`.
+fn archers_and_betty(
+    betty: (i32, i32),
+    second: (i32, i32),
+    aoo: bool,
+    map: &[(char, (i32, i32))],
+    initiative: [u32; 3],
+    faces: &[u32],
+) -> Battle {
     let r = rules();
     let mut setup = BattleSetup::open(
         40,
@@ -1262,14 +1282,8 @@ fn shot_at_betty_rolling(
                 DefensePolicy::AlwaysDodge,
                 false,
             ),
-            unit(
-                "adam",
-                0,
-                (betty.0 - 20, betty.1 + 2),
-                DefensePolicy::AlwaysDodge,
-                false,
-            ),
-            unit("betty", 1, betty, DefensePolicy::Prompt, false),
+            unit("adam", 0, second, DefensePolicy::AlwaysDodge, false),
+            unit("betty", 1, betty, DefensePolicy::Prompt, aoo),
         ],
     );
     for (sym, at) in map {
@@ -1307,6 +1321,34 @@ fn dc_of(b: &mut Battle, shooter: u32) -> (i64, Vec<String>) {
         dc.flat_total(),
         dc.modifiers.iter().map(|m| m.label.clone()).collect(),
     )
+}
+
+#[test]
+fn d20_diver_owing_its_move_action_takes_no_attack_of_opportunity() {
+    // "If you do so, your character cannot take actions of any kind (including free actions)
+    // until the move action has been spent" (001:354). Adam shoots from 20 squares; the
+    // second archer then shoots from beside Betty, which provokes her attack of opportunity
+    // unless she dove and still owes the Move action.
+    let aoo_after = |first: DefenseChoice, dodge: &[u32]| {
+        let mut faces = vec![6];
+        faces.extend_from_slice(dodge);
+        faces.extend([5; 40]);
+        let mut b = archers_and_betty((25, 2), (24, 2), true, &[], [15, 14, 3], &faces);
+        run(&mut b, shoot(0, "bow_shot", 2));
+        answer(&mut b, first);
+        end_turn(&mut b);
+        assert_eq!(b.turn().active(), Some(CombatantId(1)));
+        let l = run(&mut b, shoot(1, "bow_shot", 2));
+        l.iter().any(|x| x.contains("attack of opportunity"))
+    };
+    assert!(
+        aoo_after(DefenseChoice::Take, &[]),
+        "standing, Betty threatens the archer beside her"
+    );
+    assert!(
+        !aoo_after(DefenseChoice::Dive, &[19]),
+        "after her dive she takes no action of any kind until her Move action is spent"
+    );
 }
 
 #[test]

@@ -145,8 +145,8 @@ pub(super) fn start_attack(
     let glow = |size: f32| (art.glow.clone(), size, colour);
     let ring = |size: f32| (art.ring.clone(), size, colour);
     let core = |size: f32| (art.glow.clone(), size, Color::WHITE);
-    let band = |size: f32| (Handle::default(), size, colour);
-    let white = |size: f32| (Handle::default(), size, Color::WHITE);
+    let band = |size: f32| (art.band.clone(), size, colour);
+    let white = |size: f32| (art.band.clone(), size, Color::WHITE);
     match style.look {
         AttackLook::Lunge => {
             let Some(to) = aim else { return 0.0 };

@@ -2,6 +2,7 @@
 //! move ranges, paths and area templates, the combatants' tokens, floating damage text, the
 //! camera (keys, mouse drag and wheel, gamepad stick) and the square under the mouse.
 
+pub mod backdrop;
 mod badges;
 pub mod camera;
 mod fx;
@@ -108,6 +109,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<HoveredBadge>()
         .init_resource::<fx::Shake>()
         .add_plugins(camera::plugin)
+        .add_plugins(backdrop::plugin)
         .add_systems(Startup, spawn_camera)
         .add_systems(OnEnter(Screen::Battle), (spawn_board, camera::reset_view))
         .add_systems(
@@ -148,8 +150,12 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
+/// The one camera, for the board and the UI. Without multisampling: everything it draws is an
+/// axis-aligned textured quad or text, whose edges the textures already smooth, and 4x MSAA
+/// made the software renderer write four colour samples a pixel (an idle board's frame took
+/// 40 ms with it, 26 ms without, side by side).
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Name::new("Camera"), Camera2d, BoardCamera));
+    commands.spawn((Name::new("Camera"), Camera2d, Msaa::Off, BoardCamera));
 }
 
 /// Builds the terrain and overlay tilemaps and a token per combatant.

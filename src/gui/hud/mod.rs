@@ -20,6 +20,7 @@ use bevy::prelude::*;
 
 use bevy::ui::RelativeCursorPosition;
 
+use super::board::backdrop::Backdrop;
 use super::board::{BOTTOM_H, BoardViewport, PANEL_W, ReadingPanel, TOP_H};
 use super::control::{BattleUi, PAUSE_ENTRIES, PauseMenu};
 use super::input::{CursorSquare, GameAction};
@@ -143,6 +144,7 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
         .with_children(|root| {
             // Round, whose turn, and the turn order along the top.
             root.spawn((
+                UnderCover,
                 Node {
                     width: percent(100),
                     height: px(TOP_H),
@@ -154,7 +156,7 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                     overflow: Overflow::clip(),
                     ..default()
                 },
-                BackgroundColor(palette::PANEL),
+                Backdrop(palette::PANEL),
             ))
             .with_children(|bar| {
                 bar.spawn((
@@ -186,12 +188,15 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                     ));
                 }
             });
-            root.spawn(Node {
-                width: percent(100),
-                flex_grow: 1.0,
-                min_height: px(0),
-                ..default()
-            })
+            root.spawn((
+                UnderCover,
+                Node {
+                    width: percent(100),
+                    flex_grow: 1.0,
+                    min_height: px(0),
+                    ..default()
+                },
+            ))
             .with_children(|middle| {
                 middle
                     .spawn(Node {
@@ -223,7 +228,7 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                                 overflow: Overflow::clip(),
                                 ..default()
                             },
-                            BackgroundColor(palette::PANEL),
+                            Backdrop(palette::PANEL),
                         ))
                         .with_children(|bottom| {
                             bottom.spawn((
@@ -259,7 +264,7 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                             overflow: Overflow::clip(),
                             ..default()
                         },
-                        BackgroundColor(palette::PANEL),
+                        Backdrop(palette::PANEL),
                     ))
                     .with_children(|panel| {
                         panel.spawn(linked_text(HudText::Unit, 13.0, palette::TEXT));
@@ -339,7 +344,7 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                     justify_content: JustifyContent::Center,
                     ..default()
                 },
-                BackgroundColor(palette::BACKDROP),
+                Backdrop(palette::BACKDROP),
                 GlobalZIndex(10),
                 Visibility::Hidden,
             ))
@@ -505,24 +510,39 @@ fn draw_texts(
     }
 }
 
+/// The panels the hand-off cover hides. The cover's colour is a sprite under the UI (see
+/// [`Backdrop`]), so the panels' words must be hidden for it to cover them; the board's
+/// sprites lie under the cover's.
+#[derive(Component)]
+struct UnderCover;
+
 fn show_boxes(
     mut session: ResMut<Session>,
     ui: Res<BattleUi>,
     help: Res<super::help::HelpScreen>,
-    mut popups: Query<(&Popup, &mut Visibility)>,
+    mut popups: Query<(&Popup, &mut Visibility), Without<UnderCover>>,
+    mut panels: Query<&mut Visibility, With<UnderCover>>,
 ) {
     let has_prompt = session.prompt_pending();
+    let covered = session.handoff.is_some();
+    for mut v in &mut panels {
+        v.set_if_neq(if covered {
+            Visibility::Hidden
+        } else {
+            Visibility::Inherited
+        });
+    }
     for (popup, mut v) in &mut popups {
         let shown = match popup {
-            Popup::Prompt => has_prompt,
+            Popup::Prompt => has_prompt && !covered,
             Popup::Handoff => session.handoff.is_some(),
             Popup::Pause => ui.paused && !help.open,
         };
-        *v = if shown {
+        v.set_if_neq(if shown {
             Visibility::Inherited
         } else {
             Visibility::Hidden
-        };
+        });
     }
 }
 

@@ -550,7 +550,9 @@ pub fn count_swing(f: &mut FighterQueryItem, profile: &str) {
 /// True when shooting `a` from where `attacker` stands provokes an attack of opportunity from
 /// `enemy`: a missile attack while the enemy, with a melee weapon and its attack of opportunity
 /// unused, threatens the shooter's square ("Adam's next ranged attack provokes an attack of
-/// opportunity from Betty because she threatens his space").
+/// opportunity from Betty because she threatens his space"). An enemy who dove for cover and
+/// still owes the Move action takes none ("cannot take actions of any kind (including free
+/// actions) until the move action has been spent", 001:354).
 pub fn provokes(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, enemy: &Fighter) -> bool {
     let missile = d
         .weapon(&a.weapon)
@@ -561,6 +563,7 @@ pub fn provokes(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, enemy: &Fight
         && enemy.side != attacker.side
         && !enemy.defeated()
         && enemy.actions.counter > 0
+        && !enemy.encounter.dive_owed
         && attacker.distance_to(enemy) == Some(1)
 }
 
