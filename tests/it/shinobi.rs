@@ -269,6 +269,46 @@ fn shinobi_defenses_add_their_stats_and_take_minus_five() {
 }
 
 #[test]
+fn shinobi_jutsu_damage_is_its_base_plus_modifying_damage_and_unblockable_blocks_at_minus_five() {
+    // "Jutsu have a base damage and modifying damage" (ability + rank); "If they are targeted
+    // by an attack that is unblockable they still get a roll at -5." The Fire Adept's
+    // Fireball: SPT 4 + NIN 4 to hit, 4 + SPT 4 + NIN 4 damage, at a Blade Dancer who Dodges
+    // with DEX 4 + TAI 1, Blocks with DEX 4 + WEP 4 - 5, Deflects with SPT 1 + NIN 0.
+    let mut b = battle(
+        vec![
+            unit("fire_adept", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("blade", 1, (6, 2), DefensePolicy::AlwaysDodge),
+        ],
+        1,
+    );
+    let p = b
+        .preview(&order(
+            0,
+            "fireball",
+            AttackTarget::Square(Square::new(6, 2)),
+        ))
+        .expect("in range");
+    let sum =
+        |spec: &gridclash::dice::RollSpec| -> i64 { spec.modifiers.iter().map(|m| m.value).sum() };
+    assert_eq!(sum(&p.context.strike), 4 + 4);
+    assert_eq!(sum(&p.context.wound), 4 + 4 + 4);
+    let total = |o: &gridclash::battle::odds::TargetOdds| -> i64 {
+        o.defense_roll.terms.iter().filter_map(|t| t.value).sum()
+    };
+    assert_eq!(
+        p.odds.targets[0]
+            .iter()
+            .map(|o| (o.defense, total(o)))
+            .collect::<Vec<_>>(),
+        [
+            (DefenseChoice::Dodge, 5),
+            (DefenseChoice::Block, 8 - 5),
+            (DefenseChoice::Deflect, 1)
+        ]
+    );
+}
+
+#[test]
 fn shinobi_concealment_miss_chance() {
     // A target in thick mist (40%): the hit chance is the roll's times 0.6, exactly.
     let mut b = battle(
