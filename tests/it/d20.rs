@@ -566,6 +566,81 @@ fn d20_power_attack_trades_hit_for_effect() {
 }
 
 #[test]
+fn d20_strength_over_the_weapons_minimum_adds_to_effect_halved_for_later_swings() {
+    // "+1 for each point a character exceeds the minimum strength required for the weapon"
+    // (minimum 5), +1 two-handed (our default), halved for a secondary attack: Betty's STR 10
+    // with the two-handed great sword adds 5 + 1 to her first swing's Effect Points, 3 to the
+    // second; Adam's bow, shot not swung, adds none.
+    let strength = |p: &gridclash::battle::AttackPreview| -> Vec<(String, i64)> {
+        p.context
+            .wound
+            .modifiers
+            .iter()
+            .filter(|m| m.label.starts_with("strength"))
+            .map(|m| (m.label.clone(), m.value))
+            .collect()
+    };
+    let mut b = adam_and_betty(rules(), 1, DefensePolicy::AlwaysDodge, false, &[5; 40]);
+    let bow = b.preview(&order(0, "bow_shot", 1)).expect("legal");
+    assert_eq!(strength(&bow), []);
+    end_turn(&mut b);
+    let first = b.preview(&order(1, "great_sword_full", 0)).expect("legal");
+    assert_eq!(
+        strength(&first),
+        [(
+            "strength 5 over the minimum 5, +1 two-handed".to_string(),
+            6
+        )]
+    );
+    b.submit(shoot(1, "great_sword_full", 0))
+        .expect("first swing");
+    let second = b
+        .preview(&order(1, "great_sword_full", 0))
+        .expect("the second swing");
+    assert_eq!(
+        strength(&second),
+        [(
+            "strength 5 over the minimum 5, +1 two-handed, halved for a secondary attack"
+                .to_string(),
+            3
+        )]
+    );
+}
+
+#[test]
+fn d20_speed_is_nine_yards_plus_half_agility_and_running_two_yards_a_square() {
+    // "Her base speed is 15 yards ( 9 + (AGI=6 + Running=6)/2)", at 2 yards a square: 7
+    // squares a Move action; Adam's 9 + (10 + 0) / 2 = 14 yards, also 7.
+    let r = rules();
+    let d = data(&r);
+    let stats = |id: &str| d.character(id).expect("in the roster").stats.clone();
+    assert_eq!(
+        gridclash::ruleset::d20::move_squares(&d.combat, &stats("betty")),
+        7
+    );
+    assert_eq!(
+        gridclash::ruleset::d20::move_squares(&d.combat, &stats("adam")),
+        7
+    );
+    let mut faster = stats("betty");
+    faster.insert("RUN".into(), 8);
+    assert_eq!(
+        gridclash::ruleset::d20::move_squares(&d.combat, &faster),
+        8,
+        "16 yards"
+    );
+    // On the board: Adam's Move action takes him 7 squares and no further.
+    let mut b = adam_and_betty(rules(), 20, DefensePolicy::AlwaysDodge, false, &[]);
+    let walk = |n: i32| Command::Move {
+        who: CombatantId(0),
+        path: (1..=n).map(|i| Square::new(1 + i, 4)).collect(),
+        boosted: false,
+    };
+    assert!(b.check(&walk(8)).is_err(), "8 squares is past his speed");
+    assert!(b.check(&walk(7)).is_ok(), "7 squares is his speed");
+}
+
+#[test]
 fn d20_rapid_shot_gives_one_more_attack_at_minus_two() {
     // Adam's Archery 5 gives one attack; Rapid Shot a second, both at -2 ("Adam's attack roll
     // is 23(DEX=10 + WU:Archery=5 - Rapid Shot=2 + 1d20=10)" and the extra arrow at the same).

@@ -106,6 +106,34 @@ pub fn outside_margin(p: Vec2, centre: Vec2, half_view: Vec2, margin: f32) -> bo
     d.x > half_view.x * margin || d.y > half_view.y * margin
 }
 
+/// Where a box of half-size `half_box` centred at `p` must stand to show whole in the view
+/// (centre `centre`, half-size `half_view`): moved in from any edge it crosses, or centred on
+/// an axis where it is wider than the view. Keeps a floating word over a unit at the map's
+/// edge from running under the panels.
+pub fn keep_inside(p: Vec2, half_box: Vec2, centre: Vec2, half_view: Vec2) -> Vec2 {
+    let axis = |v: f32, half: f32, c: f32, view: f32| {
+        if half >= view {
+            c
+        } else {
+            v.clamp(c - view + half, c + view - half)
+        }
+    };
+    Vec2::new(
+        axis(p.x, half_box.x, centre.x, half_view.x),
+        axis(p.y, half_box.y, centre.y, half_view.y),
+    )
+}
+
+/// The world point at the viewport's centre and the view's half-size in world units, from
+/// the camera as it stands.
+pub fn visible_rect(eye: &Transform, projection: &Projection, view: &BoardView) -> (Vec2, Vec2) {
+    let scale = match projection {
+        Projection::Orthographic(o) => o.scale,
+        _ => 1.0,
+    };
+    (centre_of(eye, view, scale), view.size * scale / 2.0)
+}
+
 /// The camera's systems, in the board's chain.
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<BoardView>();
@@ -461,6 +489,37 @@ mod tests {
 
     /// The board viewport of a 1280×720 window at 100 % UI scale.
     const VIEWPORT: Vec2 = Vec2::new(920.0, 466.0);
+
+    #[test]
+    fn a_word_at_the_views_edge_moves_in_until_it_shows_whole() {
+        let (centre, half_view) = (Vec2::ZERO, Vec2::new(100.0, 50.0));
+        let word = Vec2::new(30.0, 8.0);
+        // Inside: unchanged.
+        assert_eq!(
+            keep_inside(Vec2::new(10.0, 5.0), word, centre, half_view),
+            Vec2::new(10.0, 5.0)
+        );
+        // Over the right and top edges: its right side and top at the view's.
+        assert_eq!(
+            keep_inside(Vec2::new(95.0, 49.0), word, centre, half_view),
+            Vec2::new(70.0, 42.0)
+        );
+        // Over the left edge.
+        assert_eq!(
+            keep_inside(Vec2::new(-99.0, 0.0), word, centre, half_view),
+            Vec2::new(-70.0, 0.0)
+        );
+        // Wider than the view: centred on that axis.
+        assert_eq!(
+            keep_inside(
+                Vec2::new(60.0, 0.0),
+                Vec2::new(150.0, 8.0),
+                centre,
+                half_view
+            ),
+            Vec2::new(0.0, 0.0)
+        );
+    }
 
     #[test]
     fn war_opens_with_squares_of_at_least_32_pixels() {

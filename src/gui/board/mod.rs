@@ -704,24 +704,58 @@ const FLOAT_SECONDS: f32 = 1.6;
 /// How far a floating word rises, in board units.
 const FLOAT_RISE: f32 = 30.0;
 
-/// Pops each floating word in, eases it upward and fades it out.
+/// The floating words, with their laid-out size.
+type FloatQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static mut Floating,
+        &'static mut Transform,
+        &'static mut TextColor,
+        &'static bevy::text::TextLayoutInfo,
+    ),
+>;
+
+/// The camera, apart from the floating words' transforms.
+type EyeQuery<'w, 's> = Query<
+    'w,
+    's,
+    (&'static Transform, &'static Projection),
+    (With<BoardCamera>, Without<Floating>),
+>;
+
+/// Pops each floating word in, eases it upward and fades it out, whole inside the board's
+/// view (a word over a unit at the map's edge would run under a panel).
 fn rise_floating_text(
     mut commands: Commands,
     time: Res<Time>,
     settings: Res<Settings>,
-    mut q: Query<(Entity, &mut Floating, &mut Transform, &mut TextColor)>,
+    view: Res<camera::BoardView>,
+    eye: EyeQuery,
+    mut q: FloatQuery,
 ) {
     let dt = time.delta_secs() * settings.animation_speed;
-    for (e, mut f, mut t, mut c) in &mut q {
+    let shown = eye
+        .single()
+        .ok()
+        .map(|(t, p)| camera::visible_rect(t, p, &view))
+        .filter(|(_, half)| half.min_element() > 0.0);
+    for (e, mut f, mut t, mut c, layout) in &mut q {
         f.age += dt;
         if f.age < 0.0 {
             continue;
         }
         let k = (f.age / FLOAT_SECONDS).clamp(0.0, 1.0);
         let rise = EaseFunction::CubicOut.sample_clamped(k);
-        t.translation = (f.from + Vec2::new(0.0, FLOAT_RISE * rise)).extend(t.translation.z);
         // A pop as it appears: from small past full size and back in the first quarter second.
         let pop = EaseFunction::BackOut.sample_clamped((f.age / 0.25).min(1.0));
+        let mut at = f.from + Vec2::new(0.0, FLOAT_RISE * rise);
+        if let Some((centre, half_view)) = shown {
+            let half_word = layout.size / layout.scale_factor.max(f32::EPSILON) / 2.0;
+            at = camera::keep_inside(at, half_word, centre, half_view);
+        }
+        t.translation = at.extend(t.translation.z);
         t.scale = Vec3::splat(0.5 + 0.5 * pop);
         c.0.set_alpha(1.0 - EaseFunction::QuadraticIn.sample_clamped(k));
         if f.age >= FLOAT_SECONDS {
