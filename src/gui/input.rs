@@ -481,36 +481,68 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(PreUpdate, assign_gamepads);
 }
 
+/// Spawns one `Controls` entity per profile. A gamepad slot gets its input map only while a
+/// gamepad is assigned to it (see [`assign_gamepads`]).
 fn spawn_controls(mut commands: Commands) {
     let keys = default_keys();
-    let mut profiles = vec![InputProfile::Any, InputProfile::KeyboardMouse];
-    profiles.extend((1..=GAMEPAD_SLOTS).map(InputProfile::Gamepad));
-    for p in profiles {
-        let mut map = profile_map(p, &keys);
-        if let InputProfile::Gamepad(_) = p {
-            // No gamepad in this slot until one is connected.
-            map.set_gamepad(Entity::PLACEHOLDER);
-        }
-        commands.spawn((Name::new(format!("Controls: {p}")), Controls(p), map));
+    for p in [InputProfile::Any, InputProfile::KeyboardMouse] {
+        commands.spawn((
+            Name::new(format!("Controls: {p}")),
+            Controls(p),
+            profile_map(p, &keys),
+        ));
+    }
+    for p in (1..=GAMEPAD_SLOTS).map(InputProfile::Gamepad) {
+        commands.spawn((
+            Name::new(format!("Controls: {p}")),
+            Controls(p),
+            ActionState::<GameAction>::default(),
+        ));
     }
 }
 
-/// Gives gamepad slot n the n-th connected gamepad (by connection order), or none.
+/// The gamepad slots: each profile's input map, if it has one, and its action state.
+type SlotQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static Controls,
+        Option<&'static mut InputMap<GameAction>>,
+        &'static mut ActionState<GameAction>,
+    ),
+>;
+
+/// Gives gamepad slot n the n-th connected gamepad (by connection order), or none. A slot
+/// without a gamepad has no input map at all: the input manager works out every map's
+/// clashing bindings every frame, and four empty gamepad slots were two thirds of that work.
 fn assign_gamepads(
+    mut commands: Commands,
     gamepads: Query<Entity, With<Gamepad>>,
-    mut maps: Query<(&Controls, &mut InputMap<GameAction>)>,
+    mut slots: SlotQuery,
 ) {
     let mut pads: Vec<Entity> = gamepads.iter().collect();
     pads.sort();
-    for (controls, mut map) in &mut maps {
-        if let InputProfile::Gamepad(n) = controls.0 {
-            let want = pads
-                .get(usize::from(n) - 1)
-                .copied()
-                .unwrap_or(Entity::PLACEHOLDER);
-            if map.gamepad() != Some(want) {
-                map.set_gamepad(want);
+    for (entity, controls, map, mut state) in &mut slots {
+        let InputProfile::Gamepad(n) = controls.0 else {
+            continue;
+        };
+        match (pads.get(usize::from(n) - 1).copied(), map) {
+            (Some(pad), Some(mut map)) => {
+                if map.gamepad() != Some(pad) {
+                    map.set_gamepad(pad);
+                }
             }
+            (Some(pad), None) => {
+                let mut map = gamepad_map();
+                map.set_gamepad(pad);
+                commands.entity(entity).insert(map);
+            }
+            (None, Some(_)) => {
+                commands.entity(entity).remove::<InputMap<GameAction>>();
+                state.reset_all();
+            }
+            (None, None) => {}
         }
     }
 }
