@@ -86,10 +86,7 @@ fn place_backdrop_sprites(
     let (Ok(window), Ok((eye, projection))) = (windows.single(), camera.single()) else {
         return;
     };
-    let scale = match projection {
-        Projection::Orthographic(o) => o.scale,
-        _ => 1.0,
-    };
+    let scale = super::camera::zoom_of(projection);
     // UI rectangles are physical pixels from the window's top left; the 2D camera works in
     // logical pixels (times its scale) from its own position, y up.
     let to_logical = 1.0 / window.scale_factor();

@@ -127,11 +127,17 @@ pub fn keep_inside(p: Vec2, half_box: Vec2, centre: Vec2, half_view: Vec2) -> Ve
 /// The world point at the viewport's centre and the view's half-size in world units, from
 /// the camera as it stands.
 pub fn visible_rect(eye: &Transform, projection: &Projection, view: &BoardView) -> (Vec2, Vec2) {
-    let scale = match projection {
+    let scale = zoom_of(projection);
+    (centre_of(eye, view, scale), view.size * scale / 2.0)
+}
+
+/// World units per logical pixel: the orthographic camera's scale (1 for any other kind),
+/// for whatever must keep a fixed size or place on screen whatever the zoom.
+pub fn zoom_of(projection: &Projection) -> f32 {
+    match projection {
         Projection::Orthographic(o) => o.scale,
         _ => 1.0,
-    };
-    (centre_of(eye, view, scale), view.size * scale / 2.0)
+    }
 }
 
 /// The camera's systems, in the board's chain.

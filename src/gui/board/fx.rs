@@ -416,10 +416,7 @@ pub(super) fn shake_camera(
     let Ok((mut t, projection)) = camera.single_mut() else {
         return;
     };
-    let scale = match projection {
-        Projection::Orthographic(o) => o.scale,
-        _ => 1.0,
-    };
+    let scale = super::camera::zoom_of(projection);
     // A decaying wobble on both axes, in screen pixels (the same on any zoom).
     let k = shake.left / SHAKE_SECONDS;
     let phase = shake.left * 70.0;
