@@ -4,6 +4,7 @@
 //! `gui` cargo feature adds the desktop game on top.
 
 pub mod ai;
+pub mod balance;
 pub mod battle;
 pub mod dice;
 pub mod grid;

@@ -51,6 +51,9 @@ enum Cmd {
     /// What the rules engine costs per command on replays (p50/p95/p99), side by side with a
     /// plain-function kernel of the same attack, and their ratio.
     Bench(BenchArgs),
+    /// Make a random battlefield from a seed: a scenario file (in your own scenarios folder
+    /// unless --out says otherwise) where every unit can reach the other sides.
+    GenerateMap(cli::generate::GenerateArgs),
     /// Print where this build reads its rules and scenarios and keeps saves and settings
     /// (set GRIDCLASH_RULES, GRIDCLASH_ASSETS, GRIDCLASH_DATA_DIR or GRIDCLASH_CONFIG_DIR to
     /// move them).
@@ -383,6 +386,7 @@ fn main() -> ExitCode {
         Some(Cmd::Record(args)) => cli::replay::record(&args),
         Some(Cmd::Saves { data_dir }) => cli::replay::saves(data_dir),
         Some(Cmd::Paths) => cli::paths::paths(),
+        Some(Cmd::GenerateMap(args)) => cli::generate::generate_map(&args),
         Some(Cmd::Soak(args)) => cli::soak::soak(&args),
         Some(Cmd::Bench(args)) => cli::bench::bench(&args),
     };

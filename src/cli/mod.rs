@@ -4,6 +4,7 @@ use gridclash::scenario;
 
 pub mod bench;
 pub mod demo;
+pub mod generate;
 pub mod maneuver_odds;
 pub mod odds;
 pub mod paths;

@@ -8,6 +8,10 @@ pub fn paths() -> Result<ExitCode, String> {
     println!("rules: {}", gridclash::ruleset::rules_root().display());
     println!("assets: {}", gridclash::scenario::assets_root().display());
     println!("data: {}", gridclash::save::slots::data_dir().display());
+    println!(
+        "your scenarios: {}",
+        gridclash::scenario::user_dir().display()
+    );
     #[cfg(feature = "gui")]
     if let Some(settings) = gridclash::gui::settings::settings_path() {
         println!("settings: {}", settings.display());

@@ -6,6 +6,7 @@
 //! [`run`] adds the window, the tilemap renderer and the drawing systems.
 
 pub mod art;
+pub mod balance_meter;
 pub mod board;
 pub mod control;
 pub mod credits;
@@ -117,6 +118,18 @@ pub fn spawn_menu_row(
     width: f32,
     font_size: f32,
 ) {
+    spawn_menu_row_padded(parent, marker, width, font_size, 5.0);
+}
+
+/// A menu row with `pad_y` pixels above and below its text: the title screen's are tighter,
+/// so a four-side battle's twelve rows fit a 720-line window.
+pub fn spawn_menu_row_padded(
+    parent: &mut bevy::ecs::hierarchy::ChildSpawnerCommands,
+    marker: impl Component,
+    width: f32,
+    font_size: f32,
+    pad_y: f32,
+) {
     parent
         .spawn((
             marker,
@@ -124,7 +137,7 @@ pub fn spawn_menu_row(
             Node {
                 width: px(width),
                 max_width: percent(96),
-                padding: UiRect::axes(px(14), px(5)),
+                padding: UiRect::axes(px(14), px(pad_y)),
                 border: UiRect::all(px(2)),
                 ..default()
             },
@@ -159,6 +172,7 @@ pub fn logic_plugin(app: &mut App) {
             control::plugin,
             redraw::plugin,
             title::plugin,
+            balance_meter::plugin,
             settings_screen::plugin,
             end::plugin,
             load_screen::plugin,

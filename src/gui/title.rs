@@ -3,6 +3,7 @@
 
 use bevy::prelude::*;
 
+use super::balance_meter::{BalanceKey, BalanceMeter};
 use super::input::{GameAction, PlayerInput};
 use super::session::{BattleSpec, Session, SideControl};
 use super::{PlayOptions, Screen, Settings, palette};
@@ -10,12 +11,19 @@ use crate::ai::Policy;
 use crate::gui::input::InputProfile;
 use crate::scenario;
 
-/// One shipped scenario as the menu lists it.
+/// One scenario as the menu lists it: shipped, or the player's own.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScenarioChoice {
+    /// What a battle spec names it by: a shipped scenario's file stem (`duel`), the full path
+    /// of one of the player's own (so it never stands for a shipped one of the same name).
     pub id: String,
     pub name: String,
+    /// The ruleset's name, as shown.
     pub ruleset: String,
+    /// The ruleset's id (its directory), for a new random field of the same ruleset.
+    pub ruleset_id: String,
+    /// From the player's own scenarios folder (see [`scenario::user_dir`]).
+    pub yours: bool,
     pub description: String,
     pub sides: Vec<String>,
     /// A guided first battle: listed first among its ruleset's, against the easy computer.
@@ -41,6 +49,8 @@ pub struct TitleMenu {
     /// Scenario files that did not load, each with its file, line and message: shown under
     /// the menu, never silently left out.
     pub broken: Vec<String>,
+    /// The player's own scenarios folder: listed, and where a new random field is written.
+    pub own_dir: std::path::PathBuf,
 }
 
 /// What a row of the title menu does.
@@ -50,6 +60,10 @@ pub enum Row {
     Scenario,
     Side(usize),
     Start,
+    /// Quick headless battles of the chosen sides: each one's chance of winning.
+    Balance,
+    /// A new random field of the chosen ruleset, written into the player's own scenarios.
+    Generate,
     Load,
     Settings,
     Credits,
@@ -70,21 +84,48 @@ const CHOICES: [SideControl; 9] = [
 ];
 
 impl TitleMenu {
-    /// Lists the shipped scenarios; the first side is a person, the others the normal AI.
+    /// Lists the shipped scenarios and the player's own; the first side is a person, the
+    /// others the normal AI.
     pub fn new(seed: u64) -> Self {
-        Self::from_files(&scenario::shipped(), seed)
+        Self::in_folder(seed, scenario::user_dir())
     }
 
-    /// Lists the scenarios in `files` that load, and why each of the others does not.
+    /// Lists the shipped scenarios and those in `own_dir`, the player's own folder (another
+    /// one with `play --data-dir`).
+    pub fn in_folder(seed: u64, own_dir: std::path::PathBuf) -> Self {
+        let mut menu =
+            Self::from_folders(&scenario::shipped(), &scenario::ron_files(&own_dir), seed);
+        menu.own_dir = own_dir;
+        menu
+    }
+
+    /// Lists the shipped scenarios in `files` that load, and why each of the others does not.
     pub fn from_files(files: &[std::path::PathBuf], seed: u64) -> Self {
+        Self::from_folders(files, &[], seed)
+    }
+
+    /// Lists the scenarios in `shipped` and the player's own in `yours` that load (the
+    /// player's after the shipped ones of their ruleset), and why each of the others does not.
+    pub fn from_folders(
+        shipped: &[std::path::PathBuf],
+        yours: &[std::path::PathBuf],
+        seed: u64,
+    ) -> Self {
         let mut scenarios: Vec<ScenarioChoice> = Vec::new();
         let mut broken = Vec::new();
-        for path in files {
+        let listed = shipped.iter().map(|p| (p, false));
+        for (path, own) in listed.chain(yours.iter().map(|p| (p, true))) {
             match scenario::load(path) {
                 Ok(l) => scenarios.push(ScenarioChoice {
-                    id: l.id(),
+                    id: if own {
+                        path.to_string_lossy().into_owned()
+                    } else {
+                        l.id()
+                    },
                     name: l.scenario.name.clone(),
                     ruleset: l.rules.manifest.name.clone(),
+                    ruleset_id: l.scenario.ruleset.clone(),
+                    yours: own,
                     description: l.scenario.description.clone(),
                     sides: l.scenario.sides.iter().map(|s| s.name.clone()).collect(),
                     guided: !l.scenario.guide.is_empty(),
@@ -104,7 +145,7 @@ impl TitleMenu {
             }
         }
         // A ruleset's guided first battle comes first, where choosing the ruleset lands.
-        scenarios.sort_by_key(|s| !s.guided);
+        scenarios.sort_by_key(|s| (!s.guided, s.yours));
         let scenario = scenarios
             .iter()
             .position(|s| s.id == "skirmish")
@@ -123,6 +164,7 @@ impl TitleMenu {
             seed,
             error: None,
             broken,
+            own_dir: scenario::user_dir(),
         };
         menu.reset_sides();
         menu
@@ -162,6 +204,8 @@ impl TitleMenu {
         rows.extend((0..self.sides.len()).map(Row::Side));
         rows.extend([
             Row::Start,
+            Row::Balance,
+            Row::Generate,
             Row::Load,
             Row::Settings,
             Row::Credits,
@@ -204,6 +248,72 @@ impl TitleMenu {
         }
     }
 
+    /// Generates a random field of the chosen ruleset (16x12, mirrored, three units a side
+    /// drawn from the roster) under the first seed from the menu's on whose file name nothing
+    /// is written yet, writes it into the player's own scenarios, lists it and chooses it.
+    pub fn new_field(&mut self) -> Result<std::path::PathBuf, String> {
+        use crate::scenario::generate::{Recipe, file_text};
+        let ruleset = self.rulesets.get(self.ruleset).cloned().unwrap_or_default();
+        let id = self
+            .scenarios
+            .iter()
+            .find(|s| s.ruleset == ruleset)
+            .map(|s| s.ruleset_id.clone())
+            .ok_or("no ruleset is installed")?;
+        let dir = self.own_dir.clone();
+        let seed = (self.seed..)
+            .find(|s| !dir.join(format!("field-{id}-{s}.ron")).exists())
+            .unwrap_or(self.seed);
+        let path = dir.join(format!("field-{id}-{seed}.ron"));
+        let rules = crate::ruleset::Rules::load(&crate::ruleset::rules_root().join(&id))
+            .map_err(|e| e.to_string())?;
+        let mut recipe = Recipe::new(&id, seed);
+        recipe.mirror = true;
+        let text = file_text(&recipe, &rules).map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(&dir)
+            .and_then(|()| std::fs::write(&path, text))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let row = self.row;
+        *self = Self::in_folder(self.seed, dir);
+        self.row = row;
+        let listed = path.to_string_lossy();
+        if let Some(i) = self.scenarios.iter().position(|s| s.id == listed) {
+            self.scenario = i;
+            self.ruleset = self
+                .rulesets
+                .iter()
+                .position(|r| *r == self.scenarios[i].ruleset)
+                .unwrap_or(0);
+            self.reset_sides();
+        }
+        Ok(path)
+    }
+
+    /// The balance check the menu's choices ask for, if a scenario is chosen. A person's side
+    /// is played by the normal computer player, the nearest thing to a person the game has.
+    pub fn balance_key(&self) -> Option<BalanceKey> {
+        let scenario = self.scenarios.get(self.scenario)?.id.clone();
+        let policies = self
+            .sides
+            .iter()
+            .map(|s| match s {
+                SideControl::Ai(p) => *p,
+                SideControl::Human(_) => Policy::Normal,
+            })
+            .collect();
+        Some(BalanceKey { scenario, policies })
+    }
+
+    /// The balance row's words.
+    pub fn balance_label(&self, meter: &BalanceMeter) -> String {
+        let names = self
+            .scenarios
+            .get(self.scenario)
+            .map(|s| s.sides.clone())
+            .unwrap_or_default();
+        meter.label(self.balance_key().as_ref(), &names)
+    }
+
     /// The battle the menu would start; `auto_defense` comes from the settings.
     pub fn spec(&self, auto_defense: bool) -> Option<BattleSpec> {
         Some(BattleSpec {
@@ -229,22 +339,33 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::Title), spawn_title)
         .add_systems(
             Update,
-            (navigate_title, click_title_rows, draw_title)
+            (
+                navigate_title,
+                click_title_rows,
+                stop_stale_balance_check,
+                draw_title,
+            )
                 .chain()
                 .run_if(in_state(Screen::Title)),
         );
 }
 
-fn spawn_title(mut commands: Commands, options: Res<PlayOptions>, menu: Option<Res<TitleMenu>>) {
+fn spawn_title(
+    mut commands: Commands,
+    options: Res<PlayOptions>,
+    data: Res<super::DataDir>,
+    menu: Option<Res<TitleMenu>>,
+) {
     if menu.is_none() {
-        commands.insert_resource(TitleMenu::new(options.seed));
+        let own = scenario::user_dir_in(&data.0);
+        commands.insert_resource(TitleMenu::in_folder(options.seed, own));
     }
     commands
         .spawn(super::screen_root("Title screen", Screen::Title, 8.0))
         .with_children(|root| {
             root.spawn((
                 Text::new("GRIDCLASH"),
-                crate::gui::fonts::heading(56.0),
+                crate::gui::fonts::heading(48.0),
                 TextColor(palette::ACCENT),
             ));
             root.spawn((
@@ -252,13 +373,24 @@ fn spawn_title(mut commands: Commands, options: Res<PlayOptions>, menu: Option<R
                 TextFont::from_font_size(18.0),
                 TextColor(palette::TEXT_DIM),
                 Node {
-                    margin: UiRect::bottom(px(24)),
+                    margin: UiRect::bottom(px(10)),
                     ..default()
                 },
             ));
-            for i in 0..14 {
-                super::spawn_menu_row(root, RowText(i), 700.0, 20.0);
-            }
+            // The rows closer together than the screen's other parts, so a four-side
+            // scenario's twelve rows and the text under them fit a 720-line window.
+            root.spawn(Node {
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::Center,
+                row_gap: px(4),
+                width: percent(100),
+                ..default()
+            })
+            .with_children(|rows| {
+                for i in 0..14 {
+                    super::spawn_menu_row_padded(rows, RowText(i), 700.0, 18.0, 2.0);
+                }
+            });
             root.spawn((
                 InfoText,
                 Text::new(""),
@@ -267,7 +399,7 @@ fn spawn_title(mut commands: Commands, options: Res<PlayOptions>, menu: Option<R
                 Node {
                     width: px(700),
                     max_width: percent(94),
-                    margin: UiRect::top(px(16)),
+                    margin: UiRect::top(px(10)),
                     ..default()
                 },
             ));
@@ -282,14 +414,7 @@ fn spawn_title(mut commands: Commands, options: Res<PlayOptions>, menu: Option<R
 }
 
 /// Keys and gamepad: move the highlight, change values, start or quit.
-fn navigate_title(
-    input: PlayerInput,
-    mut menu: ResMut<TitleMenu>,
-    settings: Res<Settings>,
-    mut commands: Commands,
-    mut next: ResMut<NextState<Screen>>,
-    mut exit: MessageWriter<AppExit>,
-) {
+fn navigate_title(input: PlayerInput, mut menu: ResMut<TitleMenu>, mut fx: RowEffects) {
     let Some(actions) = input.any() else {
         return;
     };
@@ -307,18 +432,29 @@ fn navigate_title(
         menu.change(1);
     }
     if actions.just_pressed(&GameAction::Confirm) {
-        activate(&mut menu, &settings, &mut commands, &mut next, &mut exit);
+        activate(&mut menu, &mut fx);
     }
 }
 
 /// Runs the highlighted row: Start begins the battle, Quit leaves, others step their value.
-fn activate(
-    menu: &mut TitleMenu,
-    settings: &Settings,
-    commands: &mut Commands,
-    next: &mut NextState<Screen>,
-    exit: &mut MessageWriter<AppExit>,
-) {
+/// What running a title row may touch besides the menu.
+#[derive(bevy::ecs::system::SystemParam)]
+struct RowEffects<'w, 's> {
+    meter: ResMut<'w, BalanceMeter>,
+    settings: Res<'w, Settings>,
+    commands: Commands<'w, 's>,
+    next: ResMut<'w, NextState<Screen>>,
+    exit: MessageWriter<'w, AppExit>,
+}
+
+fn activate(menu: &mut TitleMenu, fx: &mut RowEffects) {
+    let RowEffects {
+        meter,
+        settings,
+        commands,
+        next,
+        exit,
+    } = fx;
     match menu.rows().get(menu.row) {
         Some(Row::Start) => match menu.spec(settings.auto_defense).map(Session::start) {
             Some(Ok(session)) => {
@@ -326,8 +462,20 @@ fn activate(
                 commands.insert_resource(session);
                 next.set(Screen::Battle);
             }
-            Some(Err(e)) => menu.error = Some(e.to_string()),
-            None => menu.error = Some("no scenario is installed under assets/scenarios".into()),
+            Some(Err(e)) => menu.error = Some(format!("Could not start: {e}")),
+            None => {
+                menu.error =
+                    Some("Could not start: no scenario is installed under assets/scenarios".into())
+            }
+        },
+        Some(Row::Balance) => {
+            if let Some(key) = menu.balance_key() {
+                meter.start(key, menu.seed);
+            }
+        }
+        Some(Row::Generate) => match menu.new_field() {
+            Ok(_) => menu.error = None,
+            Err(e) => menu.error = Some(format!("Could not make a random field: {e}")),
         },
         Some(Row::Load) => next.set(Screen::Load),
         Some(Row::Settings) => {
@@ -342,14 +490,19 @@ fn activate(
     }
 }
 
+/// A balance check of choices no longer on the menu (another scenario or player) stops: its
+/// figures would answer a question nobody is asking.
+fn stop_stale_balance_check(menu: Res<TitleMenu>, mut meter: ResMut<BalanceMeter>) {
+    if meter.is_stale(menu.balance_key().as_ref()) {
+        meter.stop();
+    }
+}
+
 fn click_title_rows(
     rows: Query<(&Interaction, &RowText), Changed<Interaction>>,
     mut moved: MessageReader<bevy::window::CursorMoved>,
     mut menu: ResMut<TitleMenu>,
-    settings: Res<Settings>,
-    mut commands: Commands,
-    mut next: ResMut<NextState<Screen>>,
-    mut exit: MessageWriter<AppExit>,
+    mut fx: RowEffects,
 ) {
     // Hovering moves the highlight only when the pointer really moved: a pointer resting
     // where a row appears must not steal the keyboard's highlight.
@@ -359,7 +512,7 @@ fn click_title_rows(
             Interaction::Hovered if pointer_moved => menu.row = row.0,
             Interaction::Pressed => {
                 menu.row = row.0;
-                activate(&mut menu, &settings, &mut commands, &mut next, &mut exit);
+                activate(&mut menu, &mut fx);
             }
             Interaction::Hovered | Interaction::None => {}
         }
@@ -368,6 +521,7 @@ fn click_title_rows(
 
 fn draw_title(
     menu: Res<TitleMenu>,
+    meter: Res<BalanceMeter>,
     mut rows: Query<(&RowText, &Children, &mut Node, &mut BorderColor)>,
     mut texts: Query<&mut Text, Without<InfoText>>,
     mut info: Query<&mut Text, With<InfoText>>,
@@ -382,8 +536,9 @@ fn draw_title(
             },
             Row::Scenario => match menu.scenarios.get(menu.scenario) {
                 Some(s) => format!(
-                    "Scenario:  < {} >   ({} of {})",
+                    "Scenario:  < {}{} >   ({} of {})",
                     s.name,
+                    if s.yours { " (yours)" } else { "" },
                     menu.offered()
                         .iter()
                         .position(|i| *i == menu.scenario)
@@ -409,6 +564,11 @@ fn draw_title(
                     _ => format!("Start battle (hot-seat, {humans} players)"),
                 }
             }
+            Row::Balance => menu.balance_label(&meter),
+            Row::Generate => format!(
+                "New random field ({})",
+                menu.rulesets.get(menu.ruleset).map_or("", String::as_str)
+            ),
             Row::Load => "Load a battle / watch a replay".into(),
             Row::Settings => "Settings".into(),
             Row::Credits => "Credits and licences".into(),
@@ -439,11 +599,23 @@ fn draw_title(
     }
     if let Ok(mut text) = info.single_mut() {
         let mut want = match &menu.error {
-            Some(e) => format!("Could not start: {e}"),
+            Some(e) => e.clone(),
             None => menu
                 .scenarios
                 .get(menu.scenario)
-                .map(|s| s.description.clone())
+                .map(|s| {
+                    if s.yours {
+                        let file = std::path::Path::new(&s.id)
+                            .file_name()
+                            .map_or_else(|| s.id.clone(), |f| f.to_string_lossy().into_owned());
+                        format!(
+                            "Yours ({file}, in your scenarios folder): {}",
+                            s.description
+                        )
+                    } else {
+                        s.description.clone()
+                    }
+                })
                 .unwrap_or_default(),
         };
         if !menu.broken.is_empty() {

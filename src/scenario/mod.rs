@@ -6,7 +6,10 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+pub mod generate;
 pub mod guide;
+pub mod reach;
+pub mod write;
 
 use crate::battle::components::Controller;
 use crate::battle::setup::{BattleSetup, UnitSetup};
@@ -145,10 +148,27 @@ pub fn assets_root() -> PathBuf {
 
 /// The shipped scenarios, sorted by file name.
 pub fn shipped() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(assets_root().join("scenarios"))
+    ron_files(&assets_root().join("scenarios"))
+}
+
+/// The player's own scenarios: `scenarios/` in the data directory (see `gridclash paths`),
+/// where generated battles are written and where the title screen looks beside the shipped
+/// ones.
+pub fn user_dir() -> PathBuf {
+    user_dir_in(&crate::save::slots::data_dir())
+}
+
+/// The player's own scenarios folder of the data directory `data`.
+pub fn user_dir_in(data: &Path) -> PathBuf {
+    data.join("scenarios")
+}
+
+/// The `.ron` files directly in `dir`, sorted by name; none when it does not exist.
+pub fn ron_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|d| {
             d.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "ron"))
                 .collect()
         })
         .unwrap_or_default();
@@ -156,16 +176,25 @@ pub fn shipped() -> Vec<PathBuf> {
     out
 }
 
-/// A scenario file by path, or by name among the shipped ones (`duel` is
-/// `assets/scenarios/duel.ron`).
+/// The player's own scenario files in [`user_dir`], sorted by file name.
+pub fn user_files() -> Vec<PathBuf> {
+    ron_files(&user_dir())
+}
+
+/// A scenario file by path, or by name among the shipped ones and then the player's own
+/// (`duel` is `assets/scenarios/duel.ron`; a generated `field-7` is in [`user_dir`]).
 pub fn find(name_or_path: &str) -> PathBuf {
     let p = PathBuf::from(name_or_path);
     if p.exists() || name_or_path.contains('/') || name_or_path.ends_with(".ron") {
         return p;
     }
-    assets_root()
-        .join("scenarios")
-        .join(format!("{name_or_path}.ron"))
+    let file = format!("{name_or_path}.ron");
+    let shipped = assets_root().join("scenarios").join(&file);
+    let own = user_dir().join(&file);
+    if !shipped.exists() && own.exists() {
+        return own;
+    }
+    shipped
 }
 
 /// Reads and checks a scenario and loads its ruleset from [`rules_root`].

@@ -1298,3 +1298,139 @@ fn gui_title_names_a_broken_scenario_file_instead_of_dropping_it() {
         "{why}"
     );
 }
+
+/// The title's "New random field" row writes a generated battle into the player's own
+/// scenarios folder (of the data directory), lists it as theirs and chooses it; a second press
+/// never overwrites the first, and the battle starts from it.
+#[test]
+fn gui_title_new_random_field_is_written_listed_chosen_and_played() {
+    use gridclash::gui::title::{Row, TitleMenu};
+    let dir = data_dir();
+    let mut app = app_in(
+        PlayOptions {
+            seed: 40,
+            ..default()
+        },
+        dir.clone(),
+    );
+    let generate = |app: &mut App| {
+        let row = {
+            let menu = app.world().resource::<TitleMenu>();
+            menu.rows()
+                .iter()
+                .position(|r| *r == Row::Generate)
+                .expect("a Generate row")
+        };
+        app.world_mut().resource_mut::<TitleMenu>().row = row;
+        tap(app, KeyCode::Enter);
+    };
+    generate(&mut app);
+    generate(&mut app);
+    let own = dir.join("scenarios");
+    let first = own.join("field-dbu-40.ron");
+    let second = own.join("field-dbu-41.ron");
+    assert!(
+        first.is_file() && second.is_file(),
+        "{:?}",
+        std::fs::read_dir(&own).map(|d| d.count())
+    );
+    let menu = app.world().resource::<TitleMenu>().clone();
+    assert_eq!(menu.error, None);
+    let chosen = &menu.scenarios[menu.scenario];
+    assert!(chosen.yours);
+    assert_eq!(chosen.id, second.to_string_lossy());
+    assert_eq!(chosen.name, "Random field 16x12 (seed 41)");
+    assert_eq!(menu.scenarios.iter().filter(|s| s.yours).count(), 2);
+    assert!(
+        menu.offered().contains(&menu.scenario),
+        "offered with its ruleset"
+    );
+    let start = menu
+        .rows()
+        .iter()
+        .position(|r| *r == Row::Start)
+        .expect("Start");
+    app.world_mut().resource_mut::<TitleMenu>().row = start;
+    tap(&mut app, KeyCode::Enter);
+    app.update();
+    assert_eq!(screen(&app), Screen::Battle);
+    let mut s = session(&mut app);
+    assert_eq!(s.spec.scenario, second.to_string_lossy());
+    assert_eq!(s.battle.fighters().len(), 6);
+}
+
+/// The title's balance check plays quick battles of the chosen scenario and sides on its own
+/// thread and shows each side's chance with its interval; choosing another scenario stops it
+/// and the row offers a new check.
+#[test]
+fn gui_title_balance_check_reports_each_sides_chance_and_stops_when_the_choice_changes() {
+    use gridclash::gui::balance_meter::{BATTLES, BalanceMeter};
+    use gridclash::gui::title::{Row, TitleMenu};
+    let mut app = app(PlayOptions {
+        seed: 3,
+        ..default()
+    });
+    let row = |app: &App, want: Row| {
+        app.world()
+            .resource::<TitleMenu>()
+            .rows()
+            .iter()
+            .position(|r| *r == want)
+            .expect("a row")
+    };
+    // Choose the duel: the smallest battle.
+    {
+        let mut menu = app.world_mut().resource_mut::<TitleMenu>();
+        let duel = menu
+            .scenarios
+            .iter()
+            .position(|s| s.id == "duel")
+            .expect("duel");
+        menu.scenario = duel;
+    }
+    let balance = row(&app, Row::Balance);
+    app.world_mut().resource_mut::<TitleMenu>().row = balance;
+    let key = app
+        .world()
+        .resource::<TitleMenu>()
+        .balance_key()
+        .expect("a choice");
+    assert_eq!(key.policies, vec![gridclash::ai::Policy::Normal; 2]);
+    tap(&mut app, KeyCode::Enter);
+    let started = std::time::Instant::now();
+    let tally = loop {
+        app.update();
+        let t = app
+            .world()
+            .resource::<BalanceMeter>()
+            .tally(&key)
+            .expect("running");
+        if t.battles >= 10 || started.elapsed().as_secs() > 120 {
+            break t;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(tally.battles >= 10, "{tally:?}");
+    let label = {
+        let menu = app.world().resource::<TitleMenu>().clone();
+        menu.balance_label(app.world().resource::<BalanceMeter>())
+    };
+    assert!(
+        label.starts_with("Balance ")
+            && label.contains(": Red ")
+            && label.contains("Blue ")
+            && (label.contains(&format!("of {BATTLES} battles"))
+                || label.contains(&format!("({BATTLES} battles)"))),
+        "{label}"
+    );
+    // Another scenario: the check stops, and the row offers a new one.
+    let scenario_row = row(&app, Row::Scenario);
+    app.world_mut().resource_mut::<TitleMenu>().row = scenario_row;
+    tap(&mut app, KeyCode::ArrowRight);
+    assert!(app.world().resource::<BalanceMeter>().tally(&key).is_none());
+    let menu = app.world().resource::<TitleMenu>().clone();
+    assert!(
+        menu.balance_label(app.world().resource::<BalanceMeter>())
+            .starts_with("Balance check: 100 quick battles"),
+    );
+}

@@ -5,6 +5,7 @@ mod common;
 
 mod ai;
 mod arrogance;
+mod balance;
 mod called_shot;
 mod charge;
 mod conditions;
@@ -16,6 +17,7 @@ mod determinism;
 mod digimon;
 mod economy;
 mod empower;
+mod generated;
 mod glossary;
 mod grapple;
 mod grid;

@@ -1,0 +1,118 @@
+//! `gridclash generate-map`: a random battlefield from a seed, written as an ordinary scenario
+//! file into the player's own scenarios (or anywhere), checked as `validate` checks it.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use gridclash::ruleset::{Rules, rules_root};
+use gridclash::scenario::{self, generate};
+
+/// The options of `generate-map`: the recipe, and where the scenario goes.
+#[derive(clap::Args)]
+pub struct GenerateArgs {
+    /// The ruleset the battle plays (a directory of the rules folder).
+    #[arg(long, default_value = "dbu")]
+    ruleset: String,
+    /// The map's size in squares, WIDTHxHEIGHT (8 to 128 each way).
+    #[arg(long, default_value = "16x12", value_name = "WxH", value_parser = parse_size)]
+    size: (u32, u32),
+    /// How much of the field outside the start zones is rough or blocked, in percent (0-60).
+    #[arg(long, default_value_t = 20)]
+    density: u32,
+    /// The seed: the same options and seed make the same battlefield on every machine.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The same ground seen from either side (turned half a turn about the centre), and
+    /// facing sides with the same team placed as each other's mirror image.
+    #[arg(long)]
+    mirror: bool,
+    /// How many sides: 2 (left, right), 3 (and top) or 4 (and bottom).
+    #[arg(long, default_value_t = 2)]
+    sides: u8,
+    /// A side's units as roster ids, e.g. `--team brawler,mage,gunner`: once for every side,
+    /// or once per side in side order. Without it each side draws from the roster.
+    #[arg(long = "team", value_name = "IDS")]
+    teams: Vec<String>,
+    /// How many units each side draws from the roster when no --team is given.
+    #[arg(long, default_value_t = 3)]
+    team_size: usize,
+    /// The battle is a draw after this many rounds.
+    #[arg(long, default_value_t = 30)]
+    rounds: u32,
+    /// Where to write the scenario (`-` prints it). Default: `field-RULESET-SEED.ron` in the
+    /// player's own scenarios folder (`gridclash paths`), which the title screen lists.
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// Replace the file if it exists.
+    #[arg(long)]
+    force: bool,
+}
+
+/// `WIDTHxHEIGHT` in squares.
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("`{s}` is not WIDTHxHEIGHT in squares, e.g. 16x12");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    Ok((w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?))
+}
+
+/// Generates, writes and re-reads the scenario, so what lands on disk is known to load.
+pub fn generate_map(args: &GenerateArgs) -> Result<ExitCode, String> {
+    let recipe = generate::Recipe {
+        ruleset: args.ruleset.clone(),
+        width: args.size.0,
+        height: args.size.1,
+        density: args.density,
+        seed: args.seed,
+        mirror: args.mirror,
+        sides: args.sides,
+        teams: args
+            .teams
+            .iter()
+            .map(|t| t.split(',').map(|id| id.trim().to_string()).collect())
+            .collect(),
+        team_size: args.team_size,
+        round_limit: args.rounds,
+    };
+    let dir = rules_root().join(&recipe.ruleset);
+    if recipe.ruleset.contains(['/', '\\', '.']) || !dir.join("ruleset.ron").is_file() {
+        return Err(format!(
+            "there is no ruleset `{}` (rulesets in {}: {})",
+            recipe.ruleset,
+            rules_root().display(),
+            scenario::known_rulesets().join(", ")
+        ));
+    }
+    let rules = Rules::load(&dir).map_err(|e| format!("the ruleset has errors:\n{e}"))?;
+    let text = generate::file_text(&recipe, &rules).map_err(|e| e.to_string())?;
+    let out = args.out.clone().unwrap_or_else(|| {
+        scenario::user_dir().join(format!("field-{}-{}.ron", recipe.ruleset, recipe.seed))
+    });
+    if out.as_os_str() == "-" {
+        print!("{text}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    if out.exists() && !args.force {
+        return Err(format!(
+            "{} already exists; give --force to replace it or --out another file",
+            out.display()
+        ));
+    }
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot make the folder {}: {e}", parent.display()))?;
+    }
+    std::fs::write(&out, &text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let loaded =
+        scenario::load(&out).map_err(|e| format!("the written scenario has errors:\n{e}"))?;
+    println!(
+        "{}: {} ({}x{}, {} units on {} sides); play it with `gridclash play --scenario {}`",
+        out.display(),
+        loaded.scenario.name,
+        recipe.width,
+        recipe.height,
+        loaded.scenario.units.len(),
+        loaded.scenario.sides.len(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
