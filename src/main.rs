@@ -54,6 +54,10 @@ enum Cmd {
     /// Make a random battlefield from a seed: a scenario file (in your own scenarios folder
     /// unless --out says otherwise) where every unit can reach the other sides.
     GenerateMap(cli::generate::GenerateArgs),
+    /// Make a Tiled map (.tmx) into a scenario file: a `terrain` tile layer and a `units`
+    /// object layer, by the convention in the book's "Random battlefields and your own
+    /// scenarios".
+    ImportTiled(cli::import_tiled::ImportTiledArgs),
     /// Print where this build reads its rules and scenarios and keeps saves and settings
     /// (set GRIDCLASH_RULES, GRIDCLASH_ASSETS, GRIDCLASH_DATA_DIR or GRIDCLASH_CONFIG_DIR to
     /// move them).
@@ -387,6 +391,7 @@ fn main() -> ExitCode {
         Some(Cmd::Saves { data_dir }) => cli::replay::saves(data_dir),
         Some(Cmd::Paths) => cli::paths::paths(),
         Some(Cmd::GenerateMap(args)) => cli::generate::generate_map(&args),
+        Some(Cmd::ImportTiled(args)) => cli::import_tiled::import_tiled(&args),
         Some(Cmd::Soak(args)) => cli::soak::soak(&args),
         Some(Cmd::Bench(args)) => cli::bench::bench(&args),
     };

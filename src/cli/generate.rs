@@ -87,23 +87,9 @@ pub fn generate_map(args: &GenerateArgs) -> Result<ExitCode, String> {
     let out = args.out.clone().unwrap_or_else(|| {
         scenario::user_dir().join(format!("field-{}-{}.ron", recipe.ruleset, recipe.seed))
     });
-    if out.as_os_str() == "-" {
-        print!("{text}");
+    let Some(loaded) = super::write_scenario(&out, &text, args.force)? else {
         return Ok(ExitCode::SUCCESS);
-    }
-    if out.exists() && !args.force {
-        return Err(format!(
-            "{} already exists; give --force to replace it or --out another file",
-            out.display()
-        ));
-    }
-    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| format!("cannot make the folder {}: {e}", parent.display()))?;
-    }
-    std::fs::write(&out, &text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    let loaded =
-        scenario::load(&out).map_err(|e| format!("the written scenario has errors:\n{e}"))?;
+    };
     println!(
         "{}: {} ({}x{}, {} units on {} sides); play it with `gridclash play --scenario {}`",
         out.display(),

@@ -5,6 +5,7 @@ use gridclash::scenario;
 pub mod bench;
 pub mod demo;
 pub mod generate;
+pub mod import_tiled;
 pub mod maneuver_odds;
 pub mod odds;
 pub mod paths;
@@ -39,4 +40,32 @@ pub fn scenarios_or_all(name: Option<&str>) -> Result<Vec<scenario::Loaded>, Str
                 .collect()
         }
     }
+}
+
+/// Writes a scenario made by a command (`generate-map`, `import-tiled`) to `out` and loads it
+/// back as the game would, so what lands on disk is known to load: `-` prints it instead
+/// (and returns `None`); an existing file is kept unless `force`.
+pub fn write_scenario(
+    out: &std::path::Path,
+    text: &str,
+    force: bool,
+) -> Result<Option<scenario::Loaded>, String> {
+    if out.as_os_str() == "-" {
+        print!("{text}");
+        return Ok(None);
+    }
+    if out.exists() && !force {
+        return Err(format!(
+            "{} already exists; give --force to replace it or --out another file",
+            out.display()
+        ));
+    }
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot make the folder {}: {e}", parent.display()))?;
+    }
+    std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    scenario::load(out)
+        .map(Some)
+        .map_err(|e| format!("the written scenario has errors:\n{e}"))
 }

@@ -273,7 +273,7 @@ fn check_recipe(recipe: &Recipe) -> Result<(), GenerateError> {
 
 /// The plain ground a field is made of: the first terrain entered at 1 a square that hides,
 /// shelters, slows, drops and hinders no one.
-fn open_ground(rules: &Rules) -> Option<u16> {
+pub fn open_ground(rules: &Rules) -> Option<u16> {
     let i = rules.terrain.types.iter().position(|t| {
         t.move_cost == Some(1)
             && !t.blocks_sight
@@ -557,11 +557,13 @@ fn map_def(map: &Map, rules: &Rules) -> MapDef {
     }
 }
 
-/// The scenario around the units, its map still to be drawn.
-fn skeleton(recipe: &Recipe, units: Vec<UnitDef>) -> Scenario {
-    let sides = SIDES
+/// `n` sides named and coloured in side order (Red, Blue, Green, Gold), the first played by a
+/// person and the others by the computer.
+pub fn side_defs(n: usize) -> Vec<SideDef> {
+    SIDES
         .iter()
-        .take(usize::from(recipe.sides))
+        .cycle()
+        .take(n)
         .enumerate()
         .map(|(i, (name, color))| SideDef {
             name: (*name).to_string(),
@@ -572,7 +574,12 @@ fn skeleton(recipe: &Recipe, units: Vec<UnitDef>) -> Scenario {
                 ControllerDef::Computer
             },
         })
-        .collect();
+        .collect()
+}
+
+/// The scenario around the units, its map still to be drawn.
+fn skeleton(recipe: &Recipe, units: Vec<UnitDef>) -> Scenario {
+    let sides = side_defs(usize::from(recipe.sides));
     Scenario {
         name: format!(
             "Random field {}x{} (seed {})",

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 pub mod generate;
 pub mod guide;
 pub mod reach;
+pub mod tiled_map;
 pub mod write;
 
 use crate::battle::components::Controller;

@@ -47,4 +47,5 @@ mod strike;
 mod techniques;
 mod threats;
 mod thresholds;
+mod tiled;
 mod united;
