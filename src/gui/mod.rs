@@ -8,6 +8,7 @@
 pub mod art;
 pub mod balance_meter;
 pub mod board;
+pub mod builder;
 pub mod control;
 pub mod credits;
 pub mod end;
@@ -51,6 +52,8 @@ pub enum Screen {
     Load,
     /// Who made the game, the rules it plays and the licences of what it is built from.
     Credits,
+    /// The skirmish builder: ruleset, field, sides and units, saved as a scenario.
+    Builder,
 }
 
 /// Where saves and replays are read and written (see [`crate::save::slots`]).
@@ -173,6 +176,7 @@ pub fn logic_plugin(app: &mut App) {
             redraw::plugin,
             title::plugin,
             balance_meter::plugin,
+            builder::plugin,
             settings_screen::plugin,
             end::plugin,
             load_screen::plugin,

@@ -64,6 +64,8 @@ pub enum Row {
     Balance,
     /// A new random field of the chosen ruleset, written into the player's own scenarios.
     Generate,
+    /// The skirmish builder.
+    Build,
     Load,
     Settings,
     Credits,
@@ -206,6 +208,7 @@ impl TitleMenu {
             Row::Start,
             Row::Balance,
             Row::Generate,
+            Row::Build,
             Row::Load,
             Row::Settings,
             Row::Credits,
@@ -289,6 +292,27 @@ impl TitleMenu {
         Ok(path)
     }
 
+    /// The same menu with its folders read again: the chosen scenario (by file), its sides'
+    /// players and the highlighted row kept where they still exist.
+    pub fn reread(&self, own_dir: std::path::PathBuf) -> Self {
+        let mut fresh = Self::in_folder(self.seed, own_dir);
+        let chosen = self.scenarios.get(self.scenario).map(|s| s.id.clone());
+        if let Some(i) = chosen.and_then(|id| fresh.scenarios.iter().position(|s| s.id == id)) {
+            fresh.scenario = i;
+            fresh.ruleset = fresh
+                .rulesets
+                .iter()
+                .position(|r| *r == fresh.scenarios[i].ruleset)
+                .unwrap_or(0);
+            fresh.reset_sides();
+            if fresh.sides.len() == self.sides.len() {
+                fresh.sides.clone_from(&self.sides);
+            }
+        }
+        fresh.row = self.row.min(fresh.rows().len().saturating_sub(1));
+        fresh
+    }
+
     /// The balance check the menu's choices ask for, if a scenario is chosen. A person's side
     /// is played by the normal computer player, the nearest thing to a person the game has.
     pub fn balance_key(&self) -> Option<BalanceKey> {
@@ -356,9 +380,12 @@ fn spawn_title(
     data: Res<super::DataDir>,
     menu: Option<Res<TitleMenu>>,
 ) {
-    if menu.is_none() {
-        let own = scenario::user_dir_in(&data.0);
-        commands.insert_resource(TitleMenu::in_folder(options.seed, own));
+    let own = scenario::user_dir_in(&data.0);
+    match menu {
+        None => commands.insert_resource(TitleMenu::in_folder(options.seed, own)),
+        // Back from a battle or another screen: the folders are read again, so a scenario
+        // file edited, added or broken meanwhile shows as it is now, the choices kept.
+        Some(old) => commands.insert_resource(old.reread(own)),
     }
     commands
         .spawn(super::screen_root("Title screen", Screen::Title, 8.0))
@@ -477,6 +504,7 @@ fn activate(menu: &mut TitleMenu, fx: &mut RowEffects) {
             Ok(_) => menu.error = None,
             Err(e) => menu.error = Some(format!("Could not make a random field: {e}")),
         },
+        Some(Row::Build) => next.set(Screen::Builder),
         Some(Row::Load) => next.set(Screen::Load),
         Some(Row::Settings) => {
             commands.insert_resource(super::settings_screen::SettingsMenu::default());
@@ -569,6 +597,7 @@ fn draw_title(
                 "New random field ({})",
                 menu.rulesets.get(menu.ruleset).map_or("", String::as_str)
             ),
+            Row::Build => "Build a skirmish (sides, units, field)".into(),
             Row::Load => "Load a battle / watch a replay".into(),
             Row::Settings => "Settings".into(),
             Row::Credits => "Credits and licences".into(),

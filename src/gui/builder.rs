@@ -1,0 +1,739 @@
+//! The skirmish builder (title screen, "Build a skirmish"): a ruleset, a generated field (size,
+//! rough ground, seed, mirrored), 2 to 4 sides each played by a person or the computer with
+//! its units picked from the ruleset's roster, the field previewed as it will be, a balance
+//! check of the sides, then saved as a plain scenario in the player's own folder and played.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+
+use super::balance_meter::{BATTLES, BalanceKey, BalanceMeter};
+use super::input::{GameAction, InputProfile, PlayerInput};
+use super::session::{BattleSpec, Session, SideControl};
+use super::{DataDir, Screen, Settings, palette};
+use crate::ai::Policy;
+use crate::ruleset::{Rules, rules_root};
+use crate::scenario::generate::{MAX_TEAM, Recipe, generate};
+use crate::scenario::{self, Scenario, write};
+
+/// The field sizes offered, in squares.
+const SIZES: [(u32, u32); 6] = [(12, 10), (16, 12), (20, 14), (24, 18), (32, 24), (40, 30)];
+
+/// Who may play a side, in the order Left/Right steps through them.
+const PLAYERS: [SideControl; 4] = [
+    SideControl::Human(InputProfile::Any),
+    SideControl::Ai(Policy::Easy),
+    SideControl::Ai(Policy::Normal),
+    SideControl::Ai(Policy::Hard),
+];
+
+/// One side being built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SidePlan {
+    pub control: SideControl,
+    /// Roster ids, in order.
+    pub units: Vec<String>,
+}
+
+/// What a builder row does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BuildRow {
+    Ruleset,
+    Size,
+    Rough,
+    Seed,
+    Mirror,
+    Sides,
+    /// Who plays side `i`.
+    Player(usize),
+    /// Unit `k` of side `i`: Left/Right picks another roster entry, Enter removes it.
+    Unit(usize, usize),
+    /// Adds a unit to side `i`.
+    AddUnit(usize),
+    Balance,
+    SaveAndPlay,
+    Back,
+}
+
+/// The skirmish being built, and the highlighted row.
+#[derive(Resource, Debug, Clone)]
+pub struct Builder {
+    /// (id, name) of every installed ruleset.
+    pub rulesets: Vec<(String, String)>,
+    pub ruleset: usize,
+    /// The chosen ruleset's roster ids and names.
+    pub roster: Vec<(String, String)>,
+    pub size: usize,
+    /// Percent of rough or blocked ground.
+    pub rough: u32,
+    pub seed: u64,
+    pub mirror: bool,
+    pub sides: Vec<SidePlan>,
+    pub row: usize,
+    /// The last refusal or failure, shown under the rows.
+    pub message: Option<String>,
+    /// The player's own scenarios folder, where the skirmish is saved.
+    pub own_dir: PathBuf,
+}
+
+impl Builder {
+    /// A builder for the first installed ruleset (DBU when present), two sides of three.
+    pub fn new(seed: u64, own_dir: PathBuf) -> Self {
+        let mut rulesets: Vec<(String, String)> = scenario::known_rulesets()
+            .into_iter()
+            .filter_map(|id| {
+                let rules = Rules::load(&rules_root().join(&id)).ok()?;
+                Some((id, rules.manifest.name.clone()))
+            })
+            .collect();
+        rulesets.sort_by_key(|(id, _)| id != "dbu");
+        let mut b = Self {
+            rulesets,
+            ruleset: 0,
+            roster: Vec::new(),
+            size: 1,
+            rough: 20,
+            seed,
+            mirror: true,
+            sides: Vec::new(),
+            row: 0,
+            message: None,
+            own_dir,
+        };
+        b.choose_ruleset(0);
+        b
+    }
+
+    /// Chooses ruleset `i`: its roster, and two sides of its first three entries.
+    fn choose_ruleset(&mut self, i: usize) {
+        self.ruleset = i;
+        self.roster = self
+            .rules()
+            .map(|r| {
+                r.roster
+                    .archetypes
+                    .iter()
+                    .map(|a| (a.id.clone(), a.name.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let team: Vec<String> = self
+            .roster
+            .iter()
+            .take(3)
+            .map(|(id, _)| id.clone())
+            .collect();
+        self.sides = (0..2)
+            .map(|s| SidePlan {
+                control: if s == 0 {
+                    PLAYERS[0]
+                } else {
+                    SideControl::Ai(Policy::Normal)
+                },
+                units: team.clone(),
+            })
+            .collect();
+    }
+
+    /// The chosen ruleset, loaded.
+    pub fn rules(&self) -> Option<Rules> {
+        let (id, _) = self.rulesets.get(self.ruleset)?;
+        Rules::load(&rules_root().join(id)).ok()
+    }
+
+    /// The rows in order.
+    pub fn rows(&self) -> Vec<BuildRow> {
+        let mut rows = vec![
+            BuildRow::Ruleset,
+            BuildRow::Size,
+            BuildRow::Rough,
+            BuildRow::Seed,
+            BuildRow::Mirror,
+            BuildRow::Sides,
+        ];
+        for (i, side) in self.sides.iter().enumerate() {
+            rows.push(BuildRow::Player(i));
+            rows.extend((0..side.units.len()).map(|k| BuildRow::Unit(i, k)));
+            rows.push(BuildRow::AddUnit(i));
+        }
+        rows.extend([BuildRow::Balance, BuildRow::SaveAndPlay, BuildRow::Back]);
+        rows
+    }
+
+    /// The recipe the choices make: the generator places the chosen teams.
+    pub fn recipe(&self) -> Recipe {
+        let (width, height) = SIZES[self.size];
+        let mut recipe = Recipe::new(
+            self.rulesets.get(self.ruleset).map_or("dbu", |(id, _)| id),
+            self.seed,
+        );
+        recipe.width = width;
+        recipe.height = height;
+        recipe.density = self.rough;
+        recipe.mirror = self.mirror;
+        recipe.sides = self.sides.len() as u8;
+        recipe.teams = self.sides.iter().map(|s| s.units.clone()).collect();
+        recipe
+    }
+
+    /// The scenario the choices make, or why they cannot make one.
+    pub fn scenario(&self) -> Result<Scenario, String> {
+        let rules = self.rules().ok_or("the ruleset does not load")?;
+        let mut s = generate(&self.recipe(), &rules).map_err(|e| e.to_string())?;
+        s.name = format!(
+            "Skirmish: {}",
+            self.sides
+                .iter()
+                .map(|p| p.units.len().to_string())
+                .collect::<Vec<_>>()
+                .join(" v ")
+        );
+        s.description = format!(
+            "Built in the skirmish builder: {}. {}",
+            self.sides
+                .iter()
+                .zip(&s.sides)
+                .map(|(p, d)| format!("{} ({})", d.name, self.names(&p.units)))
+                .collect::<Vec<_>>()
+                .join(" against "),
+            s.description
+        );
+        Ok(s)
+    }
+
+    /// Roster ids as names, joined.
+    fn names(&self, ids: &[String]) -> String {
+        ids.iter()
+            .map(|id| self.name_of(id))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn name_of(&self, id: &str) -> String {
+        self.roster
+            .iter()
+            .find(|(i, _)| i == id)
+            .map_or_else(|| id.to_string(), |(_, n)| n.clone())
+    }
+
+    /// Left (-1) or Right (+1) on the highlighted row.
+    pub fn change(&mut self, step: isize) {
+        self.message = None;
+        let turn =
+            |at: usize, n: usize| (at as isize + step).rem_euclid(n.max(1) as isize) as usize;
+        match self.rows().get(self.row).copied() {
+            Some(BuildRow::Ruleset) => {
+                let i = turn(self.ruleset, self.rulesets.len());
+                self.choose_ruleset(i);
+            }
+            Some(BuildRow::Size) => self.size = turn(self.size, SIZES.len()),
+            Some(BuildRow::Rough) => {
+                self.rough = (self.rough as isize + step * 10).clamp(0, 60) as u32;
+            }
+            Some(BuildRow::Seed) => self.seed = self.seed.saturating_add_signed(step as i64),
+            Some(BuildRow::Mirror) => self.mirror = !self.mirror,
+            Some(BuildRow::Sides) => {
+                let n = (self.sides.len() as isize + step).clamp(2, 4) as usize;
+                while self.sides.len() < n {
+                    let team = self.sides[0].units.clone();
+                    self.sides.push(SidePlan {
+                        control: SideControl::Ai(Policy::Normal),
+                        units: team,
+                    });
+                }
+                self.sides.truncate(n);
+            }
+            Some(BuildRow::Player(i)) => {
+                let at = PLAYERS.iter().position(|p| *p == self.sides[i].control);
+                self.sides[i].control = PLAYERS[turn(at.unwrap_or(0), PLAYERS.len())];
+            }
+            Some(BuildRow::Unit(i, k)) => {
+                let at = self
+                    .roster
+                    .iter()
+                    .position(|(id, _)| *id == self.sides[i].units[k]);
+                if let Some((id, _)) = self.roster.get(turn(at.unwrap_or(0), self.roster.len())) {
+                    self.sides[i].units[k] = id.clone();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Enter on the highlighted row, for rows that act rather than choose: adds or removes a
+    /// unit (never past 1 to 12 a side); the rest step their value.
+    pub fn act(&mut self) {
+        self.message = None;
+        match self.rows().get(self.row).copied() {
+            Some(BuildRow::AddUnit(i)) => {
+                let side = &mut self.sides[i];
+                if side.units.len() >= MAX_TEAM {
+                    self.message = Some(format!("A side has at most {MAX_TEAM} units."));
+                } else {
+                    let next = side
+                        .units
+                        .last()
+                        .cloned()
+                        .or_else(|| self.roster.first().map(|r| r.0.clone()));
+                    side.units.extend(next);
+                }
+            }
+            Some(BuildRow::Unit(i, k)) => {
+                if self.sides[i].units.len() <= 1 {
+                    self.message = Some("A side needs at least one unit.".into());
+                } else {
+                    self.sides[i].units.remove(k);
+                }
+            }
+            _ => self.change(1),
+        }
+    }
+
+    /// What each row says.
+    pub fn labels(&self, meter: &BalanceMeter) -> Vec<String> {
+        let side_names: Vec<String> = crate::scenario::generate::side_defs(self.sides.len())
+            .into_iter()
+            .map(|d| d.name)
+            .collect();
+        self.rows()
+            .iter()
+            .map(|row| match *row {
+                BuildRow::Ruleset => format!(
+                    "Ruleset:  < {} >",
+                    self.rulesets.get(self.ruleset).map_or("none", |(_, n)| n)
+                ),
+                BuildRow::Size => {
+                    let (w, h) = SIZES[self.size];
+                    format!("Field:  < {w} x {h} squares >")
+                }
+                BuildRow::Rough => format!("Rough or blocked ground:  < {} % >", self.rough),
+                BuildRow::Seed => format!("Field seed:  < {} >", self.seed),
+                BuildRow::Mirror => format!(
+                    "Same field from either side:  < {} >",
+                    if self.mirror { "yes" } else { "no" }
+                ),
+                BuildRow::Sides => format!("Sides:  < {} >", self.sides.len()),
+                BuildRow::Player(i) => {
+                    format!("{}:  < {} >", side_names[i], self.sides[i].control)
+                }
+                BuildRow::Unit(i, k) => format!(
+                    "      {} {}:  < {} >   (Enter: remove)",
+                    side_names[i],
+                    k + 1,
+                    self.name_of(&self.sides[i].units[k])
+                ),
+                BuildRow::AddUnit(i) => format!("      + add a unit to {}", side_names[i]),
+                BuildRow::Balance => self.balance_row(meter),
+                BuildRow::SaveAndPlay => "Save and play".into(),
+                BuildRow::Back => "Back to the title".into(),
+            })
+            .collect()
+    }
+
+    /// The balance row's words: how to start a check, or how far it got (the figures are
+    /// beside the field, where four sides have room).
+    fn balance_row(&self, meter: &BalanceMeter) -> String {
+        let Some(key) = self.balance_key() else {
+            return "Balance check: no skirmish".into();
+        };
+        if let Some(e) = meter.error(&key) {
+            return format!("Balance check failed: {e}");
+        }
+        match meter.tally(&key) {
+            None => format!("Balance check: {BATTLES} quick battles of these sides"),
+            Some(t) if t.battles < BATTLES => {
+                format!("Balance check: {} of {BATTLES} battles played…", t.battles)
+            }
+            Some(t) => format!(
+                "Balance check: done, {} battles (figures on the right)",
+                t.battles
+            ),
+        }
+    }
+
+    /// Each side's chance of winning so far, one line a side, for beside the field.
+    pub fn balance_lines(&self, meter: &BalanceMeter) -> String {
+        let Some(t) = self.balance_key().and_then(|k| meter.tally(&k)) else {
+            return String::new();
+        };
+        if t.battles == 0 {
+            return "Balance: the first battles are being played…".into();
+        }
+        let names = crate::scenario::generate::side_defs(self.sides.len());
+        let pct = |c: crate::balance::Chance| {
+            format!(
+                "{:>3.0} %  ({:.0}-{:.0} %)",
+                c.estimate * 100.0,
+                c.low * 100.0,
+                c.high * 100.0
+            )
+        };
+        let mut out = vec![format!(
+            "Chance of winning after {} battles (95 % interval):",
+            t.battles
+        )];
+        for (i, d) in names.iter().enumerate() {
+            out.push(format!("{:<6} {}", d.name, pct(t.chance(i))));
+        }
+        out.push(format!("{:<6} {}", "Draw", pct(t.draw_chance())));
+        out.join("\n")
+    }
+
+    /// Where the builder keeps the skirmish it checks the balance of: named by the choices,
+    /// so a check of other choices is another file, and outside the scenarios folder, so the
+    /// title screen does not list it.
+    fn preview_path(&self) -> PathBuf {
+        let choices = format!(
+            "{} {:?}",
+            self.recipe().command_line(),
+            self.sides.iter().map(|s| s.control).collect::<Vec<_>>()
+        );
+        self.own_dir
+            .parent()
+            .map_or_else(|| self.own_dir.clone(), PathBuf::from)
+            .join("builder")
+            .join(format!(
+                "check-{:016x}.ron",
+                xxhash_rust::xxh3::xxh3_64(choices.as_bytes())
+            ))
+    }
+
+    /// The balance check of the skirmish as built: the preview file, played by the sides'
+    /// computer players (the normal one for a person).
+    pub fn balance_key(&self) -> Option<BalanceKey> {
+        Some(BalanceKey {
+            scenario: self.preview_path().to_string_lossy().into_owned(),
+            policies: self
+                .sides
+                .iter()
+                .map(|s| match s.control {
+                    SideControl::Ai(p) => p,
+                    SideControl::Human(_) => Policy::Normal,
+                })
+                .collect(),
+        })
+    }
+
+    /// Writes the skirmish to `path`.
+    fn write_to(&self, path: &std::path::Path) -> Result<(), String> {
+        let s = self.scenario()?;
+        let text = write::to_ron(
+            &s,
+            &format!(
+                "Built in Gridclash's skirmish builder.\n{}",
+                self.recipe().command_line()
+            ),
+        )
+        .map_err(|e| e.to_string())?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+        }
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// Saves the skirmish into the player's own folder under the first free
+    /// `skirmish-RULESET-N.ron` and returns its path.
+    pub fn save(&self) -> Result<PathBuf, String> {
+        let id = self.rulesets.get(self.ruleset).map_or("dbu", |(id, _)| id);
+        let path = (1..)
+            .map(|n| self.own_dir.join(format!("skirmish-{id}-{n}.ron")))
+            .find(|p| !p.exists())
+            .ok_or("no free file name")?;
+        self.write_to(&path)?;
+        Ok(path)
+    }
+
+    /// The field as text, one character a square, each unit as its side's number: the
+    /// preview beside the rows.
+    pub fn preview(&self) -> String {
+        match self.scenario() {
+            Ok(s) => {
+                let mut rows: Vec<Vec<char>> =
+                    s.map.rows.iter().map(|r| r.chars().collect()).collect();
+                for u in &s.units {
+                    if let Some(c) = rows
+                        .get_mut(u.at.1 as usize)
+                        .and_then(|r| r.get_mut(u.at.0 as usize))
+                    {
+                        *c = char::from_digit(u32::from(u.side) + 1, 10).unwrap_or('?');
+                    }
+                }
+                let mut out: Vec<String> =
+                    rows.into_iter().map(|r| r.into_iter().collect()).collect();
+                out.push(String::new());
+                out.push("1-4: each side's units".into());
+                if let Some(rules) = self.rules() {
+                    let symbols: Vec<String> = rules
+                        .terrain
+                        .types
+                        .iter()
+                        .map(|t| format!("{} {}", t.symbol, t.id))
+                        .collect();
+                    for line in symbols.chunks(4) {
+                        out.push(line.join("  "));
+                    }
+                }
+                out.join("\n")
+            }
+            Err(e) => format!("No field: {e}"),
+        }
+    }
+}
+
+/// Marks a builder row's text.
+#[derive(Component)]
+struct BuildRowText(usize);
+
+/// The builder's texts other than its rows.
+#[derive(Component, Clone, Copy, PartialEq, Eq)]
+enum BuildPart {
+    /// The field, one character a square.
+    Preview,
+    /// The message under the rows.
+    Message,
+    /// The balance check's figures, under the preview.
+    Balance,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(Screen::Builder), spawn_builder)
+        .add_systems(
+            Update,
+            (
+                navigate_builder,
+                click_builder_rows,
+                stop_stale_builder_check,
+                draw_builder,
+            )
+                .chain()
+                .run_if(in_state(Screen::Builder)),
+        )
+        .add_systems(OnExit(Screen::Builder), stop_builder_check);
+}
+
+/// The most rows the screen has room for (4 sides of 2 units, or 2 of 6).
+const MAX_ROWS: usize = 26;
+
+fn spawn_builder(
+    mut commands: Commands,
+    options: Res<super::PlayOptions>,
+    data: Res<DataDir>,
+    builder: Option<Res<Builder>>,
+) {
+    if builder.is_none() {
+        commands.insert_resource(Builder::new(options.seed, scenario::user_dir_in(&data.0)));
+    }
+    commands
+        .spawn((
+            Name::new("Skirmish builder"),
+            DespawnOnExit(Screen::Builder),
+            Node {
+                width: percent(100),
+                height: percent(100),
+                flex_direction: FlexDirection::Row,
+                justify_content: JustifyContent::Center,
+                // From the top: the rows grow and shrink as units are added and removed,
+                // and the highlight must not jump with them.
+                align_items: AlignItems::FlexStart,
+                padding: UiRect::top(px(12)),
+                column_gap: px(24),
+                ..default()
+            },
+            BackgroundColor(palette::BACKDROP),
+        ))
+        .with_children(|root| {
+            root.spawn(Node {
+                flex_direction: FlexDirection::Column,
+                row_gap: px(2),
+                width: px(620),
+                ..default()
+            })
+            .with_children(|col| {
+                col.spawn((
+                    Text::new("Build a skirmish"),
+                    super::fonts::heading(30.0),
+                    TextColor(palette::ACCENT),
+                ));
+                for i in 0..MAX_ROWS {
+                    super::spawn_menu_row_padded(col, BuildRowText(i), 620.0, 15.0, 1.0);
+                }
+                col.spawn((
+                    BuildPart::Message,
+                    Text::new(""),
+                    TextFont::from_font_size(15.0),
+                    TextColor(palette::TEXT_DIM),
+                ));
+            });
+            root.spawn(Node {
+                flex_direction: FlexDirection::Column,
+                row_gap: px(16),
+                max_width: px(520),
+                margin: UiRect::top(px(48)),
+                ..default()
+            })
+            .with_children(|side| {
+                side.spawn((
+                    BuildPart::Preview,
+                    Text::new(""),
+                    super::fonts::mono(13.0),
+                    TextColor(palette::TEXT),
+                ));
+                side.spawn((
+                    BuildPart::Balance,
+                    Text::new(""),
+                    super::fonts::mono(14.0),
+                    TextColor(palette::ACCENT),
+                ));
+            });
+        });
+}
+
+/// Keys and gamepad: move, change, act; Escape goes back to the title.
+fn navigate_builder(input: PlayerInput, mut builder: ResMut<Builder>, mut fx: BuildEffects) {
+    let Some(actions) = input.any() else {
+        return;
+    };
+    let rows = builder.rows().len().min(MAX_ROWS);
+    if actions.just_pressed(&GameAction::Down) {
+        builder.row = (builder.row + 1) % rows;
+    }
+    if actions.just_pressed(&GameAction::Up) {
+        builder.row = (builder.row + rows - 1) % rows;
+    }
+    if actions.just_pressed(&GameAction::Left) {
+        builder.change(-1);
+    }
+    if actions.just_pressed(&GameAction::Right) {
+        builder.change(1);
+    }
+    if actions.just_pressed(&GameAction::Cancel) {
+        fx.next.set(Screen::Title);
+    }
+    if actions.just_pressed(&GameAction::Confirm) {
+        run_row(&mut builder, &mut fx);
+    }
+}
+
+/// What running a builder row may touch besides the builder.
+#[derive(bevy::ecs::system::SystemParam)]
+struct BuildEffects<'w, 's> {
+    meter: ResMut<'w, BalanceMeter>,
+    settings: Res<'w, Settings>,
+    commands: Commands<'w, 's>,
+    next: ResMut<'w, NextState<Screen>>,
+}
+
+/// Enter or a click on a row: the balance check, saving and playing, going back, or the
+/// row's own action.
+fn run_row(builder: &mut Builder, fx: &mut BuildEffects) {
+    match builder.rows().get(builder.row).copied() {
+        Some(BuildRow::Balance) => match builder.write_to(&builder.preview_path()) {
+            Ok(()) => {
+                if let Some(key) = builder.balance_key() {
+                    fx.meter.start(key, builder.seed);
+                }
+            }
+            Err(e) => builder.message = Some(format!("No balance check: {e}")),
+        },
+        Some(BuildRow::SaveAndPlay) => {
+            let started = builder.save().and_then(|path| {
+                let spec = BattleSpec {
+                    scenario: path.to_string_lossy().into_owned(),
+                    seed: builder.seed,
+                    sides: builder.sides.iter().map(|s| s.control).collect(),
+                    auto_defense: fx.settings.auto_defense,
+                };
+                Session::start(spec).map_err(|e| e.to_string())
+            });
+            match started {
+                Ok(session) => {
+                    fx.commands.insert_resource(session);
+                    // The title lists the new file when it is next shown.
+                    fx.commands.remove_resource::<super::title::TitleMenu>();
+                    fx.next.set(Screen::Battle);
+                }
+                Err(e) => builder.message = Some(format!("Could not start: {e}")),
+            }
+        }
+        Some(BuildRow::Back) => fx.next.set(Screen::Title),
+        _ => builder.act(),
+    }
+}
+
+fn click_builder_rows(
+    rows: Query<(&Interaction, &BuildRowText), Changed<Interaction>>,
+    mut moved: MessageReader<bevy::window::CursorMoved>,
+    mut builder: ResMut<Builder>,
+    mut fx: BuildEffects,
+) {
+    let pointer_moved = moved.read().count() > 0;
+    for (interaction, row) in &rows {
+        match interaction {
+            Interaction::Hovered if pointer_moved => builder.row = row.0,
+            Interaction::Pressed => {
+                builder.row = row.0;
+                run_row(&mut builder, &mut fx);
+            }
+            Interaction::Hovered | Interaction::None => {}
+        }
+    }
+}
+
+/// Writes the rows, the message and the preview when they change.
+fn draw_builder(
+    builder: Res<Builder>,
+    meter: Res<BalanceMeter>,
+    mut rows: Query<(&BuildRowText, &Children, &mut Node, &mut BorderColor)>,
+    mut texts: Query<&mut Text, Without<BuildPart>>,
+    mut parts: Query<(&BuildPart, &mut Text)>,
+) {
+    for (part, mut text) in &mut parts {
+        let want = match part {
+            BuildPart::Balance => builder.balance_lines(&meter),
+            _ if !builder.is_changed() => continue,
+            BuildPart::Preview => builder.preview(),
+            BuildPart::Message => builder.message.clone().unwrap_or_else(|| {
+                "Up/Down: row   Left/Right: change   Enter: act   Esc: back".into()
+            }),
+        };
+        if text.0 != want {
+            text.0 = want;
+        }
+    }
+    let labels = builder.labels(&meter);
+    for (row, children, mut node, mut border) in &mut rows {
+        let display = if row.0 < labels.len() {
+            Display::Flex
+        } else {
+            Display::None
+        };
+        if node.display != display {
+            node.display = display;
+        }
+        *border = BorderColor::all(if row.0 == builder.row {
+            palette::ACCENT
+        } else {
+            Color::NONE
+        });
+        if let Some(label) = labels.get(row.0)
+            && let Some(child) = children.first()
+            && let Ok(mut text) = texts.get_mut(*child)
+            && text.0 != *label
+        {
+            text.0.clone_from(label);
+        }
+    }
+}
+
+/// A balance check of choices since changed stops: the row then offers a new one.
+fn stop_stale_builder_check(builder: Res<Builder>, mut meter: ResMut<BalanceMeter>) {
+    if builder.is_changed() && meter.is_stale(builder.balance_key().as_ref()) {
+        meter.stop();
+    }
+}
+
+/// Leaving the builder stops its balance check.
+fn stop_builder_check(mut meter: ResMut<BalanceMeter>) {
+    meter.stop();
+}
