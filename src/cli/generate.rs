@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use gridclash::ruleset::{Rules, rules_root};
 use gridclash::scenario::{self, generate};
 
 /// The options of `generate-map`: the recipe, and where the scenario goes.
@@ -73,16 +72,7 @@ pub fn generate_map(args: &GenerateArgs) -> Result<ExitCode, String> {
         team_size: args.team_size,
         round_limit: args.rounds,
     };
-    let dir = rules_root().join(&recipe.ruleset);
-    if recipe.ruleset.contains(['/', '\\', '.']) || !dir.join("ruleset.ron").is_file() {
-        return Err(format!(
-            "there is no ruleset `{}` (rulesets in {}: {})",
-            recipe.ruleset,
-            rules_root().display(),
-            scenario::known_rulesets().join(", ")
-        ));
-    }
-    let rules = Rules::load(&dir).map_err(|e| format!("the ruleset has errors:\n{e}"))?;
+    let rules = super::load_ruleset(&recipe.ruleset)?;
     let text = generate::file_text(&recipe, &rules).map_err(|e| e.to_string())?;
     let out = args.out.clone().unwrap_or_else(|| {
         scenario::user_dir().join(format!("field-{}-{}.ron", recipe.ruleset, recipe.seed))
@@ -90,15 +80,6 @@ pub fn generate_map(args: &GenerateArgs) -> Result<ExitCode, String> {
     let Some(loaded) = super::write_scenario(&out, &text, args.force)? else {
         return Ok(ExitCode::SUCCESS);
     };
-    println!(
-        "{}: {} ({}x{}, {} units on {} sides); play it with `gridclash play --scenario {}`",
-        out.display(),
-        loaded.scenario.name,
-        recipe.width,
-        recipe.height,
-        loaded.scenario.units.len(),
-        loaded.scenario.sides.len(),
-        out.display()
-    );
+    super::report_written(&out, &loaded);
     Ok(ExitCode::SUCCESS)
 }

@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use gridclash::ruleset::{Rules, rules_root};
 use gridclash::scenario::{self, reach, tiled_map, write};
 
 /// The options of `import-tiled`.
@@ -35,15 +34,7 @@ pub fn import_tiled(args: &ImportTiledArgs) -> Result<ExitCode, String> {
             scenario::known_rulesets().join(", ")
         ));
     };
-    let dir = rules_root().join(&id);
-    if id.contains(['/', '\\', '.']) || !dir.join("ruleset.ron").is_file() {
-        return Err(format!(
-            "there is no ruleset `{id}` (rulesets in {}: {})",
-            rules_root().display(),
-            scenario::known_rulesets().join(", ")
-        ));
-    }
-    let rules = Rules::load(&dir).map_err(|e| format!("the ruleset has errors:\n{e}"))?;
+    let rules = super::load_ruleset(&id)?;
     let imported = tiled_map::import(&args.map, &rules).map_err(|e| e.to_string())?;
     for note in &imported.notes {
         eprintln!("note: {note}");
@@ -76,15 +67,6 @@ pub fn import_tiled(args: &ImportTiledArgs) -> Result<ExitCode, String> {
     let Some(loaded) = super::write_scenario(&out, &text, args.force)? else {
         return Ok(ExitCode::SUCCESS);
     };
-    println!(
-        "{}: {} ({}x{}, {} units on {} sides); play it with `gridclash play --scenario {}`",
-        out.display(),
-        loaded.scenario.name,
-        loaded.scenario.map.width,
-        loaded.scenario.map.height,
-        loaded.scenario.units.len(),
-        loaded.scenario.sides.len(),
-        out.display()
-    );
+    super::report_written(&out, &loaded);
     Ok(ExitCode::SUCCESS)
 }

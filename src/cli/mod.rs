@@ -69,3 +69,34 @@ pub fn write_scenario(
         .map(Some)
         .map_err(|e| format!("the written scenario has errors:\n{e}"))
 }
+
+/// A ruleset by id, for commands that make scenarios: a clear error naming those installed
+/// when there is no such ruleset, and the ruleset's own errors when it does not load.
+pub fn load_ruleset(id: &str) -> Result<gridclash::ruleset::Rules, String> {
+    use gridclash::ruleset::{Rules, rules_root};
+    let dir = rules_root().join(id);
+    if id.is_empty() || id.contains(['/', '\\', '.']) || !dir.join("ruleset.ron").is_file() {
+        return Err(format!(
+            "there is no ruleset `{id}` (rulesets in {}: {})",
+            rules_root().display(),
+            scenario::known_rulesets().join(", ")
+        ));
+    }
+    Rules::load(&dir).map_err(|e| format!("the ruleset has errors:\n{e}"))
+}
+
+/// The line a scenario-making command ends with: where the file is, what is in it, and how
+/// to play it.
+pub fn report_written(out: &std::path::Path, loaded: &scenario::Loaded) {
+    let s = &loaded.scenario;
+    println!(
+        "{}: {} ({}x{}, {} units on {} sides); play it with `gridclash play --scenario {}`",
+        out.display(),
+        s.name,
+        s.map.width,
+        s.map.height,
+        s.units.len(),
+        s.sides.len(),
+        out.display()
+    );
+}

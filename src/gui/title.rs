@@ -279,35 +279,36 @@ impl TitleMenu {
         let row = self.row;
         *self = Self::in_folder(self.seed, dir);
         self.row = row;
-        let listed = path.to_string_lossy();
-        if let Some(i) = self.scenarios.iter().position(|s| s.id == listed) {
-            self.scenario = i;
-            self.ruleset = self
-                .rulesets
-                .iter()
-                .position(|r| *r == self.scenarios[i].ruleset)
-                .unwrap_or(0);
-            self.reset_sides();
-        }
+        self.choose(&path.to_string_lossy());
         Ok(path)
+    }
+
+    /// Chooses the scenario whose id is `id`, with its ruleset and its sides' default
+    /// players; false when no listed scenario has that id.
+    fn choose(&mut self, id: &str) -> bool {
+        let Some(i) = self.scenarios.iter().position(|s| s.id == id) else {
+            return false;
+        };
+        self.scenario = i;
+        self.ruleset = self
+            .rulesets
+            .iter()
+            .position(|r| *r == self.scenarios[i].ruleset)
+            .unwrap_or(0);
+        self.reset_sides();
+        true
     }
 
     /// The same menu with its folders read again: the chosen scenario (by file), its sides'
     /// players and the highlighted row kept where they still exist.
     pub fn reread(&self, own_dir: std::path::PathBuf) -> Self {
         let mut fresh = Self::in_folder(self.seed, own_dir);
-        let chosen = self.scenarios.get(self.scenario).map(|s| s.id.clone());
-        if let Some(i) = chosen.and_then(|id| fresh.scenarios.iter().position(|s| s.id == id)) {
-            fresh.scenario = i;
-            fresh.ruleset = fresh
-                .rulesets
-                .iter()
-                .position(|r| *r == fresh.scenarios[i].ruleset)
-                .unwrap_or(0);
-            fresh.reset_sides();
-            if fresh.sides.len() == self.sides.len() {
-                fresh.sides.clone_from(&self.sides);
-            }
+        let kept = self
+            .scenarios
+            .get(self.scenario)
+            .is_some_and(|s| fresh.choose(&s.id));
+        if kept && fresh.sides.len() == self.sides.len() {
+            fresh.sides.clone_from(&self.sides);
         }
         fresh.row = self.row.min(fresh.rows().len().saturating_sub(1));
         fresh

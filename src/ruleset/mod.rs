@@ -541,6 +541,16 @@ impl Rules {
         self.attacks.elements.iter().find(|e| e.id == id)
     }
 
+    /// Every roster id, joined with commas: what an error about an unknown archetype lists.
+    pub fn roster_ids(&self) -> String {
+        self.roster
+            .archetypes
+            .iter()
+            .map(|a| a.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// An archetype by id.
     pub fn archetype(&self, id: &str) -> Option<&ArchetypeDef> {
         self.roster.archetypes.iter().find(|a| a.id == id)

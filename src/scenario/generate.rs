@@ -305,21 +305,12 @@ fn teams(
     dice: &mut DiceSource,
 ) -> Result<Vec<Vec<String>>, GenerateError> {
     let sides = usize::from(recipe.sides);
-    let known = || {
-        rules
-            .roster
-            .archetypes
-            .iter()
-            .map(|a| a.id.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     for id in recipe.teams.iter().flatten() {
         if rules.archetype(id).is_none() {
             return Err(GenerateError::UnknownArchetype {
                 ruleset: recipe.ruleset.clone(),
                 id: id.clone(),
-                known: known(),
+                known: rules.roster_ids(),
             });
         }
     }

@@ -364,13 +364,7 @@ pub fn check(s: &Scenario, rules: &Rules, path: &Path, src: &str) -> Vec<RulesEr
                         &up.field("archetype"),
                         format!(
                             "unknown archetype `{id}`; the roster has: {}",
-                            rules
-                                .roster
-                                .archetypes
-                                .iter()
-                                .map(|a| a.id.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
+                            rules.roster_ids()
                         ),
                     );
                     None

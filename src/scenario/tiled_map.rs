@@ -316,16 +316,10 @@ fn read_units(
         if let Some(id) = &archetype
             && rules.archetype(id).is_none()
         {
-            let known: Vec<&str> = rules
-                .roster
-                .archetypes
-                .iter()
-                .map(|a| a.id.as_str())
-                .collect();
             problem(&format!(
                 "`archetype` is `{id}`, which the {} roster does not have (it has: {})",
                 rules.manifest.id,
-                known.join(", ")
+                rules.roster_ids()
             ));
         }
         let ground = usize::try_from(at.1)

@@ -101,6 +101,20 @@ pub(crate) fn click_at(app: &mut App, square: Square) {
     app.update();
 }
 
+/// Moves the title screen's highlight to `row` with the Down key, as a player would.
+fn highlight_title_row(app: &mut App, row: gridclash::gui::title::Row) {
+    let at = app
+        .world()
+        .resource::<gridclash::gui::title::TitleMenu>()
+        .rows()
+        .iter()
+        .position(|r| *r == row)
+        .unwrap_or_else(|| panic!("no title row {row:?}"));
+    for _ in 0..at {
+        tap(app, KeyCode::ArrowDown);
+    }
+}
+
 pub(crate) fn screen(app: &App) -> Screen {
     *app.world().resource::<State<Screen>>().get()
 }
@@ -724,10 +738,7 @@ fn gui_settings_screen_rebinds_a_key_and_the_battle_obeys_it() {
         .insert_resource(gridclash::gui::settings::SettingsFile(Some(
             dir.path().join("settings.ron"),
         )));
-    // Title rows: ruleset, scenario, two sides, start, load, settings, quit.
-    for _ in 0..6 {
-        tap(&mut app, KeyCode::ArrowDown);
-    }
+    highlight_title_row(&mut app, gridclash::gui::title::Row::Settings);
     tap(&mut app, KeyCode::Enter);
     app.update();
     assert_eq!(screen(&app), Screen::Settings);
@@ -1084,9 +1095,7 @@ fn gui_pause_menu_saves_to_a_named_slot_and_the_load_screen_loads_it() {
     );
     // A new battle from the title, then load the slot from the title's Load row.
     let mut title = app_in(PlayOptions::default(), dir.clone());
-    for _ in 0..5 {
-        tap(&mut title, KeyCode::ArrowDown);
-    }
+    highlight_title_row(&mut title, gridclash::gui::title::Row::Load);
     tap(&mut title, KeyCode::Enter);
     title.update();
     title.update();
