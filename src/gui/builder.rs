@@ -4,6 +4,7 @@
 //! check of the sides, then saved as a plain scenario in the player's own folder and played.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use bevy::prelude::*;
 
@@ -74,6 +75,8 @@ pub struct Builder {
     pub message: Option<String>,
     /// The player's own scenarios folder, where the skirmish is saved.
     pub own_dir: PathBuf,
+    /// The chosen ruleset, loaded once when chosen: every change previews the field again.
+    loaded: Option<Arc<Rules>>,
 }
 
 impl Builder {
@@ -99,6 +102,7 @@ impl Builder {
             row: 0,
             message: None,
             own_dir,
+            loaded: None,
         };
         b.choose_ruleset(0);
         b
@@ -107,6 +111,11 @@ impl Builder {
     /// Chooses ruleset `i`: its roster, and two sides of its first three entries.
     fn choose_ruleset(&mut self, i: usize) {
         self.ruleset = i;
+        self.loaded = self
+            .rulesets
+            .get(i)
+            .and_then(|(id, _)| Rules::load(&rules_root().join(id)).ok())
+            .map(Arc::new);
         self.roster = self
             .rules()
             .map(|r| {
@@ -135,10 +144,9 @@ impl Builder {
             .collect();
     }
 
-    /// The chosen ruleset, loaded.
-    pub fn rules(&self) -> Option<Rules> {
-        let (id, _) = self.rulesets.get(self.ruleset)?;
-        Rules::load(&rules_root().join(id)).ok()
+    /// The chosen ruleset, as loaded when it was chosen.
+    pub fn rules(&self) -> Option<Arc<Rules>> {
+        self.loaded.clone()
     }
 
     /// The rows in order.
