@@ -15,9 +15,11 @@ const Z95: f64 = 1.959_963_984_540_054;
 /// Wins and draws counted so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Battles counted so far.
     pub battles: u32,
     /// Wins of each side, by side index.
     pub wins: Vec<u32>,
+    /// Battles that ended without a winner (a round limit's draw).
     pub draws: u32,
 }
 
@@ -25,8 +27,11 @@ pub struct Tally {
 /// is honest for few battles and for sides that always or never win).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Chance {
+    /// The share measured so far (0 to 1).
     pub estimate: f64,
+    /// The lowest true share the battles so far leave likely (95 %).
     pub low: f64,
+    /// The highest true share the battles so far leave likely (95 %).
     pub high: f64,
 }
 

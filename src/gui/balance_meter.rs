@@ -22,7 +22,9 @@ const MAX_ROUNDS: u32 = 100;
 /// played by the normal computer player, the nearest thing to a person the game has.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BalanceKey {
+    /// The scenario's id or file, as a battle spec names it.
     pub scenario: String,
+    /// Each side's computer player.
     pub policies: Vec<Policy>,
 }
 

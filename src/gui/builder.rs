@@ -31,6 +31,7 @@ const PLAYERS: [SideControl; 4] = [
 /// One side being built.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SidePlan {
+    /// Who plays it: a person, or the computer at a level.
     pub control: SideControl,
     /// Roster ids, in order.
     pub units: Vec<String>,
@@ -39,11 +40,17 @@ pub struct SidePlan {
 /// What a builder row does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BuildRow {
+    /// Which ruleset the skirmish plays.
     Ruleset,
+    /// The field's size.
     Size,
+    /// How much of the field is rough or blocked.
     Rough,
+    /// The field's seed.
     Seed,
+    /// The same field from either side, or not.
     Mirror,
+    /// How many sides (2 to 4).
     Sides,
     /// Who plays side `i`.
     Player(usize),
@@ -51,8 +58,11 @@ pub enum BuildRow {
     Unit(usize, usize),
     /// Adds a unit to side `i`.
     AddUnit(usize),
+    /// The balance check of the skirmish as built.
     Balance,
+    /// Writes the scenario into the player's folder and starts it.
     SaveAndPlay,
+    /// Back to the title screen, the choices kept.
     Back,
 }
 

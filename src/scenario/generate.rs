@@ -44,11 +44,14 @@ const ATTEMPTS: u32 = 12;
 pub struct Recipe {
     /// The ruleset id (a directory of `rules/`).
     pub ruleset: String,
+    /// Squares across (8 to 128).
     pub width: u32,
+    /// Squares down (8 to 128).
     pub height: u32,
     /// How much of the field outside the start zones is covered by terrain features, in
     /// percent (0 to [`MAX_DENSITY`]).
     pub density: u32,
+    /// The seed of the portable generator that draws the field and the teams.
     pub seed: u64,
     /// Point-symmetric terrain (turned half a turn about the centre), and each side facing
     /// another with the same team placed as its mirror image, so neither has the better
@@ -147,7 +150,9 @@ pub enum GenerateError {
 /// A side's start zone: the squares its units are placed on, kept open ground.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Zone {
+    /// The columns it covers.
     pub x: std::ops::Range<i32>,
+    /// The rows it covers.
     pub y: std::ops::Range<i32>,
 }
 

@@ -27,7 +27,9 @@ pub struct ImportErrors(pub Vec<String>);
 /// A Tiled map as a scenario, and what was read past (layers the convention does not use).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Imported {
+    /// The scenario, ready to be written out.
     pub scenario: Scenario,
+    /// What was read past (layers outside the convention), each naming its layer.
     pub notes: Vec<String>,
 }
 
