@@ -687,13 +687,11 @@ fn click_builder_rows(
 ) {
     let pointer_moved = moved.read().count() > 0;
     for (interaction, row) in &rows {
-        match interaction {
-            Interaction::Hovered if pointer_moved => builder.row = row.0,
-            Interaction::Pressed => {
-                builder.row = row.0;
+        if let Some(pointer) = super::RowPointer::of(*interaction, pointer_moved) {
+            builder.row = row.0;
+            if pointer == super::RowPointer::Press {
                 run_row(&mut builder, &mut fx);
             }
-            Interaction::Hovered | Interaction::None => {}
         }
     }
 }
@@ -721,26 +719,12 @@ fn draw_builder(
     }
     let labels = builder.labels(&meter);
     for (row, children, mut node, mut border) in &mut rows {
-        let display = if row.0 < labels.len() {
-            Display::Flex
-        } else {
-            Display::None
-        };
-        if node.display != display {
-            node.display = display;
-        }
-        *border = BorderColor::all(if row.0 == builder.row {
-            palette::ACCENT
-        } else {
-            Color::NONE
-        });
-        if let Some(label) = labels.get(row.0)
-            && let Some(child) = children.first()
-            && let Ok(mut text) = texts.get_mut(*child)
-            && text.0 != *label
-        {
-            text.0.clone_from(label);
-        }
+        super::show_menu_row(
+            labels.get(row.0).map(String::as_str),
+            row.0 == builder.row,
+            (children, &mut node, &mut border),
+            &mut texts,
+        );
     }
 }
 

@@ -289,26 +289,12 @@ fn draw_load_screen(
             ),
             None => (None, usize::MAX),
         };
-        let display = if label.is_some() {
-            Display::Flex
-        } else {
-            Display::None
-        };
-        if node.display != display {
-            node.display = display;
-        }
-        *border = BorderColor::all(if index == menu.row {
-            palette::ACCENT
-        } else {
-            Color::NONE
-        });
-        if let Some(label) = label
-            && let Some(child) = children.first()
-            && let Ok(mut text) = texts.get_mut(*child)
-            && text.0 != label
-        {
-            text.0 = label;
-        }
+        super::show_menu_row(
+            label.as_deref(),
+            index == menu.row,
+            (children, &mut node, &mut border),
+            &mut texts,
+        );
     }
     if let Ok(mut text) = info.single_mut() {
         let want = match &menu.message {

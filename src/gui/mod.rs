@@ -154,6 +154,59 @@ pub fn spawn_menu_row_padded(
         ));
 }
 
+/// Shows one menu row (title, builder, load): hidden without a label, bordered when it is
+/// the highlighted one, its text written only when it changed, since writing a text makes
+/// bevy_ui lay the screen out again.
+pub fn show_menu_row<F: bevy::ecs::query::QueryFilter>(
+    label: Option<&str>,
+    highlighted: bool,
+    (children, node, border): (&Children, &mut Node, &mut BorderColor),
+    texts: &mut Query<&mut Text, F>,
+) {
+    let display = if label.is_some() {
+        Display::Flex
+    } else {
+        Display::None
+    };
+    if node.display != display {
+        node.display = display;
+    }
+    *border = BorderColor::all(if highlighted {
+        palette::ACCENT
+    } else {
+        Color::NONE
+    });
+    if let Some(label) = label
+        && let Some(child) = children.first()
+        && let Ok(mut text) = texts.get_mut(*child)
+        && text.0 != label
+    {
+        text.0 = label.to_string();
+    }
+}
+
+/// What the pointer did to a menu row: moved onto it, which moves the highlight there, or
+/// pressed it, which also runs it. A pointer resting where a row appears does nothing, so it
+/// never steals the keyboard's highlight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowPointer {
+    /// The pointer moved onto the row: highlight it.
+    Hover,
+    /// The row was clicked: highlight it and run it.
+    Press,
+}
+
+impl RowPointer {
+    /// The row's `interaction` this frame, given whether the pointer really moved.
+    pub fn of(interaction: Interaction, pointer_moved: bool) -> Option<Self> {
+        match interaction {
+            Interaction::Pressed => Some(Self::Press),
+            Interaction::Hovered if pointer_moved => Some(Self::Hover),
+            Interaction::Hovered | Interaction::None => None,
+        }
+    }
+}
+
 /// Everything that works without a window: what the app tests use. The settings file is
 /// read unless a `Settings` resource is already there (tests insert their own).
 pub fn logic_plugin(app: &mut App) {

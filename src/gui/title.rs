@@ -533,17 +533,13 @@ fn click_title_rows(
     mut menu: ResMut<TitleMenu>,
     mut fx: RowEffects,
 ) {
-    // Hovering moves the highlight only when the pointer really moved: a pointer resting
-    // where a row appears must not steal the keyboard's highlight.
     let pointer_moved = moved.read().count() > 0;
     for (interaction, row) in &rows {
-        match interaction {
-            Interaction::Hovered if pointer_moved => menu.row = row.0,
-            Interaction::Pressed => {
-                menu.row = row.0;
+        if let Some(pointer) = super::RowPointer::of(*interaction, pointer_moved) {
+            menu.row = row.0;
+            if pointer == super::RowPointer::Press {
                 activate(&mut menu, &mut fx);
             }
-            Interaction::Hovered | Interaction::None => {}
         }
     }
 }
@@ -606,26 +602,12 @@ fn draw_title(
         })
         .collect();
     for (row, children, mut node, mut border) in &mut rows {
-        let display = if row.0 < labels.len() {
-            Display::Flex
-        } else {
-            Display::None
-        };
-        if node.display != display {
-            node.display = display;
-        }
-        *border = BorderColor::all(if row.0 == menu.row {
-            palette::ACCENT
-        } else {
-            Color::NONE
-        });
-        if let Some(label) = labels.get(row.0)
-            && let Some(child) = children.first()
-            && let Ok(mut text) = texts.get_mut(*child)
-            && text.0 != *label
-        {
-            text.0.clone_from(label);
-        }
+        super::show_menu_row(
+            labels.get(row.0).map(String::as_str),
+            row.0 == menu.row,
+            (children, &mut node, &mut border),
+            &mut texts,
+        );
     }
     if let Ok(mut text) = info.single_mut() {
         let mut want = match &menu.error {

@@ -320,3 +320,13 @@ pub fn use_skill(who: u32, at: (i32, i32), way: gridclash::battle::command::Skil
         way,
     }
 }
+
+/// Runs the `gridclash` executable with `args`, its data directory (saves, your scenarios)
+/// at `data`, and returns what it printed and how it ended.
+pub fn gridclash_in(data: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_gridclash"))
+        .args(args)
+        .env("GRIDCLASH_DATA_DIR", data)
+        .output()
+        .expect("gridclash runs")
+}

@@ -287,13 +287,7 @@ fn every_shipped_scenario_reads_back_the_same_once_written() {
 #[test]
 fn generate_map_command_writes_into_your_scenarios_and_never_overwrites() {
     let data = scratch("generate-map-data");
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_gridclash"))
-            .args(args)
-            .env("GRIDCLASH_DATA_DIR", &data)
-            .output()
-            .expect("gridclash runs")
-    };
+    let run = |args: &[&str]| crate::common::gridclash_in(&data, args);
     let made = run(&[
         "generate-map",
         "--ruleset",

@@ -135,13 +135,7 @@ fn tiled_map_problems_name_the_layer_and_the_square_or_object() {
 fn import_tiled_command_writes_a_scenario_the_game_plays() {
     let data = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("import-tiled-data");
     let _ = std::fs::remove_dir_all(&data);
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_gridclash"))
-            .args(args)
-            .env("GRIDCLASH_DATA_DIR", &data)
-            .output()
-            .expect("gridclash runs")
-    };
+    let run = |args: &[&str]| crate::common::gridclash_in(&data, args);
     let map = fixtures().join("courtyard.tmx");
     let out = run(&["import-tiled", map.to_str().expect("utf-8")]);
     assert!(
