@@ -6,6 +6,7 @@
 pub mod ai;
 pub mod balance;
 pub mod battle;
+pub mod character;
 pub mod dice;
 pub mod grid;
 #[cfg(feature = "gui")]

@@ -4,6 +4,7 @@
 //! [`RulesError`] naming file, line, column and field, and [`Rules::load`] returns them all.
 
 mod action_rules;
+pub mod build;
 pub mod d20;
 pub mod digimon;
 pub mod error;
@@ -473,6 +474,34 @@ impl Rules {
         } else {
             Err(RulesErrors(problems))
         }
+    }
+
+    /// Lowers the family's own data into the engine's tables again, after its roster grew (the
+    /// characters a scenario carries), so every table agrees with it. A DBU ruleset has no
+    /// lowering: its roster is the engine's.
+    pub fn relower(&mut self) {
+        let low = match &mut self.family {
+            FamilyData::Dbu => return,
+            FamilyData::PowerStages(d) => stages::lower(&d.combat, &d.roster),
+            FamilyData::Shinobi(d) => shinobi::lower(&d.combat, &d.roster),
+            FamilyData::D20(d) => {
+                let (combat, roster) = d20::as_shinobi(&d.combat, &d.roster);
+                d.ap = shinobi::ShinobiData { combat, roster };
+                d20::lower(&d.combat, &d.roster)
+            }
+            FamilyData::Digimon(d) => {
+                let (combat, roster) = digimon::as_shinobi(&d.combat, &d.roster);
+                d.ap = shinobi::ShinobiData { combat, roster };
+                digimon::lower(&d.combat, &d.roster)
+            }
+        };
+        self.dice = low.dice;
+        self.characters = low.characters;
+        self.attacks = low.attacks;
+        self.damage = low.damage;
+        self.conditions = low.conditions;
+        self.actions = low.actions;
+        self.roster = low.roster;
     }
 
     /// The power-stages data, when this ruleset plays the card game's power stages.

@@ -67,6 +67,10 @@ pub struct ShinobiRules {
     /// Counter jutsu: a defense that, if it evades, strikes back with the evasion roll.
     #[serde(default)]
     pub counters: Vec<CounterDef>,
+    /// The range each number of a character may take (ours: the text gives no caps). The
+    /// roster is held to it, and the character editor refuses a value outside it.
+    #[serde(default)]
+    pub build: crate::ruleset::build::BuildLimits,
 }
 
 /// A counter jutsu ("Counters allow a Character to avoid an attack while striking back").
@@ -125,6 +129,17 @@ pub enum StatKind {
     Ability,
     Rank,
     Skill,
+}
+
+impl StatKind {
+    /// The `build` limit that holds every stat of this kind (`"ability"`, `"rank"`, `"skill"`).
+    pub fn build_key(self) -> &'static str {
+        match self {
+            Self::Ability => "ability",
+            Self::Rank => "rank",
+            Self::Skill => "skill",
+        }
+    }
 }
 
 /// One row of the Speed table.
@@ -230,7 +245,7 @@ pub struct ShinobiRoster {
 }
 
 /// A ninja: its stats, pools, weapon and attacks.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NinjaDef {
     /// Named by scenarios' `archetype:`.
@@ -696,6 +711,12 @@ pub fn validate(
                     &p.field("stats").field(id),
                     format!("a stat is 0 to {MAX_VALUE}, not {v}"),
                 );
+            } else if let Some(kind) = rules.stats.iter().find(|s| &s.id == id).map(|s| s.kind)
+                && let Some(msg) = rules
+                    .build
+                    .refuse("shinobi.ron", &[kind.build_key()], id, *v)
+            {
+                at(roster_src, &p.field("stats").field(id), msg);
             }
         }
         if !(1..=MAX_VALUE).contains(&n.hp) {
@@ -704,6 +725,8 @@ pub fn validate(
                 &p.field("hp"),
                 format!("HP is 1 to {MAX_VALUE}, not {}", n.hp),
             );
+        } else if let Some(msg) = rules.build.refuse("shinobi.ron", &["hp"], "HP", n.hp) {
+            at(roster_src, &p.field("hp"), msg);
         }
         if !(0..=MAX_VALUE).contains(&n.chakra) {
             at(
@@ -711,6 +734,11 @@ pub fn validate(
                 &p.field("chakra"),
                 format!("chakra is 0 to {MAX_VALUE}, not {}", n.chakra),
             );
+        } else if let Some(msg) = rules
+            .build
+            .refuse("shinobi.ron", &["chakra"], "Chakra", n.chakra)
+        {
+            at(roster_src, &p.field("chakra"), msg);
         }
         if n.attacks.is_empty() {
             at(

@@ -40,6 +40,10 @@ pub struct StageRules {
     pub initiative: Formula,
     /// The combat cards of the game, by id.
     pub cards: Vec<CardDef>,
+    /// The range each number of a character may take (ours: the text gives no caps). The
+    /// roster is held to it, and the character editor refuses a value outside it.
+    #[serde(default)]
+    pub build: crate::ruleset::build::BuildLimits,
 }
 
 /// Display names of the two pools.
@@ -186,7 +190,7 @@ pub struct StageRoster {
 }
 
 /// A personality: its power-stage track, life cards, speed and deck.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PersonalityDef {
     /// Named by scenarios' `archetype:`.
@@ -549,6 +553,34 @@ pub fn validate(
                 &pp.field("deck"),
                 format!("a deck holds 1 to {MAX_DECK} cards, not {cards}"),
             );
+        }
+        let build = &stages.build;
+        let limits: [(&str, &str, i64, &str); 5] = [
+            (
+                "stages",
+                "power_stages",
+                p.power_stages.len() as i64,
+                "The track's stages",
+            ),
+            ("power_up", "power_up", i64::from(p.power_up), "Power Up"),
+            (
+                "life_cards",
+                "life_cards",
+                i64::from(p.life_cards),
+                "Life cards",
+            ),
+            ("speed", "speed", i64::from(p.speed), "Speed"),
+            ("deck", "deck", i64::from(cards), "The deck's cards"),
+        ];
+        for (key, field, value, what) in limits {
+            if let Some(msg) = build.refuse("stages.ron", &[key], what, value) {
+                at(roster_src, &pp.field(field), msg);
+            }
+        }
+        for (k, power) in p.power_stages.iter().enumerate() {
+            if let Some(msg) = build.refuse("stages.ron", &["power"], "A stage's power", *power) {
+                at(roster_src, &pp.field("power_stages").index(k), msg);
+            }
         }
         for card in p.deck.keys() {
             if !stages.cards.iter().any(|c| &c.id == card) {

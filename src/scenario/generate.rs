@@ -609,5 +609,6 @@ fn skeleton(recipe: &Recipe, units: Vec<UnitDef>) -> Scenario {
             }),
         },
         guide: Vec::new(),
+        characters: Vec::new(),
     }
 }

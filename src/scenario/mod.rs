@@ -37,6 +37,10 @@ pub struct Scenario {
     /// [`guide`]); empty for an ordinary battle.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub guide: Vec<guide::GuideStep>,
+    /// Characters of the player's own, in the ruleset's roster format: added to the roster
+    /// for this battle (units name them by id), checked by the roster's own rules.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub characters: Vec<crate::character::Character>,
 }
 
 /// The map: its size and one row of terrain symbols per line (see the ruleset's
@@ -244,6 +248,7 @@ pub fn load_with(
         all.extend(e.0);
         RulesErrors(all)
     })?;
+    let rules = with_characters(&scenario, rules, path, &src)?;
     let problems = check(&scenario, &rules, path, &src);
     if problems.is_empty() {
         Ok(Loaded {
@@ -255,6 +260,33 @@ pub fn load_with(
     } else {
         Err(RulesErrors(problems))
     }
+}
+
+/// The ruleset with the scenario's own characters added to its roster; each character's
+/// problems are named at its place in the file, with the field and the rule.
+fn with_characters(
+    scenario: &Scenario,
+    rules: Arc<Rules>,
+    path: &Path,
+    src: &str,
+) -> Result<Arc<Rules>, RulesErrors> {
+    if scenario.characters.is_empty() {
+        return Ok(rules);
+    }
+    crate::character::add_to(&rules, &scenario.characters)
+        .map(Arc::new)
+        .map_err(|problems| {
+            RulesErrors(
+                problems
+                    .into_iter()
+                    .map(|(i, p)| {
+                        let at = FieldPath::root().field("characters").index(i);
+                        let name = scenario.characters[i].id();
+                        RulesError::at(path, src, &at, format!("`{name}`: {p}"))
+                    })
+                    .collect(),
+            )
+        })
 }
 
 /// Every problem of a parsed scenario against its ruleset.

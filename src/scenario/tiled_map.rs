@@ -159,6 +159,7 @@ pub fn import(path: &Path, rules: &Rules) -> Result<Imported, ImportErrors> {
                 }),
             },
             guide: Vec::new(),
+            characters: Vec::new(),
         },
         notes,
     })

@@ -49,6 +49,25 @@ pub fn to_ron(s: &Scenario, comment: &str) -> Result<String, WriteError> {
     }
     out.push_str("    ],\n");
     out.push_str(&format!("    victory: {},\n", inline(&s.victory)?));
+    if !s.characters.is_empty() {
+        // A character is a roster entry: written out over several lines, as in `roster.ron`.
+        let pretty = ron::ser::PrettyConfig::new()
+            .struct_names(false)
+            .compact_maps(true)
+            .compact_arrays(true);
+        out.push_str("    characters: [\n");
+        for c in &s.characters {
+            let text = ron::Options::default()
+                .with_default_extension(Extensions::IMPLICIT_SOME)
+                .to_string_pretty(c, pretty.clone())?;
+            for line in text.lines() {
+                out.push_str(&format!("        {line}\n"));
+            }
+            out.pop();
+            out.push_str(",\n");
+        }
+        out.push_str("    ],\n");
+    }
     if !s.guide.is_empty() {
         out.push_str("    guide: [\n");
         for step in &s.guide {

@@ -7,6 +7,7 @@ mod ai;
 mod arrogance;
 mod balance;
 mod called_shot;
+mod characters;
 mod charge;
 mod conditions;
 mod corpus;

@@ -117,6 +117,7 @@ pub fn as_shinobi(rules: &D20Rules, roster: &D20Roster) -> (ShinobiRules, Shinob
         })
         .collect();
     let combat = ShinobiRules {
+        build: rules.build.clone(),
         pool_names: ShinobiPools {
             life: rules.pool_name.clone(),
             chakra: String::new(),

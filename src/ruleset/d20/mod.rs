@@ -114,6 +114,10 @@ pub struct D20Rules {
     /// itself, a flanking attack. Absent: nobody is off guard.
     #[serde(default)]
     pub off_guard: Option<OffGuardRule>,
+    /// The range each number of a character may take (ours: the text gives no caps). The
+    /// roster is held to it, and the character editor refuses a value outside it.
+    #[serde(default)]
+    pub build: crate::ruleset::build::BuildLimits,
 }
 
 /// "A character is off guard, when they are some how unable to properly defend themselves
@@ -339,7 +343,7 @@ pub struct D20Roster {
 }
 
 /// A character: stats, HP, weapon, armour, feats and attacks.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CharacterDef {
     pub id: String,

@@ -531,10 +531,16 @@ pub fn validate(
                     p.field("stats").field(s),
                     "a stat is -100 to 1000".into(),
                 );
+            } else if let Some(kind) = rules.stats.iter().find(|d| &d.id == s).map(|d| d.kind)
+                && let Some(msg) = rules.build.refuse("d20.ron", &[kind.build_key()], s, *v)
+            {
+                at2(roster_src, p.field("stats").field(s), msg);
             }
         }
         if !(1..=shinobi::MAX_VALUE).contains(&c.hp) {
             at2(roster_src, p.field("hp"), "HP is at least 1".into());
+        } else if let Some(msg) = rules.build.refuse("d20.ron", &["hp"], "HP", c.hp) {
+            at2(roster_src, p.field("hp"), msg);
         }
         if !weapon_ids.contains(c.weapon.as_str()) {
             at2(

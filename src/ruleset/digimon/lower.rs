@@ -185,6 +185,7 @@ pub fn as_shinobi(rules: &DigimonRules, roster: &DigimonRoster) -> (ShinobiRules
         })
         .collect();
     let combat = ShinobiRules {
+        build: rules.build.clone(),
         pool_names: ShinobiPools {
             life: rules.pool_name.clone(),
             chakra: String::new(),

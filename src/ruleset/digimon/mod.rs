@@ -102,6 +102,10 @@ pub struct DigimonRules {
     pub attacks: Vec<DigiAttackDef>,
     /// Clashing: size tags, the Pin bonus.
     pub clash: ClashRule,
+    /// The range each number of a character may take (ours: the text gives no caps). The
+    /// roster is held to it, and the character editor refuses a value outside it.
+    #[serde(default)]
+    pub build: crate::ruleset::build::BuildLimits,
 }
 
 /// "Clashing": the size tags' values (the larger participant adds the difference to its
@@ -326,7 +330,7 @@ pub struct DigimonRoster {
 }
 
 /// A Digimon: its stage, its stats, HP, Movement, attacks, and the stage it falls back to.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DigimonDef {
     pub id: String,

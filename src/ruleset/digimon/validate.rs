@@ -293,6 +293,9 @@ pub fn validate(
                 format!("unknown stage `{}` (see `stages` in digimon.ron)", d.stage),
             );
         }
+        let stage_stat = format!("{} stat", d.stage);
+        let stage_hp = format!("{} hp", d.stage);
+        let stat_keys = [stage_stat.as_str(), "stat"];
         for k in COMBAT_STATS.iter().filter(|k| **k != CHA) {
             match d.stats.get(*k) {
                 None => at(
@@ -305,7 +308,11 @@ pub fn validate(
                     p.field("stats").field(k),
                     format!("must be 0 to {MAX_NUMBER}"),
                 ),
-                _ => {}
+                Some(v) => {
+                    if let Some(msg) = rules.build.refuse("digimon.ron", &stat_keys, k, *v) {
+                        at(roster_src, p.field("stats").field(k), msg);
+                    }
+                }
             }
         }
         for k in d.stats.keys() {
@@ -323,6 +330,12 @@ pub fn validate(
                 p.field("hp"),
                 format!("HP is 1 to {}", MAX_NUMBER * 10),
             );
+        } else if let Some(msg) =
+            rules
+                .build
+                .refuse("digimon.ron", &[stage_hp.as_str(), "hp"], "HP", d.hp)
+        {
+            at(roster_src, p.field("hp"), msg);
         }
         if !(0..=MAX_NUMBER).contains(&d.movement) {
             at(
@@ -330,6 +343,12 @@ pub fn validate(
                 p.field("movement"),
                 format!("must be 0 to {MAX_NUMBER}"),
             );
+        } else if let Some(msg) =
+            rules
+                .build
+                .refuse("digimon.ron", &["movement"], "Movement", d.movement)
+        {
+            at(roster_src, p.field("movement"), msg);
         }
         check_attacks(rules, &d.attacks, roster_src, &p, &mut at);
     }
