@@ -2,6 +2,8 @@
 //! rough ground, seed, mirrored), 2 to 4 sides each played by a person or the computer with
 //! its units picked from the ruleset's roster, the field previewed as it will be, a balance
 //! check of the sides, then saved as a plain scenario in the player's own folder and played.
+//! Characters of the player's own (made in the character editor, kept in the user folder) are
+//! picked like roster entries and written into the scenario that fields them.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -13,6 +15,7 @@ use super::input::{GameAction, InputProfile, PlayerInput};
 use super::session::{BattleSpec, Session, SideControl};
 use super::{DataDir, Screen, Settings, palette};
 use crate::ai::Policy;
+use crate::character::{self, Character};
 use crate::ruleset::{Rules, rules_root};
 use crate::scenario::generate::{MAX_TEAM, Recipe, generate};
 use crate::scenario::{self, Scenario, write};
@@ -33,7 +36,7 @@ const PLAYERS: [SideControl; 4] = [
 pub struct SidePlan {
     /// Who plays it: a person, or the computer at a level.
     pub control: SideControl,
-    /// Roster ids, in order.
+    /// Roster ids or the player's own characters' ids, in order.
     pub units: Vec<String>,
 }
 
@@ -58,6 +61,8 @@ pub enum BuildRow {
     Unit(usize, usize),
     /// Adds a unit to side `i`.
     AddUnit(usize),
+    /// Opens the character editor: the character made joins a side.
+    NewCharacter,
     /// The balance check of the skirmish as built.
     Balance,
     /// Writes the scenario into the player's folder and starts it.
@@ -72,8 +77,10 @@ pub struct Builder {
     /// (id, name) of every installed ruleset.
     pub rulesets: Vec<(String, String)>,
     pub ruleset: usize,
-    /// The chosen ruleset's roster ids and names.
+    /// The chosen ruleset's roster ids and names, then the player's own characters'.
     pub roster: Vec<(String, String)>,
+    /// The player's own characters of the chosen ruleset that its rules accept.
+    pub own: Vec<Character>,
     pub size: usize,
     /// Percent of rough or blocked ground.
     pub rough: u32,
@@ -104,6 +111,7 @@ impl Builder {
             rulesets,
             ruleset: 0,
             roster: Vec::new(),
+            own: Vec::new(),
             size: 1,
             rough: 20,
             seed,
@@ -126,16 +134,7 @@ impl Builder {
             .get(i)
             .and_then(|(id, _)| Rules::load(&rules_root().join(id)).ok())
             .map(Arc::new);
-        self.roster = self
-            .rules()
-            .map(|r| {
-                r.roster
-                    .archetypes
-                    .iter()
-                    .map(|a| (a.id.clone(), a.name.clone()))
-                    .collect()
-            })
-            .unwrap_or_default();
+        self.read_own_characters();
         let team: Vec<String> = self
             .roster
             .iter()
@@ -152,6 +151,88 @@ impl Builder {
                 units: team.clone(),
             })
             .collect();
+    }
+
+    /// The data directory: the scenarios folder's parent.
+    pub fn data_dir(&self) -> PathBuf {
+        self.own_dir
+            .parent()
+            .map_or_else(|| self.own_dir.clone(), PathBuf::from)
+    }
+
+    /// The chosen ruleset's id.
+    pub fn ruleset_id(&self) -> &str {
+        self.rulesets.get(self.ruleset).map_or("dbu", |(id, _)| id)
+    }
+
+    /// Reads the player's own characters of the chosen ruleset again (after the editor saved
+    /// one): those the ruleset accepts are offered after the roster, marked "(yours)"; a file
+    /// that cannot be read or breaks a rule is named in the message, never dropped silently.
+    pub fn read_own_characters(&mut self) {
+        let Some(rules) = self.rules() else {
+            self.roster.clear();
+            self.own.clear();
+            return;
+        };
+        self.roster = rules
+            .roster
+            .archetypes
+            .iter()
+            .map(|a| (a.id.clone(), a.name.clone()))
+            .collect();
+        self.own.clear();
+        let mut broken = Vec::new();
+        for (file, read) in character::read_all(&self.data_dir(), self.ruleset_id()) {
+            let c = match read {
+                Ok(c) => c,
+                Err(e) => {
+                    broken.push(e.to_string());
+                    continue;
+                }
+            };
+            match c.problems(&rules).first() {
+                Some(p) => broken.push(format!("{}: {p}", file.display())),
+                None if self.own.iter().any(|o| o.id() == c.id()) => {}
+                None => {
+                    self.roster
+                        .push((c.id().to_string(), format!("{} (yours)", c.name())));
+                    self.own.push(c);
+                }
+            }
+        }
+        if !broken.is_empty() {
+            self.message = Some(format!("Not offered: {}", broken.join("; ")));
+        }
+    }
+
+    /// A character the editor saved: offered from now on, and fielded by side `side` (when
+    /// the side has room).
+    pub fn take_character(&mut self, id: &str, side: usize) {
+        self.read_own_characters();
+        let Some(plan) = self.sides.get_mut(side) else {
+            return;
+        };
+        if plan.units.len() >= MAX_TEAM {
+            self.message = Some(format!(
+                "Saved; side {} already has {MAX_TEAM} units, so pick it on a unit row.",
+                side + 1
+            ));
+        } else {
+            plan.units.push(id.to_string());
+        }
+    }
+
+    /// The player's own characters some side fields: the scenario carries them.
+    pub fn used_characters(&self) -> Vec<Character> {
+        self.own
+            .iter()
+            .filter(|c| {
+                self.sides
+                    .iter()
+                    .any(|s| s.units.iter().any(|u| u == c.id()))
+            })
+            .cloned()
+            .collect()
     }
 
     /// The chosen ruleset, as loaded when it was chosen.
@@ -174,7 +255,12 @@ impl Builder {
             rows.extend((0..side.units.len()).map(|k| BuildRow::Unit(i, k)));
             rows.push(BuildRow::AddUnit(i));
         }
-        rows.extend([BuildRow::Balance, BuildRow::SaveAndPlay, BuildRow::Back]);
+        rows.extend([
+            BuildRow::NewCharacter,
+            BuildRow::Balance,
+            BuildRow::SaveAndPlay,
+            BuildRow::Back,
+        ]);
         rows
     }
 
@@ -197,7 +283,13 @@ impl Builder {
     /// The scenario the choices make, or why they cannot make one.
     pub fn scenario(&self) -> Result<Scenario, String> {
         let rules = self.rules().ok_or("the ruleset does not load")?;
+        let used = self.used_characters();
+        let rules = character::add_to(&rules, &used).map_err(|problems| {
+            let (i, p) = &problems[0];
+            format!("{}: {p}", used[*i].name())
+        })?;
         let mut s = generate(&self.recipe(), &rules).map_err(|e| e.to_string())?;
+        s.characters = used;
         s.name = format!(
             "Skirmish: {}",
             self.sides
@@ -341,6 +433,7 @@ impl Builder {
                     self.name_of(&self.sides[i].units[k])
                 ),
                 BuildRow::AddUnit(i) => format!("      + add a unit to {}", side_names[i]),
+                BuildRow::NewCharacter => "Make a character of your own…".into(),
                 BuildRow::Balance => self.balance_row(meter),
                 BuildRow::SaveAndPlay => "Save and play".into(),
                 BuildRow::Back => "Back to the title".into(),
@@ -406,14 +499,10 @@ impl Builder {
             self.recipe().command_line(),
             self.sides.iter().map(|s| s.control).collect::<Vec<_>>()
         );
-        self.own_dir
-            .parent()
-            .map_or_else(|| self.own_dir.clone(), PathBuf::from)
-            .join("builder")
-            .join(format!(
-                "check-{:016x}.ron",
-                xxhash_rust::xxh3::xxh3_64(choices.as_bytes())
-            ))
+        self.data_dir().join("builder").join(format!(
+            "check-{:016x}.ron",
+            xxhash_rust::xxh3::xxh3_64(choices.as_bytes())
+        ))
     }
 
     /// The balance check of the skirmish as built: the preview file, played by the sides'
@@ -453,7 +542,7 @@ impl Builder {
     /// Saves the skirmish into the player's own folder under the first free
     /// `skirmish-RULESET-N.ron` and returns its path.
     pub fn save(&self) -> Result<PathBuf, String> {
-        let id = self.rulesets.get(self.ruleset).map_or("dbu", |(id, _)| id);
+        let id = self.ruleset_id();
         let path = (1..)
             .map(|n| self.own_dir.join(format!("skirmish-{id}-{n}.ron")))
             .find(|p| !p.exists())
@@ -672,6 +761,25 @@ fn run_row(builder: &mut Builder, fx: &mut BuildEffects) {
                     fx.next.set(Screen::Battle);
                 }
                 Err(e) => builder.message = Some(format!("Could not start: {e}")),
+            }
+        }
+        Some(BuildRow::NewCharacter) => {
+            let editor = builder.rules().and_then(|rules| {
+                super::character_editor::CharacterEditor::new(
+                    rules,
+                    builder.sides.len(),
+                    builder.data_dir(),
+                )
+            });
+            match editor {
+                Some(editor) => {
+                    fx.commands.insert_resource(editor);
+                    fx.next.set(Screen::CharacterEditor);
+                }
+                None => {
+                    builder.message =
+                        Some("The ruleset does not load or has no roster to start from.".into())
+                }
             }
         }
         Some(BuildRow::Back) => fx.next.set(Screen::Title),

@@ -9,6 +9,7 @@ pub mod art;
 pub mod balance_meter;
 pub mod board;
 pub mod builder;
+pub mod character_editor;
 pub mod control;
 pub mod credits;
 pub mod end;
@@ -54,6 +55,8 @@ pub enum Screen {
     Credits,
     /// The skirmish builder: ruleset, field, sides and units, saved as a scenario.
     Builder,
+    /// The character editor, reached from the builder.
+    CharacterEditor,
 }
 
 /// Where saves and replays are read and written (see [`crate::save::slots`]).
@@ -230,6 +233,7 @@ pub fn logic_plugin(app: &mut App) {
             title::plugin,
             balance_meter::plugin,
             builder::plugin,
+            character_editor::plugin,
             settings_screen::plugin,
             end::plugin,
             load_screen::plugin,

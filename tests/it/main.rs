@@ -25,6 +25,8 @@ mod grid;
 #[cfg(feature = "gui")]
 mod gui_app;
 #[cfg(feature = "gui")]
+mod gui_builder;
+#[cfg(feature = "gui")]
 mod gui_e2e;
 #[cfg(feature = "gui")]
 mod gui_view;

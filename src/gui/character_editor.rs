@@ -1,0 +1,489 @@
+//! The character editor (skirmish builder, "Make a character of your own"): the ruleset's own
+//! sheet for one character, started from a roster entry, every value checked by the ruleset's
+//! roster rules as it changes, saved to the user folder and fielded by a side of the builder.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use bevy::prelude::*;
+
+use super::builder::Builder;
+use super::input::{GameAction, PlayerInput};
+use super::{Screen, palette};
+use crate::character::{self, Character, Field, Value};
+use crate::ruleset::Rules;
+
+/// The longest name the editor takes.
+const MAX_NAME: usize = 24;
+
+/// What an editor row does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditRow {
+    /// Which roster entry the character starts from (its values are taken over).
+    Template,
+    /// The character's name: Enter starts and ends typing it.
+    Name,
+    /// Which side of the skirmish it joins.
+    Joins,
+    /// Field `i` of the sheet ([`Character::fields`]).
+    Field(usize),
+    /// Writes it to the user folder and hands it to the builder.
+    Save,
+    /// Back to the builder, nothing saved.
+    Back,
+}
+
+/// The character being made, and the highlighted row.
+#[derive(Resource, Debug, Clone)]
+pub struct CharacterEditor {
+    pub rules: Arc<Rules>,
+    /// The roster entries it can start from.
+    pub templates: Vec<Character>,
+    pub template: usize,
+    pub character: Character,
+    pub name: String,
+    /// The side it joins, of `sides`.
+    pub joins: usize,
+    pub sides: usize,
+    pub row: usize,
+    /// Typed characters go to the name.
+    pub typing: bool,
+    /// The last refusal or failure, shown under the rows.
+    pub message: Option<String>,
+    /// The data directory, whose `characters/` folder it is saved in.
+    pub data: PathBuf,
+    /// Typing ended this frame: the Enter that ended it must not also run the row.
+    just_named: bool,
+}
+
+impl CharacterEditor {
+    /// An editor for `rules`, starting from its first roster entry, for a skirmish of `sides`;
+    /// none when the roster has no entry to start from.
+    pub fn new(rules: Arc<Rules>, sides: usize, data: PathBuf) -> Option<Self> {
+        let templates = Character::templates(&rules);
+        let name = "New Hero".to_string();
+        let mut character = templates.first()?.clone();
+        character.rename(&name);
+        Some(Self {
+            rules,
+            templates,
+            template: 0,
+            character,
+            name,
+            joins: 0,
+            sides,
+            row: 0,
+            typing: false,
+            message: None,
+            data,
+            just_named: false,
+        })
+    }
+
+    /// The sheet's fields as they stand.
+    pub fn fields(&self) -> Vec<Field> {
+        self.character.fields(&self.rules)
+    }
+
+    /// The rows in order.
+    pub fn rows(&self) -> Vec<EditRow> {
+        let mut rows = vec![EditRow::Template, EditRow::Name, EditRow::Joins];
+        rows.extend((0..self.fields().len()).map(EditRow::Field));
+        rows.extend([EditRow::Save, EditRow::Back]);
+        rows
+    }
+
+    /// Left (-1) or Right (+1) on the highlighted row. A value the ruleset forbids is
+    /// refused: the message names the rule and the value stays.
+    pub fn change(&mut self, step: i64) {
+        self.message = None;
+        match self.rows().get(self.row).copied() {
+            Some(EditRow::Template) => {
+                let n = self.templates.len().max(1) as i64;
+                self.template = (self.template as i64 + step).rem_euclid(n) as usize;
+                if let Some(t) = self.templates.get(self.template) {
+                    self.character = t.clone();
+                    self.character.rename(&self.name);
+                }
+            }
+            Some(EditRow::Joins) => {
+                let n = self.sides.max(1) as i64;
+                self.joins = (self.joins as i64 + step).rem_euclid(n) as usize;
+            }
+            Some(EditRow::Field(i)) => {
+                if let Some(f) = self.fields().get(i) {
+                    let key = f.key.clone();
+                    if let Err(refused) = self.character.step(&self.rules, &key, step) {
+                        self.message = Some(format!("Refused: {}", refused.message));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Types `text` into the name (letters, digits, spaces, `-` and `'`), up to 24 characters.
+    pub fn type_text(&mut self, text: &str) {
+        for ch in text.chars() {
+            let allowed = ch.is_alphanumeric() || [' ', '-', '\''].contains(&ch);
+            if allowed && self.name.chars().count() < MAX_NAME {
+                self.name.push(ch);
+            }
+        }
+        self.character.rename(&self.name);
+    }
+
+    /// Deletes the name's last character.
+    pub fn backspace(&mut self) {
+        self.name.pop();
+        self.character.rename(&self.name);
+    }
+
+    /// Every rule the character breaks now, one a line; empty when it is ready to save.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .character
+            .problems(&self.rules)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        if self.name.trim().is_empty() {
+            out.push("name: a character needs a name".into());
+        }
+        out
+    }
+
+    /// Saves the character to the user folder when no rule is broken, and returns its id.
+    pub fn save(&mut self) -> Result<String, String> {
+        let problems = self.problems();
+        if let Some(first) = problems.first() {
+            return Err(format!(
+                "Not saved: {first}{}",
+                if problems.len() > 1 {
+                    format!(" (and {} more, on the right)", problems.len() - 1)
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        character::save(&self.data, &self.rules.manifest.id, &self.character)
+            .map(|_| self.character.id().to_string())
+            .map_err(|e| format!("Not saved: {e}"))
+    }
+
+    /// What each row says.
+    pub fn labels(&self) -> Vec<String> {
+        let fields = self.fields();
+        let side_names: Vec<String> = crate::scenario::generate::side_defs(self.sides.max(2))
+            .into_iter()
+            .map(|d| d.name)
+            .collect();
+        self.rows()
+            .iter()
+            .map(|row| match *row {
+                EditRow::Template => format!(
+                    "Start from:  < {} >",
+                    self.templates
+                        .get(self.template)
+                        .map_or("nothing", |t| t.name())
+                ),
+                EditRow::Name if self.typing => {
+                    format!("Name:  {}_   (type; Enter: done)", self.name)
+                }
+                EditRow::Name => format!("Name:  {}   (Enter: type a name)", self.name),
+                EditRow::Joins => format!(
+                    "Joins:  < {} >",
+                    side_names.get(self.joins).map_or("side 1", String::as_str)
+                ),
+                EditRow::Field(i) => fields.get(i).map_or_else(String::new, field_label),
+                EditRow::Save => "Save and add to the skirmish".into(),
+                EditRow::Back => "Back to the builder".into(),
+            })
+            .collect()
+    }
+
+    /// The right-hand panel: what the character is and every rule it breaks.
+    pub fn panel(&self) -> String {
+        let mut out = vec![
+            format!("{} ({})", self.character.name(), self.character.id()),
+            format!(
+                "{} character, kept in {}",
+                self.rules.manifest.name,
+                character::file_in(&self.data, &self.rules.manifest.id, self.character.id())
+                    .display()
+            ),
+            String::new(),
+        ];
+        let problems = self.problems();
+        if problems.is_empty() {
+            out.push("Ready: it breaks no rule of the ruleset.".into());
+        } else {
+            out.push("Before it can be saved:".into());
+            out.extend(problems.iter().map(|p| format!("- {p}")));
+        }
+        out.join("\n")
+    }
+}
+
+/// A field's row: its heading, name and value.
+fn field_label(f: &Field) -> String {
+    match &f.value {
+        Value::Number(v) => format!("{}: {}:  < {v} >", f.group, f.label),
+        Value::Choice { chosen, options } => format!(
+            "{}: {}:  < {} >",
+            f.group,
+            f.label,
+            options
+                .iter()
+                .find(|(id, _)| id == chosen)
+                .map_or(chosen.as_str(), |(_, l)| l.as_str())
+        ),
+        Value::Toggle(on) => format!(
+            "{}:  [{}] {}",
+            f.group,
+            if *on { "x" } else { " " },
+            f.label
+        ),
+    }
+}
+
+/// Marks an editor row's text; `0` is its place on screen, not in [`CharacterEditor::rows`].
+#[derive(Component)]
+struct EditRowText(usize);
+
+/// The editor's texts other than its rows.
+#[derive(Component, Clone, Copy, PartialEq, Eq)]
+enum EditPart {
+    /// The character and the rules it breaks.
+    Panel,
+    /// The refusal or help under the rows.
+    Message,
+}
+
+/// The most rows shown at once; the list scrolls to keep the highlight in view.
+const VISIBLE: usize = 24;
+
+/// The first row shown, so the highlighted one is in view with a few rows around it.
+fn first_shown(row: usize, rows: usize) -> usize {
+    row.saturating_sub(VISIBLE / 2)
+        .min(rows.saturating_sub(VISIBLE))
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(Screen::CharacterEditor), spawn_editor)
+        .add_systems(
+            Update,
+            (
+                type_character_name,
+                navigate_editor,
+                click_editor_rows,
+                draw_editor,
+            )
+                .chain()
+                .run_if(in_state(Screen::CharacterEditor)),
+        );
+}
+
+fn spawn_editor(mut commands: Commands) {
+    commands
+        .spawn((
+            Name::new("Character editor"),
+            DespawnOnExit(Screen::CharacterEditor),
+            Node {
+                width: percent(100),
+                height: percent(100),
+                flex_direction: FlexDirection::Row,
+                justify_content: JustifyContent::Center,
+                align_items: AlignItems::FlexStart,
+                padding: UiRect::top(px(12)),
+                column_gap: px(24),
+                ..default()
+            },
+            BackgroundColor(palette::BACKDROP),
+        ))
+        .with_children(|root| {
+            root.spawn(Node {
+                flex_direction: FlexDirection::Column,
+                row_gap: px(2),
+                width: px(600),
+                ..default()
+            })
+            .with_children(|col| {
+                col.spawn((
+                    Text::new("Make a character"),
+                    super::fonts::heading(30.0),
+                    TextColor(palette::ACCENT),
+                ));
+                for i in 0..VISIBLE {
+                    super::spawn_menu_row_padded(col, EditRowText(i), 600.0, 15.0, 1.0);
+                }
+                col.spawn((
+                    EditPart::Message,
+                    Text::new(""),
+                    TextFont::from_font_size(15.0),
+                    TextColor(palette::TEXT_DIM),
+                ));
+            });
+            root.spawn((
+                EditPart::Panel,
+                Text::new(""),
+                TextFont::from_font_size(15.0),
+                TextColor(palette::TEXT),
+                Node {
+                    max_width: px(560),
+                    margin: UiRect::top(px(48)),
+                    ..default()
+                },
+            ));
+        });
+}
+
+/// While the name is being typed: letters go to it, Backspace deletes, Enter or Escape ends.
+fn type_character_name(
+    mut typed: MessageReader<bevy::input::keyboard::KeyboardInput>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut editor: ResMut<CharacterEditor>,
+) {
+    if !editor.typing {
+        typed.clear();
+        return;
+    }
+    if keys.just_pressed(KeyCode::Backspace) {
+        editor.backspace();
+    }
+    for key in typed.read() {
+        if key.state != bevy::input::ButtonState::Pressed {
+            continue;
+        }
+        match &key.logical_key {
+            bevy::input::keyboard::Key::Character(c) => editor.type_text(c),
+            bevy::input::keyboard::Key::Space => editor.type_text(" "),
+            _ => {}
+        }
+    }
+    if keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::Escape) {
+        editor.typing = false;
+        editor.just_named = true;
+    }
+}
+
+/// Keys and gamepad: move, change, act; Escape goes back to the builder.
+fn navigate_editor(input: PlayerInput, mut editor: ResMut<CharacterEditor>, mut fx: EditEffects) {
+    if editor.typing {
+        return;
+    }
+    if editor.just_named {
+        editor.just_named = false;
+        return;
+    }
+    let Some(actions) = input.any() else {
+        return;
+    };
+    let rows = editor.rows().len();
+    if actions.just_pressed(&GameAction::Down) {
+        editor.row = (editor.row + 1) % rows;
+    }
+    if actions.just_pressed(&GameAction::Up) {
+        editor.row = (editor.row + rows - 1) % rows;
+    }
+    if actions.just_pressed(&GameAction::Left) {
+        editor.change(-1);
+    }
+    if actions.just_pressed(&GameAction::Right) {
+        editor.change(1);
+    }
+    if actions.just_pressed(&GameAction::Cancel) {
+        fx.next.set(Screen::Builder);
+    }
+    if actions.just_pressed(&GameAction::Confirm) {
+        run_edit_row(&mut editor, &mut fx);
+    }
+}
+
+/// What running an editor row may touch besides the editor.
+#[derive(bevy::ecs::system::SystemParam)]
+struct EditEffects<'w> {
+    builder: Option<ResMut<'w, Builder>>,
+    next: ResMut<'w, NextState<Screen>>,
+}
+
+/// Enter or a click on a row: typing the name, saving, going back, or stepping the value.
+fn run_edit_row(editor: &mut CharacterEditor, fx: &mut EditEffects) {
+    match editor.rows().get(editor.row).copied() {
+        Some(EditRow::Name) => {
+            editor.typing = true;
+            editor.message = None;
+        }
+        Some(EditRow::Save) => match editor.save() {
+            Ok(id) => {
+                if let Some(b) = fx.builder.as_mut() {
+                    b.take_character(&id, editor.joins);
+                }
+                fx.next.set(Screen::Builder);
+            }
+            Err(e) => editor.message = Some(e),
+        },
+        Some(EditRow::Back) => fx.next.set(Screen::Builder),
+        _ => editor.change(1),
+    }
+}
+
+fn click_editor_rows(
+    rows: Query<(&Interaction, &EditRowText), Changed<Interaction>>,
+    mut moved: MessageReader<bevy::window::CursorMoved>,
+    mut editor: ResMut<CharacterEditor>,
+    mut fx: EditEffects,
+) {
+    let pointer_moved = moved.read().count() > 0;
+    let first = first_shown(editor.row, editor.rows().len());
+    for (interaction, row) in &rows {
+        if let Some(pointer) = super::RowPointer::of(*interaction, pointer_moved) {
+            editor.row = first + row.0;
+            if pointer == super::RowPointer::Press {
+                run_edit_row(&mut editor, &mut fx);
+            }
+        }
+    }
+}
+
+/// Writes the rows in view, the message and the panel when the editor changes.
+fn draw_editor(
+    editor: Res<CharacterEditor>,
+    mut rows: Query<(&EditRowText, &Children, &mut Node, &mut BorderColor)>,
+    mut texts: Query<&mut Text, Without<EditPart>>,
+    mut parts: Query<(&EditPart, &mut Text, &mut TextColor)>,
+) {
+    if !editor.is_changed() {
+        return;
+    }
+    for (part, mut text, mut colour) in &mut parts {
+        let (want, tint) = match part {
+            EditPart::Panel => (editor.panel(), palette::TEXT),
+            EditPart::Message => match &editor.message {
+                Some(m) if m.starts_with("Refused") || m.starts_with("Not saved") => {
+                    (m.clone(), palette::DANGER)
+                }
+                Some(m) => (m.clone(), palette::TEXT_DIM),
+                None => (
+                    "Up/Down: row   Left/Right: change   Enter: act   Esc: back".into(),
+                    palette::TEXT_DIM,
+                ),
+            },
+        };
+        if text.0 != want {
+            text.0 = want;
+        }
+        colour.0 = tint;
+    }
+    let labels = editor.labels();
+    let first = first_shown(editor.row, labels.len());
+    for (row, children, mut node, mut border) in &mut rows {
+        let at = first + row.0;
+        super::show_menu_row(
+            labels.get(at).map(String::as_str),
+            at == editor.row,
+            (children, &mut node, &mut border),
+            &mut texts,
+        );
+    }
+}

@@ -1,0 +1,210 @@
+//! Headless app tests of the skirmish builder and its character editor: the title screen's
+//! Build row, a character made and saved in the editor, and the skirmish played to its end.
+
+use bevy::prelude::*;
+
+use gridclash::gui::{PlayOptions, Screen, SideControl};
+
+use crate::gui_app::{app_in, data_dir, screen, session, tap};
+use gridclash::gui::control::Pace;
+
+/// Types `text` as key presses carrying characters, as a keyboard does.
+fn type_text(app: &mut App, text: &str) {
+    for ch in text.chars() {
+        app.world_mut()
+            .write_message(bevy::input::keyboard::KeyboardInput {
+                key_code: KeyCode::Unidentified(bevy::input::keyboard::NativeKeyCode::Unidentified),
+                logical_key: bevy::input::keyboard::Key::Character(ch.to_string().into()),
+                state: bevy::input::ButtonState::Pressed,
+                text: Some(ch.to_string().into()),
+                repeat: false,
+                window: Entity::PLACEHOLDER,
+            });
+    }
+    app.update();
+}
+
+/// Makes "Kale" in the character editor from the DBU Brawler: a Force raised past its Tier of
+/// Power's cap is refused naming the rule, a point moved from Force to Intellect keeps the
+/// build's budget, and the character is saved to the user folder and joins Red.
+fn make_kale_in_the_editor(app: &mut App) {
+    use gridclash::gui::character_editor::{CharacterEditor, EditRow};
+    assert_eq!(screen(app), Screen::CharacterEditor);
+    let go = |app: &mut App, row: EditRow, key: KeyCode| {
+        let at = app
+            .world()
+            .resource::<CharacterEditor>()
+            .rows()
+            .iter()
+            .position(|r| *r == row)
+            .unwrap_or_else(|| panic!("no row {row:?}"));
+        app.world_mut().resource_mut::<CharacterEditor>().row = at;
+        tap(app, key);
+    };
+    let field = |app: &App, key: &str| {
+        let e = app.world().resource::<CharacterEditor>();
+        EditRow::Field(
+            e.fields()
+                .iter()
+                .position(|f| f.key == key)
+                .unwrap_or_else(|| panic!("no field {key}")),
+        )
+    };
+    go(app, EditRow::Name, KeyCode::Enter);
+    assert!(app.world().resource::<CharacterEditor>().typing);
+    for _ in 0.."New Hero".len() {
+        tap(app, KeyCode::Backspace);
+    }
+    type_text(app, "Kale");
+    tap(app, KeyCode::Enter);
+    let e = app.world().resource::<CharacterEditor>();
+    assert!(!e.typing);
+    assert_eq!(e.character.id(), "kale");
+    // Force up until the ruleset refuses; the refusal names the rule and the value stays.
+    let fo = field(app, "attributes.FO");
+    let mut raised = 0;
+    let refusal = loop {
+        go(app, fo, KeyCode::ArrowRight);
+        let m = app.world().resource::<CharacterEditor>().message.clone();
+        match m {
+            Some(m) if m.starts_with("Refused") => break m,
+            _ => raised += 1,
+        }
+        assert!(raised < 30, "Force was never refused");
+    };
+    assert!(refusal.contains("over the cap"), "{refusal}");
+    // Saving while the points do not add up is refused too, listing the rule.
+    if raised > 0 {
+        go(app, EditRow::Save, KeyCode::Enter);
+        assert_eq!(screen(app), Screen::CharacterEditor);
+        let m = app.world().resource::<CharacterEditor>().message.clone();
+        assert!(m.is_some_and(|m| m.contains("add up to")));
+    }
+    for _ in 0..=raised {
+        go(app, fo, KeyCode::ArrowLeft);
+    }
+    let int = field(app, "attributes.IN");
+    go(app, int, KeyCode::ArrowRight);
+    let e = app.world().resource::<CharacterEditor>();
+    assert!(e.problems().is_empty(), "{:?}", e.problems());
+    go(app, EditRow::Save, KeyCode::Enter);
+    app.update();
+    assert_eq!(screen(app), Screen::Builder);
+}
+
+/// The skirmish builder from the title screen: a 3 v 3 of roster units (one swapped for
+/// another entry, one added and removed again) and one character made in the editor, on a
+/// generated field, saved as a scenario in the player's own folder, played to its end by the
+/// computer, and listed by the title after; the character is kept in the user folder.
+#[test]
+fn gui_builder_makes_a_three_a_side_skirmish_with_an_edited_character_and_plays_it_to_the_end() {
+    use gridclash::gui::builder::{BuildRow, Builder};
+    use gridclash::gui::title::{Row, TitleMenu};
+    let dir = data_dir();
+    let mut app = app_in(
+        PlayOptions {
+            seed: 4,
+            ..default()
+        },
+        dir.clone(),
+    );
+    let build = app
+        .world()
+        .resource::<TitleMenu>()
+        .rows()
+        .iter()
+        .position(|r| *r == Row::Build)
+        .expect("a Build row");
+    app.world_mut().resource_mut::<TitleMenu>().row = build;
+    tap(&mut app, KeyCode::Enter);
+    app.update();
+    assert_eq!(screen(&app), Screen::Builder);
+    let go = |app: &mut App, row: BuildRow, key: KeyCode| {
+        let at = app
+            .world()
+            .resource::<Builder>()
+            .rows()
+            .iter()
+            .position(|r| *r == row)
+            .unwrap_or_else(|| panic!("no row {row:?}"));
+        app.world_mut().resource_mut::<Builder>().row = at;
+        tap(app, key);
+    };
+    // The computer plays Red too (easy), so the battle runs to its end by itself.
+    go(&mut app, BuildRow::Player(0), KeyCode::ArrowRight);
+    // Red's second unit: the next roster entry; a fourth unit added, then removed.
+    let before = app.world().resource::<Builder>().sides[0].units.clone();
+    go(&mut app, BuildRow::Unit(0, 1), KeyCode::ArrowRight);
+    go(&mut app, BuildRow::AddUnit(0), KeyCode::Enter);
+    assert_eq!(app.world().resource::<Builder>().sides[0].units.len(), 4);
+    go(&mut app, BuildRow::Unit(0, 3), KeyCode::Enter);
+    // A character of one's own joins Red in place of its third roster unit.
+    go(&mut app, BuildRow::NewCharacter, KeyCode::Enter);
+    app.update();
+    make_kale_in_the_editor(&mut app);
+    assert_eq!(
+        app.world().resource::<Builder>().sides[0]
+            .units
+            .last()
+            .map(String::as_str),
+        Some("kale")
+    );
+    assert!(dir.join("characters/dbu/kale.ron").is_file());
+    go(&mut app, BuildRow::Unit(0, 2), KeyCode::Enter);
+    let b = app.world().resource::<Builder>().clone();
+    assert_eq!(b.sides[0].units[2], "kale");
+    assert_eq!(
+        b.sides[0].control,
+        SideControl::Ai(gridclash::ai::Policy::Easy)
+    );
+    assert_eq!(b.sides[0].units.len(), 3);
+    assert_eq!(b.sides[1].units.len(), 3);
+    assert_ne!(b.sides[0].units[1], before[1], "the unit was swapped");
+    assert!(
+        b.preview().lines().any(|l| l.contains('1')),
+        "{}",
+        b.preview()
+    );
+    go(&mut app, BuildRow::SaveAndPlay, KeyCode::Enter);
+    app.update();
+    assert_eq!(
+        screen(&app),
+        Screen::Battle,
+        "{:?}",
+        app.world().resource::<Builder>().message
+    );
+    let file = dir.join("scenarios").join("skirmish-dbu-1.ron");
+    assert!(file.is_file());
+    let saved = gridclash::scenario::load(&file).expect("the saved skirmish loads");
+    assert_eq!(saved.scenario.units.len(), 6);
+    assert_eq!(
+        saved.scenario.characters.len(),
+        1,
+        "the scenario carries Kale"
+    );
+    assert_eq!(saved.scenario.units[2].archetype.as_deref(), Some("kale"));
+    assert_eq!(
+        saved.scenario.units[1].archetype.as_deref(),
+        Some(b.sides[0].units[1].as_str())
+    );
+    assert_eq!(session(&mut app).spec.scenario, file.to_string_lossy());
+    app.world_mut().resource_mut::<Pace>().seconds_per_command = 0.0;
+    for _ in 0..20_000 {
+        app.update();
+        if screen(&app) == Screen::End {
+            break;
+        }
+    }
+    assert_eq!(
+        screen(&app),
+        Screen::End,
+        "the computer finishes the skirmish"
+    );
+    // Back on the title, the skirmish is listed as the player's own.
+    let menu = TitleMenu::in_folder(4, dir.join("scenarios"));
+    assert!(
+        menu.scenarios
+            .iter()
+            .any(|s| s.yours && s.id == file.to_string_lossy())
+    );
+}
