@@ -147,6 +147,8 @@ impl Character {
         }
         out.extend(self.choices(rules));
         out.extend(self.toggles(rules));
+        // The sheet's head (pools, weapon, size, stage…) first; the rest in the rules' order.
+        out.sort_by_key(|f| f.group != "Sheet");
         out
     }
 

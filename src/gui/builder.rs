@@ -219,6 +219,12 @@ impl Builder {
             ));
         } else {
             plan.units.push(id.to_string());
+            let row = BuildRow::Unit(side, plan.units.len() - 1);
+            self.row = self
+                .rows()
+                .iter()
+                .position(|r| *r == row)
+                .unwrap_or(self.row);
         }
     }
 

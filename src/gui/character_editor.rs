@@ -330,7 +330,7 @@ fn spawn_editor(mut commands: Commands) {
                 TextFont::from_font_size(15.0),
                 TextColor(palette::TEXT),
                 Node {
-                    max_width: px(560),
+                    width: px(560),
                     margin: UiRect::top(px(48)),
                     ..default()
                 },

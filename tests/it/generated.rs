@@ -346,6 +346,14 @@ fn generate_map_command_writes_into_your_scenarios_and_never_overwrites() {
         "{}",
         String::from_utf8_lossy(&paths.stdout)
     );
+    assert!(
+        String::from_utf8_lossy(&paths.stdout).contains(&format!(
+            "your characters: {}",
+            data.join("characters").display()
+        )),
+        "{}",
+        String::from_utf8_lossy(&paths.stdout)
+    );
     let bad = run(&["generate-map", "--ruleset", "chess"]);
     assert!(String::from_utf8_lossy(&bad.stderr).contains("there is no ruleset `chess`"));
 }
