@@ -61,6 +61,8 @@ pub enum BuildRow {
     Unit(usize, usize),
     /// Adds a unit to side `i`.
     AddUnit(usize),
+    /// Opens the map editor on the field as built.
+    EditField,
     /// Opens the character editor: the character made joins a side.
     NewCharacter,
     /// The balance check of the skirmish as built.
@@ -262,6 +264,7 @@ impl Builder {
             rows.push(BuildRow::AddUnit(i));
         }
         rows.extend([
+            BuildRow::EditField,
             BuildRow::NewCharacter,
             BuildRow::Balance,
             BuildRow::SaveAndPlay,
@@ -288,14 +291,9 @@ impl Builder {
 
     /// The scenario the choices make, or why they cannot make one.
     pub fn scenario(&self) -> Result<Scenario, String> {
-        let rules = self.rules().ok_or("the ruleset does not load")?;
-        let used = self.used_characters();
-        let rules = character::add_to(&rules, &used).map_err(|problems| {
-            let (i, p) = &problems[0];
-            format!("{}: {p}", used[*i].name())
-        })?;
+        let rules = self.rules_with_own()?;
         let mut s = generate(&self.recipe(), &rules).map_err(|e| e.to_string())?;
-        s.characters = used;
+        s.characters = self.used_characters();
         s.name = format!(
             "Skirmish: {}",
             self.sides
@@ -315,6 +313,22 @@ impl Builder {
             s.description
         );
         Ok(s)
+    }
+
+    /// The chosen ruleset with the player's own characters that the sides field added to its
+    /// roster: the rules the skirmish is made and edited with.
+    pub fn rules_with_own(&self) -> Result<Arc<Rules>, String> {
+        let rules = self.rules().ok_or("the ruleset does not load")?;
+        let used = self.used_characters();
+        if used.is_empty() {
+            return Ok(rules);
+        }
+        character::add_to(&rules, &used)
+            .map(Arc::new)
+            .map_err(|problems| {
+                let (i, p) = &problems[0];
+                format!("{}: {p}", used[*i].name())
+            })
     }
 
     /// Roster ids as names, joined.
@@ -439,6 +453,7 @@ impl Builder {
                     self.name_of(&self.sides[i].units[k])
                 ),
                 BuildRow::AddUnit(i) => format!("      + add a unit to {}", side_names[i]),
+                BuildRow::EditField => "Edit the field by hand…".into(),
                 BuildRow::NewCharacter => "Make a character of your own…".into(),
                 BuildRow::Balance => self.balance_row(meter),
                 BuildRow::SaveAndPlay => "Save and play".into(),
@@ -626,16 +641,26 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// The most rows the screen has room for (4 sides of 2 units, or 2 of 6).
-const MAX_ROWS: usize = 26;
+const MAX_ROWS: usize = 27;
 
 fn spawn_builder(
     mut commands: Commands,
     options: Res<super::PlayOptions>,
     data: Res<DataDir>,
-    builder: Option<Res<Builder>>,
+    builder: Option<ResMut<Builder>>,
+    saved: Option<Res<super::character_editor::SavedCharacter>>,
 ) {
-    if builder.is_none() {
-        commands.insert_resource(Builder::new(options.seed, scenario::user_dir_in(&data.0)));
+    match builder {
+        None => {
+            commands.insert_resource(Builder::new(options.seed, scenario::user_dir_in(&data.0)))
+        }
+        // Back from the character editor with a character saved: it joins its side.
+        Some(mut builder) => {
+            if let Some(saved) = saved {
+                builder.take_character(&saved.id, saved.side);
+                commands.remove_resource::<super::character_editor::SavedCharacter>();
+            }
+        }
     }
     commands
         .spawn((
@@ -669,7 +694,7 @@ fn spawn_builder(
                     TextColor(palette::ACCENT),
                 ));
                 for i in 0..MAX_ROWS {
-                    super::spawn_menu_row_padded(col, BuildRowText(i), 620.0, 15.0, 1.0);
+                    super::spawn_menu_row_padded(col, BuildRowText(i), 620.0, 14.0, 1.0);
                 }
                 col.spawn((
                     BuildPart::Message,
@@ -767,6 +792,25 @@ fn run_row(builder: &mut Builder, fx: &mut BuildEffects) {
                     fx.next.set(Screen::Battle);
                 }
                 Err(e) => builder.message = Some(format!("Could not start: {e}")),
+            }
+        }
+        Some(BuildRow::EditField) => {
+            let made = builder
+                .scenario()
+                .and_then(|s| Ok((s, builder.rules_with_own()?)));
+            match made {
+                Ok((s, rules)) => {
+                    fx.commands
+                        .insert_resource(super::map_editor::MapEditor::new(
+                            s,
+                            rules,
+                            builder.sides.iter().map(|p| p.control).collect(),
+                            builder.seed,
+                            builder.own_dir.clone(),
+                        ));
+                    fx.next.set(Screen::MapEditor);
+                }
+                Err(e) => builder.message = Some(format!("No field to edit: {e}")),
             }
         }
         Some(BuildRow::NewCharacter) => {

@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
-use super::builder::Builder;
 use super::input::{GameAction, PlayerInput};
 use super::{Screen, palette};
 use crate::character::{self, Character, Field, Value};
@@ -400,10 +399,18 @@ fn navigate_editor(input: PlayerInput, mut editor: ResMut<CharacterEditor>, mut 
     }
 }
 
+/// A character the editor saved, for the builder to field when it is shown again: its id
+/// and the side it joins.
+#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+pub struct SavedCharacter {
+    pub id: String,
+    pub side: usize,
+}
+
 /// What running an editor row may touch besides the editor.
 #[derive(bevy::ecs::system::SystemParam)]
-struct EditEffects<'w> {
-    builder: Option<ResMut<'w, Builder>>,
+struct EditEffects<'w, 's> {
+    commands: Commands<'w, 's>,
     next: ResMut<'w, NextState<Screen>>,
 }
 
@@ -416,9 +423,10 @@ fn run_edit_row(editor: &mut CharacterEditor, fx: &mut EditEffects) {
         }
         Some(EditRow::Save) => match editor.save() {
             Ok(id) => {
-                if let Some(b) = fx.builder.as_mut() {
-                    b.take_character(&id, editor.joins);
-                }
+                fx.commands.insert_resource(SavedCharacter {
+                    id,
+                    side: editor.joins,
+                });
                 fx.next.set(Screen::Builder);
             }
             Err(e) => editor.message = Some(e),

@@ -21,6 +21,7 @@ pub mod hud;
 pub mod icons;
 pub mod input;
 pub mod load_screen;
+pub mod map_editor;
 pub mod mouse;
 pub mod pace;
 pub mod page;
@@ -57,6 +58,8 @@ pub enum Screen {
     Builder,
     /// The character editor, reached from the builder.
     CharacterEditor,
+    /// The map editor, reached from the builder.
+    MapEditor,
 }
 
 /// Where saves and replays are read and written (see [`crate::save::slots`]).
@@ -232,8 +235,11 @@ pub fn logic_plugin(app: &mut App) {
             redraw::plugin,
             title::plugin,
             balance_meter::plugin,
-            builder::plugin,
-            character_editor::plugin,
+            (
+                builder::plugin,
+                character_editor::plugin,
+                map_editor::plugin,
+            ),
             settings_screen::plugin,
             end::plugin,
             load_screen::plugin,

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+pub mod edit;
 pub mod generate;
 pub mod guide;
 pub mod reach;

@@ -208,3 +208,96 @@ fn gui_builder_makes_a_three_a_side_skirmish_with_an_edited_character_and_plays_
             .any(|s| s.yours && s.id == file.to_string_lossy())
     );
 }
+
+/// The map editor from the builder: a wall on a unit's square refused with the rule, a wall
+/// painted on open ground, undone and redone with Z and Y, the field widened from the menu,
+/// then saved into the player's folder and played; the saved file has the wall.
+#[test]
+fn gui_map_editor_paints_refuses_undoes_and_saves_a_playable_field() {
+    use gridclash::grid::Square;
+    use gridclash::gui::builder::{BuildRow, Builder};
+    use gridclash::gui::map_editor::{Focus, MENU, MapEditor, MenuRow};
+    use gridclash::scenario::edit::Brush;
+    let dir = data_dir();
+    let mut app = app_in(
+        PlayOptions {
+            seed: 4,
+            ..default()
+        },
+        dir.clone(),
+    );
+    app.world_mut()
+        .insert_resource(Builder::new(4, dir.join("scenarios")));
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Builder);
+    app.update();
+    let at = app
+        .world()
+        .resource::<Builder>()
+        .rows()
+        .iter()
+        .position(|r| *r == BuildRow::EditField)
+        .expect("an Edit row");
+    app.world_mut().resource_mut::<Builder>().row = at;
+    tap(&mut app, KeyCode::Enter);
+    app.update();
+    assert_eq!(screen(&app), Screen::MapEditor);
+    let wall = app
+        .world()
+        .resource::<MapEditor>()
+        .brushes()
+        .iter()
+        .position(|(_, b)| *b == Brush::Terrain('#'))
+        .expect("a wall brush");
+    let unit = {
+        let e = app.world().resource::<MapEditor>();
+        let u = e.edit.scenario.units[0].at;
+        Square::new(u.0, u.1)
+    };
+    {
+        let mut e = app.world_mut().resource_mut::<MapEditor>();
+        e.brush = wall;
+        e.cursor = unit;
+    }
+    tap(&mut app, KeyCode::Enter);
+    let m = app.world().resource::<MapEditor>().message.clone();
+    assert!(
+        m.as_deref()
+            .is_some_and(|m| m.contains("no one can stand there")),
+        "{m:?}"
+    );
+    let open = Square::new(8, 6);
+    app.world_mut().resource_mut::<MapEditor>().cursor = open;
+    tap(&mut app, KeyCode::Enter);
+    let symbol = |app: &App| app.world().resource::<MapEditor>().edit.symbol_at(open);
+    assert_eq!(symbol(&app), Some('#'));
+    tap(&mut app, KeyCode::KeyZ);
+    assert_ne!(symbol(&app), Some('#'), "undone");
+    tap(&mut app, KeyCode::KeyY);
+    assert_eq!(symbol(&app), Some('#'), "redone");
+    // The menu: one square wider, then saved and played.
+    tap(&mut app, KeyCode::Tab);
+    assert_eq!(app.world().resource::<MapEditor>().focus, Focus::Menu);
+    let row = |r: MenuRow| MENU.iter().position(|m| *m == r).expect("row");
+    app.world_mut().resource_mut::<MapEditor>().row = row(MenuRow::Width);
+    tap(&mut app, KeyCode::ArrowRight);
+    assert_eq!(
+        app.world().resource::<MapEditor>().edit.scenario.map.width,
+        17
+    );
+    app.world_mut().resource_mut::<MapEditor>().row = row(MenuRow::SaveAndPlay);
+    tap(&mut app, KeyCode::Enter);
+    app.update();
+    assert_eq!(
+        screen(&app),
+        Screen::Battle,
+        "{:?}",
+        app.world().resource::<MapEditor>().message
+    );
+    let file = dir.join("scenarios").join("skirmish-dbu-1.ron");
+    let saved = gridclash::scenario::load(&file).expect("the edited field validates");
+    assert_eq!(saved.scenario.map.width, 17);
+    assert_eq!(saved.scenario.map.rows[6].chars().nth(8), Some('#'));
+    assert_eq!(session(&mut app).spec.scenario, file.to_string_lossy());
+}

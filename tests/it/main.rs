@@ -35,6 +35,7 @@ mod hide;
 mod icons;
 mod invariants;
 mod licences;
+mod map_edit;
 mod movement;
 mod numbers;
 mod odds;
