@@ -42,6 +42,19 @@ pub fn packaged_places(exe: &Path, name: &str) -> Vec<PathBuf> {
     out
 }
 
+/// The `.ron` files directly in `dir`, sorted by name; none when it does not exist.
+pub fn ron_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "ron"))
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@
 //! shipped combatant.
 
 mod sheet;
+pub mod team;
 
 use std::path::{Path, PathBuf};
 
@@ -328,16 +329,7 @@ pub fn file_in(data: &Path, ruleset: &str, id: &str) -> PathBuf {
 /// The characters kept for `ruleset` in the data directory `data`, sorted by file name, each
 /// read or with the error that names its file, line and field.
 pub fn read_all(data: &Path, ruleset: &str) -> Vec<(PathBuf, Result<Character, CharacterError>)> {
-    let dir = user_dir_in(data).join(ruleset);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|d| {
-            d.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
+    crate::paths::ron_files(&user_dir_in(data).join(ruleset))
         .into_iter()
         .map(|f| {
             let read = read(&f).and_then(|cf| {

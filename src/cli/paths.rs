@@ -16,6 +16,10 @@ pub fn paths() -> Result<ExitCode, String> {
         "your characters: {}",
         gridclash::character::user_dir_in(&gridclash::save::slots::data_dir()).display()
     );
+    println!(
+        "your teams: {}",
+        gridclash::character::team::dir_in(&gridclash::save::slots::data_dir()).display()
+    );
     #[cfg(feature = "gui")]
     if let Some(settings) = gridclash::gui::settings::settings_path() {
         println!("settings: {}", settings.display());

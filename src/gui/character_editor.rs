@@ -262,12 +262,6 @@ enum EditPart {
 /// The most rows shown at once; the list scrolls to keep the highlight in view.
 const VISIBLE: usize = 24;
 
-/// The first row shown, so the highlighted one is in view with a few rows around it.
-fn first_shown(row: usize, rows: usize) -> usize {
-    row.saturating_sub(VISIBLE / 2)
-        .min(rows.saturating_sub(VISIBLE))
-}
-
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::CharacterEditor), spawn_editor)
         .add_systems(
@@ -284,45 +278,23 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn spawn_editor(mut commands: Commands) {
-    commands
-        .spawn((
-            Name::new("Character editor"),
-            DespawnOnExit(Screen::CharacterEditor),
-            Node {
-                width: percent(100),
-                height: percent(100),
-                flex_direction: FlexDirection::Row,
-                justify_content: JustifyContent::Center,
-                align_items: AlignItems::FlexStart,
-                padding: UiRect::top(px(12)),
-                column_gap: px(24),
-                ..default()
-            },
-            BackgroundColor(palette::BACKDROP),
-        ))
-        .with_children(|root| {
-            root.spawn(Node {
-                flex_direction: FlexDirection::Column,
-                row_gap: px(2),
-                width: px(600),
-                ..default()
-            })
-            .with_children(|col| {
-                col.spawn((
-                    Text::new("Make a character"),
-                    super::fonts::heading(30.0),
-                    TextColor(palette::ACCENT),
-                ));
-                for i in 0..VISIBLE {
-                    super::spawn_menu_row_padded(col, EditRowText(i), 600.0, 15.0, 1.0);
-                }
-                col.spawn((
-                    EditPart::Message,
-                    Text::new(""),
-                    TextFont::from_font_size(15.0),
-                    TextColor(palette::TEXT_DIM),
-                ));
-            });
+    super::spawn_menu_page(
+        &mut commands,
+        Screen::CharacterEditor,
+        "Make a character",
+        600.0,
+        |col| {
+            for i in 0..VISIBLE {
+                super::spawn_menu_row_padded(col, EditRowText(i), 600.0, 15.0, 1.0);
+            }
+            col.spawn((
+                EditPart::Message,
+                Text::new(""),
+                TextFont::from_font_size(15.0),
+                TextColor(palette::TEXT_DIM),
+            ));
+        },
+        |root| {
             root.spawn((
                 EditPart::Panel,
                 Text::new(""),
@@ -334,7 +306,8 @@ fn spawn_editor(mut commands: Commands) {
                     ..default()
                 },
             ));
-        });
+        },
+    );
 }
 
 /// While the name is being typed: letters go to it, Backspace deletes, Enter or Escape ends.
@@ -443,7 +416,7 @@ fn click_editor_rows(
     mut fx: EditEffects,
 ) {
     let pointer_moved = moved.read().count() > 0;
-    let first = first_shown(editor.row, editor.rows().len());
+    let first = super::first_shown(editor.row, editor.rows().len(), VISIBLE);
     for (interaction, row) in &rows {
         if let Some(pointer) = super::RowPointer::of(*interaction, pointer_moved) {
             editor.row = first + row.0;
@@ -484,7 +457,7 @@ fn draw_editor(
         colour.0 = tint;
     }
     let labels = editor.labels();
-    let first = first_shown(editor.row, labels.len());
+    let first = super::first_shown(editor.row, labels.len(), VISIBLE);
     for (row, children, mut node, mut border) in &mut rows {
         let at = first + row.0;
         super::show_menu_row(

@@ -368,23 +368,31 @@ fn spawn_map_editor(
         let art = super::art::make_art(&mut images, &editor.rules.terrain.types);
         commands.insert_resource(Tiles(art.terrain));
     }
-    commands
-        .spawn((
-            Name::new("Map editor"),
-            DespawnOnExit(Screen::MapEditor),
-            Node {
-                width: percent(100),
-                height: percent(100),
-                flex_direction: FlexDirection::Row,
-                justify_content: JustifyContent::Center,
-                align_items: AlignItems::FlexStart,
-                padding: UiRect::top(px(12)),
-                column_gap: px(20),
-                ..default()
-            },
-            BackgroundColor(palette::BACKDROP),
-        ))
-        .with_children(|root| {
+    super::spawn_menu_page(
+        &mut commands,
+        Screen::MapEditor,
+        "Edit the field",
+        460.0,
+        |col| {
+            for i in 0..MENU.len() {
+                super::spawn_menu_row_padded(col, MenuRowText(i), 460.0, 15.0, 1.0);
+            }
+            col.spawn((
+                EditorReport,
+                Text::new(""),
+                TextFont::from_font_size(14.0),
+                TextColor(palette::TEXT),
+            ));
+            col.spawn((
+                Text::new(
+                    "Arrows: move   Enter/click: paint   Tab: field or menu\n\
+                     1-9: brush   Z/Y: undo/redo   Esc: back",
+                ),
+                TextFont::from_font_size(13.0),
+                TextColor(palette::TEXT_DIM),
+            ));
+        },
+        |root| {
             root.spawn((
                 FieldGrid(UVec2::ZERO),
                 Node {
@@ -393,37 +401,8 @@ fn spawn_map_editor(
                     ..default()
                 },
             ));
-            root.spawn(Node {
-                flex_direction: FlexDirection::Column,
-                row_gap: px(2),
-                width: px(460),
-                ..default()
-            })
-            .with_children(|col| {
-                col.spawn((
-                    Text::new("Edit the field"),
-                    super::fonts::heading(30.0),
-                    TextColor(palette::ACCENT),
-                ));
-                for i in 0..MENU.len() {
-                    super::spawn_menu_row_padded(col, MenuRowText(i), 460.0, 15.0, 1.0);
-                }
-                col.spawn((
-                    EditorReport,
-                    Text::new(""),
-                    TextFont::from_font_size(14.0),
-                    TextColor(palette::TEXT),
-                ));
-                col.spawn((
-                    Text::new(
-                        "Arrows: move   Enter/click: paint   Tab: field or menu\n\
-                         1-9: brush   Z/Y: undo/redo   Esc: back",
-                    ),
-                    TextFont::from_font_size(13.0),
-                    TextColor(palette::TEXT_DIM),
-                ));
-            });
-        });
+        },
+    );
 }
 
 /// Keys and gamepad: Tab moves between the field and the menu; on the field the arrows move

@@ -119,6 +119,60 @@ pub fn screen_root(name: &'static str, screen: Screen, row_gap: f32) -> impl Bun
     )
 }
 
+/// The first of a long menu's rows to show when `visible` fit: the highlighted `row` in view
+/// with rows around it, the list scrolling with it.
+pub fn first_shown(row: usize, rows: usize, visible: usize) -> usize {
+    row.saturating_sub(visible / 2)
+        .min(rows.saturating_sub(visible))
+}
+
+/// A menu screen's page (the builder and its editors): the backdrop, and side by side from the
+/// top a column `width` wide headed by `heading`, filled by `column`, and whatever `beside`
+/// puts to its right. It is despawned when `screen` is left.
+pub fn spawn_menu_page(
+    commands: &mut Commands,
+    screen: Screen,
+    heading: &str,
+    width: f32,
+    column: impl FnOnce(&mut bevy::ecs::hierarchy::ChildSpawnerCommands),
+    beside: impl FnOnce(&mut bevy::ecs::hierarchy::ChildSpawnerCommands),
+) {
+    commands
+        .spawn((
+            Name::new(heading.to_string()),
+            DespawnOnExit(screen),
+            Node {
+                width: percent(100),
+                height: percent(100),
+                flex_direction: FlexDirection::Row,
+                justify_content: JustifyContent::Center,
+                // From the top: rows that come and go must not move the highlight.
+                align_items: AlignItems::FlexStart,
+                padding: UiRect::top(px(12)),
+                column_gap: px(24),
+                ..default()
+            },
+            BackgroundColor(palette::BACKDROP),
+        ))
+        .with_children(|root| {
+            root.spawn(Node {
+                flex_direction: FlexDirection::Column,
+                row_gap: px(2),
+                width: px(width),
+                ..default()
+            })
+            .with_children(|col| {
+                col.spawn((
+                    Text::new(heading.to_string()),
+                    fonts::heading(30.0),
+                    TextColor(palette::ACCENT),
+                ));
+                column(col);
+            });
+            beside(root);
+        });
+}
+
 /// One clickable row of a menu screen (title, load): a button with a text child, its
 /// highlight drawn as a border by the screen's own system.
 pub fn spawn_menu_row(

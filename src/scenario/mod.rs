@@ -10,6 +10,7 @@ pub mod edit;
 pub mod generate;
 pub mod guide;
 pub mod reach;
+pub mod restage;
 pub mod tiled_map;
 pub mod write;
 
@@ -169,18 +170,7 @@ pub fn user_dir_in(data: &Path) -> PathBuf {
     data.join("scenarios")
 }
 
-/// The `.ron` files directly in `dir`, sorted by name; none when it does not exist.
-pub fn ron_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|d| {
-            d.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "ron"))
-                .collect()
-        })
-        .unwrap_or_default();
-    out.sort();
-    out
-}
+pub use crate::paths::ron_files;
 
 /// The player's own scenario files in [`user_dir`], sorted by file name.
 pub fn user_files() -> Vec<PathBuf> {

@@ -301,3 +301,109 @@ fn gui_map_editor_paints_refuses_undoes_and_saves_a_playable_field() {
     assert_eq!(saved.scenario.map.rows[6].chars().nth(8), Some('#'));
     assert_eq!(session(&mut app).spec.scenario, file.to_string_lossy());
 }
+
+/// A side's team is saved to the teams folder and loaded into another side of a later
+/// skirmish; a team naming a unit the roster no longer has is refused, naming it.
+#[test]
+fn gui_builder_saves_a_team_and_loads_it_into_another_side() {
+    use gridclash::gui::builder::{BuildRow, Builder, TeamAction};
+    let dir = data_dir();
+    let mut b = Builder::new(4, dir.join("scenarios"));
+    b.sides[0].units = vec!["mage".into(), "mage".into()];
+    b.row = b
+        .rows()
+        .iter()
+        .position(|r| *r == BuildRow::Teams)
+        .expect("a Teams row");
+    b.team_action = 0;
+    assert_eq!(b.team_actions()[0], TeamAction::Save(0));
+    b.act();
+    assert!(
+        dir.join("teams/dbu/mage_mage.ron").is_file(),
+        "{:?}",
+        b.message
+    );
+    assert_eq!(b.teams.len(), 1);
+    // A new builder (a later visit) finds the team and loads it into Blue.
+    let mut later = Builder::new(5, dir.join("scenarios"));
+    later.row = later
+        .rows()
+        .iter()
+        .position(|r| *r == BuildRow::Teams)
+        .expect("Teams");
+    later.team_action = later
+        .team_actions()
+        .iter()
+        .position(|a| *a == TeamAction::Load(0, 1))
+        .expect("load into Blue");
+    assert!(later.labels(&Default::default())[later.row].contains("load Mage, Mage into Blue"));
+    later.act();
+    assert_eq!(later.sides[1].units, ["mage", "mage"]);
+    assert_eq!(
+        later.rows()[later.row],
+        BuildRow::Teams,
+        "the highlight stays"
+    );
+    // A team whose unit is gone is refused, naming it.
+    std::fs::write(
+        dir.join("teams/dbu/old.ron"),
+        "(ruleset: \"dbu\", name: \"Old\", units: [\"dragon\"])",
+    )
+    .expect("writes");
+    later.read_own_characters();
+    later.team_action = later
+        .team_actions()
+        .iter()
+        .position(|a| *a == TeamAction::Load(1, 0))
+        .expect("load Old into Red");
+    later.act();
+    let m = later.message.clone().unwrap_or_default();
+    assert!(m.contains("dragon"), "{m}");
+    assert_ne!(later.sides[0].units, ["dragon"]);
+}
+
+/// The Map row offers the ruleset's shipped scenarios' maps and the player's own: a shipped
+/// map chosen, the generated field's rows go, the sides are held to the map's, and the
+/// skirmish is that map with the builder's teams where its sides stood.
+#[test]
+fn gui_builder_fights_on_a_shipped_map_with_its_own_teams() {
+    use gridclash::gui::builder::{BuildRow, Builder};
+    let dir = data_dir();
+    let mut b = Builder::new(4, dir.join("scenarios"));
+    let duel = b
+        .maps
+        .iter()
+        .position(|m| m.path.ends_with("duel.ron"))
+        .expect("duel is offered")
+        + 1;
+    assert!(
+        b.maps.iter().all(|m| !m.yours),
+        "nothing of the player's yet"
+    );
+    b.row = b
+        .rows()
+        .iter()
+        .position(|r| *r == BuildRow::Map)
+        .expect("a Map row");
+    for _ in 0..duel {
+        b.change(1);
+    }
+    assert_eq!(b.map, duel);
+    assert!(
+        !b.rows().contains(&BuildRow::Size),
+        "no generated-field rows"
+    );
+    let label = b.labels(&Default::default())[b.row].clone();
+    assert_eq!(label, "Map:  < Duel on the Plain (12 x 8, 2 sides) >");
+    b.row = b
+        .rows()
+        .iter()
+        .position(|r| *r == BuildRow::Sides)
+        .expect("Sides");
+    b.change(1);
+    assert_eq!(b.sides.len(), 2, "duel has two sides");
+    let s = b.scenario().expect("a skirmish on duel's map");
+    let base = gridclash::scenario::load(&b.maps[duel - 1].path).expect("duel");
+    assert_eq!(s.map, base.scenario.map);
+    assert_eq!(s.units.len(), 6);
+}

@@ -41,6 +41,7 @@ mod numbers;
 mod odds;
 mod profiles;
 mod reflect;
+mod restage;
 mod rules_data;
 mod saves;
 mod scenarios;

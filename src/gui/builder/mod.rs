@@ -10,11 +10,15 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
+mod screen;
+
+pub(super) use screen::plugin;
+
 use super::balance_meter::{BATTLES, BalanceKey, BalanceMeter};
-use super::input::{GameAction, InputProfile, PlayerInput};
-use super::session::{BattleSpec, Session, SideControl};
-use super::{DataDir, Screen, Settings, palette};
+use super::input::InputProfile;
+use super::session::SideControl;
 use crate::ai::Policy;
+use crate::character::team::{self, Team};
 use crate::character::{self, Character};
 use crate::ruleset::{Rules, rules_root};
 use crate::scenario::generate::{MAX_TEAM, Recipe, generate};
@@ -31,6 +35,28 @@ const PLAYERS: [SideControl; 4] = [
     SideControl::Ai(Policy::Hard),
 ];
 
+/// A scenario whose map a skirmish can be fought on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MapChoice {
+    pub name: String,
+    pub path: PathBuf,
+    pub width: u32,
+    pub height: u32,
+    /// The most sides it has start places for.
+    pub sides: usize,
+    /// In the player's own scenarios folder.
+    pub yours: bool,
+}
+
+/// What the Teams row does when Enter is pressed on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TeamAction {
+    /// Saves side `i`'s units as a team.
+    Save(usize),
+    /// Puts saved team `t` in side `i`'s place.
+    Load(usize, usize),
+}
+
 /// One side being built.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SidePlan {
@@ -45,6 +71,8 @@ pub struct SidePlan {
 pub enum BuildRow {
     /// Which ruleset the skirmish plays.
     Ruleset,
+    /// A generated field, or the map of a shipped scenario or one of the player's own.
+    Map,
     /// The field's size.
     Size,
     /// How much of the field is rough or blocked.
@@ -55,6 +83,8 @@ pub enum BuildRow {
     Mirror,
     /// How many sides (2 to 4).
     Sides,
+    /// Saves a side's team, or loads a saved team into a side (Left/Right: which).
+    Teams,
     /// Who plays side `i`.
     Player(usize),
     /// Unit `k` of side `i`: Left/Right picks another roster entry, Enter removes it.
@@ -83,6 +113,14 @@ pub struct Builder {
     pub roster: Vec<(String, String)>,
     /// The player's own characters of the chosen ruleset that its rules accept.
     pub own: Vec<Character>,
+    /// The teams saved for the chosen ruleset.
+    pub teams: Vec<Team>,
+    /// Which of [`Builder::team_actions`] the Teams row offers.
+    pub team_action: usize,
+    /// The maps of the chosen ruleset's scenarios, shipped then the player's own.
+    pub maps: Vec<MapChoice>,
+    /// 0 for a generated field, else `maps[map - 1]`.
+    pub map: usize,
     pub size: usize,
     /// Percent of rough or blocked ground.
     pub rough: u32,
@@ -114,6 +152,10 @@ impl Builder {
             ruleset: 0,
             roster: Vec::new(),
             own: Vec::new(),
+            teams: Vec::new(),
+            team_action: 0,
+            maps: Vec::new(),
+            map: 0,
             size: 1,
             rough: 20,
             seed,
@@ -137,6 +179,7 @@ impl Builder {
             .and_then(|(id, _)| Rules::load(&rules_root().join(id)).ok())
             .map(Arc::new);
         self.read_own_characters();
+        self.read_maps();
         let team: Vec<String> = self
             .roster
             .iter()
@@ -167,9 +210,10 @@ impl Builder {
         self.rulesets.get(self.ruleset).map_or("dbu", |(id, _)| id)
     }
 
-    /// Reads the player's own characters of the chosen ruleset again (after the editor saved
-    /// one): those the ruleset accepts are offered after the roster, marked "(yours)"; a file
-    /// that cannot be read or breaks a rule is named in the message, never dropped silently.
+    /// Reads the player's own characters and teams of the chosen ruleset again (after the
+    /// editor saved one): the characters the ruleset accepts are offered after the roster,
+    /// marked "(yours)", and the teams on the Teams row; a file that cannot be read or breaks
+    /// a rule is named in the message, never dropped silently.
     pub fn read_own_characters(&mut self) {
         let Some(rules) = self.rules() else {
             self.roster.clear();
@@ -202,8 +246,125 @@ impl Builder {
                 }
             }
         }
+        self.teams.clear();
+        for (_, read) in team::read_all(&self.data_dir(), self.ruleset_id()) {
+            match read {
+                Ok(t) => self.teams.push(t),
+                Err(e) => broken.push(e.to_string()),
+            }
+        }
         if !broken.is_empty() {
             self.message = Some(format!("Not offered: {}", broken.join("; ")));
+        }
+    }
+
+    /// Reads the chosen ruleset's scenarios again for their maps: the shipped ones, then the
+    /// player's own (an edited, imported or generated field among them). The chosen map is
+    /// kept when it is still there.
+    pub fn read_maps(&mut self) {
+        let chosen = self.base_map().map(|m| m.path.clone());
+        self.maps.clear();
+        let Some(rules) = self.rules() else {
+            self.map = 0;
+            return;
+        };
+        let id = self.ruleset_id().to_string();
+        let own = scenario::ron_files(&self.own_dir);
+        let files = scenario::shipped().into_iter().map(|p| (p, false));
+        for (path, yours) in files.chain(own.into_iter().map(|p| (p, true))) {
+            let read = scenario::load_with(&path, |r| {
+                if r == id {
+                    Ok(Arc::clone(&rules))
+                } else {
+                    Err(crate::ruleset::RulesErrors(Vec::new()))
+                }
+            });
+            if let Ok(l) = read {
+                self.maps.push(MapChoice {
+                    name: l.scenario.name.clone(),
+                    path,
+                    width: l.scenario.map.width,
+                    height: l.scenario.map.height,
+                    sides: l.scenario.sides.len(),
+                    yours,
+                });
+            }
+        }
+        self.map = chosen
+            .and_then(|p| self.maps.iter().position(|m| m.path == p))
+            .map_or(0, |i| i + 1);
+    }
+
+    /// The scenario whose map the skirmish is fought on, or none for a generated field.
+    pub fn base_map(&self) -> Option<&MapChoice> {
+        self.map.checked_sub(1).and_then(|i| self.maps.get(i))
+    }
+
+    /// The most sides the chosen map has room for.
+    fn max_sides(&self) -> usize {
+        self.base_map().map_or(4, |m| m.sides.clamp(2, 4))
+    }
+
+    /// What the Teams row can do: save each side's team, then load each saved team into each
+    /// side.
+    pub fn team_actions(&self) -> Vec<TeamAction> {
+        let sides = 0..self.sides.len();
+        sides
+            .clone()
+            .map(TeamAction::Save)
+            .chain(
+                (0..self.teams.len())
+                    .flat_map(|t| sides.clone().map(move |s| TeamAction::Load(t, s))),
+            )
+            .collect()
+    }
+
+    /// Runs the Teams row's action: a side's team saved to the teams folder (named by its
+    /// units), or a saved team put in a side's place (refused, naming them, when a unit is
+    /// neither in the roster nor one of the player's characters any more).
+    pub fn run_team_action(&mut self) {
+        let names = crate::scenario::generate::side_defs(self.sides.len());
+        match self.team_actions().get(self.team_action).copied() {
+            Some(TeamAction::Save(i)) => {
+                let team = Team {
+                    ruleset: self.ruleset_id().to_string(),
+                    name: self.names(&self.sides[i].units),
+                    units: self.sides[i].units.clone(),
+                };
+                let saved = team::save(&self.data_dir(), &team);
+                self.read_own_characters();
+                self.message = Some(match saved {
+                    Ok(path) => format!("{}'s team saved as {}", names[i].name, path.display()),
+                    Err(e) => format!("Not saved: {e}"),
+                });
+            }
+            Some(TeamAction::Load(t, i)) => {
+                let team = self.teams[t].clone();
+                let known = self
+                    .rules()
+                    .map(|r| character::add_to(&r, &self.own).unwrap_or_else(|_| (*r).clone()));
+                let unknown = known.map_or_else(Vec::new, |r| {
+                    team.unknown_units(&r)
+                        .into_iter()
+                        .map(String::from)
+                        .collect()
+                });
+                if !unknown.is_empty() {
+                    self.message = Some(format!(
+                        "Not loaded: {} is in neither the roster nor your characters",
+                        unknown.join(", ")
+                    ));
+                } else {
+                    self.sides[i].units = team.units.into_iter().take(MAX_TEAM).collect();
+                    // The side's rows grew or shrank: the highlight stays on this row.
+                    self.row = self
+                        .rows()
+                        .iter()
+                        .position(|r| *r == BuildRow::Teams)
+                        .unwrap_or(0);
+                }
+            }
+            None => {}
         }
     }
 
@@ -250,20 +411,23 @@ impl Builder {
 
     /// The rows in order.
     pub fn rows(&self) -> Vec<BuildRow> {
-        let mut rows = vec![
-            BuildRow::Ruleset,
-            BuildRow::Size,
-            BuildRow::Rough,
-            BuildRow::Seed,
-            BuildRow::Mirror,
-            BuildRow::Sides,
-        ];
+        let mut rows = vec![BuildRow::Ruleset, BuildRow::Map];
+        if self.base_map().is_none() {
+            rows.extend([
+                BuildRow::Size,
+                BuildRow::Rough,
+                BuildRow::Seed,
+                BuildRow::Mirror,
+            ]);
+        }
+        rows.push(BuildRow::Sides);
         for (i, side) in self.sides.iter().enumerate() {
             rows.push(BuildRow::Player(i));
             rows.extend((0..side.units.len()).map(|k| BuildRow::Unit(i, k)));
             rows.push(BuildRow::AddUnit(i));
         }
         rows.extend([
+            BuildRow::Teams,
             BuildRow::EditField,
             BuildRow::NewCharacter,
             BuildRow::Balance,
@@ -292,7 +456,18 @@ impl Builder {
     /// The scenario the choices make, or why they cannot make one.
     pub fn scenario(&self) -> Result<Scenario, String> {
         let rules = self.rules_with_own()?;
-        let mut s = generate(&self.recipe(), &rules).map_err(|e| e.to_string())?;
+        let mut s = match self.base_map() {
+            None => generate(&self.recipe(), &rules).map_err(|e| e.to_string())?,
+            Some(m) => {
+                let plain = self.rules().ok_or("the ruleset does not load")?;
+                let base = scenario::load_with(&m.path, |_| Ok(plain))
+                    .map_err(|e| e.to_string())?
+                    .scenario;
+                let teams: Vec<Vec<String>> = self.sides.iter().map(|p| p.units.clone()).collect();
+                crate::scenario::restage::restage(&base, &teams, &rules)
+                    .map_err(|e| e.to_string())?
+            }
+        };
         s.characters = self.used_characters();
         s.name = format!(
             "Skirmish: {}",
@@ -356,6 +531,11 @@ impl Builder {
                 let i = turn(self.ruleset, self.rulesets.len());
                 self.choose_ruleset(i);
             }
+            Some(BuildRow::Map) => {
+                self.map = turn(self.map, self.maps.len() + 1);
+                let most = self.max_sides();
+                self.sides.truncate(most);
+            }
             Some(BuildRow::Size) => self.size = turn(self.size, SIZES.len()),
             Some(BuildRow::Rough) => {
                 self.rough = (self.rough as isize + step * 10).clamp(0, 60) as u32;
@@ -363,7 +543,8 @@ impl Builder {
             Some(BuildRow::Seed) => self.seed = self.seed.saturating_add_signed(step as i64),
             Some(BuildRow::Mirror) => self.mirror = !self.mirror,
             Some(BuildRow::Sides) => {
-                let n = (self.sides.len() as isize + step).clamp(2, 4) as usize;
+                let n =
+                    (self.sides.len() as isize + step).clamp(2, self.max_sides() as isize) as usize;
                 while self.sides.len() < n {
                     let team = self.sides[0].units.clone();
                     self.sides.push(SidePlan {
@@ -372,6 +553,9 @@ impl Builder {
                     });
                 }
                 self.sides.truncate(n);
+            }
+            Some(BuildRow::Teams) => {
+                self.team_action = turn(self.team_action, self.team_actions().len());
             }
             Some(BuildRow::Player(i)) => {
                 let at = PLAYERS.iter().position(|p| *p == self.sides[i].control);
@@ -408,6 +592,7 @@ impl Builder {
                     side.units.extend(next);
                 }
             }
+            Some(BuildRow::Teams) => self.run_team_action(),
             Some(BuildRow::Unit(i, k)) => {
                 if self.sides[i].units.len() <= 1 {
                     self.message = Some("A side needs at least one unit.".into());
@@ -432,6 +617,17 @@ impl Builder {
                     "Ruleset:  < {} >",
                     self.rulesets.get(self.ruleset).map_or("none", |(_, n)| n)
                 ),
+                BuildRow::Map => match self.base_map() {
+                    None => "Map:  < a generated field >".into(),
+                    Some(m) => format!(
+                        "Map:  < {}{} ({} x {}, {} sides) >",
+                        m.name,
+                        if m.yours { " (yours)" } else { "" },
+                        m.width,
+                        m.height,
+                        m.sides
+                    ),
+                },
                 BuildRow::Size => {
                     let (w, h) = SIZES[self.size];
                     format!("Field:  < {w} x {h} squares >")
@@ -453,6 +649,16 @@ impl Builder {
                     self.name_of(&self.sides[i].units[k])
                 ),
                 BuildRow::AddUnit(i) => format!("      + add a unit to {}", side_names[i]),
+                BuildRow::Teams => {
+                    let what = match self.team_actions().get(self.team_action) {
+                        Some(TeamAction::Save(i)) => format!("save {}'s team", side_names[*i]),
+                        Some(TeamAction::Load(t, i)) => {
+                            format!("load {} into {}", self.teams[*t].name, side_names[*i])
+                        }
+                        None => "none".into(),
+                    };
+                    format!("Teams:  < {what} >   (Enter)")
+                }
                 BuildRow::EditField => "Edit the field by hand…".into(),
                 BuildRow::NewCharacter => "Make a character of your own…".into(),
                 BuildRow::Balance => self.balance_row(meter),
@@ -516,8 +722,9 @@ impl Builder {
     /// title screen does not list it.
     fn preview_path(&self) -> PathBuf {
         let choices = format!(
-            "{} {:?}",
+            "{} {:?} {:?}",
             self.recipe().command_line(),
+            self.base_map().map(|m| &m.path),
             self.sides.iter().map(|s| s.control).collect::<Vec<_>>()
         );
         self.data_dir().join("builder").join(format!(
@@ -607,293 +814,4 @@ impl Builder {
             Err(e) => format!("No field: {e}"),
         }
     }
-}
-
-/// Marks a builder row's text.
-#[derive(Component)]
-struct BuildRowText(usize);
-
-/// The builder's texts other than its rows.
-#[derive(Component, Clone, Copy, PartialEq, Eq)]
-enum BuildPart {
-    /// The field, one character a square.
-    Preview,
-    /// The message under the rows.
-    Message,
-    /// The balance check's figures, under the preview.
-    Balance,
-}
-
-pub(super) fn plugin(app: &mut App) {
-    app.add_systems(OnEnter(Screen::Builder), spawn_builder)
-        .add_systems(
-            Update,
-            (
-                navigate_builder,
-                click_builder_rows,
-                stop_stale_builder_check,
-                draw_builder,
-            )
-                .chain()
-                .run_if(in_state(Screen::Builder)),
-        )
-        .add_systems(OnExit(Screen::Builder), stop_builder_check);
-}
-
-/// The most rows the screen has room for (4 sides of 2 units, or 2 of 6).
-const MAX_ROWS: usize = 27;
-
-fn spawn_builder(
-    mut commands: Commands,
-    options: Res<super::PlayOptions>,
-    data: Res<DataDir>,
-    builder: Option<ResMut<Builder>>,
-    saved: Option<Res<super::character_editor::SavedCharacter>>,
-) {
-    match builder {
-        None => {
-            commands.insert_resource(Builder::new(options.seed, scenario::user_dir_in(&data.0)))
-        }
-        // Back from the character editor with a character saved: it joins its side.
-        Some(mut builder) => {
-            if let Some(saved) = saved {
-                builder.take_character(&saved.id, saved.side);
-                commands.remove_resource::<super::character_editor::SavedCharacter>();
-            }
-        }
-    }
-    commands
-        .spawn((
-            Name::new("Skirmish builder"),
-            DespawnOnExit(Screen::Builder),
-            Node {
-                width: percent(100),
-                height: percent(100),
-                flex_direction: FlexDirection::Row,
-                justify_content: JustifyContent::Center,
-                // From the top: the rows grow and shrink as units are added and removed,
-                // and the highlight must not jump with them.
-                align_items: AlignItems::FlexStart,
-                padding: UiRect::top(px(12)),
-                column_gap: px(24),
-                ..default()
-            },
-            BackgroundColor(palette::BACKDROP),
-        ))
-        .with_children(|root| {
-            root.spawn(Node {
-                flex_direction: FlexDirection::Column,
-                row_gap: px(2),
-                width: px(620),
-                ..default()
-            })
-            .with_children(|col| {
-                col.spawn((
-                    Text::new("Build a skirmish"),
-                    super::fonts::heading(30.0),
-                    TextColor(palette::ACCENT),
-                ));
-                for i in 0..MAX_ROWS {
-                    super::spawn_menu_row_padded(col, BuildRowText(i), 620.0, 14.0, 1.0);
-                }
-                col.spawn((
-                    BuildPart::Message,
-                    Text::new(""),
-                    TextFont::from_font_size(15.0),
-                    TextColor(palette::TEXT_DIM),
-                ));
-            });
-            root.spawn(Node {
-                flex_direction: FlexDirection::Column,
-                row_gap: px(16),
-                max_width: px(520),
-                margin: UiRect::top(px(48)),
-                ..default()
-            })
-            .with_children(|side| {
-                side.spawn((
-                    BuildPart::Preview,
-                    Text::new(""),
-                    super::fonts::mono(13.0),
-                    TextColor(palette::TEXT),
-                ));
-                side.spawn((
-                    BuildPart::Balance,
-                    Text::new(""),
-                    super::fonts::mono(14.0),
-                    TextColor(palette::ACCENT),
-                ));
-            });
-        });
-}
-
-/// Keys and gamepad: move, change, act; Escape goes back to the title.
-fn navigate_builder(input: PlayerInput, mut builder: ResMut<Builder>, mut fx: BuildEffects) {
-    let Some(actions) = input.any() else {
-        return;
-    };
-    let rows = builder.rows().len().min(MAX_ROWS);
-    if actions.just_pressed(&GameAction::Down) {
-        builder.row = (builder.row + 1) % rows;
-    }
-    if actions.just_pressed(&GameAction::Up) {
-        builder.row = (builder.row + rows - 1) % rows;
-    }
-    if actions.just_pressed(&GameAction::Left) {
-        builder.change(-1);
-    }
-    if actions.just_pressed(&GameAction::Right) {
-        builder.change(1);
-    }
-    if actions.just_pressed(&GameAction::Cancel) {
-        fx.next.set(Screen::Title);
-    }
-    if actions.just_pressed(&GameAction::Confirm) {
-        run_row(&mut builder, &mut fx);
-    }
-}
-
-/// What running a builder row may touch besides the builder.
-#[derive(bevy::ecs::system::SystemParam)]
-struct BuildEffects<'w, 's> {
-    meter: ResMut<'w, BalanceMeter>,
-    settings: Res<'w, Settings>,
-    commands: Commands<'w, 's>,
-    next: ResMut<'w, NextState<Screen>>,
-}
-
-/// Enter or a click on a row: the balance check, saving and playing, going back, or the
-/// row's own action.
-fn run_row(builder: &mut Builder, fx: &mut BuildEffects) {
-    match builder.rows().get(builder.row).copied() {
-        Some(BuildRow::Balance) => match builder.write_to(&builder.preview_path()) {
-            Ok(()) => {
-                if let Some(key) = builder.balance_key() {
-                    fx.meter.start(key, builder.seed);
-                }
-            }
-            Err(e) => builder.message = Some(format!("No balance check: {e}")),
-        },
-        Some(BuildRow::SaveAndPlay) => {
-            let started = builder.save().and_then(|path| {
-                let spec = BattleSpec {
-                    scenario: path.to_string_lossy().into_owned(),
-                    seed: builder.seed,
-                    sides: builder.sides.iter().map(|s| s.control).collect(),
-                    auto_defense: fx.settings.auto_defense,
-                };
-                Session::start(spec).map_err(|e| e.to_string())
-            });
-            match started {
-                Ok(session) => {
-                    fx.commands.insert_resource(session);
-                    // The title lists the new file when it is next shown.
-                    fx.commands.remove_resource::<super::title::TitleMenu>();
-                    fx.next.set(Screen::Battle);
-                }
-                Err(e) => builder.message = Some(format!("Could not start: {e}")),
-            }
-        }
-        Some(BuildRow::EditField) => {
-            let made = builder
-                .scenario()
-                .and_then(|s| Ok((s, builder.rules_with_own()?)));
-            match made {
-                Ok((s, rules)) => {
-                    fx.commands
-                        .insert_resource(super::map_editor::MapEditor::new(
-                            s,
-                            rules,
-                            builder.sides.iter().map(|p| p.control).collect(),
-                            builder.seed,
-                            builder.own_dir.clone(),
-                        ));
-                    fx.next.set(Screen::MapEditor);
-                }
-                Err(e) => builder.message = Some(format!("No field to edit: {e}")),
-            }
-        }
-        Some(BuildRow::NewCharacter) => {
-            let editor = builder.rules().and_then(|rules| {
-                super::character_editor::CharacterEditor::new(
-                    rules,
-                    builder.sides.len(),
-                    builder.data_dir(),
-                )
-            });
-            match editor {
-                Some(editor) => {
-                    fx.commands.insert_resource(editor);
-                    fx.next.set(Screen::CharacterEditor);
-                }
-                None => {
-                    builder.message =
-                        Some("The ruleset does not load or has no roster to start from.".into())
-                }
-            }
-        }
-        Some(BuildRow::Back) => fx.next.set(Screen::Title),
-        _ => builder.act(),
-    }
-}
-
-fn click_builder_rows(
-    rows: Query<(&Interaction, &BuildRowText), Changed<Interaction>>,
-    mut moved: MessageReader<bevy::window::CursorMoved>,
-    mut builder: ResMut<Builder>,
-    mut fx: BuildEffects,
-) {
-    let pointer_moved = moved.read().count() > 0;
-    for (interaction, row) in &rows {
-        if let Some(pointer) = super::RowPointer::of(*interaction, pointer_moved) {
-            builder.row = row.0;
-            if pointer == super::RowPointer::Press {
-                run_row(&mut builder, &mut fx);
-            }
-        }
-    }
-}
-
-/// Writes the rows, the message and the preview when they change.
-fn draw_builder(
-    builder: Res<Builder>,
-    meter: Res<BalanceMeter>,
-    mut rows: Query<(&BuildRowText, &Children, &mut Node, &mut BorderColor)>,
-    mut texts: Query<&mut Text, Without<BuildPart>>,
-    mut parts: Query<(&BuildPart, &mut Text)>,
-) {
-    for (part, mut text) in &mut parts {
-        let want = match part {
-            BuildPart::Balance => builder.balance_lines(&meter),
-            _ if !builder.is_changed() => continue,
-            BuildPart::Preview => builder.preview(),
-            BuildPart::Message => builder.message.clone().unwrap_or_else(|| {
-                "Up/Down: row   Left/Right: change   Enter: act   Esc: back".into()
-            }),
-        };
-        if text.0 != want {
-            text.0 = want;
-        }
-    }
-    let labels = builder.labels(&meter);
-    for (row, children, mut node, mut border) in &mut rows {
-        super::show_menu_row(
-            labels.get(row.0).map(String::as_str),
-            row.0 == builder.row,
-            (children, &mut node, &mut border),
-            &mut texts,
-        );
-    }
-}
-
-/// A balance check of choices since changed stops: the row then offers a new one.
-fn stop_stale_builder_check(builder: Res<Builder>, mut meter: ResMut<BalanceMeter>) {
-    if builder.is_changed() && meter.is_stale(builder.balance_key().as_ref()) {
-        meter.stop();
-    }
-}
-
-/// Leaving the builder stops its balance check.
-fn stop_builder_check(mut meter: ResMut<BalanceMeter>) {
-    meter.stop();
 }
