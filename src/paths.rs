@@ -42,6 +42,19 @@ pub fn packaged_places(exe: &Path, name: &str) -> Vec<PathBuf> {
     out
 }
 
+/// The environment variable that moves the data directory (tests, portable installs).
+pub const DATA_DIR_ENV: &str = "GRIDCLASH_DATA_DIR";
+
+/// The player's data directory: saves, replays and everything of their own (scenarios,
+/// characters, teams, rulesets). `$GRIDCLASH_DATA_DIR` when set, else the platform's user data
+/// directory's `gridclash`.
+pub fn user_data_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os(DATA_DIR_ENV) {
+        return PathBuf::from(dir);
+    }
+    dirs::data_dir().map_or_else(|| PathBuf::from("gridclash-data"), |d| d.join("gridclash"))
+}
+
 /// The `.ron` files directly in `dir`, sorted by name; none when it does not exist.
 pub fn ron_files(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)

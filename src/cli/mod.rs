@@ -73,12 +73,13 @@ pub fn write_scenario(
 /// A ruleset by id, for commands that make scenarios: a clear error naming those installed
 /// when there is no such ruleset, and the ruleset's own errors when it does not load.
 pub fn load_ruleset(id: &str) -> Result<gridclash::ruleset::Rules, String> {
-    use gridclash::ruleset::{Rules, rules_root};
-    let dir = rules_root().join(id);
+    use gridclash::ruleset::{Rules, rules_root, ruleset_dir, user_rules_root};
+    let dir = ruleset_dir(id);
     if id.is_empty() || id.contains(['/', '\\', '.']) || !dir.join("ruleset.ron").is_file() {
         return Err(format!(
-            "there is no ruleset `{id}` (rulesets in {}: {})",
+            "there is no ruleset `{id}` (rulesets in {} and {}: {})",
             rules_root().display(),
+            user_rules_root().display(),
             scenario::known_rulesets().join(", ")
         ));
     }

@@ -17,6 +17,10 @@ pub fn paths() -> Result<ExitCode, String> {
         gridclash::character::user_dir_in(&gridclash::save::slots::data_dir()).display()
     );
     println!(
+        "your rulesets: {}",
+        gridclash::ruleset::user_rules_root().display()
+    );
+    println!(
         "your teams: {}",
         gridclash::character::team::dir_in(&gridclash::save::slots::data_dir()).display()
     );

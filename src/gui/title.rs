@@ -268,7 +268,7 @@ impl TitleMenu {
             .find(|s| !dir.join(format!("field-{id}-{s}.ron")).exists())
             .unwrap_or(self.seed);
         let path = dir.join(format!("field-{id}-{seed}.ron"));
-        let rules = crate::ruleset::Rules::load(&crate::ruleset::rules_root().join(&id))
+        let rules = crate::ruleset::Rules::load(&crate::ruleset::ruleset_dir(&id))
             .map_err(|e| e.to_string())?;
         let mut recipe = Recipe::new(&id, seed);
         recipe.mirror = true;

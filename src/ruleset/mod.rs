@@ -106,6 +106,23 @@ pub fn rules_root() -> PathBuf {
     crate::paths::data_dir(RULES_DIR_ENV, "rules")
 }
 
+/// The player's own rulesets: `rulesets/` in the data directory (`gridclash paths` prints
+/// it), each a folder like those of [`rules_root`].
+pub fn user_rules_root() -> PathBuf {
+    crate::paths::user_data_dir().join("rulesets")
+}
+
+/// The folder of the ruleset `id`: the shipped one when there is one (a ruleset of the
+/// player's own cannot shadow it), else the player's own.
+pub fn ruleset_dir(id: &str) -> PathBuf {
+    let shipped = rules_root().join(id);
+    if shipped.is_dir() {
+        return shipped;
+    }
+    let own = user_rules_root().join(id);
+    if own.is_dir() { own } else { shipped }
+}
+
 /// Parses one RON file into `T`, turning any problem into a positioned [`RulesError`]. The
 /// implicit-`Some` extension is on, so optional values may be written bare.
 pub fn parse_ron<T: DeserializeOwned>(file: &Path, src: &str) -> Result<T, RulesError> {
@@ -541,7 +558,7 @@ impl Rules {
 
     /// Loads a ruleset by id from [`rules_root`].
     pub fn load_id(id: &str) -> Result<Self, RulesErrors> {
-        Self::load(&rules_root().join(id))
+        Self::load(&ruleset_dir(id))
     }
 
     /// The row of the dice table for a Tier of Power (clamped to the table).

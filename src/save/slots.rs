@@ -10,8 +10,7 @@ use std::time::SystemTime;
 
 use super::{SaveError, SaveFile, atomic};
 
-/// The environment variable that moves the data directory (tests, portable installs).
-pub const DATA_DIR_ENV: &str = "GRIDCLASH_DATA_DIR";
+pub use crate::paths::DATA_DIR_ENV;
 
 /// The quick-save slot (F5 saves, F9 loads).
 pub const QUICK: &str = "quick";
@@ -20,10 +19,7 @@ pub const AUTO: &str = "autosave";
 
 /// The data directory (see the module documentation).
 pub fn data_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os(DATA_DIR_ENV) {
-        return PathBuf::from(dir);
-    }
-    dirs::data_dir().map_or_else(|| PathBuf::from("gridclash-data"), |d| d.join("gridclash"))
+    crate::paths::user_data_dir()
 }
 
 /// Where save slots are.

@@ -20,7 +20,7 @@ use crate::battle::state::{LimitOutcome, VictoryRules};
 use crate::grid::{Map, Square, footprint};
 use crate::ruleset::{
     ArchetypeDef, ConditionKind, FieldPath, Rules, RulesError, RulesErrors, archetype_errors,
-    parse_ron, rules_root,
+    parse_ron, rules_root, ruleset_dir,
 };
 
 /// A scenario file.
@@ -127,17 +127,23 @@ pub struct Loaded {
     pub source_hash: u64,
 }
 
-/// The ruleset ids in [`rules_root`], sorted.
+/// The ruleset ids in [`rules_root`] and the player's own rulesets folder, sorted, each once.
 pub fn known_rulesets() -> Vec<String> {
-    let mut ids: Vec<String> = std::fs::read_dir(rules_root())
-        .map(|d| {
-            d.filter_map(|e| e.ok())
-                .filter(|e| e.path().join("ruleset.ron").is_file())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
+    let mut ids: Vec<String> = [rules_root(), crate::ruleset::user_rules_root()]
+        .iter()
+        .flat_map(|root| {
+            std::fs::read_dir(root)
+                .map(|d| {
+                    d.filter_map(|e| e.ok())
+                        .filter(|e| e.path().join("ruleset.ron").is_file())
+                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
         })
-        .unwrap_or_default();
+        .collect();
     ids.sort();
+    ids.dedup();
     ids
 }
 
@@ -195,7 +201,7 @@ pub fn find(name_or_path: &str) -> PathBuf {
 
 /// Reads and checks a scenario and loads its ruleset from [`rules_root`].
 pub fn load(path: &Path) -> Result<Loaded, RulesErrors> {
-    load_with(path, |id| Rules::load(&rules_root().join(id)).map(Arc::new))
+    load_with(path, |id| Rules::load(&ruleset_dir(id)).map(Arc::new))
 }
 
 /// Reads and checks a scenario, getting its ruleset from `rules_for` (a cache, a test's).
@@ -217,15 +223,16 @@ pub fn load_with(
     let rules = rules_for(&scenario.ruleset).map_err(|e| {
         // A ruleset that is not there at all: one located error that lists those that are.
         // (A ruleset directory missing some of its files gets those files' own errors.)
-        if !rules_root().join(&scenario.ruleset).is_dir() {
+        if !ruleset_dir(&scenario.ruleset).is_dir() {
             return RulesErrors(vec![RulesError::at(
                 path,
                 &src,
                 &root.field("ruleset"),
                 format!(
-                    "there is no ruleset `{}` (rulesets in {}: {})",
+                    "there is no ruleset `{}` (rulesets in {} and {}: {})",
                     scenario.ruleset,
                     rules_root().display(),
+                    crate::ruleset::user_rules_root().display(),
                     known_rulesets().join(", ")
                 ),
             )]);

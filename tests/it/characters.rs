@@ -268,3 +268,57 @@ fn scenario_with_a_character_over_the_limits_is_refused_naming_line_and_rule() {
         "{text}"
     );
 }
+
+/// A whole ruleset of the player's own: a copy of d20 with its own id in `rulesets/` of the
+/// data directory is listed, validated, and its scenarios are played like a shipped one's; a
+/// broken file in it is named with its own path.
+#[test]
+fn ruleset_of_your_own_in_the_data_folder_plays_and_its_errors_name_its_files() {
+    let data = scratch("own-ruleset");
+    let own = data.join("rulesets").join("d20-house");
+    std::fs::create_dir_all(&own).expect("folder");
+    for f in std::fs::read_dir(rules_root().join("d20")).expect("d20") {
+        let f = f.expect("entry").path();
+        std::fs::copy(&f, own.join(f.file_name().expect("name"))).expect("copied");
+    }
+    let manifest = std::fs::read_to_string(own.join("ruleset.ron")).expect("manifest");
+    let manifest = manifest.replacen("id: \"d20\"", "id: \"d20-house\"", 1);
+    assert!(manifest.contains("d20-house"), "{manifest}");
+    std::fs::write(own.join("ruleset.ron"), manifest).expect("written");
+    let patrol = std::fs::read_to_string(scenario::find("d20-patrol")).expect("d20-patrol");
+    let house = patrol.replacen("ruleset: \"d20\"", "ruleset: \"d20-house\"", 1);
+    std::fs::create_dir_all(data.join("scenarios")).expect("folder");
+    std::fs::write(data.join("scenarios/house-patrol.ron"), house).expect("written");
+    let run = |args: &[&str]| crate::common::gridclash_in(&data, args);
+    let paths = run(&["paths"]);
+    let paths = String::from_utf8_lossy(&paths.stdout).into_owned();
+    assert!(
+        paths.contains(&format!(
+            "your rulesets: {}",
+            data.join("rulesets").display()
+        )),
+        "{paths}"
+    );
+    let file = data.join("scenarios/house-patrol.ron");
+    let valid = run(&["validate", file.to_str().expect("utf-8")]);
+    assert!(
+        valid.status.success(),
+        "{}",
+        String::from_utf8_lossy(&valid.stdout)
+    );
+    let sim = run(&["simulate", "--scenario", "house-patrol", "--battles", "2"]);
+    assert!(
+        sim.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sim.stderr)
+    );
+    // A broken roster in the player's ruleset: the error names that file.
+    let roster = own.join("roster.ron");
+    let text = std::fs::read_to_string(&roster).expect("roster");
+    std::fs::write(&roster, text.replacen("\"STR\": 6", "\"STR\": 60", 1)).expect("written");
+    let broken = run(&["validate", file.to_str().expect("utf-8")]);
+    assert!(!broken.status.success());
+    let out = String::from_utf8_lossy(&broken.stdout).into_owned();
+    assert!(out.contains("d20-house/roster.ron"), "{out}");
+    assert!(out.contains("(d20.ron `build` \"ability\")"), "{out}");
+}

@@ -20,7 +20,7 @@ use super::session::SideControl;
 use crate::ai::Policy;
 use crate::character::team::{self, Team};
 use crate::character::{self, Character};
-use crate::ruleset::{Rules, rules_root};
+use crate::ruleset::{Rules, ruleset_dir};
 use crate::scenario::generate::{MAX_TEAM, Recipe, generate};
 use crate::scenario::{self, Scenario, write};
 
@@ -142,7 +142,7 @@ impl Builder {
         let mut rulesets: Vec<(String, String)> = scenario::known_rulesets()
             .into_iter()
             .filter_map(|id| {
-                let rules = Rules::load(&rules_root().join(&id)).ok()?;
+                let rules = Rules::load(&ruleset_dir(&id)).ok()?;
                 Some((id, rules.manifest.name.clone()))
             })
             .collect();
@@ -176,7 +176,7 @@ impl Builder {
         self.loaded = self
             .rulesets
             .get(i)
-            .and_then(|(id, _)| Rules::load(&rules_root().join(id)).ok())
+            .and_then(|(id, _)| Rules::load(&ruleset_dir(id)).ok())
             .map(Arc::new);
         self.read_own_characters();
         self.read_maps();
