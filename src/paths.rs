@@ -55,6 +55,15 @@ pub fn user_data_dir() -> PathBuf {
     dirs::data_dir().map_or_else(|| PathBuf::from("gridclash-data"), |d| d.join("gridclash"))
 }
 
+/// When a file directly in `dir` last changed (the newest), to notice an edit made while the
+/// game runs; none when the folder cannot be read.
+pub fn newest_change(dir: &Path) -> Option<std::time::SystemTime> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok()?.metadata().ok()?.modified().ok())
+        .max()
+}
+
 /// The `.ron` files directly in `dir`, sorted by name; none when it does not exist.
 pub fn ron_files(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)

@@ -53,6 +53,9 @@ pub struct CharacterEditor {
     pub data: PathBuf,
     /// Typing ended this frame: the Enter that ended it must not also run the row.
     just_named: bool,
+    /// When the ruleset's files last changed as last read (see
+    /// [`CharacterEditor::reload_changed_rules`]).
+    stamp: Option<std::time::SystemTime>,
 }
 
 impl CharacterEditor {
@@ -64,7 +67,6 @@ impl CharacterEditor {
         let mut character = templates.first()?.clone();
         character.rename(&name);
         Some(Self {
-            rules,
             templates,
             template: 0,
             character,
@@ -74,9 +76,36 @@ impl CharacterEditor {
             row: 0,
             typing: false,
             message: None,
+            stamp: crate::paths::newest_change(&rules.dir),
+            rules,
             data,
             just_named: false,
         })
+    }
+
+    /// Reads the ruleset again when one of its files changed since it was read, so an edit of
+    /// its limits in a text editor holds at once: the sheet is checked against the new rules.
+    /// A ruleset that no longer loads is named in the message, and the old one kept until it
+    /// is mended. True when the files changed.
+    pub fn reload_changed_rules(&mut self) -> bool {
+        let now = crate::paths::newest_change(&self.rules.dir);
+        if now == self.stamp {
+            return false;
+        }
+        self.stamp = now;
+        match Rules::load(&self.rules.dir) {
+            Ok(rules) => {
+                self.rules = Arc::new(rules);
+                self.templates = Character::templates(&self.rules);
+                self.template = self.template.min(self.templates.len().saturating_sub(1));
+                self.message = Some("The ruleset changed on disk and was read again.".into());
+            }
+            Err(e) => {
+                let first = e.0.first().map(ToString::to_string).unwrap_or_default();
+                self.message = Some(format!("The ruleset changed and does not load: {first}"));
+            }
+        }
+        true
     }
 
     /// The sheet's fields as they stand.
@@ -267,6 +296,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
+                reload_editor_rules,
                 type_character_name,
                 navigate_editor,
                 click_editor_rows,
@@ -308,6 +338,22 @@ fn spawn_editor(mut commands: Commands) {
             ));
         },
     );
+}
+
+/// Once a second: the ruleset read again if its files changed (hot reload in the editor).
+fn reload_editor_rules(
+    time: Res<Time>,
+    mut since: Local<f32>,
+    mut editor: ResMut<CharacterEditor>,
+) {
+    *since += time.delta_secs();
+    if *since >= 1.0 {
+        *since = 0.0;
+        // Reading through the resource does not mark it changed; only a real change does.
+        if editor.stamp != crate::paths::newest_change(&editor.rules.dir) {
+            editor.reload_changed_rules();
+        }
+    }
 }
 
 /// While the name is being typed: letters go to it, Backspace deletes, Enter or Escape ends.

@@ -82,6 +82,8 @@ pub struct MapEditor {
     pub seed: u64,
     /// The player's scenarios folder, where it is saved.
     pub own_dir: PathBuf,
+    /// When the ruleset's files last changed as last read.
+    stamp: Option<std::time::SystemTime>,
 }
 
 impl MapEditor {
@@ -98,6 +100,7 @@ impl MapEditor {
             scenario.map.height as i32 / 2,
         );
         Self {
+            stamp: crate::paths::newest_change(&rules.dir),
             rules,
             edit: MapEdit::new(scenario),
             cursor,
@@ -142,6 +145,33 @@ impl MapEditor {
         ));
         out.push(("take a unit away".into(), Brush::Erase));
         out
+    }
+
+    /// Reads the ruleset again when one of its files changed since it was read (its terrain
+    /// edited in a text editor, say), the field's own characters added again, so the field is
+    /// checked against the new rules at once; a ruleset that no longer loads is named in the
+    /// message and the old one kept. True when the files changed.
+    pub fn reload_changed_rules(&mut self) -> bool {
+        let now = crate::paths::newest_change(&self.rules.dir);
+        if now == self.stamp {
+            return false;
+        }
+        self.stamp = now;
+        let read = Rules::load(&self.rules.dir)
+            .map_err(|e| e.0.first().map(ToString::to_string).unwrap_or_default())
+            .and_then(|r| {
+                crate::character::add_to(&r, &self.edit.scenario.characters)
+                    .map_err(|p| p.first().map(|(_, p)| p.to_string()).unwrap_or_default())
+            });
+        self.message = Some(match read {
+            Ok(rules) => {
+                self.rules = Arc::new(rules);
+                self.brush = self.brush.min(self.brushes().len() - 1);
+                "The ruleset changed on disk and was read again.".into()
+            }
+            Err(e) => format!("The ruleset changed and does not load: {e}"),
+        });
+        true
     }
 
     /// Paints the cursor's square with the brush; a refusal is shown with its rule.
@@ -345,6 +375,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
+                reload_map_editor_rules,
                 navigate_map_editor,
                 click_field_squares,
                 click_menu_rows,
@@ -403,6 +434,18 @@ fn spawn_map_editor(
             ));
         },
     );
+}
+
+/// Once a second: the ruleset read again if its files changed (hot reload in the editor).
+fn reload_map_editor_rules(time: Res<Time>, mut since: Local<f32>, mut editor: ResMut<MapEditor>) {
+    *since += time.delta_secs();
+    if *since >= 1.0 {
+        *since = 0.0;
+        // Reading through the resource does not mark it changed; only a real change does.
+        if editor.stamp != crate::paths::newest_change(&editor.rules.dir) {
+            editor.reload_changed_rules();
+        }
+    }
 }
 
 /// Keys and gamepad: Tab moves between the field and the menu; on the field the arrows move

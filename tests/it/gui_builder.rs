@@ -407,3 +407,94 @@ fn gui_builder_fights_on_a_shipped_map_with_its_own_teams() {
     assert_eq!(s.map, base.scenario.map);
     assert_eq!(s.units.len(), 6);
 }
+
+/// Hot reload in the editor: a ruleset's build limit lowered in its file while the character
+/// editor is open holds at once (the sheet refuses by the new limit); a ruleset broken on disk
+/// is named in the editor and the one read before is kept.
+#[test]
+fn gui_character_editor_reads_a_changed_ruleset_at_once() {
+    use gridclash::gui::character_editor::CharacterEditor;
+    use gridclash::ruleset::{Rules, rules_root};
+    use std::sync::Arc;
+    let dir = data_dir().join("d20");
+    std::fs::create_dir_all(&dir).expect("folder");
+    for f in std::fs::read_dir(rules_root().join("d20")).expect("d20") {
+        let f = f.expect("entry").path();
+        std::fs::copy(&f, dir.join(f.file_name().expect("name"))).expect("copied");
+    }
+    let rules = Arc::new(Rules::load(&dir).expect("the copy loads"));
+    let mut e = CharacterEditor::new(rules, 2, data_dir()).expect("an editor");
+    assert!(!e.reload_changed_rules(), "nothing changed yet");
+    let key = "stats.STR";
+    let step = |e: &mut CharacterEditor| {
+        let rules = Arc::clone(&e.rules);
+        e.character.step(&rules, key, 1)
+    };
+    // Adam's STR 6 may rise to 12 by the shipped limit; lowered to 11 (the roster's highest,
+    // which must still load), the sixth step is refused.
+    let d20 = dir.join("d20.ron");
+    let text = std::fs::read_to_string(&d20).expect("d20.ron");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(
+        &d20,
+        text.replace("\"ability\": (1, 12)", "\"ability\": (1, 11)"),
+    )
+    .expect("edited");
+    assert!(e.reload_changed_rules());
+    assert!(
+        e.message
+            .as_deref()
+            .is_some_and(|m| m.contains("read again")),
+        "{:?}",
+        e.message
+    );
+    for _ in 0..5 {
+        step(&mut e).expect("up to 11 is allowed");
+    }
+    let refused = step(&mut e).expect_err("12 is over the new limit");
+    assert!(refused.message.contains("1 to 11"), "{}", refused.message);
+    // Broken on disk: named, and the rules read before kept.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&d20, "D20Rules(").expect("broken");
+    assert!(e.reload_changed_rules());
+    let m = e.message.clone().unwrap_or_default();
+    assert!(m.contains("does not load") && m.contains("d20.ron"), "{m}");
+    assert!(
+        step(&mut e).is_err(),
+        "the last rules that loaded still hold"
+    );
+}
+
+/// Hot reload in the map editor: a terrain renamed in the ruleset's file while the editor is
+/// open is offered under its new name at once.
+#[test]
+fn gui_map_editor_reads_a_changed_ruleset_at_once() {
+    use gridclash::gui::map_editor::MapEditor;
+    use gridclash::ruleset::{Rules, rules_root};
+    use gridclash::scenario::generate::{Recipe, generate};
+    use std::sync::Arc;
+    let dir = data_dir().join("dbu");
+    std::fs::create_dir_all(&dir).expect("folder");
+    for f in std::fs::read_dir(rules_root().join("dbu")).expect("dbu") {
+        let f = f.expect("entry").path();
+        std::fs::copy(&f, dir.join(f.file_name().expect("name"))).expect("copied");
+    }
+    let rules = Arc::new(Rules::load(&dir).expect("the copy loads"));
+    let field = generate(&Recipe::new("dbu", 2), &rules).expect("a field");
+    let mut e = MapEditor::new(field, rules, Vec::new(), 2, data_dir());
+    assert!(!e.reload_changed_rules());
+    let terrain = dir.join("terrain.ron");
+    let text = std::fs::read_to_string(&terrain).expect("terrain.ron");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(
+        &terrain,
+        text.replacen("name: \"Wall\"", "name: \"Stone wall\"", 1),
+    )
+    .expect("edited");
+    assert!(e.reload_changed_rules());
+    assert!(
+        e.brushes()
+            .iter()
+            .any(|(label, _)| label.starts_with("Stone wall"))
+    );
+}
