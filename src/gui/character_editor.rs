@@ -202,10 +202,7 @@ impl CharacterEditor {
     /// What each row says.
     pub fn labels(&self) -> Vec<String> {
         let fields = self.fields();
-        let side_names: Vec<String> = crate::scenario::generate::side_defs(self.sides.max(2))
-            .into_iter()
-            .map(|d| d.name)
-            .collect();
+        let side_names = crate::scenario::generate::side_names(self.sides.max(2));
         self.rows()
             .iter()
             .map(|row| match *row {

@@ -74,14 +74,7 @@ impl MapEdit {
                     return Err(format!("there is no side {}", side + 1));
                 }
                 next.units.retain(|u| Square::new(u.at.0, u.at.1) != at);
-                next.units.push(UnitDef {
-                    archetype: Some(archetype.clone()),
-                    stats: None,
-                    name: None,
-                    side: *side,
-                    at: (at.x, at.y),
-                    conditions: Vec::new(),
-                });
+                next.units.push(UnitDef::roster(archetype, *side, at));
             }
             Brush::Erase => {
                 let covering = unit_covering(&next, rules, at)

@@ -417,14 +417,7 @@ fn place_units(
                 });
             };
             taken.extend(footprint(at, size).iter());
-            units.push(UnitDef {
-                archetype: Some(id.clone()),
-                stats: None,
-                name: None,
-                side: side as u8,
-                at: (at.x, at.y),
-                conditions: Vec::new(),
-            });
+            units.push(UnitDef::roster(id, side as u8, at));
         }
     }
     Ok(units)
@@ -551,6 +544,11 @@ fn map_def(map: &Map, rules: &Rules) -> MapDef {
         height: b.height,
         rows,
     }
+}
+
+/// The names of `n` sides as the builder and generator name them (Red, Blue, …).
+pub fn side_names(n: usize) -> Vec<String> {
+    side_defs(n).into_iter().map(|d| d.name).collect()
 }
 
 /// `n` sides named and coloured in side order (Red, Blue, Green, Gold), the first played by a

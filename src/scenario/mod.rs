@@ -93,6 +93,21 @@ pub struct UnitDef {
     pub conditions: Vec<ConditionKind>,
 }
 
+impl UnitDef {
+    /// A roster entry `archetype` of side `side` standing at `at`, with nothing else written:
+    /// the unit the generator, the builder's maps and the map editor place.
+    pub fn roster(archetype: &str, side: u8, at: Square) -> Self {
+        Self {
+            archetype: Some(archetype.to_string()),
+            stats: None,
+            name: None,
+            side,
+            at: (at.x, at.y),
+            conditions: Vec::new(),
+        }
+    }
+}
+
 /// How the battle is won.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -69,14 +69,7 @@ pub fn restage(
                     units: team.len(),
                 })?;
             taken.extend(footprint(at, size).iter());
-            units.push(UnitDef {
-                archetype: Some(id.clone()),
-                stats: None,
-                name: None,
-                side: side as u8,
-                at: (at.x, at.y),
-                conditions: Vec::new(),
-            });
+            units.push(UnitDef::roster(id, side as u8, at));
         }
     }
     let mut out = base.clone();

@@ -323,7 +323,7 @@ impl Builder {
     /// units), or a saved team put in a side's place (refused, naming them, when a unit is
     /// neither in the roster nor one of the player's characters any more).
     pub fn run_team_action(&mut self) {
-        let names = crate::scenario::generate::side_defs(self.sides.len());
+        let names = crate::scenario::generate::side_names(self.sides.len());
         match self.team_actions().get(self.team_action).copied() {
             Some(TeamAction::Save(i)) => {
                 let team = Team {
@@ -334,7 +334,7 @@ impl Builder {
                 let saved = team::save(&self.data_dir(), &team);
                 self.read_own_characters();
                 self.message = Some(match saved {
-                    Ok(path) => format!("{}'s team saved as {}", names[i].name, path.display()),
+                    Ok(path) => format!("{}'s team saved as {}", names[i], path.display()),
                     Err(e) => format!("Not saved: {e}"),
                 });
             }
@@ -606,10 +606,7 @@ impl Builder {
 
     /// What each row says.
     pub fn labels(&self, meter: &BalanceMeter) -> Vec<String> {
-        let side_names: Vec<String> = crate::scenario::generate::side_defs(self.sides.len())
-            .into_iter()
-            .map(|d| d.name)
-            .collect();
+        let side_names = crate::scenario::generate::side_names(self.sides.len());
         self.rows()
             .iter()
             .map(|row| match *row {
