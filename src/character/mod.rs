@@ -8,6 +8,7 @@
 //! again, and from there battles, `simulate`, `odds`, saves and replays treat it like any
 //! shipped combatant.
 
+pub mod points;
 mod sheet;
 pub mod team;
 

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use gridclash::ruleset::{Rules, RulesError};
+use gridclash::ruleset::{FieldPath, Rules, RulesError};
 use gridclash::scenario;
 
 /// What one path given to `validate` stands for.
@@ -64,6 +64,21 @@ fn checked_paths(path: &Path) -> Result<Vec<Checked>, String> {
     Ok(found)
 }
 
+/// Everything wrong with the ruleset in `dir`: what the loader refuses, then a price table
+/// (`points.ron`) naming no field of any roster entry.
+fn ruleset_problems(dir: &Path) -> Vec<RulesError> {
+    let rules = match Rules::load(dir) {
+        Ok(r) => r,
+        Err(e) => return e.0,
+    };
+    let file = dir.join(gridclash::ruleset::build::PRICES_FILE);
+    let src = std::fs::read_to_string(&file).unwrap_or_default();
+    gridclash::character::points::check_prices(&rules)
+        .into_iter()
+        .map(|(key, m)| RulesError::at(&file, &src, &FieldPath::root().field(&key), m))
+        .collect()
+}
+
 /// `gridclash validate PATH...`: prints `PATH: ok` or each problem, and fails if any.
 pub fn run(paths: &[PathBuf]) -> Result<ExitCode, String> {
     let mut problems = 0;
@@ -78,9 +93,7 @@ pub fn run(paths: &[PathBuf]) -> Result<ExitCode, String> {
         };
         for item in checked {
             let (path, errors): (&Path, Vec<RulesError>) = match &item {
-                Checked::Ruleset(dir) => {
-                    (dir, Rules::load(dir).err().map_or_else(Vec::new, |e| e.0))
-                }
+                Checked::Ruleset(dir) => (dir, ruleset_problems(dir)),
                 Checked::Scenario(file) => (
                     file,
                     scenario::load(file).err().map_or_else(Vec::new, |e| e.0),

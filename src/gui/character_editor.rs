@@ -246,6 +246,20 @@ impl CharacterEditor {
             out.push("Before it can be saved:".into());
             out.extend(problems.iter().map(|p| format!("- {p}")));
         }
+        let cost = self.character.points(&self.rules);
+        out.push(String::new());
+        out.push(format!(
+            "Costs {} points in a skirmish with a budget:",
+            cost.total
+        ));
+        let lines: Vec<String> = cost
+            .lines
+            .iter()
+            .map(|l| format!("{} {:+}", l.what, l.points))
+            .collect();
+        for chunk in lines.chunks(3) {
+            out.push(format!("  {}", chunk.join(", ")));
+        }
         out.join("\n")
     }
 }

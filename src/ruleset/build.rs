@@ -40,6 +40,39 @@ impl BuildLimits {
     }
 }
 
+/// How much one field of a character's sheet costs in a skirmish's point budget (`ruleset.ron`
+/// `points`): `points` for every `per` of its value (a number), or `points` when it is in the
+/// list (a toggle) or chosen (a choice). See [`crate::character::points`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Price {
+    pub points: i64,
+    #[serde(default = "one")]
+    pub per: i64,
+}
+
+fn one() -> i64 {
+    1
+}
+
+/// A ruleset's price table: key (a sheet field, `KEY=OPTION`, `KIND.*`, `@Heading`) → price.
+pub type Prices = BTreeMap<String, Price>;
+
+/// The file of a ruleset's directory holding its price table; a ruleset without one prices
+/// every unit at 0.
+pub const PRICES_FILE: &str = "points.ron";
+
+/// Reads `dir`'s price table, if it has one; a file that does not parse is an error located
+/// at its line and column.
+pub fn load_prices(dir: &std::path::Path) -> Result<Prices, super::RulesErrors> {
+    let file = dir.join(PRICES_FILE);
+    if !file.exists() {
+        return Ok(Prices::default());
+    }
+    let src = super::read_text(&file).map_err(|e| super::RulesErrors(vec![e]))?;
+    super::parse_ron(&file, &src).map_err(|e| super::RulesErrors(vec![e]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -70,6 +70,9 @@ pub struct Rules {
     /// Every word of the ruleset with its rule text, for the help screen and tooltips. Not in
     /// `data_hash`: rewording an explanation does not change a saved battle.
     pub glossary: glossary::Glossary,
+    /// What a unit costs in a skirmish's point budget (`points.ron`, see
+    /// [`crate::character::points`]). Not in `data_hash` either: a price changes no battle.
+    pub points: build::Prices,
 }
 
 /// The hash of a ruleset's sources as loaded: each file's name, length and bytes, in order.
@@ -273,6 +276,7 @@ impl Rules {
             Family::Digimon => Self::load_digimon(dir),
         }?;
         rules.glossary = glossary::Glossary::load(&rules)?;
+        rules.points = build::load_prices(dir)?;
         Ok(rules)
     }
 
@@ -337,6 +341,7 @@ impl Rules {
             family: FamilyData::Dbu,
             data_hash: hash_sources(&sources),
             glossary: glossary::Glossary::default(),
+            points: build::Prices::default(),
         };
         Ok((rules, family_rules, roster))
     }
@@ -481,6 +486,7 @@ impl Rules {
             family: FamilyData::Dbu,
             data_hash: hash_sources(&sources),
             glossary: glossary::Glossary::default(),
+            points: build::Prices::default(),
         };
         let mut problems = validate::validate(&rules, &sources);
         problems.extend(shinobi::foreign_terrain_errors(&rules.terrain, &sources[8]));

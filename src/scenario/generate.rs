@@ -608,5 +608,6 @@ fn skeleton(recipe: &Recipe, units: Vec<UnitDef>) -> Scenario {
         },
         guide: Vec::new(),
         characters: Vec::new(),
+        budget: None,
     }
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+pub mod budget;
 pub mod edit;
 pub mod generate;
 pub mod guide;
@@ -43,6 +44,10 @@ pub struct Scenario {
     /// for this battle (units name them by id), checked by the roster's own rules.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub characters: Vec<crate::character::Character>,
+    /// The most points each side may field, priced by the ruleset's `points` table (see
+    /// [`budget`]); none for a scenario without a budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<i64>,
 }
 
 /// The map: its size and one row of terrain symbols per line (see the ruleset's
@@ -262,7 +267,8 @@ pub fn load_with(
         RulesErrors(all)
     })?;
     let rules = with_characters(&scenario, rules, path, &src)?;
-    let problems = check(&scenario, &rules, path, &src);
+    let mut problems = check(&scenario, &rules, path, &src);
+    problems.extend(budget::check(&scenario, &rules, path, &src));
     if problems.is_empty() {
         Ok(Loaded {
             path: path.to_path_buf(),

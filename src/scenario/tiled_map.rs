@@ -160,6 +160,7 @@ pub fn import(path: &Path, rules: &Rules) -> Result<Imported, ImportErrors> {
             },
             guide: Vec::new(),
             characters: Vec::new(),
+            budget: None,
         },
         notes,
     })

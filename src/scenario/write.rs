@@ -49,6 +49,12 @@ pub fn to_ron(s: &Scenario, comment: &str) -> Result<String, WriteError> {
     }
     out.push_str("    ],\n");
     out.push_str(&format!("    victory: {},\n", inline(&s.victory)?));
+    if let Some(b) = s.budget {
+        out.push_str(
+            "    // The most points each side may field (the ruleset's `points` prices).\n",
+        );
+        out.push_str(&format!("    budget: {b},\n"));
+    }
     if !s.characters.is_empty() {
         // A character is a roster entry: written out over several lines, as in `roster.ron`.
         let pretty = ron::ser::PrettyConfig::new()

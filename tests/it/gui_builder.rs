@@ -498,3 +498,69 @@ fn gui_map_editor_reads_a_changed_ruleset_at_once() {
             .any(|(label, _)| label.starts_with("Stone wall"))
     );
 }
+
+/// The Points row holds each side to a budget: a swap skips the units that do not fit, an
+/// added unit is refused when none fits (saying what is left), a budget lowered under a
+/// side's spend blocks saving with the side named, and the saved skirmish carries its budget.
+#[test]
+fn gui_builder_holds_each_side_to_its_point_budget() {
+    use gridclash::gui::builder::{BuildRow, Builder};
+    let dir = data_dir();
+    let mut b = Builder::new(4, dir.join("scenarios"));
+    let go = |b: &mut Builder, row: BuildRow| {
+        b.row = b.rows().iter().position(|r| *r == row).expect("row");
+    };
+    b.sides[0].units = vec!["brawler".into(), "mage".into()];
+    let brawler = b.cost_of("brawler");
+    let champion = b.cost_of("champion");
+    assert!(
+        champion > brawler,
+        "the champion costs more ({champion} v {brawler})"
+    );
+    // A budget of 100: Brawler and Mage (49 each) fit; the Champion does not.
+    go(&mut b, BuildRow::Budget);
+    b.change(2);
+    assert_eq!(b.budget(), Some(100));
+    assert!(b.labels(&Default::default())[b.row].contains("Points a side:  < 100 >"));
+    go(&mut b, BuildRow::Player(0));
+    let label = b.labels(&Default::default())[b.row].clone();
+    assert!(
+        label.contains(&format!("{} / 100 points", 2 * brawler)),
+        "{label}"
+    );
+    // Stepping the Mage's row through the roster never lands on a unit over the budget.
+    go(&mut b, BuildRow::Unit(0, 1));
+    for _ in 0..b.roster.len() * 2 {
+        b.change(1);
+        assert!(b.spent(0, None) <= 100, "{:?}", b.sides[0].units);
+        assert_ne!(b.sides[0].units[1], "champion");
+    }
+    // No third unit fits: refused, saying what is left and what the cheapest costs.
+    let before = b.sides[0].units.clone();
+    go(&mut b, BuildRow::AddUnit(0));
+    b.act();
+    if b.spent(0, None) + b.cost_of("grunt") > 100 {
+        assert_eq!(b.sides[0].units, before);
+        let m = b.message.clone().unwrap_or_default();
+        assert!(m.contains("points left") && m.contains("cheapest"), "{m}");
+    } else {
+        assert_eq!(b.sides[0].units.len(), 3, "the minion fits");
+    }
+    // Lowered to 50 under Red's spend: Red is marked over, and nothing is saved.
+    go(&mut b, BuildRow::Budget);
+    b.change(-1);
+    assert_eq!(b.budget(), Some(50));
+    go(&mut b, BuildRow::Player(0));
+    assert!(b.labels(&Default::default())[b.row].contains("OVER"));
+    let refused = b.save().expect_err("over the budget");
+    assert!(refused.contains("Red fields"), "{refused}");
+    // Back to 100 and one unit each: saved with its budget, and the file loads.
+    go(&mut b, BuildRow::Budget);
+    b.change(1);
+    for side in &mut b.sides {
+        side.units = vec!["brawler".into()];
+    }
+    let path = b.save().expect("within the budget");
+    let loaded = gridclash::scenario::load(&path).expect("the saved skirmish validates");
+    assert_eq!(loaded.scenario.budget, Some(100));
+}

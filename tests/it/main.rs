@@ -39,6 +39,7 @@ mod map_edit;
 mod movement;
 mod numbers;
 mod odds;
+mod points;
 mod profiles;
 mod reflect;
 mod restage;

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
+mod budget;
 mod screen;
 
 pub(super) use screen::plugin;
@@ -26,6 +27,24 @@ use crate::scenario::{self, Scenario, write};
 
 /// The field sizes offered, in squares.
 const SIZES: [(u32, u32); 6] = [(12, 10), (16, 12), (20, 14), (24, 18), (32, 24), (40, 30)];
+
+/// The point budgets a side may be given: none, then rising amounts (a ruleset's units cost
+/// roughly 30 to 120 points each under its `points` table).
+const BUDGETS: [Option<i64>; 13] = [
+    None,
+    Some(50),
+    Some(100),
+    Some(150),
+    Some(200),
+    Some(250),
+    Some(300),
+    Some(350),
+    Some(400),
+    Some(500),
+    Some(600),
+    Some(800),
+    Some(1000),
+];
 
 /// Who may play a side, in the order Left/Right steps through them.
 const PLAYERS: [SideControl; 4] = [
@@ -83,6 +102,8 @@ pub enum BuildRow {
     Mirror,
     /// How many sides (2 to 4).
     Sides,
+    /// The most points each side may field, or no limit.
+    Budget,
     /// Saves a side's team, or loads a saved team into a side (Left/Right: which).
     Teams,
     /// Who plays side `i`.
@@ -126,6 +147,8 @@ pub struct Builder {
     pub rough: u32,
     pub seed: u64,
     pub mirror: bool,
+    /// Which of [`BUDGETS`] each side is held to.
+    pub budget: usize,
     pub sides: Vec<SidePlan>,
     pub row: usize,
     /// The last refusal or failure, shown under the rows.
@@ -160,6 +183,7 @@ impl Builder {
             rough: 20,
             seed,
             mirror: true,
+            budget: 0,
             sides: Vec::new(),
             row: 0,
             message: None,
@@ -420,7 +444,7 @@ impl Builder {
                 BuildRow::Mirror,
             ]);
         }
-        rows.push(BuildRow::Sides);
+        rows.extend([BuildRow::Sides, BuildRow::Budget]);
         for (i, side) in self.sides.iter().enumerate() {
             rows.push(BuildRow::Player(i));
             rows.extend((0..side.units.len()).map(|k| BuildRow::Unit(i, k)));
@@ -469,6 +493,7 @@ impl Builder {
             }
         };
         s.characters = self.used_characters();
+        s.budget = self.budget();
         s.name = format!(
             "Skirmish: {}",
             self.sides
@@ -554,6 +579,7 @@ impl Builder {
                 }
                 self.sides.truncate(n);
             }
+            Some(BuildRow::Budget) => self.budget = turn(self.budget, BUDGETS.len()),
             Some(BuildRow::Teams) => {
                 self.team_action = turn(self.team_action, self.team_actions().len());
             }
@@ -561,15 +587,7 @@ impl Builder {
                 let at = PLAYERS.iter().position(|p| *p == self.sides[i].control);
                 self.sides[i].control = PLAYERS[turn(at.unwrap_or(0), PLAYERS.len())];
             }
-            Some(BuildRow::Unit(i, k)) => {
-                let at = self
-                    .roster
-                    .iter()
-                    .position(|(id, _)| *id == self.sides[i].units[k]);
-                if let Some((id, _)) = self.roster.get(turn(at.unwrap_or(0), self.roster.len())) {
-                    self.sides[i].units[k] = id.clone();
-                }
-            }
+            Some(BuildRow::Unit(i, k)) => self.swap_unit(i, k, step),
             _ => {}
         }
     }
@@ -580,16 +598,10 @@ impl Builder {
         self.message = None;
         match self.rows().get(self.row).copied() {
             Some(BuildRow::AddUnit(i)) => {
-                let side = &mut self.sides[i];
-                if side.units.len() >= MAX_TEAM {
+                if self.sides[i].units.len() >= MAX_TEAM {
                     self.message = Some(format!("A side has at most {MAX_TEAM} units."));
                 } else {
-                    let next = side
-                        .units
-                        .last()
-                        .cloned()
-                        .or_else(|| self.roster.first().map(|r| r.0.clone()));
-                    side.units.extend(next);
+                    self.add_unit(i);
                 }
             }
             Some(BuildRow::Teams) => self.run_team_action(),
@@ -636,14 +648,22 @@ impl Builder {
                     if self.mirror { "yes" } else { "no" }
                 ),
                 BuildRow::Sides => format!("Sides:  < {} >", self.sides.len()),
-                BuildRow::Player(i) => {
-                    format!("{}:  < {} >", side_names[i], self.sides[i].control)
-                }
+                BuildRow::Budget => match self.budget() {
+                    None => "Points a side:  < no limit >".into(),
+                    Some(b) => format!("Points a side:  < {b} >"),
+                },
+                BuildRow::Player(i) => format!(
+                    "{}:  < {} >   {}",
+                    side_names[i],
+                    self.sides[i].control,
+                    self.side_cost_label(i)
+                ),
                 BuildRow::Unit(i, k) => format!(
-                    "      {} {}:  < {} >   (Enter: remove)",
+                    "      {} {}:  < {} >  {} pts   (Enter: remove)",
                     side_names[i],
                     k + 1,
-                    self.name_of(&self.sides[i].units[k])
+                    self.name_of(&self.sides[i].units[k]),
+                    self.cost_of(&self.sides[i].units[k])
                 ),
                 BuildRow::AddUnit(i) => format!("      + add a unit to {}", side_names[i]),
                 BuildRow::Teams => {
@@ -719,8 +739,9 @@ impl Builder {
     /// title screen does not list it.
     fn preview_path(&self) -> PathBuf {
         let choices = format!(
-            "{} {:?} {:?}",
+            "{} {:?} {:?} {:?}",
             self.recipe().command_line(),
+            self.budget(),
             self.base_map().map(|m| &m.path),
             self.sides.iter().map(|s| s.control).collect::<Vec<_>>()
         );
@@ -748,6 +769,9 @@ impl Builder {
 
     /// Writes the skirmish to `path`.
     fn write_to(&self, path: &std::path::Path) -> Result<(), String> {
+        if let Some(why) = self.over_budget() {
+            return Err(why);
+        }
         let s = self.scenario()?;
         let text = write::to_ron(
             &s,
