@@ -116,7 +116,8 @@ impl MapEditor {
         }
     }
 
-    /// Every brush: the ruleset's terrains in order, then placing a unit, then taking one away.
+    /// Every brush: the ruleset's terrains in order, then placing a unit, painting the side's
+    /// start zone, and taking a unit away.
     pub fn brushes(&self) -> Vec<(String, Brush)> {
         let mut out: Vec<(String, Brush)> = self
             .rules
@@ -143,8 +144,23 @@ impl MapEditor {
                 archetype,
             },
         ));
+        let side = self
+            .edit
+            .scenario
+            .sides
+            .get(usize::from(self.side))
+            .map_or("a side", |d| d.name.as_str());
+        out.push((
+            format!("{side}'s start zone (again: clear)"),
+            Brush::Zone { side: self.side },
+        ));
         out.push(("take a unit away".into(), Brush::Erase));
         out
+    }
+
+    /// The place of the unit brush among [`Self::brushes`] (after the terrains).
+    fn unit_brush(&self) -> usize {
+        self.rules.terrain.types.len()
     }
 
     /// Reads the ruleset again when one of its files changed since it was read (its terrain
@@ -217,12 +233,15 @@ impl MapEditor {
             }
             Some(MenuRow::Unit) => {
                 self.unit = turn(self.unit, rules.roster.archetypes.len());
-                self.brush = self.brushes().len() - 2;
+                self.brush = self.unit_brush();
                 Ok(())
             }
             Some(MenuRow::Side) => {
                 self.side = turn(usize::from(self.side), self.edit.scenario.sides.len()) as u8;
-                self.brush = self.brushes().len() - 2;
+                // The side is the unit brush's and the zone brush's: a zone brush stays one.
+                if self.brush != self.unit_brush() + 1 {
+                    self.brush = self.unit_brush();
+                }
                 Ok(())
             }
             Some(MenuRow::Width) => {
@@ -335,7 +354,14 @@ impl MapEditor {
                 )
             })
             .unwrap_or_default();
-        out.push(format!("{}: {terrain}{unit}", self.cursor));
+        let zone = crate::scenario::zones::zone_at(s, self.cursor)
+            .and_then(|side| s.sides.get(usize::from(side)))
+            .map(|d| format!(", in {}'s start zone", d.name))
+            .unwrap_or_default();
+        out.push(format!("{}: {terrain}{unit}{zone}", self.cursor));
+        if !s.start_zones.is_empty() {
+            out.push("Tinted squares: each side's start zone, in its colour.".into());
+        }
         let problems = self.edit.problems(&self.rules);
         if problems.is_empty() {
             out.push("No problems: it validates.".into());
@@ -680,17 +706,29 @@ fn draw_field(
             .and_then(|c| editor.rules.terrain_by_symbol(c));
         // Without tiles (a test app), the terrain's symbol stands in for its look.
         let tile = terrain.and_then(|t| tiles.as_ref().and_then(|ts| ts.0.get(usize::from(t))));
+        // A start zone square is tinted its side's colour.
+        let zone = crate::scenario::zones::zone_at(s, at).map(|side| side_colour(s, side));
+        let tint = zone.map_or(Color::WHITE, |c| c.mix(&Color::WHITE, 0.45));
         match (tile, image) {
-            (Some(t), Some(mut image)) if image.image != *t => image.image = t.clone(),
+            (Some(t), Some(mut image)) => {
+                if image.image != *t {
+                    image.image = t.clone();
+                }
+                if image.color != tint {
+                    image.color = tint;
+                }
+            }
             (Some(t), None) => {
-                commands.entity(entity).insert(ImageNode::new(t.clone()));
+                commands
+                    .entity(entity)
+                    .insert(ImageNode::new(t.clone()).with_color(tint));
             }
             _ => {}
         }
-        *background = BackgroundColor(if tile.is_some() {
-            Color::NONE
-        } else {
-            palette::PANEL
+        *background = BackgroundColor(match (tile, zone) {
+            (Some(_), _) => Color::NONE,
+            (None, Some(c)) => c.darker(0.3),
+            (None, None) => palette::PANEL,
         });
         let frame = if at == editor.cursor {
             palette::ACTIVE

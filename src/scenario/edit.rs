@@ -20,6 +20,8 @@ pub enum Brush {
     Unit { side: u8, archetype: String },
     /// Takes away the unit standing here.
     Erase,
+    /// Puts the square in side `side`'s start zone, or takes it out when it already is.
+    Zone { side: u8 },
 }
 
 /// One problem the editor shows: where on the field (when it is about a square or a unit),
@@ -81,6 +83,7 @@ impl MapEdit {
                     .ok_or_else(|| format!("no unit stands on {at}"))?;
                 next.units.remove(covering);
             }
+            Brush::Zone { side } => super::zones::toggle(&mut next, *side, at)?,
         }
         if next == self.scenario {
             return Ok(());
@@ -89,8 +92,11 @@ impl MapEdit {
             .iter()
             .map(unindexed)
             .collect();
+        // A unit left outside a zone being drawn is listed, not refused: the zone is drawn a
+        // square at a time, and the units may be moved into it after.
         if let Some(new) = rule_problems(&next, rules)
             .into_iter()
+            .filter(|p| !p.message.contains(super::zones::OUTSIDE))
             .find(|p| !before.contains(&unindexed(p)))
         {
             return Err(new.message);
@@ -126,6 +132,7 @@ impl MapEdit {
         }
         next.map.width = width;
         next.map.height = height;
+        super::zones::fit(&mut next, width, height);
         next.units.retain(|u| {
             let size = footprint_of(u, rules);
             u.at.0 >= 0
@@ -265,7 +272,7 @@ fn rule_problems(s: &Scenario, rules: &Rules) -> Vec<Problem> {
         .into_iter()
         .map(|e| match e {
             RulesError::Invalid { field, message, .. } => Problem {
-                square: square_of(s, &field),
+                square: square_of(s, &field, &message),
                 message: format!("{field}: {message}"),
             },
             other => Problem {
@@ -276,14 +283,23 @@ fn rule_problems(s: &Scenario, rules: &Rules) -> Vec<Problem> {
         .collect()
 }
 
-/// The square a field path points at: a unit's (`units[3]…`) or a map row's first
-/// (`map.rows[2]`).
-fn square_of(s: &Scenario, field: &str) -> Option<Square> {
+/// The square a problem is about: a unit's (`units[3]…`), the square a start-zone row's
+/// message names (`(4, 2) is …`), or a map row's first (`map.rows[2]`).
+fn square_of(s: &Scenario, field: &str, message: &str) -> Option<Square> {
     let index = |prefix: &str| -> Option<usize> {
         field.strip_prefix(prefix)?.split(']').next()?.parse().ok()
     };
     if let Some(i) = index("units[") {
         return s.units.get(i).map(|u| Square::new(u.at.0, u.at.1));
+    }
+    if let Some(y) = index("start_zones[") {
+        // The square the message names, `(x, y)`, else the row's first.
+        let x = message
+            .split_once('(')
+            .and_then(|(_, rest)| rest.split(',').next())
+            .and_then(|x| x.trim().parse().ok())
+            .unwrap_or(0);
+        return Some(Square::new(x, y as i32));
     }
     index("map.rows[").map(|y| Square::new(0, y as i32))
 }

@@ -215,6 +215,7 @@ pub fn generate(recipe: &Recipe, rules: &Rules) -> Result<Scenario, GenerateErro
     let zones = zones(recipe.width, recipe.height, recipe.sides);
     let units = place_units(recipe, rules, &zones, &teams, &mut dice)?;
     let mut scenario = skeleton(recipe, units);
+    scenario.start_zones = zone_rows(recipe, &zones);
     for attempt in 0..=ATTEMPTS {
         let mut map = Map::filled(recipe.width, recipe.height, open);
         scatter(recipe, &zones, &features, &mut map, &mut dice);
@@ -227,6 +228,23 @@ pub fn generate(recipe: &Recipe, rules: &Rules) -> Result<Scenario, GenerateErro
         }
     }
     Ok(scenario)
+}
+
+/// The start zones as the scenario's layer (`1` for the first side's…), so the map editor
+/// shows them and another team placed on the field starts in them.
+fn zone_rows(recipe: &Recipe, zones: &[Zone]) -> Vec<String> {
+    (0..recipe.height as i32)
+        .map(|y| {
+            (0..recipe.width as i32)
+                .map(|x| {
+                    zones
+                        .iter()
+                        .position(|z| z.contains(Square::new(x, y)))
+                        .map_or('.', |i| char::from(b'1' + i as u8))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The scenario file `recipe` makes: [`generate`]'s scenario written out, headed by the
@@ -609,5 +627,6 @@ fn skeleton(recipe: &Recipe, units: Vec<UnitDef>) -> Scenario {
         guide: Vec::new(),
         characters: Vec::new(),
         budget: None,
+        start_zones: Vec::new(),
     }
 }

@@ -14,6 +14,7 @@ pub mod reach;
 pub mod restage;
 pub mod tiled_map;
 pub mod write;
+pub mod zones;
 
 use crate::battle::components::Controller;
 use crate::battle::setup::{BattleSetup, UnitSetup};
@@ -48,6 +49,10 @@ pub struct Scenario {
     /// [`budget`]); none for a scenario without a budget.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<i64>,
+    /// Where each side may start: one row per map row, `.` for no zone and `1`-`4` for a
+    /// side's (see [`zones`]); empty for a scenario without zones.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub start_zones: Vec<String>,
 }
 
 /// The map: its size and one row of terrain symbols per line (see the ruleset's
@@ -267,8 +272,7 @@ pub fn load_with(
         RulesErrors(all)
     })?;
     let rules = with_characters(&scenario, rules, path, &src)?;
-    let mut problems = check(&scenario, &rules, path, &src);
-    problems.extend(budget::check(&scenario, &rules, path, &src));
+    let problems = check(&scenario, &rules, path, &src);
     if problems.is_empty() {
         Ok(Loaded {
             path: path.to_path_buf(),
@@ -519,6 +523,8 @@ pub fn check(s: &Scenario, rules: &Rules, path: &Path, src: &str) -> Vec<RulesEr
         }
     }
     errs.extend(guide::check(&s.guide, path, src));
+    errs.extend(zones::check(s, path, src));
+    errs.extend(budget::check(s, rules, path, src));
     errs
 }
 

@@ -1,6 +1,7 @@
 //! Another battle on a scenario's map: the skirmish builder's teams placed on the field of a
 //! shipped scenario, or of one of the player's own (an edited or imported map), each side
-//! where that scenario's own units of that side stood.
+//! inside its start zone when the map has one, and where that scenario's own units of that
+//! side stood.
 
 use super::generate::GenerateError;
 use super::{Scenario, UnitDef, build_map};
@@ -10,8 +11,9 @@ use crate::ruleset::Rules;
 
 /// `base` with its units replaced by `teams` (archetype ids, one list per side, at most as
 /// many sides as `base` has). Each side's units go on the free squares they can stand on
-/// nearest to where `base`'s units of that side stood, in reading order among equals; the
-/// map, sides and victory rules are `base`'s.
+/// nearest to where `base`'s units of that side stood, in reading order among equals: only
+/// its start zone's squares when it has one, and never another side's zone; the map, sides,
+/// zones and victory rules are `base`'s.
 pub fn restage(
     base: &Scenario,
     teams: &[Vec<String>],
@@ -38,9 +40,15 @@ pub fn restage(
             .filter(|u| usize::from(u.side) == side)
             .map(|u| Square::new(u.at.0, u.at.1))
             .collect();
-        let mut squares: Vec<Square> = (0..h)
-            .flat_map(|y| (0..w).map(move |x| Square::new(x, y)))
-            .collect();
+        let zone = super::zones::squares(base, side as u8);
+        let mut squares: Vec<Square> = if zone.is_empty() {
+            (0..h)
+                .flat_map(|y| (0..w).map(move |x| Square::new(x, y)))
+                .filter(|s| super::zones::zone_at(base, *s).is_none())
+                .collect()
+        } else {
+            zone.clone()
+        };
         squares.sort_by_key(|s| {
             let near = anchors.iter().map(|a| chebyshev(*a, *s)).min();
             (near.unwrap_or(u32::MAX), s.y, s.x)
@@ -55,9 +63,13 @@ pub fn restage(
                 })?;
             let size = rules.size(&archetype.size).map_or(1, |z| z.squares);
             let fits = |at: &Square| {
-                footprint(*at, size)
-                    .iter()
-                    .all(|s| s.x < w && s.y < h && standable(s) && !taken.contains(&s))
+                footprint(*at, size).iter().all(|s| {
+                    s.x < w
+                        && s.y < h
+                        && standable(s)
+                        && !taken.contains(&s)
+                        && (zone.is_empty() || zone.contains(&s))
+                })
             };
             let at = squares
                 .iter()
@@ -75,6 +87,7 @@ pub fn restage(
     let mut out = base.clone();
     out.sides.truncate(teams.len());
     out.units = units;
+    super::zones::keep_sides(&mut out, teams.len());
     out.guide.clear();
     if let Some(limit) = &mut out.victory.round_limit
         && let LimitOutcome::SideWins(w) = limit.outcome

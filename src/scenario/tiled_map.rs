@@ -161,6 +161,7 @@ pub fn import(path: &Path, rules: &Rules) -> Result<Imported, ImportErrors> {
             guide: Vec::new(),
             characters: Vec::new(),
             budget: None,
+            start_zones: Vec::new(),
         },
         notes,
     })

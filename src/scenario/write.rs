@@ -48,6 +48,14 @@ pub fn to_ron(s: &Scenario, comment: &str) -> Result<String, WriteError> {
         out.push_str(&format!("        {},\n", unit_line(unit)?));
     }
     out.push_str("    ],\n");
+    if !s.start_zones.is_empty() {
+        out.push_str("    // Where each side may start: `.` none, 1-4 the side's number.\n");
+        out.push_str("    start_zones: [\n");
+        for row in &s.start_zones {
+            out.push_str(&format!("        {},\n", inline(row)?));
+        }
+        out.push_str("    ],\n");
+    }
     out.push_str(&format!("    victory: {},\n", inline(&s.victory)?));
     if let Some(b) = s.budget {
         out.push_str(

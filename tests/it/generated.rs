@@ -68,6 +68,12 @@ fn generated_field_of_a_known_seed_is_pinned() {
         .collect();
     assert_eq!(teams.len(), 6);
     assert_eq!(teams[..3], teams[3..]);
+    // The start zones are written with the field, each unit inside its own side's.
+    assert_eq!(s.start_zones.len(), s.map.rows.len());
+    for u in &s.units {
+        let at = gridclash::grid::Square::new(u.at.0, u.at.1);
+        assert_eq!(gridclash::scenario::zones::zone_at(&s, at), Some(u.side));
+    }
 }
 
 /// Every generated field, for every ruleset, 2 to 4 sides, bare to crowded, mirrored or not,

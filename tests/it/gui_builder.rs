@@ -276,6 +276,44 @@ fn gui_map_editor_paints_refuses_undoes_and_saves_a_playable_field() {
     assert_ne!(symbol(&app), Some('#'), "undone");
     tap(&mut app, KeyCode::KeyY);
     assert_eq!(symbol(&app), Some('#'), "redone");
+    // Blue's start zone (the generated field's right-hand band) grows by one square, tinted
+    // and named under the menu, through the Side row and the zone brush.
+    let grown = Square::new(9, 6);
+    {
+        let mut e = app.world_mut().resource_mut::<MapEditor>();
+        e.focus = Focus::Menu;
+        e.row = MENU.iter().position(|m| *m == MenuRow::Side).expect("Side");
+    }
+    tap(&mut app, KeyCode::ArrowRight);
+    let zone = app
+        .world()
+        .resource::<MapEditor>()
+        .brushes()
+        .iter()
+        .position(|(_, b)| *b == Brush::Zone { side: 1 })
+        .expect("Blue's zone brush");
+    assert!(
+        app.world().resource::<MapEditor>().brushes()[zone]
+            .0
+            .contains("Blue's start zone")
+    );
+    {
+        let mut e = app.world_mut().resource_mut::<MapEditor>();
+        e.focus = Focus::Field;
+        e.brush = zone;
+        e.cursor = grown;
+    }
+    tap(&mut app, KeyCode::Enter);
+    let e = app.world().resource::<MapEditor>();
+    assert_eq!(
+        gridclash::scenario::zones::zone_at(&e.edit.scenario, grown),
+        Some(1)
+    );
+    assert!(
+        e.report().contains("in Blue's start zone"),
+        "{}",
+        e.report()
+    );
     // The menu: one square wider, then saved and played.
     tap(&mut app, KeyCode::Tab);
     assert_eq!(app.world().resource::<MapEditor>().focus, Focus::Menu);
@@ -298,6 +336,11 @@ fn gui_map_editor_paints_refuses_undoes_and_saves_a_playable_field() {
     let file = dir.join("scenarios").join("skirmish-dbu-1.ron");
     let saved = gridclash::scenario::load(&file).expect("the edited field validates");
     assert_eq!(saved.scenario.map.width, 17);
+    assert_eq!(
+        gridclash::scenario::zones::zone_at(&saved.scenario, Square::new(9, 6)),
+        Some(1),
+        "the painted zone is saved"
+    );
     assert_eq!(saved.scenario.map.rows[6].chars().nth(8), Some('#'));
     assert_eq!(session(&mut app).spec.scenario, file.to_string_lossy());
 }

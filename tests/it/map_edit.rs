@@ -197,3 +197,79 @@ fn map_edit_result_validates_and_is_played_to_the_end() {
     let end = gridclash::sim::play(&loaded, 2, &[Policy::Easy], 30).expect("plays");
     assert!(end.battle.outcome().is_some() || end.rounds >= 30);
 }
+
+/// Start zones are painted a square at a time (again to clear), a unit left outside its side's
+/// zone is listed (not refused) while the zone is drawn and refused by `validate` when saved
+/// so, a zone on a wall is refused, and the layer is written, read back and follows a resize.
+#[test]
+fn map_edit_paints_start_zones_that_hold_their_side_and_validate() {
+    use gridclash::scenario::zones;
+    let r = rules("dbu");
+    let mut e = open_field(&r);
+    // A generated field comes with its start zones; this test draws its own.
+    e.scenario.start_zones.clear();
+    let red: Vec<Square> = e
+        .scenario
+        .units
+        .iter()
+        .filter(|u| u.side == 0)
+        .map(|u| Square::new(u.at.0, u.at.1))
+        .collect();
+    // The first zone square: Red's units now stand outside Red's zone, listed on their
+    // squares but not refused.
+    let corner = Square::new(0, 0);
+    e.apply(&Brush::Zone { side: 0 }, corner, &r)
+        .expect("painting a zone is never refused for the units outside it");
+    assert_eq!(zones::zone_at(&e.scenario, corner), Some(0));
+    let problems = e.problems(&r);
+    for at in &red {
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.square == Some(*at) && p.message.contains("outside Red's start zone")),
+            "{at}: {problems:?}"
+        );
+    }
+    // Painting Red's own squares into the zone mends them.
+    for at in &red {
+        e.apply(&Brush::Zone { side: 0 }, *at, &r).expect("zone");
+    }
+    assert!(e.problems(&r).is_empty(), "{:?}", e.problems(&r));
+    assert_eq!(zones::squares(&e.scenario, 0).len(), red.len() + 1);
+    // Again on a square: out of the zone. A wall may cross a zone (no one starts on it).
+    e.apply(&Brush::Zone { side: 0 }, corner, &r)
+        .expect("clear");
+    assert_eq!(zones::zone_at(&e.scenario, corner), None);
+    let spare = Square::new(1, 0);
+    e.apply(&Brush::Zone { side: 0 }, spare, &r).expect("zone");
+    e.apply(&Brush::Terrain('#'), spare, &r)
+        .expect("a wall in a zone is allowed");
+    // Written out and read back: the layer and its meaning survive, and validate refuses a
+    // Red unit moved outside the zone by hand.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("zones");
+    std::fs::create_dir_all(&dir).expect("folder");
+    let file = dir.join("zoned.ron");
+    std::fs::write(&file, write::to_ron(&e.scenario, "zoned").expect("writes")).expect("saved");
+    let back = scenario::load(&file).expect("the zoned field validates");
+    assert_eq!(back.scenario.start_zones, e.scenario.start_zones);
+    let mut moved = e.scenario.clone();
+    let i = moved
+        .units
+        .iter()
+        .position(|u| u.side == 0)
+        .expect("a Red unit");
+    moved.units[i].at = (8, 11);
+    std::fs::write(&file, write::to_ron(&moved, "moved").expect("writes")).expect("saved");
+    let errs = scenario::load(&file).expect_err("outside its zone").0;
+    assert!(
+        errs.iter().any(|x| x
+            .to_string()
+            .contains("(8, 11) is outside Red's start zone")),
+        "{errs:?}"
+    );
+    // A resize keeps the layer the map's size.
+    e.resize(18, 13, '.', &r).expect("bigger");
+    assert_eq!(e.scenario.start_zones.len(), 13);
+    assert!(e.scenario.start_zones.iter().all(|row| row.len() == 18));
+    assert!(e.problems(&r).is_empty(), "{:?}", e.problems(&r));
+}

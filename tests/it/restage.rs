@@ -74,3 +74,47 @@ fn restage_refuses_more_sides_than_the_map_has_and_unknown_units() {
     let e = restage(&base.scenario, &unknown, &rules).expect_err("no dragon");
     assert!(e.to_string().contains("dragon"), "{e}");
 }
+
+/// A map with start zones places each team inside its side's zone (never in another's), keeps
+/// the zones of the sides fielded, and refuses a zone too small for its team, naming it.
+#[test]
+fn restaged_teams_start_inside_their_start_zones() {
+    use gridclash::scenario::zones;
+    let base = scenario::load(&scenario::find("duel")).expect("duel loads");
+    let rules = Arc::clone(&base.rules);
+    let mut zoned = base.scenario.clone();
+    // Red's zone: the three squares of column 0 from row 2; Blue's: column 11, rows 2-6.
+    for y in 2..5 {
+        zones::toggle(&mut zoned, 0, Square::new(0, y)).expect("Red's zone");
+    }
+    for y in 2..7 {
+        zones::toggle(&mut zoned, 1, Square::new(11, y)).expect("Blue's zone");
+    }
+    let team = vec!["brawler".to_string(), "mage".into(), "gunner".into()];
+    let s = restage(&zoned, &[team.clone(), team.clone()], &rules).expect("restaged");
+    for u in &s.units {
+        let at = Square::new(u.at.0, u.at.1);
+        assert_eq!(
+            zones::zone_at(&s, at),
+            Some(u.side),
+            "{at} of side {}",
+            u.side
+        );
+    }
+    assert_eq!(s.start_zones, zoned.start_zones);
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("restage-zones");
+    std::fs::create_dir_all(&dir).expect("folder");
+    let file = dir.join("zoned.ron");
+    std::fs::write(&file, write::to_ron(&s, "zoned").expect("writes")).expect("saved");
+    scenario::load(&file).expect("the restaged field validates");
+    // Four units for Red's three squares: refused, naming the zone and the team.
+    let big = vec!["brawler".to_string(); 4];
+    let why = restage(&zoned, &[big, team], &rules)
+        .expect_err("no room")
+        .to_string();
+    assert!(
+        why.contains("start zone (3 squares) has no room for its 4 units"),
+        "{why}"
+    );
+    let _ = chebyshev(Square::new(0, 0), Square::new(0, 0));
+}
