@@ -1,6 +1,7 @@
 //! Tiled maps (`.tmx`) made into scenarios, by a documented convention: a tile layer named
 //! `terrain` whose tiles name the ruleset's terrain, an object layer named `units` whose
-//! objects name a roster entry and a side, and the map's own properties for the rest.
+//! objects name a roster entry and a side, an optional object layer `start zones` whose
+//! rectangles mark where each side starts, and the map's own properties for the rest.
 //!
 //! Every problem names the file, the layer and the square or object, so a map maker can go
 //! straight to it in the editor.
@@ -18,6 +19,8 @@ use crate::ruleset::Rules;
 pub const TERRAIN_LAYER: &str = "terrain";
 /// The object layer read for units.
 pub const UNITS_LAYER: &str = "units";
+/// The object layer read for start zones (optional).
+pub const ZONES_LAYER: &str = "start zones";
 
 /// Why a Tiled map could not be imported: every problem found, each naming where it is.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -67,12 +70,14 @@ pub fn import(path: &Path, rules: &Rules) -> Result<Imported, ImportErrors> {
     }
     let mut terrain: Option<Layer> = None;
     let mut units: Option<Layer> = None;
+    let mut zones: Option<Layer> = None;
     for layer in map.layers() {
         match (layer.name.as_str(), layer.layer_type()) {
             (TERRAIN_LAYER, LayerType::Tiles(_)) if terrain.is_none() => terrain = Some(layer),
             (UNITS_LAYER, LayerType::Objects(_)) if units.is_none() => units = Some(layer),
+            (ZONES_LAYER, LayerType::Objects(_)) if zones.is_none() => zones = Some(layer),
             (name, kind) => notes.push(format!(
-                "{file}: layer `{name}` ({}) is not read: only the tile layer `{TERRAIN_LAYER}` and the object layer `{UNITS_LAYER}` are",
+                "{file}: layer `{name}` ({}) is not read: only the tile layer `{TERRAIN_LAYER}` and the object layers `{UNITS_LAYER}` and `{ZONES_LAYER}` are",
                 kind_name(&kind)
             )),
         }
@@ -91,9 +96,18 @@ pub fn import(path: &Path, rules: &Rules) -> Result<Imported, ImportErrors> {
             Vec::new()
         }
     };
+    let zone_rows = zones.map_or_else(Vec::new, |layer| {
+        read_zones(&layer, &map, w.min(256), h.min(256), &mut err)
+    });
+    let zone_sides = zone_rows
+        .iter()
+        .flat_map(|r| r.chars())
+        .filter_map(|c| c.to_digit(10))
+        .map(|d| d as usize);
     let sides_n = unit_defs
         .iter()
         .map(|u| usize::from(u.side) + 1)
+        .chain(zone_sides)
         .max()
         .unwrap_or(2)
         .max(2);
@@ -161,10 +175,70 @@ pub fn import(path: &Path, rules: &Rules) -> Result<Imported, ImportErrors> {
             guide: Vec::new(),
             characters: Vec::new(),
             budget: None,
-            start_zones: Vec::new(),
+            start_zones: zone_rows,
         },
         notes,
     })
+}
+
+/// The `start zones` layer as the scenario's zone rows: each rectangle object's `side` (int,
+/// 0 for the first side) covers the squares whose centres lie inside it. A later rectangle
+/// over an earlier one's squares takes them.
+fn read_zones(
+    layer: &Layer,
+    map: &Map,
+    w: u32,
+    h: u32,
+    err: &mut impl FnMut(String),
+) -> Vec<String> {
+    let LayerType::Objects(objects) = layer.layer_type() else {
+        return Vec::new();
+    };
+    let (tw, th) = (map.tile_width.max(1) as f32, map.tile_height.max(1) as f32);
+    let mut grid = vec![vec!['.'; w as usize]; h as usize];
+    for o in objects.objects() {
+        let label = if o.name.is_empty() {
+            format!("object {}", o.id())
+        } else {
+            format!("object `{}` (id {})", o.name, o.id())
+        };
+        let mut problem = |what: &str| err(format!("layer `{ZONES_LAYER}`, {label}: {what}"));
+        let side = match o.properties.get("side") {
+            Some(PropertyValue::IntValue(n)) if (0..=7).contains(n) => Some(*n as u8),
+            Some(other) => {
+                problem(&format!(
+                    "`side` is {other:?}; it is an int property, 0 to 7"
+                ));
+                None
+            }
+            None => {
+                problem("no `side` int property (0 for the first side)");
+                None
+            }
+        };
+        let tiled::ObjectShape::Rect { width, height } = o.shape else {
+            problem("a start zone is a rectangle (draw it with the Rectangle tool)");
+            continue;
+        };
+        let Some(side) = side else { continue };
+        let mut covered = 0;
+        for (y, row) in grid.iter_mut().enumerate() {
+            for (x, square) in row.iter_mut().enumerate() {
+                let (cx, cy) = ((x as f32 + 0.5) * tw, (y as f32 + 0.5) * th);
+                if (o.x..o.x + width).contains(&cx) && (o.y..o.y + height).contains(&cy) {
+                    *square = char::from(b'1' + side);
+                    covered += 1;
+                }
+            }
+        }
+        if covered == 0 {
+            problem(&format!(
+                "the rectangle at pixel ({}, {}) covers the centre of no square of the map",
+                o.x, o.y
+            ));
+        }
+    }
+    grid.into_iter().map(|r| r.into_iter().collect()).collect()
 }
 
 /// Loads the map and its tilesets, a reading error named with the file.

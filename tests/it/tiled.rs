@@ -171,3 +171,76 @@ fn import_tiled_command_writes_a_scenario_the_game_plays() {
         String::from_utf8_lossy(&other.stderr)
     );
 }
+
+/// The optional `start zones` object layer: each rectangle's `side` marks the squares whose
+/// centres it covers; the imported scenario holds each side inside its zone, and a zone that
+/// is not a rectangle or has no side is named with its layer and object.
+#[test]
+fn tiled_map_start_zones_layer_marks_where_each_side_starts() {
+    let zones = |objects: &str| {
+        let objects = objects.to_string();
+        move |t: String| {
+            t.replace(
+                " </objectgroup>\n</map>",
+                &format!(
+                    " </objectgroup>\n <objectgroup id=\"4\" name=\"start zones\">\n{objects} </objectgroup>\n</map>"
+                ),
+            )
+        }
+    };
+    let rect = |id: u32, x: u32, w: u32, side: i32| {
+        format!(
+            "  <object id=\"{id}\" x=\"{x}\" y=\"0\" width=\"{w}\" height=\"192\">\n   <properties>\n    <property name=\"side\" type=\"int\" value=\"{side}\"/>\n   </properties>\n  </object>\n"
+        )
+    };
+    let both = format!("{}{}", rect(10, 0, 64, 0), rect(11, 256, 64, 1));
+    let path = edited("zones", zones(&both));
+    let got = import(&path, &dbu()).expect("imports");
+    assert_eq!(got.scenario.start_zones, vec!["11......22".to_string(); 6]);
+    assert!(
+        got.notes.iter().all(|n| !n.contains("layer `start zones`")),
+        "the zones layer is read: {:?}",
+        got.notes
+    );
+    let out = path.with_file_name("zoned.ron");
+    std::fs::write(
+        &out,
+        gridclash::scenario::write::to_ron(&got.scenario, "zoned").expect("writes"),
+    )
+    .expect("saved");
+    gridclash::scenario::load(&out).expect("each side stands in its zone");
+    // Blue's zone on the left instead: Suri (9, 3) is outside it, and validate says so.
+    let moved = format!("{}{}", rect(10, 0, 64, 0), rect(11, 64, 64, 1));
+    let got = import(&edited("zones-moved", zones(&moved)), &dbu()).expect("imports");
+    std::fs::write(
+        &out,
+        gridclash::scenario::write::to_ron(&got.scenario, "moved").expect("writes"),
+    )
+    .expect("saved");
+    let errs = gridclash::scenario::load(&out)
+        .expect_err("Suri is outside")
+        .0;
+    assert!(
+        errs.iter().any(|e| e
+            .to_string()
+            .contains("(9, 3) is outside Blue Wave's start zone")),
+        "{errs:?}"
+    );
+    // A point has no area, and a rectangle needs its side.
+    let bad = "  <object id=\"12\" name=\"here\" x=\"16\" y=\"16\">\n   <point/>\n  </object>\n  <object id=\"13\" x=\"0\" y=\"0\" width=\"64\" height=\"64\"/>\n";
+    let why = import(&edited("zones-bad", zones(bad)), &dbu())
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        why.contains("layer `start zones`, object `here` (id 12): no `side` int property"),
+        "{why}"
+    );
+    assert!(
+        why.contains("object `here` (id 12): a start zone is a rectangle"),
+        "{why}"
+    );
+    assert!(
+        why.contains("layer `start zones`, object 13: no `side`"),
+        "{why}"
+    );
+}
