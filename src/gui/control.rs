@@ -939,8 +939,24 @@ fn finish_battle(
     }
 }
 
-/// Applies changed settings: the input map, the UI scale and the computer's pace (unless
-/// the command line chose one for this run).
+/// Sets the UI scale the settings ask for, the automatic one following the window's height;
+/// only a different value is written, as a new scale lays the whole UI out again.
+pub(super) fn fit_ui_scale(
+    settings: Res<super::Settings>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut ui_scale: ResMut<UiScale>,
+) {
+    let height = windows
+        .single()
+        .map_or(super::settings::AUTO_HEIGHT, |w| w.height());
+    let wanted = settings.ui_scale_for(height);
+    if (ui_scale.0 - wanted).abs() > f32::EPSILON {
+        ui_scale.0 = wanted;
+    }
+}
+
+/// Applies changed settings: the input map and the computer's pace (unless the command line
+/// chose one for this run).
 pub(super) fn apply_settings(
     settings: Res<super::Settings>,
     options: Res<super::PlayOptions>,
@@ -948,7 +964,6 @@ pub(super) fn apply_settings(
         &super::input::Controls,
         &mut leafwing_input_manager::prelude::InputMap<GameAction>,
     )>,
-    mut ui_scale: ResMut<UiScale>,
     mut pace: ResMut<Pace>,
 ) {
     if !settings.is_changed() && !options.is_changed() {
@@ -961,7 +976,6 @@ pub(super) fn apply_settings(
             map.set_gamepad(g);
         }
     }
-    ui_scale.0 = settings.ui_scale;
     pace.seconds_per_command = options.ai_pace.unwrap_or(settings.ai_pace);
 }
 

@@ -304,7 +304,7 @@ pub fn logic_plugin(app: &mut App) {
             guide::logic_plugin,
         ))
         .add_systems(Startup, open_first_screen)
-        .add_systems(PreUpdate, control::apply_settings);
+        .add_systems(PreUpdate, (control::apply_settings, control::fit_ui_scale));
 }
 
 fn open_first_screen(

@@ -15,7 +15,8 @@ use super::input::{GameAction, default_keys};
 #[derive(Resource, Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
-    /// UI scale, 1.0 to 2.0.
+    /// UI scale, 1.0 to 2.0, or [`AUTO_UI_SCALE`]: the window's height over 720, so a
+    /// 1080p window reads like a 720p one.
     pub ui_scale: f32,
     /// Sides in the Okabe-Ito colour-blind safe colours instead of the scenario's.
     pub colour_blind: bool,
@@ -85,17 +86,34 @@ impl WindowChoice {
     }
 }
 
-/// The UI scales the settings screen steps through.
-pub const UI_SCALES: [f32; 6] = [1.0, 1.2, 1.4, 1.6, 1.8, 2.0];
+/// The UI scale that follows the window: its height over [`AUTO_HEIGHT`], 100 % to 200 %.
+pub const AUTO_UI_SCALE: f32 = 0.0;
+/// The window height, in logical pixels, the layout is drawn for at 100 %.
+pub const AUTO_HEIGHT: f32 = 720.0;
+/// The UI scales the settings screen steps through, automatic first.
+pub const UI_SCALES: [f32; 7] = [AUTO_UI_SCALE, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0];
 /// The computer paces the settings screen steps through, in seconds per command.
 pub const AI_PACES: [f32; 6] = [0.0, 0.2, 0.4, 0.6, 1.0, 1.5];
 /// The animation speeds the settings screen steps through.
 pub const ANIMATION_SPEEDS: [f32; 4] = [0.5, 1.0, 2.0, 4.0];
 
+impl Settings {
+    /// The UI scale to draw with in a window `height` logical pixels high: the chosen one, or
+    /// for automatic the height over 720 rounded to 10 %, 100 % to 200 % (a window a few
+    /// pixels short of 1080 still gets 150 %, and dragging its edge does not relayout the
+    /// UI at every pixel).
+    pub fn ui_scale_for(&self, height: f32) -> f32 {
+        if self.ui_scale != AUTO_UI_SCALE {
+            return self.ui_scale;
+        }
+        ((height / AUTO_HEIGHT * 10.0).round() / 10.0).clamp(1.0, 2.0)
+    }
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Self {
-            ui_scale: 1.0,
+            ui_scale: AUTO_UI_SCALE,
             colour_blind: false,
             volume: 0.8,
             muted: false,
@@ -157,7 +175,9 @@ impl Settings {
 
     /// Clamps values a hand-edited file may have put out of range.
     pub fn sanitized(mut self) -> Self {
-        self.ui_scale = self.ui_scale.clamp(1.0, 2.0);
+        if self.ui_scale != AUTO_UI_SCALE {
+            self.ui_scale = self.ui_scale.clamp(1.0, 2.0);
+        }
         self.volume = self.volume.clamp(0.0, 1.0);
         self.ai_pace = self.ai_pace.clamp(0.0, 5.0);
         self.animation_speed = self.animation_speed.clamp(0.5, 4.0);

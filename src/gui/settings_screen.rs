@@ -161,6 +161,9 @@ pub fn change(settings: &mut Settings, row: SettingsRow, step: isize) {
 pub fn label(settings: &Settings, row: SettingsRow, capturing: Option<GameAction>) -> String {
     let on = |b: bool| if b { "on" } else { "off" };
     match row {
+        SettingsRow::UiScale if settings.ui_scale == super::settings::AUTO_UI_SCALE => {
+            "UI scale            < auto: the window's height >".into()
+        }
         SettingsRow::UiScale => {
             format!("UI scale            < {:.0}% >", settings.ui_scale * 100.0)
         }
@@ -339,12 +342,13 @@ fn navigate_settings(
 
 fn draw_settings(
     settings: Res<Settings>,
+    scale: Res<UiScale>,
     menu: Res<SettingsMenu>,
     mut text: Single<&mut Text, With<SettingsText>>,
 ) {
     let rows = rows();
     // A window of rows around the highlight keeps the list on screen at any UI scale.
-    let shown = ((18.0 / settings.ui_scale) as usize).max(6);
+    let shown = ((18.0 / scale.0.max(1.0)) as usize).max(6);
     let start = menu
         .row
         .saturating_sub(shown / 2)

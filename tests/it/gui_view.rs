@@ -433,3 +433,70 @@ fn gui_guide_prompts_follow_the_player_through_the_first_battle() {
     let run = app.world().resource::<GuideRun>();
     assert_eq!(run.progress.learned(), 3);
 }
+
+/// The UI scale follows the window by default (its height over 720, rounded to 10 %, 100 % to
+/// 200 %), so 1080p reads like 720p; a fixed scale from the settings wins over the window.
+#[test]
+fn gui_ui_scale_follows_the_window_height_unless_the_settings_fix_it() {
+    use bevy::window::{PrimaryWindow, WindowResolution};
+    use gridclash::gui::settings::AUTO_UI_SCALE;
+    let auto = Settings::default();
+    assert_eq!(auto.ui_scale, AUTO_UI_SCALE, "automatic is the default");
+    assert_eq!(auto.ui_scale_for(720.0), 1.0);
+    assert_eq!(auto.ui_scale_for(1080.0), 1.5);
+    assert_eq!(
+        auto.ui_scale_for(1060.0),
+        1.5,
+        "a window a little short of 1080p"
+    );
+    assert_eq!(auto.ui_scale_for(600.0), 1.0, "never below 100 %");
+    assert_eq!(auto.ui_scale_for(2160.0), 2.0, "never above 200 %");
+    let mut app = app(Default::default());
+    let window = app
+        .world_mut()
+        .spawn((
+            Window {
+                resolution: WindowResolution::new(1920, 1080),
+                ..default()
+            },
+            PrimaryWindow,
+        ))
+        .id();
+    app.update();
+    assert_eq!(app.world().resource::<UiScale>().0, 1.5);
+    app.world_mut()
+        .entity_mut(window)
+        .get_mut::<Window>()
+        .expect("the window")
+        .resolution = WindowResolution::new(1280, 720);
+    app.update();
+    assert_eq!(
+        app.world().resource::<UiScale>().0,
+        1.0,
+        "it follows a resize"
+    );
+    app.world_mut().resource_mut::<Settings>().ui_scale = 1.4;
+    app.update();
+    assert_eq!(
+        app.world().resource::<UiScale>().0,
+        1.4,
+        "a fixed scale wins"
+    );
+    assert!(
+        label(
+            &app.world().resource::<Settings>().clone(),
+            SettingsRow::UiScale,
+            None
+        )
+        .contains("140%")
+    );
+    app.world_mut().resource_mut::<Settings>().ui_scale = AUTO_UI_SCALE;
+    assert!(
+        label(
+            &app.world().resource::<Settings>().clone(),
+            SettingsRow::UiScale,
+            None
+        )
+        .contains("auto")
+    );
+}

@@ -228,6 +228,7 @@ fn show_term_tip(
     session: Res<Session>,
     hovered: Res<HoveredTerm>,
     windows: Query<&Window, With<PrimaryWindow>>,
+    ui_scale: Res<UiScale>,
     mut tip: Query<(&mut Node, &mut Visibility), With<TermTip>>,
     mut heading: Query<&mut Text, (With<TermTipHeading>, Without<TermTipBody>)>,
     mut body: Query<&mut Text, (With<TermTipBody>, Without<TermTipHeading>)>,
@@ -244,7 +245,9 @@ fn show_term_tip(
         }
         return;
     };
-    let Some(cursor) = window.cursor_position() else {
+    // A node's place is in UI pixels: the window's logical pixels over the UI scale.
+    let scale = ui_scale.0.max(0.01);
+    let Some(cursor) = window.cursor_position().map(|c| c / scale) else {
         return;
     };
     let (h, b) = tip_words(&entry);
@@ -258,7 +261,7 @@ fn show_term_tip(
     {
         t.0 = b;
     }
-    let (w, hgt) = (window.width(), window.height());
+    let (w, hgt) = (window.width() / scale, window.height() / scale);
     let left = if cursor.x + 16.0 + TIP_W > w {
         (cursor.x - 16.0 - TIP_W).max(0.0)
     } else {
