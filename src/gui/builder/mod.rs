@@ -29,7 +29,7 @@ use crate::scenario::{self, Scenario, write};
 const SIZES: [(u32, u32); 6] = [(12, 10), (16, 12), (20, 14), (24, 18), (32, 24), (40, 30)];
 
 /// The point budgets a side may be given: none, then rising amounts (a ruleset's units cost
-/// roughly 30 to 120 points each under its `points` table).
+/// from about 10 (a DBU minion) to 110 points each under its `points.ron`).
 const BUDGETS: [Option<i64>; 13] = [
     None,
     Some(50),
