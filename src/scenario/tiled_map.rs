@@ -197,25 +197,9 @@ fn read_zones(
     let (tw, th) = (map.tile_width.max(1) as f32, map.tile_height.max(1) as f32);
     let mut grid = vec![vec!['.'; w as usize]; h as usize];
     for o in objects.objects() {
-        let label = if o.name.is_empty() {
-            format!("object {}", o.id())
-        } else {
-            format!("object `{}` (id {})", o.name, o.id())
-        };
+        let label = object_label(&o);
         let mut problem = |what: &str| err(format!("layer `{ZONES_LAYER}`, {label}: {what}"));
-        let side = match o.properties.get("side") {
-            Some(PropertyValue::IntValue(n)) if (0..=7).contains(n) => Some(*n as u8),
-            Some(other) => {
-                problem(&format!(
-                    "`side` is {other:?}; it is an int property, 0 to 7"
-                ));
-                None
-            }
-            None => {
-                problem("no `side` int property (0 for the first side)");
-                None
-            }
-        };
+        let side = object_side(&o, &mut problem);
         let tiled::ObjectShape::Rect { width, height } = o.shape else {
             problem("a start zone is a rectangle (draw it with the Rectangle tool)");
             continue;
@@ -239,6 +223,33 @@ fn read_zones(
         }
     }
     grid.into_iter().map(|r| r.into_iter().collect()).collect()
+}
+
+/// How a problem names an object: by its name and id, or its id alone.
+fn object_label(o: &tiled::Object) -> String {
+    if o.name.is_empty() {
+        format!("object {}", o.id())
+    } else {
+        format!("object `{}` (id {})", o.name, o.id())
+    }
+}
+
+/// An object's `side` property (an int, 0 for the first side, at most 7), or the problem with
+/// it given to `problem`.
+fn object_side(o: &tiled::Object, problem: &mut impl FnMut(&str)) -> Option<u8> {
+    match o.properties.get("side") {
+        Some(PropertyValue::IntValue(n)) if (0..=7).contains(n) => Some(*n as u8),
+        Some(other) => {
+            problem(&format!(
+                "`side` is {other:?}; it is an int property, 0 to 7"
+            ));
+            None
+        }
+        None => {
+            problem("no `side` int property (0 for the first side)");
+            None
+        }
+    }
 }
 
 /// Loads the map and its tilesets, a reading error named with the file.
@@ -356,29 +367,13 @@ fn read_units(
     let (tw, th) = (map.tile_width.max(1) as f32, map.tile_height.max(1) as f32);
     let mut out = Vec::new();
     for o in objects.objects() {
-        let label = if o.name.is_empty() {
-            format!("object {}", o.id())
-        } else {
-            format!("object `{}` (id {})", o.name, o.id())
-        };
+        let label = object_label(&o);
         let mut problem = |what: &str| err(format!("layer `{UNITS_LAYER}`, {label}: {what}"));
         let archetype = string(&o.properties, "archetype");
         if archetype.is_none() {
             problem("no `archetype` string property naming a roster entry");
         }
-        let side = match o.properties.get("side") {
-            Some(PropertyValue::IntValue(n)) if (0..=7).contains(n) => Some(*n as u8),
-            Some(other) => {
-                problem(&format!(
-                    "`side` is {other:?}; it is an int property, 0 to 7"
-                ));
-                None
-            }
-            None => {
-                problem("no `side` int property (0 for the first side)");
-                None
-            }
-        };
+        let side = object_side(&o, &mut problem);
         // The centre of the object: a tile object hangs up from its (x, y), a rectangle
         // down from it, a point is where it is.
         let (cx, cy) = match (&o.shape, o.tile_data().is_some()) {
