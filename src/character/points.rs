@@ -67,7 +67,8 @@ impl Character {
             let (what, points) = match &field.value {
                 Value::Number(v) => (
                     format!("{} {v}", field.label),
-                    (v * price.points).div_euclid(price.per.max(1)),
+                    // Saturating: a hand-edited price or value must not overflow.
+                    v.saturating_mul(price.points).div_euclid(price.per.max(1)),
                 ),
                 Value::Toggle(true) => (field.label.clone(), price.points),
                 Value::Toggle(false) => continue,
@@ -84,14 +85,14 @@ impl Character {
                 }
             };
             if points != 0 {
-                out.total += points;
+                out.total = out.total.saturating_add(points);
                 out.lines.push(PointLine { what, key, points });
             }
         }
         if let (Self::Dbu(a), Some(p)) = (self, prices.get(MINION))
             && a.minion
         {
-            let scaled = (out.total * p.points).div_euclid(p.per.max(1));
+            let scaled = out.total.saturating_mul(p.points).div_euclid(p.per.max(1));
             out.lines.push(PointLine {
                 what: format!("Minion ({} of {})", scaled, out.total),
                 key: MINION.into(),

@@ -53,7 +53,9 @@ pub fn check(s: &Scenario, rules: &Rules, path: &Path, src: &str) -> Vec<RulesEr
         ));
     }
     for (side, units) in s.sides.iter().zip(side_points(s, rules)) {
-        let spent: i64 = units.iter().map(|(_, p)| p).sum();
+        let spent = units
+            .iter()
+            .fold(0i64, |sum, (_, p)| sum.saturating_add(*p));
         if spent > budget {
             let each: Vec<String> = units.iter().map(|(n, p)| format!("{n} {p}")).collect();
             errs.push(RulesError::at(

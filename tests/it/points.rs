@@ -177,3 +177,19 @@ fn points_scenario_over_its_budget_is_refused_naming_the_side_and_units() {
         "no budget, no limit"
     );
 }
+
+/// A hand-edited price as large as a number can be saturates rather than overflowing: the
+/// cost is the largest number, never a panic or a negative total.
+#[test]
+fn points_a_huge_hand_edited_price_saturates_instead_of_overflowing() {
+    let mut r = (*rules("d20")).clone();
+    r.points.insert(
+        "hp".into(),
+        Price {
+            points: i64::MAX,
+            per: 1,
+        },
+    );
+    let p = unit_points(&r, "adam").expect("Adam is priced");
+    assert_eq!(p.total, i64::MAX);
+}

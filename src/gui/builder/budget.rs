@@ -27,14 +27,13 @@ impl Builder {
             .iter()
             .enumerate()
             .filter(|(k, _)| Some(*k) != without)
-            .map(|(_, id)| self.cost_of(id))
-            .sum()
+            .fold(0, |sum, (_, id)| sum.saturating_add(self.cost_of(id)))
     }
 
     /// Whether unit `id` fits side `i`'s budget in the place of unit `without` (or added).
     fn fits(&self, i: usize, without: Option<usize>, id: &str) -> bool {
         self.budget()
-            .is_none_or(|b| self.spent(i, without) + self.cost_of(id) <= b)
+            .is_none_or(|b| self.spent(i, without).saturating_add(self.cost_of(id)) <= b)
     }
 
     /// Left or Right on unit `k` of side `i`: the next roster entry that way that fits the
