@@ -104,7 +104,8 @@ impl Character {
     }
 }
 
-/// The sheet of roster entry `id` of `rules` (a DBU minion among them), if it has one.
+/// The sheet of roster entry `id` of `rules` (a DBU minion among them), if it has one. Only
+/// that entry is cloned: the builder prices every unit row with this.
 pub fn roster_character(rules: &Rules, id: &str) -> Option<Character> {
     match &rules.family {
         FamilyData::Dbu => rules
@@ -113,9 +114,25 @@ pub fn roster_character(rules: &Rules, id: &str) -> Option<Character> {
             .iter()
             .find(|a| a.id == id)
             .map(|a| Character::Dbu(Box::new(a.clone()))),
-        _ => Character::templates(rules)
-            .into_iter()
-            .find(|c| c.id() == id),
+        FamilyData::D20(d) => d
+            .roster
+            .characters
+            .iter()
+            .find(|c| c.id == id)
+            .map(|c| Character::D20(c.clone())),
+        FamilyData::Digimon(d) => d.digimon(id).map(|g| Character::Digimon(g.clone())),
+        FamilyData::Shinobi(d) => d
+            .roster
+            .ninja
+            .iter()
+            .find(|n| n.id == id)
+            .map(|n| Character::Shinobi(n.clone())),
+        FamilyData::PowerStages(d) => d
+            .roster
+            .personalities
+            .iter()
+            .find(|p| p.id == id)
+            .map(|p| Character::Stages(p.clone())),
     }
 }
 

@@ -62,10 +62,15 @@ pub fn toggle(s: &mut Scenario, side: u8, at: Square) -> Result<(), String> {
     chars.resize(w, NONE);
     chars[x] = if chars[x] == mark { NONE } else { mark };
     s.start_zones[y] = chars.into_iter().collect();
+    drop_if_empty(s);
+    Ok(())
+}
+
+/// Drops a layer with no zone left, so the file has none rather than rows of dots.
+fn drop_if_empty(s: &mut Scenario) {
     if s.start_zones.iter().all(|r| r.chars().all(|c| c == NONE)) {
         s.start_zones.clear();
     }
-    Ok(())
 }
 
 /// The layer fitted to a `width`×`height` map (after a resize): cut or filled with no zone.
@@ -93,9 +98,7 @@ pub fn keep_sides(s: &mut Scenario, sides: usize) {
             })
             .collect();
     }
-    if s.start_zones.iter().all(|r| r.chars().all(|c| c == NONE)) {
-        s.start_zones.clear();
-    }
+    drop_if_empty(s);
 }
 
 /// Everything wrong with the scenario's zones: a layer of another size than the map, a mark
@@ -153,12 +156,16 @@ pub fn check(s: &Scenario, path: &Path, src: &str) -> Vec<RulesError> {
             }
         }
     }
+    // Which sides have a zone, read once rather than once a unit.
+    let marks: std::collections::BTreeSet<char> =
+        s.start_zones.iter().flat_map(|r| r.chars()).collect();
     for (i, u) in s.units.iter().enumerate() {
         let at = Square::new(u.at.0, u.at.1);
         let Some(side) = s.sides.get(usize::from(u.side)) else {
             continue;
         };
-        if !squares(s, u.side).is_empty() && zone_at(s, at) != Some(u.side) {
+        let zoned = u.side < 9 && marks.contains(&char::from(b'1' + u.side));
+        if zoned && zone_at(s, at) != Some(u.side) {
             errs.push(RulesError::at(
                 path,
                 src,
