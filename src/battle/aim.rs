@@ -52,14 +52,18 @@ pub enum AimOption {
 pub struct AimView {
     pub head: String,
     pub option: AimOption,
+    /// The family's notes and each target's odds.
     pub lines: Vec<String>,
+    /// The rolls, every die and modifier with its rule: the window puts them under a heading
+    /// of their own, after the odds.
+    pub rolls: Vec<String>,
 }
 
 impl AimView {
     /// The panel as one text, without key hints (the command line and tests read this).
     pub fn text(&self) -> String {
         let mut out = self.head.clone();
-        for l in &self.lines {
+        for l in self.lines.iter().chain(&self.rolls) {
             out.push('\n');
             out.push_str(l);
         }
@@ -290,8 +294,8 @@ pub fn default_aim_view(a: &AimContext) -> AimView {
                 .map(|l| l.trim().into()),
         );
     }
-    lines.extend(roll_lines(a));
     AimView {
+        rolls: roll_lines(a),
         head: format!(
             "{}: Ki {} (wager {} of at most {})",
             p.odds.maneuver, p.ki_cost, p.odds.wager, a.max_wager

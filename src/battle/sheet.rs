@@ -18,19 +18,180 @@ pub struct SheetContext<'a> {
     pub paused: Option<CombatantId>,
 }
 
-/// A combatant's sheet: what it is, a note for the side line, and the body as text lines.
+/// A combatant's sheet: what it is, a note for the side line, and its sections (pools, stats,
+/// turn, gear, conditions…), each a heading over a grid of figures and lines of words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnitSheet {
     /// What the unit is: its archetype, ninja, character, or Digimon form and stage.
     pub kind: String,
     /// Added to the line naming its side (a Digimon's partner).
     pub side_note: String,
-    /// Pools, stats, turn, conditions and attacks, one line each.
-    pub body: String,
-    /// The words of the rules the body prints (pools, stats, conditions…), each of which the
+    /// The sheet's parts in reading order; a section with nothing in it is not kept.
+    pub sections: Vec<SheetSection>,
+    /// The words of the rules the sheet prints (pools, stats, conditions…), each of which the
     /// ruleset's glossary explains: the window links them to it, and a test holds every
     /// family's sheet to it.
     pub labels: Vec<String>,
+}
+
+impl UnitSheet {
+    /// A sheet of `kind` from its sections, empty ones dropped.
+    pub fn new(kind: String, sections: Vec<SheetSection>, labels: Vec<String>) -> Self {
+        Self {
+            kind,
+            side_note: String::new(),
+            sections: sections.into_iter().filter(|s| !s.is_empty()).collect(),
+            labels,
+        }
+    }
+
+    /// The sheet as plain text, a section's heading on its own line, then its figures on one
+    /// line and its lines: what the command line and tests read.
+    pub fn body(&self) -> String {
+        self.sections
+            .iter()
+            .map(SheetSection::text)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Every piece of words the window shows as one text: headings, each figure's label and
+    /// each line. The glossary links each on its own, so a test checks them one by one.
+    pub fn texts(&self) -> Vec<&str> {
+        self.sections
+            .iter()
+            .flat_map(|s| {
+                std::iter::once(s.heading.as_str())
+                    .chain(s.cells.iter().map(|c| c.label.as_str()))
+                    .chain(s.lines.iter().map(String::as_str))
+            })
+            .collect()
+    }
+}
+
+/// How a figure is coloured: a pool by how full it is, a stat that an effect changed, a state
+/// that stops the unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tone {
+    /// An ordinary figure.
+    #[default]
+    Plain,
+    /// A pool at half or more.
+    Good,
+    /// A pool under half.
+    Low,
+    /// A pool under a quarter, or a spent resource the unit needs.
+    Critical,
+    /// A stat that is not its base value now (an effect or condition changed it).
+    Changed,
+}
+
+/// How full a pool is, as its figure's colour: half or more good, under half low, under a
+/// quarter critical.
+pub fn pool_tone(current: i64, max: i64) -> Tone {
+    if max <= 0 || current * 2 >= max {
+        Tone::Good
+    } else if current * 4 >= max {
+        Tone::Low
+    } else {
+        Tone::Critical
+    }
+}
+
+/// One figure of a sheet: a rule's word and its value, e.g. `Life` `213/213`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SheetCell {
+    pub label: String,
+    pub value: String,
+    pub tone: Tone,
+}
+
+/// A part of a sheet under its heading: its figures laid out as a grid, then lines of words
+/// (conditions, gear, attacks) one to a row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SheetSection {
+    pub heading: String,
+    pub cells: Vec<SheetCell>,
+    pub lines: Vec<String>,
+    /// A part a player reads when studying the unit rather than in the middle of an attack
+    /// (gear, skills, the attack list): the window may fold it while the odds panel needs the
+    /// room.
+    pub detail: bool,
+}
+
+impl SheetSection {
+    /// An empty section under `heading`.
+    pub fn new(heading: impl Into<String>) -> Self {
+        Self {
+            heading: heading.into(),
+            cells: Vec::new(),
+            lines: Vec::new(),
+            detail: false,
+        }
+    }
+
+    /// The section marked as a detail (see [`SheetSection::detail`]).
+    pub fn detail(mut self) -> Self {
+        self.detail = true;
+        self
+    }
+
+    /// The section with a plain figure added.
+    pub fn cell(self, label: impl Into<String>, value: impl ToString) -> Self {
+        self.toned(label, value, Tone::Plain)
+    }
+
+    /// The section with a coloured figure added.
+    pub fn toned(mut self, label: impl Into<String>, value: impl ToString, tone: Tone) -> Self {
+        self.cells.push(SheetCell {
+            label: label.into(),
+            value: value.to_string(),
+            tone,
+        });
+        self
+    }
+
+    /// The section with a pool added, `current/max` coloured by how full it is.
+    pub fn pool(self, label: impl Into<String>, current: i64, max: i64) -> Self {
+        self.toned(label, format!("{current}/{max}"), pool_tone(current, max))
+    }
+
+    /// The section with a line of words added.
+    pub fn line(mut self, text: impl Into<String>) -> Self {
+        self.lines.push(text.into());
+        self
+    }
+
+    /// The section with lines added.
+    pub fn lines(mut self, lines: impl IntoIterator<Item = String>) -> Self {
+        self.lines.extend(lines);
+        self
+    }
+
+    /// True when the section has nothing to show under its heading.
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty() && self.lines.is_empty()
+    }
+
+    fn text(&self) -> String {
+        let mut out = self.heading.clone();
+        if !self.cells.is_empty() {
+            out.push('\n');
+            out.push_str(
+                &self
+                    .cells
+                    .iter()
+                    .map(|c| format!("{} {}", c.label, c.value))
+                    .collect::<Vec<_>>()
+                    .join("  "),
+            );
+        }
+        for l in &self.lines {
+            out.push('\n');
+            out.push_str(l);
+        }
+        out
+    }
 }
 
 /// The DBU sheet's fixed words, as [`default_unit_sheet`] prints them.
@@ -70,50 +231,55 @@ pub fn badge(name: &str) -> String {
 pub fn default_unit_sheet(ctx: &SheetContext, f: &Fighter) -> UnitSheet {
     let rules = ctx.rules;
     let d = f.derived(rules);
-    let attrs = f
-        .attributes
-        .0
-        .iter()
-        .map(|(k, v)| format!("{} {v}", k.to_uppercase()))
-        .collect::<Vec<_>>()
-        .join("  ");
-    let mut out = format!(
-        "Life {}/{}   Ki {}/{}   Capacity {}/{}\nToP {}   {}\nHaste {}  Awareness {}  Defense Value {}  Soak {}\nSpeed {} / Boosted {}\nActions: {} standard, {} counter  |  moves {}/2",
-        f.life.current,
-        f.life.max,
-        f.ki.current,
-        f.ki.max,
-        f.capacity.current,
-        f.capacity.max,
-        f.power.tier,
-        attrs,
-        d.haste,
-        d.awareness,
-        d.defense_value,
-        d.soak,
-        d.normal_speed,
-        d.boosted_speed,
-        f.actions.usable(),
-        f.actions.counter,
-        f.round.moves,
-    );
+    let pools = SheetSection::new("Pools")
+        .pool("Life", f.life.current, f.life.max)
+        .pool("Ki", f.ki.current, f.ki.max)
+        .pool("Capacity", f.capacity.current, f.capacity.max);
+    let mut attributes = SheetSection::new("Attributes").cell("ToP", f.power.tier);
+    for (k, v) in f.attributes.0.iter() {
+        attributes = attributes.cell(k.to_uppercase(), v);
+    }
+    let derived = SheetSection::new("Derived")
+        .cell("Haste", d.haste)
+        .cell("Awareness", d.awareness)
+        .cell("Defense Value", d.defense_value)
+        .cell("Soak", d.soak)
+        .cell("Speed", d.normal_speed)
+        .cell("Boosted", d.boosted_speed);
+    let usable = f.actions.usable();
+    let turn = SheetSection::new("Actions")
+        .toned(
+            "standard",
+            usable,
+            if usable > 0 {
+                Tone::Good
+            } else {
+                Tone::Critical
+            },
+        )
+        .cell("counter", f.actions.counter)
+        .cell("moves", format!("{}/2", f.round.moves));
+    let mut conditions = SheetSection::new("Conditions");
     if f.defeated() {
-        out.push_str("\nDEFEATED");
+        conditions = conditions.line("DEFEATED");
     }
     if let Some(h) = &f.encounter.charge {
-        out.push_str(&format!(
-            "\n[EC] Energy Charge x{} for {}: Guard Down until it is made",
+        conditions = conditions.line(format!(
+            "[EC] Energy Charge x{} for {}: Guard Down until it is made",
             h.charges,
             f.charged_name(rules, h)
         ));
     }
     match (f.encounter.arrogance, f.arrogance_penalty(rules)) {
-        (Some(_), 0) => out.push_str(
-            "\n[AD] Arrogant Declaration made: its price comes when the Superiority ends",
-        ),
-        (Some(_), p) => out.push_str(&format!(
-            "\n[AD] Arrogant Declaration spent: -{p} to Combat Rolls, Surgency and Soak"
-        )),
+        (Some(_), 0) => {
+            conditions = conditions
+                .line("[AD] Arrogant Declaration made: its price comes when the Superiority ends")
+        }
+        (Some(_), p) => {
+            conditions = conditions.line(format!(
+                "[AD] Arrogant Declaration spent: -{p} to Combat Rolls, Surgency and Soak"
+            ))
+        }
         (None, _) => {}
     }
     for c in &f.conditions.0 {
@@ -130,8 +296,8 @@ pub fn default_unit_sheet(ctx: &SheetContext, f: &Fighter) -> UnitSheet {
         } else {
             String::new()
         };
-        out.push_str(&format!(
-            "\n[{}] {}{stacks} ({until}): {}",
+        conditions = conditions.line(format!(
+            "[{}] {}{stacks} ({until}): {}",
             badge(&def.name),
             def.name,
             def.description
@@ -154,10 +320,29 @@ pub fn default_unit_sheet(ctx: &SheetContext, f: &Fighter) -> UnitSheet {
             .iter()
             .map(|c| rules.condition(c.kind).name.clone()),
     );
-    UnitSheet {
-        kind: f.identity.archetype.to_string(),
-        side_note: String::new(),
-        body: out,
+    UnitSheet::new(
+        f.identity.archetype.to_string(),
+        vec![pools, attributes, derived, turn, conditions],
         labels,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Tone, pool_tone};
+
+    #[test]
+    fn sheet_pool_colour_follows_how_full_the_pool_is() {
+        assert_eq!(pool_tone(10, 10), Tone::Good);
+        assert_eq!(pool_tone(5, 10), Tone::Good);
+        assert_eq!(pool_tone(4, 10), Tone::Low);
+        assert_eq!(pool_tone(3, 12), Tone::Low);
+        assert_eq!(pool_tone(2, 10), Tone::Critical);
+        assert_eq!(pool_tone(0, 10), Tone::Critical);
+        assert_eq!(
+            pool_tone(0, 0),
+            Tone::Good,
+            "a pool of nothing is not a danger"
+        );
     }
 }

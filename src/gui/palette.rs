@@ -16,11 +16,18 @@ pub const PANEL_LIGHT: Color = Color::srgb(0.19, 0.20, 0.24);
 pub const TEXT: Color = Color::srgb(0.92, 0.92, 0.90);
 /// Hints and greyed-out text.
 pub const TEXT_DIM: Color = Color::srgb(0.62, 0.63, 0.66);
-/// Titles, highlights and the action bar.
 /// A word of the rules that shows its glossary entry when the mouse is over it: a light blue
 /// that reads on the panels and is told from the text by lightness too (colour-blind safe).
 pub const TERM: Color = Color::srgb(0.55, 0.78, 1.0);
+/// Titles, highlights and the action bar.
 pub const ACCENT: Color = Color::srgb(1.0, 0.80, 0.30);
+/// A chance in the odds panel or a prompt: bright and warm, told from the rule words' blue.
+pub const FIGURE: Color = Color::srgb(1.0, 0.88, 0.55);
+/// A panel section's heading: quieter than the accent, so the figures under it lead.
+pub const HEADING: Color = Color::srgb(0.80, 0.70, 0.48);
+/// A figure an effect or condition changed from its base value: a violet told from the pool
+/// colours by hue and from the text by lightness.
+pub const CHANGED: Color = Color::srgb(0.85, 0.62, 1.0);
 /// The active unit's ring and card.
 pub const ACTIVE: Color = Color::srgb(1.0, 0.90, 0.35);
 /// Life bars.

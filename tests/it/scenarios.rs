@@ -609,11 +609,12 @@ fn scenario_far_too_large_is_refused_by_size() {
 /// The unit sheet is a view model of the core, read here without a window: every combatant of
 /// every shipped scenario gets the sheet of its own ruleset's family, in that family's terms
 /// (DBU's Tier of Power and Capacity, power stages' hand and deck, the ninja chapter's action
-/// points, d20's armour and feats, Digimon's Accuracy and effects).
+/// points, d20's armour and feats, Digimon's Accuracy and effects), in headed sections with
+/// the pools first.
 #[test]
 fn unit_sheet_of_every_shipped_combatant_is_in_its_rulesets_terms() {
     use gridclash::battle::family::unit_sheet;
-    use gridclash::battle::sheet::SheetContext;
+    use gridclash::battle::sheet::{SheetContext, pool_tone};
     use gridclash::ruleset::Family;
     for loaded in shipped() {
         let mut battle = started(&loaded);
@@ -621,10 +622,10 @@ fn unit_sheet_of_every_shipped_combatant_is_in_its_rulesets_terms() {
         let fighters = battle.fighters();
         let want: &[&str] = match loaded.rules.manifest.family {
             Family::Dbu => &["ToP ", "Capacity ", "Soak "],
-            Family::PowerStages => &["Hand (", "Deck "],
-            Family::Shinobi => &["AP ", "left this round", "Attacks: "],
-            Family::D20 => &["Armour: ", "Feats: ", "Attacks: "],
-            Family::Digimon => &["Accuracy ", "Effects: ", "Attacks: "],
+            Family::PowerStages => &["Hand ", "Deck "],
+            Family::Shinobi => &["AP ", "This round", "Attacks\n"],
+            Family::D20 => &["Armour: ", "Feats: ", "Attacks\n"],
+            Family::Digimon => &["Accuracy ", "Movement ", "Stats\n"],
         };
         for f in &fighters {
             let ctx = SheetContext {
@@ -640,13 +641,46 @@ fn unit_sheet_of_every_shipped_combatant_is_in_its_rulesets_terms() {
                 loaded.id(),
                 f.identity.name
             );
+            // Laid out as headed sections: Pools first, its pools coloured by how full they
+            // are, no heading twice and none empty.
+            let first = sheet.sections.first().expect("a section");
+            assert_eq!(
+                first.heading,
+                "Pools",
+                "{}: {}",
+                loaded.id(),
+                f.identity.name
+            );
+            let life = first.cells.first().expect("the life pool");
+            assert_eq!(
+                (life.value.clone(), life.tone),
+                (
+                    format!("{}/{}", f.life.current, f.life.max),
+                    pool_tone(f.life.current, f.life.max)
+                ),
+                "{}: {}",
+                loaded.id(),
+                f.identity.name
+            );
+            let mut headings: Vec<&str> =
+                sheet.sections.iter().map(|s| s.heading.as_str()).collect();
+            let all = headings.len();
+            headings.sort_unstable();
+            headings.dedup();
+            assert_eq!(headings.len(), all, "{}: a heading twice", loaded.id());
+            assert!(
+                sheet
+                    .sections
+                    .iter()
+                    .all(|s| !s.is_empty() && !s.heading.is_empty())
+            );
+            let body = sheet.body();
             for w in want {
                 assert!(
-                    sheet.body.contains(w),
-                    "{} {}: no {w:?} in\n{}",
+                    body.contains(w),
+                    "{} {}: no {w:?} in\n{body}",
                     loaded.id(),
                     f.identity.name,
-                    sheet.body
                 );
             }
         }
@@ -727,6 +761,14 @@ fn aim_view_of_every_shipped_ruleset_is_in_its_terms() {
                 Family::PowerStages => view.head.contains("power stage(s)"),
             };
             assert!(ok, "{} {}: {:?}", loaded.id(), slot.name, view.head);
+            // Every family shows what the attack rolls or takes, apart from the odds (a
+            // Digimon Clash action or helping effect rolls no Dodge: its checks are its lines).
+            assert!(
+                !view.rolls.is_empty() || loaded.rules.manifest.family == Family::Digimon,
+                "{} {}: no rolls",
+                loaded.id(),
+                slot.name
+            );
             assert!(
                 view.lines.iter().any(|l| l.contains(&foe.identity.name)),
                 "{} {}: no line for the target {}: {:#?}",

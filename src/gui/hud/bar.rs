@@ -317,13 +317,15 @@ pub(super) fn action_bar_items(
             ));
         }
         if let Some(p) = b.arrogant_declaration {
-            items.push(item(
-                format!(
-                    "{} Arrogant Declaration (Superiority, then -{p})",
-                    keys.of(GameAction::ArrogantDeclaration)
-                ),
+            let key = keys.of(GameAction::ArrogantDeclaration);
+            let mut b = item(
+                format!("{key} Arrogant Declaration"),
                 GameAction::ArrogantDeclaration,
-            ));
+            );
+            b.tip = format!(
+                "Arrogant Declaration (click or {key}): Superiority now, then -{p} to Combat Rolls, Surgency and Soak once it ends"
+            );
+            items.push(b);
         }
         let empowering = match session.intent {
             Intent::Empower { full: true, .. } => Some("Full Empowerment".to_string()),
@@ -398,10 +400,17 @@ pub(super) fn action_bar_items(
                         GameAction::CancelCharge,
                     ));
                 }
-                None => items.push(item(
-                    format!("{key} Charge the aimed attack ({}Ki)", c.ki),
-                    GameAction::EnergyCharge,
-                )),
+                None => {
+                    let mut b = item(
+                        format!("{key} Energy Charge {}Ki", c.ki),
+                        GameAction::EnergyCharge,
+                    );
+                    b.tip = format!(
+                        "Energy Charge (click or {key}): charge the attack being aimed for {}Ki, with Guard Down until it is made",
+                        c.ki
+                    );
+                    items.push(b);
+                }
             }
         }
     }

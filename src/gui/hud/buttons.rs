@@ -84,7 +84,7 @@ pub(super) fn draw_action_bar(
             let (border, background, text) = style(item);
             let mut b = row.spawn((
                 Node {
-                    padding: UiRect::axes(px(5), px(1)),
+                    padding: UiRect::axes(px(4), px(1)),
                     border: UiRect::all(px(1)),
                     align_items: AlignItems::Center,
                     column_gap: px(4),
@@ -106,15 +106,15 @@ pub(super) fn draw_action_bar(
                 b.with_child((
                     ImageNode::new(image).with_color(text),
                     Node {
-                        width: px(15),
-                        height: px(15),
+                        width: px(14),
+                        height: px(14),
                         ..default()
                     },
                 ));
             }
             b.with_child((
                 Text::new(item.text.clone()),
-                TextFont::from_font_size(13.0),
+                TextFont::from_font_size(12.5),
                 TextColor(text),
             ));
         }

@@ -13,8 +13,7 @@ mod unit;
 use bar::action_bar_items;
 use buttons::{ActionBarRow, BarItems, BarTip};
 use combat_log::{log_text, prompt_text};
-use odds::odds_text;
-use unit::unit_text;
+use odds::odds_panel;
 
 use bevy::prelude::*;
 
@@ -27,15 +26,19 @@ use super::input::{CursorSquare, GameAction};
 use super::session::Session;
 use super::settings::key_label;
 use super::view::BattleView;
-use super::{Screen, Settings, palette};
+use super::{Screen, Settings, fonts, palette};
 use crate::battle::fighter::Fighter;
 
 /// Which text a node shows.
 #[derive(Component, Clone, Copy, PartialEq, Eq, Debug)]
 enum HudText {
     Round,
-    Unit,
+    /// What the odds panel is about (an attack, a move…).
+    OddsHeading,
     Odds,
+    /// The heading over the rolls, shown only when there are rolls.
+    RollsHeading,
+    Rolls,
     Log,
     Prompt,
     Handoff,
@@ -82,6 +85,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 draw_turn_order,
+                unit::draw_unit_panel,
                 draw_texts,
                 buttons::draw_action_bar,
                 draw_unit_bars,
@@ -267,7 +271,13 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                         Backdrop(palette::PANEL),
                     ))
                     .with_children(|panel| {
-                        panel.spawn(linked_text(HudText::Unit, 13.0, palette::TEXT));
+                        panel.spawn((
+                            unit::UnitHeader,
+                            Text::new(""),
+                            fonts::heading(13.0),
+                            TextColor(palette::TEXT),
+                            terms::LinkedText::default(),
+                        ));
                         for ki in [false, true] {
                             panel
                                 .spawn((
@@ -290,12 +300,38 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                                 ));
                         }
                         panel.spawn((
-                            linked_text(HudText::Odds, 13.0, palette::TEXT),
+                            unit::SheetPanel,
+                            Node {
+                                flex_direction: FlexDirection::Column,
+                                flex_shrink: 0.0,
+                                ..default()
+                            },
+                        ));
+                        panel.spawn((
+                            HudText::OddsHeading,
+                            Text::new(""),
+                            fonts::heading(11.0),
+                            TextColor(palette::HEADING),
                             Node {
                                 margin: UiRect::top(px(8)),
                                 ..default()
                             },
                         ));
+                        panel.spawn((
+                            linked_text(HudText::Odds, 13.0, palette::TEXT),
+                            terms::HighlightChances,
+                        ));
+                        panel.spawn((
+                            HudText::RollsHeading,
+                            Text::new(""),
+                            fonts::heading(11.0),
+                            TextColor(palette::HEADING),
+                            Node {
+                                margin: UiRect::top(px(3)),
+                                ..default()
+                            },
+                        ));
+                        panel.spawn(linked_text(HudText::Rolls, 12.0, palette::TEXT));
                     });
             });
             // The prompt sits over the bottom of the right-hand panel.
@@ -315,7 +351,10 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                 BackgroundColor(palette::PANEL.with_alpha(0.96)),
                 Visibility::Hidden,
             ))
-            .with_child(linked_text(HudText::Prompt, 15.0, palette::TEXT));
+            .with_child((
+                linked_text(HudText::Prompt, 15.0, palette::TEXT),
+                terms::HighlightChances,
+            ));
             root.spawn((
                 Popup::Pause,
                 Node {
@@ -428,14 +467,18 @@ fn draw_texts(
     cursor: Res<CursorSquare>,
     settings: Res<Settings>,
     view: Res<BattleView>,
-    mut texts: Query<(&HudText, &mut Text, Option<&mut terms::LinkedText>)>,
+    mut texts: Query<(
+        &HudText,
+        &mut Text,
+        Option<&mut terms::LinkedText>,
+        &mut Node,
+    )>,
     mut bar: ResMut<BarItems>,
 ) {
     let keys = Keys::from(&settings);
     let round = round_text(&mut session);
     let shown = shown_unit(&mut session, cursor.0);
-    let unit = unit_text(&mut session, shown.as_ref());
-    let odds = odds_text(&mut session, &view, &keys);
+    let odds = odds_panel(&mut session, &view, &keys);
     let (items, below) = action_bar_items(&mut session, &view, &keys);
     let fresh = BarItems { items, below };
     if *bar != fresh {
@@ -491,16 +534,33 @@ fn draw_texts(
             )
         }
     };
-    for (kind, mut t, linked) in &mut texts {
+    for (kind, mut t, linked, mut node) in &mut texts {
         let want = match kind {
             HudText::Round => round.clone(),
-            HudText::Unit => unit.clone(),
-            HudText::Odds => odds.clone(),
+            HudText::OddsHeading => odds.heading.clone(),
+            HudText::Odds => odds.text.clone(),
+            HudText::RollsHeading if odds.rolls.is_empty() => String::new(),
+            HudText::RollsHeading => "Dice and modifiers".to_string(),
+            HudText::Rolls => odds.rolls.clone(),
             HudText::Log => log.clone(),
             HudText::Prompt => prompt.clone().unwrap_or_default(),
             HudText::Handoff => handoff.clone().unwrap_or_default(),
             HudText::Pause => pause.clone(),
         };
+        // The odds panel's headings and rolls take no room while they have nothing to say.
+        if matches!(
+            kind,
+            HudText::OddsHeading | HudText::RollsHeading | HudText::Rolls
+        ) {
+            let display = if want.is_empty() {
+                Display::None
+            } else {
+                Display::Flex
+            };
+            if node.display != display {
+                node.display = display;
+            }
+        }
         match linked {
             Some(mut l) if l.0 != want => l.0 = want,
             Some(_) => {}

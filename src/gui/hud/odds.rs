@@ -202,7 +202,35 @@ fn grapple_text(
     out
 }
 
-pub(super) fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -> String {
+/// The odds panel's parts: a heading naming what is being chosen, the words under it, and the
+/// rolls with every die and modifier (under a heading of their own when there are any).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(super) struct OddsPanel {
+    pub heading: String,
+    pub text: String,
+    pub rolls: String,
+}
+
+/// The odds panel for what the player is choosing now.
+pub(super) fn odds_panel(session: &mut Session, view: &BattleView, keys: &Keys) -> OddsPanel {
+    let heading = match session.intent {
+        Intent::Attack { .. } => "Attack",
+        Intent::Move { .. } => "Move",
+        Intent::Skill { .. } => "Use a Skill",
+        Intent::Empower { .. } => "Empower",
+        Intent::Grapple { .. } => "Grapple",
+        _ => "Your turn",
+    };
+    let mut rolls = String::new();
+    let text = odds_text(session, view, keys, &mut rolls);
+    OddsPanel {
+        heading: heading.to_string(),
+        text,
+        rolls,
+    }
+}
+
+fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys, rolls: &mut String) -> String {
     let mut out: String = session
         .battle
         .field_notes()
@@ -304,6 +332,7 @@ pub(super) fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys) -
                 out.push('\n');
                 out.push_str(l);
             }
+            *rolls = v.rolls.join("\n");
         }
     }
     out

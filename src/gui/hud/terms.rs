@@ -17,6 +17,11 @@ use crate::ruleset::glossary::GlossaryEntry;
 #[derive(Component, Debug, Default, Clone, PartialEq, Eq)]
 pub struct LinkedText(pub String);
 
+/// A linked text whose chances (`60.3%`) are drawn in the figure colour, so a panel of odds
+/// reads at a glance.
+#[derive(Component, Debug, Default, Clone, Copy)]
+pub struct HighlightChances;
+
 /// A span of a linked text that is a glossary word: the index of its entry.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TermSpan(pub usize);
@@ -83,20 +88,34 @@ fn spawn_term_tip(mut commands: Commands) {
         });
 }
 
+/// What [`respell_linked_texts`] reads and writes of a linked text.
+type Respelt = (
+    Entity,
+    &'static LinkedText,
+    &'static TextFont,
+    &'static TextColor,
+    Has<HighlightChances>,
+    &'static mut Text,
+);
+
 /// Rebuilds a linked text's spans when its words change: a plain span for ordinary text, a
 /// link-coloured [`TermSpan`] for each glossary word. Combatants' names are never cut up
 /// ("Ki Blaster" is a name, not Ki).
 fn respell_linked_texts(
     mut commands: Commands,
     session: Res<Session>,
-    texts: Query<(Entity, &LinkedText, &TextFont, &TextColor), Changed<LinkedText>>,
+    mut texts: Query<Respelt, Changed<LinkedText>>,
 ) {
     if texts.is_empty() {
         return;
     }
     let rules = session.battle.rules().clone();
     let names: Vec<&str> = session.names.values().map(String::as_str).collect();
-    for (entity, linked, font, colour) in &texts {
+    for (entity, linked, font, colour, chances, mut root) in &mut texts {
+        // The root's words never change (its spans carry them), and taking every span away
+        // does not by itself lay the text out again: without this a text that became empty
+        // kept showing its old words.
+        root.set_changed();
         commands.entity(entity).despawn_related::<Children>();
         let segments = rules.glossary.segments(&linked.0, &names);
         commands.entity(entity).with_children(|t| {
@@ -108,11 +127,50 @@ fn respell_linked_texts(
                         TextColor(palette::TERM),
                         TermSpan(i),
                     )),
+                    None if chances => {
+                        for (piece, is_chance) in split_chances(s.text) {
+                            let c = if is_chance { palette::FIGURE } else { colour.0 };
+                            t.spawn((TextSpan::new(piece), font.clone(), TextColor(c)));
+                        }
+                        continue;
+                    }
                     None => t.spawn((TextSpan::new(s.text), font.clone(), *colour)),
                 };
             }
         });
     }
+}
+
+/// `text` cut into pieces, each a chance (digits, an optional decimal part, then `%`) or not.
+fn split_chances(text: &str) -> Vec<(&str, bool)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut plain = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() || (i > 0 && bytes[i - 1].is_ascii_digit()) {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < bytes.len() && (bytes[j].is_ascii_digit() || bytes[j] == b'.') {
+            j += 1;
+        }
+        if j < bytes.len() && bytes[j] == b'%' {
+            if plain < i {
+                out.push((&text[plain..i], false));
+            }
+            out.push((&text[i..=j], true));
+            plain = j + 1;
+            i = j + 1;
+        } else {
+            i = j;
+        }
+    }
+    if plain < text.len() {
+        out.push((&text[plain..], false));
+    }
+    out
 }
 
 /// The text runs of a laid-out text node, each as its rectangle in physical window pixels and
@@ -304,4 +362,28 @@ pub fn tooltip_text(world: &mut World) -> Option<String> {
     let h = heading.iter(world).next().map(|t| t.0.clone())?;
     let b = body.iter(world).next().map(|t| t.0.clone())?;
     Some(format!("{h}\n{b}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_chances;
+
+    #[test]
+    fn odds_panel_chances_are_cut_out_for_their_colour() {
+        assert_eq!(
+            split_chances("hit 60.3% (crit 9.7%) mean 6.1"),
+            vec![
+                ("hit ", false),
+                ("60.3%", true),
+                (" (crit ", false),
+                ("9.7%", true),
+                (") mean 6.1", false)
+            ]
+        );
+        assert_eq!(
+            split_chances("no chance here"),
+            vec![("no chance here", false)]
+        );
+        assert_eq!(split_chances("100%"), vec![("100%", true)]);
+    }
 }

@@ -144,8 +144,9 @@ pub fn aim_view(d: &D20Data, a: &AimContext) -> AimView {
             .any(|t| t.id == o.target && t.defenses.is_empty())
     };
     lines.extend(target_lines(a, true, undefended));
+    let mut rolls = Vec::new();
     if let Some(first) = p.odds.targets.first().and_then(|v| v.first()) {
-        lines.push(format!(
+        rolls.push(format!(
             "{}  (natural 1 fails; natural 20 adds a d20)",
             terms(&first.strike)
         ));
@@ -158,23 +159,24 @@ pub fn aim_view(d: &D20Data, a: &AimContext) -> AimView {
             // Taking the shot rolls nothing: no line for it.
             for o in p.odds.targets.first().into_iter().flatten() {
                 if !o.defense_roll.terms.is_empty() {
-                    lines.push(terms(&o.defense_roll));
+                    rolls.push(terms(&o.defense_roll));
                 }
             }
         }
-        lines.push(format!(
+        rolls.push(format!(
             "{}\n+ the Success Value, then 1d{} per {} Effect Points",
             terms(&p.odds.wound),
             d.combat.effect_table.die,
             d.combat.effect_table.per_die,
         ));
     } else {
-        lines.extend(roll_lines(a).into_iter().last());
+        rolls.extend(roll_lines(a).into_iter().last());
     }
     AimView {
         head,
         option: AimOption::None,
         lines,
+        rolls,
     }
 }
 
@@ -200,6 +202,7 @@ fn grenade_view(d: &D20Data, g: &Grenade, a: &AimContext) -> AimView {
             head,
             option: AimOption::None,
             lines,
+            rolls: Vec::new(),
         };
     };
     if let Some(dc) = &tc.difficulty {
@@ -227,11 +230,12 @@ fn grenade_view(d: &D20Data, g: &Grenade, a: &AimContext) -> AimView {
             pct(o.defeat_chance)
         ));
     }
+    let mut rolls = Vec::new();
     if let Some(o) = p.odds.targets.first().and_then(|v| v.first()) {
         let points = p.context.wound.flat_total();
         let t = &d.combat.effect_table;
         let (n, bonus) = super::effect_dice(t, points);
-        lines.push(format!(
+        rolls.push(format!(
             "{}  (natural 1 fails)\nEach caught: {} against DC {} for half\nBlast: {points} Effect Points = {n}d{}{bonus:+} {}, less armour DR",
             terms(&o.strike),
             terms(&o.defense_roll),
@@ -244,6 +248,7 @@ fn grenade_view(d: &D20Data, g: &Grenade, a: &AimContext) -> AimView {
         head,
         option: AimOption::None,
         lines,
+        rolls,
     }
 }
 

@@ -1,7 +1,7 @@
 //! The d20 family's unit sheet (see [`crate::battle::sheet`]).
 
 use crate::battle::fighter::Fighter;
-use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::battle::sheet::{SheetContext, SheetSection, Tone, UnitSheet};
 use crate::ruleset::d20::D20Data;
 
 /// The unit panel of a d20 character: HP, actions left this round and whether its attack of
@@ -9,8 +9,9 @@ use crate::ruleset::d20::D20Data;
 /// after wear, feats, abilities and skills, move, and its attacks with their cost now.
 pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &D20Data) -> UnitSheet {
     use crate::ruleset::shinobi::StatKind;
-    let stats =
-        |kind: StatKind| crate::battle::family::shinobi::sheet::stat_line(&d.combat.stats, f, kind);
+    let stats = |heading: &str, kind: StatKind| {
+        crate::battle::family::shinobi::sheet::stat_section(heading, &d.combat.stats, f, kind)
+    };
     let c = d.character(&f.identity.archetype);
     let weapon = c
         .and_then(|c| d.weapon(&c.weapon))
@@ -73,33 +74,45 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &D20Data) -> UnitSheet {
             }
         })
         .collect();
-    let mut out = format!(
-        "{} {}/{}\nActions {} of {} left  |  {}attack of opportunity {}  |  move {} squares\nWeapon: {weapon}\nArmour: {armour}\nFeats: {}\n{}\n{}\nAttacks: {}",
-        d.combat.pool_name,
-        f.life.current,
-        f.life.max,
-        f.actions.usable(),
-        d.combat.actions_per_round,
-        match d.combat.swift_actions {
-            0 => String::new(),
-            n if f.round.swift_spent < n => "swift action ready  |  ".to_string(),
-            _ => "swift action spent  |  ".to_string(),
-        },
-        if f.actions.counter > 0 {
-            "ready"
+    let usable = f.actions.usable();
+    let pools = SheetSection::new("Pools").pool(&d.combat.pool_name, f.life.current, f.life.max);
+    let mut turn = SheetSection::new("This round").toned(
+        "Actions",
+        format!("{usable} of {}", d.combat.actions_per_round),
+        if usable > 0 {
+            Tone::Good
         } else {
-            "spent"
+            Tone::Critical
         },
-        f.derived(ctx.rules).normal_speed,
-        if feats.is_empty() {
-            "none".to_string()
-        } else {
-            feats
-        },
-        stats(StatKind::Ability),
-        stats(StatKind::Skill),
-        attacks.join(", "),
     );
+    if d.combat.swift_actions > 0 {
+        let ready = f.round.swift_spent < d.combat.swift_actions;
+        turn = turn.toned(
+            "swift action",
+            if ready { "ready" } else { "spent" },
+            if ready { Tone::Plain } else { Tone::Critical },
+        );
+    }
+    let aoo = f.actions.counter > 0;
+    let turn = turn
+        .toned(
+            "attack of opportunity",
+            if aoo { "ready" } else { "spent" },
+            if aoo { Tone::Plain } else { Tone::Critical },
+        )
+        .cell(
+            "move",
+            format!("{} squares", f.derived(ctx.rules).normal_speed),
+        );
+    let gear = SheetSection::new("Gear")
+        .detail()
+        .line(format!("Weapon: {weapon}"))
+        .line(format!("Armour: {armour}"))
+        .line(format!(
+            "Feats: {}",
+            if feats.is_empty() { "none" } else { &feats }
+        ));
+    let mut status = SheetSection::new("Conditions");
     let mut labels: Vec<String> = [
         d.combat.pool_name.as_str(),
         "Actions",
@@ -134,25 +147,31 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &D20Data) -> UnitSheet {
         && f.encounter.prone
     {
         labels.push("PRONE".into());
-        out.push_str(&format!(
-            "\nPRONE: shots from beyond melee range +{}, its Dodge or parry against melee -{}, until it moves",
+        status = status.line(format!(
+            "PRONE: shots from beyond melee range +{}, its Dodge or parry against melee -{}, until it moves",
             rule.shots, rule.melee
         ));
     }
     if f.encounter.dive_owed {
-        out.push_str("\nDived: its next turn starts by spending a Move action on it");
+        status = status.line("Dived: its next turn starts by spending a Move action on it");
         labels.push("Dived".into());
     }
     if f.defeated() {
-        out.push_str("\nDEFEATED (0 HP)");
+        status = status.line("DEFEATED (0 HP)");
         labels.push("DEFEATED".into());
     }
-    UnitSheet {
-        kind: c
-            .map_or(f.identity.archetype.as_str(), |c| c.name.as_str())
+    UnitSheet::new(
+        c.map_or(f.identity.archetype.as_str(), |c| c.name.as_str())
             .to_string(),
-        side_note: String::new(),
-        body: out,
+        vec![
+            pools,
+            turn,
+            gear,
+            stats("Abilities", StatKind::Ability),
+            stats("Skills", StatKind::Skill).detail(),
+            SheetSection::new("Attacks").lines(attacks).detail(),
+            status,
+        ],
         labels,
-    }
+    )
 }

@@ -76,13 +76,11 @@ pub fn aim_view(d: &DigimonData, a: &AimContext) -> AimView {
         .first()
         .and_then(|v| v.first())
         .is_some_and(|o| o.automatic_hit.is_some() && o.expected_damage == 0.0);
-    if !helping {
-        lines.extend(roll_lines(a));
-    }
     AimView {
         head,
         option: AimOption::None,
         lines,
+        rolls: if helping { Vec::new() } else { roll_lines(a) },
     }
 }
 

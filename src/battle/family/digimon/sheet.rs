@@ -1,7 +1,7 @@
 //! The Digimon family's unit sheet (see [`crate::battle::sheet`]).
 
 use crate::battle::fighter::Fighter;
-use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::battle::sheet::{SheetContext, SheetSection, Tone, UnitSheet};
 use crate::ruleset::digimon::DigimonData;
 
 /// The unit panel of a Digimon or Tamer: stage (and the Default Stage it fell back to), HP
@@ -27,13 +27,17 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
         .partner
         .and_then(|p| names.get(&p).cloned())
         .map_or(String::new(), |n| format!("  |  partner {n}"));
-    let stat = |id: &str, label: &str| {
+    let stat = |sec: SheetSection, id: &str, label: &str| {
         let base = dg::base_stat(d, f, id);
         let now = dg::stat(d, f, id);
         if now == base {
-            format!("{label} {now}")
+            sec.cell(label, now)
         } else {
-            format!("{label} {now} ({base}{:+})", now - base)
+            sec.toned(
+                label,
+                format!("{now} ({base}{:+})", now - base),
+                Tone::Changed,
+            )
         }
     };
     let mut labels: Vec<String> = [
@@ -44,32 +48,34 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
         "Damage",
         "Dodge",
         "Armor",
-        "Effects",
-        "Attacks",
     ]
     .map(String::from)
     .to_vec();
     let stats = [
-        stat("ACC", "Accuracy"),
-        stat("DMG", "Damage"),
-        stat("DODGE", "Dodge"),
-        stat("ARM", "Armor"),
+        ("ACC", "Accuracy"),
+        ("DMG", "Damage"),
+        ("DODGE", "Dodge"),
+        ("ARM", "Armor"),
     ]
-    .join("  ");
+    .into_iter()
+    .fold(SheetSection::new("Stats"), |sec, (id, label)| {
+        stat(sec, id, label)
+    });
     let specs = if state.tamer {
         labels.push("Charisma".into());
-        format!("Charisma {}", f.attributes.get("CHA"))
+        SheetSection::new("Attributes").cell("Charisma", f.attributes.get("CHA"))
     } else {
         labels.extend(["Size", "Body", "Agility", "BIT", "CPU", "RAM"].map(String::from));
-        format!(
-            "Size {}  Body {}  Agility {}  BIT {}  CPU {}  RAM {}",
-            crate::battle::family::digimon::grapple::size(d, f).0,
-            dg::base_stat(d, f, "BODY"),
-            dg::base_stat(d, f, "AGI"),
-            dg::base_stat(d, f, "BIT"),
-            dg::base_stat(d, f, "CPU"),
-            dg::base_stat(d, f, "RAM"),
-        )
+        SheetSection::new("Attributes")
+            .cell(
+                "Size",
+                crate::battle::family::digimon::grapple::size(d, f).0,
+            )
+            .cell("Body", dg::base_stat(d, f, "BODY"))
+            .cell("Agility", dg::base_stat(d, f, "AGI"))
+            .cell("BIT", dg::base_stat(d, f, "BIT"))
+            .cell("CPU", dg::base_stat(d, f, "CPU"))
+            .cell("RAM", dg::base_stat(d, f, "RAM"))
     };
     let effects: Vec<String> = state
         .effects
@@ -89,7 +95,6 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
         .collect();
     let mut extras = Vec::new();
     if state.temp_hp > 0 {
-        extras.push(format!("Temporary HP {}", state.temp_hp));
         labels.push("Temporary HP".into());
     }
     if let Some((bonus, _)) = state.directed {
@@ -150,37 +155,49 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
             format!("{} [{tag}{effect}] ({cost})", a.name)
         })
         .collect();
-    let mut out = format!(
-        "{} {}/{}  |  actions {} of {} left  |  Movement {}\n{stats}\n{specs}\nEffects: {}{}\nAttacks: {}",
-        d.combat.pool_name,
-        f.life.current,
-        f.life.max,
-        f.actions.usable(),
-        d.combat.simple_actions,
-        dg::movement(d, f),
-        if effects.is_empty() {
-            "none".to_string()
-        } else {
-            effects.join(", ")
-        },
-        if extras.is_empty() {
-            String::new()
-        } else {
-            format!("\n{}", extras.join("  |  "))
-        },
-        attacks.join(", "),
-    );
+    let usable = f.actions.usable();
+    let mut pools =
+        SheetSection::new("Pools").pool(&d.combat.pool_name, f.life.current, f.life.max);
+    if state.temp_hp > 0 {
+        pools = pools.cell("Temporary HP", state.temp_hp);
+    }
+    let turn = SheetSection::new("This round")
+        .toned(
+            "actions",
+            format!("{usable} of {}", d.combat.simple_actions),
+            if usable > 0 {
+                Tone::Good
+            } else {
+                Tone::Critical
+            },
+        )
+        .cell("Movement", dg::movement(d, f));
+    let mut status = SheetSection::new("Effects").lines(effects).lines(extras);
     if let Some(why) = &state.down {
-        out.push_str(&format!("\nOUT OF THE FIGHT: {why}"));
+        status = status.line(format!("OUT OF THE FIGHT: {why}"));
         labels.push("OUT OF THE FIGHT".into());
     } else if f.defeated() {
-        out.push_str("\nDEFEATED (0 HP)");
+        status = status.line("DEFEATED (0 HP)");
         labels.push("DEFEATED".into());
     }
-    UnitSheet {
-        kind,
-        side_note: partner,
-        body: out,
-        labels,
+    if !status.is_empty() {
+        labels.push("Effects".into());
     }
+    if !attacks.is_empty() {
+        labels.push("Attacks".into());
+    }
+    let mut sheet = UnitSheet::new(
+        kind,
+        vec![
+            pools,
+            turn,
+            stats,
+            specs,
+            status,
+            SheetSection::new("Attacks").lines(attacks).detail(),
+        ],
+        labels,
+    );
+    sheet.side_note = partner;
+    sheet
 }

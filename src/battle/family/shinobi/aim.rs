@@ -41,8 +41,8 @@ pub fn aim_view(data: &ShinobiData, a: &AimContext) -> AimView {
         }
     }
     lines.extend(target_lines(a, false, |_| false));
-    lines.extend(roll_lines(a));
     AimView {
+        rolls: roll_lines(a),
         head: format!("{}: {ap} AP, {} chakra", p.odds.maneuver, p.ki_cost),
         option: AimOption::Sneak { on: a.order.sneak },
         lines,

@@ -1,7 +1,7 @@
 //! The shinobi family's unit sheet (see [`crate::battle::sheet`]).
 
 use crate::battle::fighter::Fighter;
-use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::battle::sheet::{SheetContext, SheetSection, Tone, UnitSheet};
 use crate::ruleset::shinobi::ShinobiData;
 
 /// The unit panel of a shinobi: HP and chakra (and whether Deflect takes its penalty), AP left
@@ -9,16 +9,12 @@ use crate::ruleset::shinobi::ShinobiData;
 pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &ShinobiData) -> UnitSheet {
     use crate::ruleset::shinobi::StatKind;
     let names = &data.combat.pool_names;
-    let stats = |kind: StatKind| stat_line(&data.combat.stats, f, kind);
+    let stats = |heading: &str, kind: StatKind| stat_section(heading, &data.combat.stats, f, kind);
     let ninja = data.ninja(&f.identity.archetype);
     let weapon = ninja
         .and_then(|n| n.weapon.clone())
         .unwrap_or_else(|| "none (cannot Block)".into());
-    let deflect = if crate::battle::family::shinobi::above_deflect_line(data, f) {
-        ""
-    } else {
-        " (Deflect at -5)"
-    };
+    let deflect = !crate::battle::family::shinobi::above_deflect_line(data, f);
     let attacks: Vec<String> = ninja
         .map(|n| n.attacks.as_slice())
         .unwrap_or_default()
@@ -33,22 +29,31 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &ShinobiData) -> UnitSh
             format!("{} ({} AP{chakra})", a.name, a.ap)
         })
         .collect();
-    let mut out = format!(
-        "{} {}/{}   {} {}/{}{deflect}\nAP {} of {} left this round  |  move {} squares\nWeapon: {weapon}\n{}\n{}\n{}\nAttacks: {}",
-        names.life,
-        f.life.current,
-        f.life.max,
-        names.chakra,
-        f.ki.current,
-        f.ki.max,
-        f.actions.usable(),
-        data.combat.action_points,
-        f.derived(ctx.rules).normal_speed,
-        stats(StatKind::Ability),
-        stats(StatKind::Rank),
-        stats(StatKind::Skill),
-        attacks.join(", "),
-    );
+    let mut pools = SheetSection::new("Pools")
+        .pool(&names.life, f.life.current, f.life.max)
+        .pool(&names.chakra, f.ki.current, f.ki.max);
+    if deflect {
+        pools = pools.line("Deflect at -5 (HP below the line)");
+    }
+    let usable = f.actions.usable();
+    let turn = SheetSection::new("This round")
+        .toned(
+            "AP",
+            format!("{usable} of {}", data.combat.action_points),
+            if usable > 0 {
+                Tone::Good
+            } else {
+                Tone::Critical
+            },
+        )
+        .cell(
+            "move",
+            format!("{} squares", f.derived(ctx.rules).normal_speed),
+        );
+    let gear = SheetSection::new("Gear")
+        .detail()
+        .line(format!("Weapon: {weapon}"));
+    let mut status = SheetSection::new("Conditions");
     let mut labels: Vec<String> = vec![
         names.life.clone(),
         names.chakra.clone(),
@@ -66,21 +71,29 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &ShinobiData) -> UnitSh
             .filter_map(|id| data.attack(id))
             .map(|a| a.name.clone()),
     );
-    if !deflect.is_empty() {
+    if deflect {
         labels.push("Deflect".into());
     }
     if f.defeated() {
-        out.push_str("\nDEFEATED (0 HP)");
+        status = status.line("DEFEATED (0 HP)");
         labels.push("DEFEATED".into());
     }
-    UnitSheet {
-        kind: ninja
+    UnitSheet::new(
+        ninja
             .map_or(f.identity.archetype.as_str(), |n| n.name.as_str())
             .to_string(),
-        side_note: String::new(),
-        body: out,
+        vec![
+            pools,
+            turn,
+            gear,
+            stats("Abilities", StatKind::Ability),
+            stats("Ranks", StatKind::Rank).detail(),
+            stats("Skills", StatKind::Skill).detail(),
+            SheetSection::new("Attacks").lines(attacks).detail(),
+            status,
+        ],
         labels,
-    }
+    )
 }
 
 /// The ids of the stats an action-point family's sheet lists, which its glossary explains.
@@ -88,17 +101,18 @@ pub fn stat_ids(stats: &[crate::ruleset::shinobi::StatDef]) -> impl Iterator<Ite
     stats.iter().map(|s| s.id.clone())
 }
 
-/// One kind of stat (abilities, ranks, skills) as `ID value` pairs, as the action-point
-/// families' sheets list them.
-pub fn stat_line(
+/// One kind of stat (abilities, ranks, skills) as a section of `ID value` figures, as the
+/// action-point families' sheets list them.
+pub fn stat_section(
+    heading: &str,
     stats: &[crate::ruleset::shinobi::StatDef],
     f: &Fighter,
     kind: crate::ruleset::shinobi::StatKind,
-) -> String {
+) -> SheetSection {
     stats
         .iter()
         .filter(|s| s.kind == kind)
-        .map(|s| format!("{} {}", s.id, f.attributes.get(&s.id)))
-        .collect::<Vec<_>>()
-        .join("  ")
+        .fold(SheetSection::new(heading), |sec, s| {
+            sec.cell(&s.id, f.attributes.get(&s.id))
+        })
 }

@@ -33,8 +33,8 @@ pub fn aim_view(a: &AimContext) -> AimView {
         .iter()
         .map(|t| format!("{:+} {}", t.value.unwrap_or(0), t.label))
         .collect();
-    lines.push(format!("Takes: {}", taken.join(", ")));
     AimView {
+        rolls: vec![format!("Takes: {}", taken.join(", "))],
         head: format!(
             "{}: costs {} power stage(s); no roll",
             p.odds.maneuver, p.ki_cost

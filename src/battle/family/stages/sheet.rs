@@ -1,7 +1,7 @@
 //! The stages family's unit sheet (see [`crate::battle::sheet`]).
 
 use crate::battle::fighter::Fighter;
-use crate::battle::sheet::{SheetContext, UnitSheet};
+use crate::battle::sheet::{SheetContext, SheetSection, UnitSheet};
 use crate::ruleset::stages::StageData;
 
 /// The unit panel of a power-stages combatant: life cards, stage and power, the cards it holds
@@ -15,16 +15,14 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &StageData) -> UnitShee
         "power".to_string(),
         "Speed".to_string(),
     ];
-    let mut out = format!(
-        "{} {}/{}   {} {}/{} (power {power})\nSpeed {}",
-        names.life,
-        f.life.current,
-        f.life.max,
-        names.stages,
-        f.ki.current,
-        f.ki.max,
-        f.derived(ctx.rules).normal_speed,
-    );
+    let pools = SheetSection::new("Pools")
+        .pool(&names.life, f.life.current, f.life.max)
+        .pool(&names.stages, f.ki.current, f.ki.max)
+        .cell("power", power)
+        .cell("Speed", f.derived(ctx.rules).normal_speed);
+    let mut turn = SheetSection::new("This turn");
+    let mut hand_section = SheetSection::new("Cards");
+    let mut status = SheetSection::new("Conditions");
     if let Some(cards) = &f.cards {
         let hand: Vec<String> = cards
             .hand
@@ -34,21 +32,27 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &StageData) -> UnitShee
                 if *n > 1 { format!("{name} x{n}") } else { name }
             })
             .collect();
-        out.push_str(&format!(
-            "\nHand ({}): {}\nDeck {}  |  discarded {}\nThis turn: {} of {} move(s), {} of {} attack(s)",
-            cards.held(),
-            if hand.is_empty() {
-                "empty".to_string()
+        turn = turn
+            .cell(
+                "move(s)",
+                format!("{} of {}", f.round.moves, data.combat.turn.moves),
+            )
+            .cell(
+                "attack(s)",
+                format!(
+                    "{} of {}",
+                    cards.attacks_this_turn, data.combat.turn.attacks
+                ),
+            );
+        hand_section = hand_section
+            .cell("Hand", cards.held())
+            .cell("Deck", cards.deck.values().sum::<u32>())
+            .cell("discarded", cards.discard.values().sum::<u32>())
+            .line(if hand.is_empty() {
+                "Holds no card".to_string()
             } else {
-                hand.join(", ")
-            },
-            cards.deck.values().sum::<u32>(),
-            cards.discard.values().sum::<u32>(),
-            f.round.moves,
-            data.combat.turn.moves,
-            cards.attacks_this_turn,
-            data.combat.turn.attacks,
-        ));
+                format!("Holds {}", hand.join(", "))
+            });
         labels.extend(["Hand", "Deck", "discarded", "move(s)", "attack(s)"].map(String::from));
         labels.extend(
             cards
@@ -58,17 +62,19 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &StageData) -> UnitShee
         );
         if cards.passed {
             labels.push(data.combat.final_physical.name.clone());
-            out.push_str("\nPassed after a Final Physical Attack: no attacks or blocks this round");
+            status = status.line(format!(
+                "Passed after a {}: no attacks or blocks this round",
+                data.combat.final_physical.name
+            ));
         }
     }
     if f.defeated() {
-        out.push_str("\nDEFEATED (no life cards left)");
+        status = status.line("DEFEATED (no life cards left)");
         labels.push("DEFEATED".into());
     }
-    UnitSheet {
-        kind: f.identity.archetype.to_string(),
-        side_note: String::new(),
-        body: out,
+    UnitSheet::new(
+        f.identity.archetype.to_string(),
+        vec![pools, turn, hand_section, status],
         labels,
-    }
+    )
 }
