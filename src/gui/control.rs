@@ -45,6 +45,8 @@ pub struct BattleUi {
     pub pause_choice: usize,
     /// The pause menu's page.
     pub menu: PauseMenu,
+    /// The highlighted entry was clicked: taken as Enter by the pause menu this frame.
+    pub pause_clicked: bool,
     /// Every roll in the log shows its dice and modifiers.
     pub log_expanded: bool,
     /// The enemy threat overlay is shown.
@@ -212,7 +214,7 @@ fn choose_in_pause_menu(
     if actions.just_pressed(&GameAction::Up) {
         ui.pause_choice = (ui.pause_choice + n - 1) % n;
     }
-    if actions.just_pressed(&GameAction::Confirm) {
+    if actions.just_pressed(&GameAction::Confirm) || std::mem::take(&mut ui.pause_clicked) {
         ui.input_used = true;
         match PAUSE_ENTRIES.get(ui.pause_choice).copied() {
             Some("Resume") => ui.paused = false,

@@ -110,24 +110,6 @@ fn show_help(
     }
 }
 
-/// A camel-case action name as words: `EndTurn` → "End turn".
-fn action_words(a: GameAction) -> String {
-    let name = format!("{a:?}");
-    let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if i > 0 && c.is_uppercase() {
-            out.push(' ');
-            out.extend(c.to_lowercase());
-        } else if i > 0 && c.is_ascii_digit() && !out.ends_with(' ') {
-            out.push(' ');
-            out.push(c);
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// The help screen's texts: its title, the controls, and each glossary kind with its entries.
 pub fn help_sections(session: &Session, settings: &Settings) -> Vec<(String, Vec<String>)> {
     let rules = session.battle.rules();
@@ -145,7 +127,7 @@ pub fn help_sections(session: &Session, settings: &Settings) -> Vec<(String, Vec
                 })
                 .filter(|k| !k.is_empty())
                 .unwrap_or_else(|| "unbound".into());
-            format!("{bound}: {}", action_words(*a))
+            format!("{bound}: {}", a.words())
         })
         .collect();
     let mut sections = vec![

@@ -149,6 +149,24 @@ pub enum GameAction {
 }
 
 impl GameAction {
+    /// The action's name as words, for the help screen and the settings: `EndTurn` → "End turn".
+    pub fn words(self) -> String {
+        let name = format!("{self:?}");
+        let mut out = String::new();
+        for (i, c) in name.chars().enumerate() {
+            if i > 0 && c.is_uppercase() {
+                out.push(' ');
+                out.extend(c.to_lowercase());
+            } else if i > 0 && c.is_ascii_digit() && !out.ends_with(' ') {
+                out.push(' ');
+                out.push(c);
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
     /// The action bar slot this action aims, if it is one.
     pub fn slot(self) -> Option<usize> {
         match self {

@@ -776,6 +776,79 @@ fn gui_settings_screen_rebinds_a_key_and_the_battle_obeys_it() {
     assert_eq!(session(&mut app).intent, Intent::Move { boosted: false });
 }
 
+/// The settings screen answers the mouse as the keys: a click on a row runs it as Enter
+/// (the colour-blind row switches), a click on an arrow steps the row's value (volume down a
+/// tenth), and the wheel moves the highlight three rows a notch.
+#[test]
+fn gui_settings_screen_rows_and_arrows_answer_the_mouse() {
+    use gridclash::gui::settings_screen::{SettingsMenu, SettingsRow, Slot, SlotArrow, rows};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut app = app(PlayOptions {
+        seed: 1,
+        ..default()
+    });
+    app.world_mut()
+        .insert_resource(gridclash::gui::settings::SettingsFile(Some(
+            dir.path().join("settings.ron"),
+        )));
+    highlight_title_row(&mut app, gridclash::gui::title::Row::Settings);
+    tap(&mut app, KeyCode::Enter);
+    app.update();
+    app.update();
+    assert_eq!(screen(&app), Screen::Settings);
+    let index = |row: SettingsRow| rows().iter().position(|r| *r == row).expect("a row");
+    let slot_of = |app: &mut App, row: SettingsRow| {
+        let i = index(row);
+        let mut q = app.world_mut().query::<(Entity, &Slot)>();
+        q.iter(app.world())
+            .find(|(_, s)| s.row == Some(i))
+            .map(|(e, s)| (e, s.n))
+            .expect("the row is on screen")
+    };
+    let press = |app: &mut App, e: Entity| {
+        app.world_mut().entity_mut(e).insert(Interaction::Pressed);
+        app.update();
+        app.world_mut().entity_mut(e).insert(Interaction::None);
+        app.update();
+    };
+    let before = app.world().resource::<Settings>().clone();
+    let (colour_blind, _) = slot_of(&mut app, SettingsRow::ColourBlind);
+    press(&mut app, colour_blind);
+    assert_eq!(
+        app.world().resource::<Settings>().colour_blind,
+        !before.colour_blind
+    );
+    assert_eq!(
+        app.world().resource::<SettingsMenu>().row,
+        index(SettingsRow::ColourBlind)
+    );
+    let (_, n) = slot_of(&mut app, SettingsRow::Volume);
+    let down = {
+        let mut q = app.world_mut().query::<(Entity, &SlotArrow)>();
+        q.iter(app.world())
+            .find(|(_, a)| a.n == n && a.step < 0)
+            .map(|(e, _)| e)
+            .expect("the volume's < arrow")
+    };
+    press(&mut app, down);
+    let volume = app.world().resource::<Settings>().volume;
+    assert!((volume - (before.volume - 0.1)).abs() < 1e-4, "{volume}");
+    app.world_mut()
+        .write_message(bevy::input::mouse::MouseWheel {
+            unit: bevy::input::mouse::MouseScrollUnit::Line,
+            x: 0.0,
+            y: -1.0,
+            window: Entity::PLACEHOLDER,
+            phase: bevy::input::touch::TouchPhase::Moved,
+        });
+    app.update();
+    assert_eq!(
+        app.world().resource::<SettingsMenu>().row,
+        index(SettingsRow::Volume) + 3,
+        "a notch down moves three rows"
+    );
+}
+
 #[test]
 fn gui_broken_settings_file_names_its_line_and_column() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -447,9 +447,10 @@ fn gui_golden_screenshots_of_the_book_match_the_game_as_drawn_now() {
         "--seed",
         "1",
     ];
-    let runs: [(&str, &[&str]); 3] = [
+    let runs: [(&str, &[&str]); 4] = [
         ("screenshot", &skirmish),
         ("screens", &skirmish),
+        ("menus", &skirmish),
         ("title", &[]),
     ];
     let mut compared = Vec::new();
@@ -459,8 +460,8 @@ fn gui_golden_screenshots_of_the_book_match_the_game_as_drawn_now() {
     if std::env::var_os("GRIDCLASH_BLESS_SHOTS").is_none() {
         assert_eq!(
             compared.len(),
-            6,
-            "battle, rules tooltip, help, defense, title, credits"
+            8,
+            "battle, rules tooltip, help, defense, pause, settings, title, credits"
         );
         std::fs::remove_dir_all(&dir).ok();
     }

@@ -45,6 +45,14 @@ enum HudText {
     Pause,
 }
 
+/// An entry of the pause menu's main page (see [`PAUSE_ENTRIES`]), a row the mouse can click.
+#[derive(Component)]
+struct PauseEntry(usize);
+
+/// The top bar's button that opens the pause menu.
+#[derive(Component)]
+struct MenuButton;
+
 /// A card in the turn-order bar: the n-th combatant in initiative order.
 #[derive(Component)]
 struct OrderCard(usize);
@@ -75,6 +83,13 @@ pub(super) fn logic_plugin(app: &mut App) {
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins((buttons::plugin, terms::plugin))
+        .add_systems(
+            Update,
+            (open_menu_on_click, click_pause_entries, draw_pause_entries)
+                .chain()
+                .before(super::control::BattleControls)
+                .run_if(in_state(Screen::Battle).and_then(resource_exists::<Session>)),
+        )
         .add_systems(OnEnter(Screen::Battle), spawn_hud)
         .add_systems(
             Update,
@@ -172,25 +187,34 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                         ..default()
                     },
                 ));
-                for i in 0..units {
-                    bar.spawn((
-                        OrderCard(i),
-                        Node {
-                            padding: UiRect::axes(px(5), px(3)),
-                            border: UiRect::all(px(2)),
-                            min_width: px(44),
-                            flex_shrink: 0.0,
-                            ..default()
-                        },
-                        BorderColor::all(Color::NONE),
-                        BackgroundColor(palette::PANEL_LIGHT),
-                    ))
-                    .with_child((
-                        Text::new(""),
-                        TextFont::from_font_size(12.0),
+                bar.spawn(Node {
+                    flex_grow: 1.0,
+                    min_width: px(0),
+                    column_gap: px(4),
+                    row_gap: px(4),
+                    align_items: AlignItems::Center,
+                    overflow: Overflow::clip(),
+                    ..default()
+                })
+                .with_children(|cards| spawn_order_cards(cards, units));
+                // The pause menu for the mouse (Esc and F10 open it too).
+                bar.spawn((
+                    MenuButton,
+                    Button,
+                    Node {
+                        padding: UiRect::axes(px(10), px(4)),
+                        border: UiRect::all(px(1)),
+                        flex_shrink: 0.0,
+                        ..default()
+                    },
+                    BorderColor::all(palette::TEXT_DIM.with_alpha(0.6)),
+                    BackgroundColor(palette::PANEL_LIGHT),
+                    children![(
+                        Text::new("Menu"),
+                        TextFont::from_font_size(14.0),
                         TextColor(palette::TEXT),
-                    ));
-                }
+                    )],
+                ));
             });
             root.spawn((
                 UnderCover,
@@ -364,13 +388,26 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
                     width: percent(40),
                     padding: UiRect::all(px(16)),
                     border: UiRect::all(px(2)),
+                    flex_direction: FlexDirection::Column,
+                    align_items: AlignItems::Center,
+                    row_gap: px(6),
                     ..default()
                 },
                 BorderColor::all(palette::ACCENT),
                 BackgroundColor(palette::PANEL),
                 Visibility::Hidden,
             ))
-            .with_child(text(HudText::Pause, 20.0, palette::TEXT));
+            .with_children(|pause| {
+                pause.spawn((
+                    Text::new("Paused"),
+                    fonts::heading(24.0),
+                    TextColor(palette::ACCENT),
+                ));
+                for i in 0..PAUSE_ENTRIES.len() {
+                    super::spawn_menu_row(pause, PauseEntry(i), 420.0, 19.0);
+                }
+                pause.spawn(text(HudText::Pause, 15.0, palette::TEXT));
+            });
             // The hand-off cover hides everything until the next player confirms.
             root.spawn((
                 Popup::Handoff,
@@ -389,6 +426,30 @@ fn spawn_hud(mut commands: Commands, mut session: ResMut<Session>) {
             ))
             .with_child(text(HudText::Handoff, 28.0, palette::TEXT));
         });
+}
+
+/// The turn order's cards, one per combatant (hidden when there are fewer to show).
+fn spawn_order_cards(cards: &mut ChildSpawnerCommands, units: usize) {
+    for i in 0..units {
+        cards
+            .spawn((
+                OrderCard(i),
+                Node {
+                    padding: UiRect::axes(px(5), px(3)),
+                    border: UiRect::all(px(2)),
+                    min_width: px(44),
+                    flex_shrink: 0.0,
+                    ..default()
+                },
+                BorderColor::all(Color::NONE),
+                BackgroundColor(palette::PANEL_LIGHT),
+            ))
+            .with_child((
+                Text::new(""),
+                TextFont::from_font_size(12.0),
+                TextColor(palette::TEXT),
+            ));
+    }
 }
 
 fn draw_turn_order(
@@ -501,24 +562,12 @@ fn draw_texts(
     });
     let pause = match &ui.menu {
         PauseMenu::Main => {
-            let entries = PAUSE_ENTRIES
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    if i == ui.pause_choice {
-                        format!("> {s}")
-                    } else {
-                        format!("  {s}")
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join("\n");
             let notice = session
                 .notice
                 .as_ref()
-                .map_or(String::new(), |n| format!("\n\n! {n}"));
+                .map_or(String::new(), |n| format!("! {n}\n\n"));
             format!(
-                "Paused\n\n{entries}\n\nUp/Down, {}   Quick save {}, quick load {}{notice}",
+                "{notice}Up/Down, {} or a click   Quick save {}, quick load {}",
                 keys.of(GameAction::Confirm),
                 keys.of(GameAction::QuickSave),
                 keys.of(GameAction::QuickLoad)
@@ -670,4 +719,62 @@ fn round_text(session: &mut Session) -> String {
         side_name(session, f.side.0),
         f.identity.name
     )
+}
+
+/// The top bar's Menu button opens the pause menu, as Esc or F10 would.
+fn open_menu_on_click(
+    button: Query<&Interaction, (Changed<Interaction>, With<MenuButton>)>,
+    mut ui: ResMut<BattleUi>,
+    session: Res<Session>,
+) {
+    if session.handoff.is_some() || !button.iter().any(|i| *i == Interaction::Pressed) {
+        return;
+    }
+    if !ui.paused {
+        ui.paused = true;
+        ui.pause_choice = 0;
+        ui.menu = PauseMenu::Main;
+    }
+}
+
+/// The mouse on the pause menu: moving onto an entry highlights it, a click runs it as Enter
+/// would (the pause menu's own system takes the click).
+fn click_pause_entries(
+    entries: Query<(&Interaction, &PauseEntry), Changed<Interaction>>,
+    mut moved: MessageReader<bevy::window::CursorMoved>,
+    mut ui: ResMut<BattleUi>,
+) {
+    let pointer_moved = moved.read().count() > 0;
+    if !ui.paused || ui.menu != PauseMenu::Main {
+        return;
+    }
+    for (interaction, entry) in &entries {
+        if let Some(pointer) = super::RowPointer::of(*interaction, pointer_moved) {
+            ui.pause_choice = entry.0;
+            if pointer == super::RowPointer::Press {
+                ui.pause_clicked = true;
+            }
+        }
+    }
+}
+
+/// The pause menu's entries: shown on its main page, the highlighted one bordered.
+fn draw_pause_entries(
+    ui: Res<BattleUi>,
+    mut rows: Query<(&PauseEntry, &Children, &mut Node, &mut BorderColor)>,
+    mut texts: Query<&mut Text>,
+) {
+    if !ui.is_changed() {
+        return;
+    }
+    let main = ui.menu == PauseMenu::Main;
+    for (entry, children, mut node, mut border) in &mut rows {
+        let label = PAUSE_ENTRIES.get(entry.0).filter(|_| main).copied();
+        super::show_menu_row(
+            label,
+            entry.0 == ui.pause_choice,
+            (children, &mut node, &mut border),
+            &mut texts,
+        );
+    }
 }
