@@ -219,7 +219,11 @@ pub(super) fn odds_panel(session: &mut Session, view: &BattleView, keys: &Keys) 
         Intent::Skill { .. } => "Use a Skill",
         Intent::Empower { .. } => "Empower",
         Intent::Grapple { .. } => "Grapple",
-        _ => "Your turn",
+        _ => match session.human_to_act() {
+            Some((_, Some(_), _)) => "Defend",
+            Some(_) => "Your turn",
+            None => "Watching",
+        },
     };
     let mut rolls = String::new();
     let text = odds_text(session, view, keys, &mut rolls);
@@ -238,6 +242,7 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys, rolls: &mut 
         .map(|l| format!("{l}\n"))
         .collect();
     let Intent::Attack { slot } = session.intent else {
+        let defending = session.prompt_pending();
         match session.intent {
             Intent::Skill { way } => out.push_str(&skill_text(session, view, keys, way)),
             Intent::Empower { actions, full } => {
@@ -254,6 +259,10 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys, rolls: &mut 
                     ));
                 }
             }
+            _ if defending => out.push_str(
+                "Your unit is attacked: choose its answer in the box below or on the bar, each \
+                 with its exact odds.",
+            ),
             _ => out.push_str(&format!(
                 "Click a lit square to move there, an opponent to aim at it.\nHover a unit to see it here.\n{}: move  |  {}-{}: aim an attack\n{}: threats (orange melee, yellow farther)\n{}: centre the camera on the unit\n{}: help, keys and every rule's words (blue words: hover)",
                 keys.of(GameAction::Move),

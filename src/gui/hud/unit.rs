@@ -159,9 +159,11 @@ fn spawn_section(p: &mut ChildSpawnerCommands, section: &SheetSection) {
                             TextLayout::no_wrap(),
                             LinkedText(cell.label.clone()),
                         ));
+                        // The label's face and size, so the two share a glyph atlas and draw
+                        // in one batch: the colour sets the figure apart.
                         c.spawn((
                             Text::new(cell.value.clone()),
-                            fonts::heading(13.0),
+                            TextFont::from_font_size(13.0),
                             TextColor(tone_colour(cell.tone)),
                             TextLayout::no_wrap(),
                         ));
@@ -172,7 +174,7 @@ fn spawn_section(p: &mut ChildSpawnerCommands, section: &SheetSection) {
         for line in &section.lines {
             sec.spawn((
                 Text::new(""),
-                TextFont::from_font_size(12.0),
+                TextFont::from_font_size(13.0),
                 TextColor(palette::TEXT),
                 LinkedText(line.clone()),
             ));
