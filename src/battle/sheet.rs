@@ -156,6 +156,14 @@ impl SheetSection {
         self.toned(label, format!("{current}/{max}"), pool_tone(current, max))
     }
 
+    /// The section with what is left of a turn's budget added (actions, AP), `left of of`
+    /// when the budget is given, green while any is left and red when none is.
+    pub fn left(self, label: impl Into<String>, left: u32, of: Option<u32>) -> Self {
+        let value = of.map_or(left.to_string(), |of| format!("{left} of {of}"));
+        let tone = if left > 0 { Tone::Good } else { Tone::Critical };
+        self.toned(label, value, tone)
+    }
+
     /// The section with a line of words added.
     pub fn line(mut self, text: impl Into<String>) -> Self {
         self.lines.push(text.into());
@@ -246,17 +254,8 @@ pub fn default_unit_sheet(ctx: &SheetContext, f: &Fighter) -> UnitSheet {
         .cell("Soak", d.soak)
         .cell("Speed", d.normal_speed)
         .cell("Boosted", d.boosted_speed);
-    let usable = f.actions.usable();
     let turn = SheetSection::new("Actions")
-        .toned(
-            "standard",
-            usable,
-            if usable > 0 {
-                Tone::Good
-            } else {
-                Tone::Critical
-            },
-        )
+        .left("standard", f.actions.usable(), None)
         .cell("counter", f.actions.counter)
         .cell("moves", format!("{}/2", f.round.moves));
     let mut conditions = SheetSection::new("Conditions");

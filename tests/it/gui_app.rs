@@ -727,20 +727,26 @@ fn gui_script_errors_name_the_file_and_line() {
     assert_eq!(ok.steps.len(), 2);
 }
 
-#[test]
-fn gui_settings_screen_rebinds_a_key_and_the_battle_obeys_it() {
-    let dir = tempfile::tempdir().expect("temp dir");
+/// The title's Settings row opened, the settings file in `dir`.
+fn settings_app(dir: &std::path::Path) -> App {
     let mut app = app(PlayOptions {
         seed: 1,
         ..default()
     });
     app.world_mut()
         .insert_resource(gridclash::gui::settings::SettingsFile(Some(
-            dir.path().join("settings.ron"),
+            dir.join("settings.ron"),
         )));
     highlight_title_row(&mut app, gridclash::gui::title::Row::Settings);
     tap(&mut app, KeyCode::Enter);
     app.update();
+    app
+}
+
+#[test]
+fn gui_settings_screen_rebinds_a_key_and_the_battle_obeys_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut app = settings_app(dir.path());
     assert_eq!(screen(&app), Screen::Settings);
     // Settings rows: eleven values, then keys (Move first).
     for _ in 0..11 {
@@ -783,17 +789,7 @@ fn gui_settings_screen_rebinds_a_key_and_the_battle_obeys_it() {
 fn gui_settings_screen_rows_and_arrows_answer_the_mouse() {
     use gridclash::gui::settings_screen::{SettingsMenu, SettingsRow, Slot, SlotArrow, rows};
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut app = app(PlayOptions {
-        seed: 1,
-        ..default()
-    });
-    app.world_mut()
-        .insert_resource(gridclash::gui::settings::SettingsFile(Some(
-            dir.path().join("settings.ron"),
-        )));
-    highlight_title_row(&mut app, gridclash::gui::title::Row::Settings);
-    tap(&mut app, KeyCode::Enter);
-    app.update();
+    let mut app = settings_app(dir.path());
     app.update();
     assert_eq!(screen(&app), Screen::Settings);
     let index = |row: SettingsRow| rows().iter().position(|r| *r == row).expect("a row");

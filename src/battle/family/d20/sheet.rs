@@ -74,16 +74,11 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &D20Data) -> UnitSheet {
             }
         })
         .collect();
-    let usable = f.actions.usable();
     let pools = SheetSection::new("Pools").pool(&d.combat.pool_name, f.life.current, f.life.max);
-    let mut turn = SheetSection::new("This round").toned(
+    let mut turn = SheetSection::new("This round").left(
         "Actions",
-        format!("{usable} of {}", d.combat.actions_per_round),
-        if usable > 0 {
-            Tone::Good
-        } else {
-            Tone::Critical
-        },
+        f.actions.usable(),
+        Some(d.combat.actions_per_round),
     );
     if d.combat.swift_actions > 0 {
         let ready = f.round.swift_spent < d.combat.swift_actions;

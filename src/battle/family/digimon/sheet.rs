@@ -155,22 +155,13 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
             format!("{} [{tag}{effect}] ({cost})", a.name)
         })
         .collect();
-    let usable = f.actions.usable();
     let mut pools =
         SheetSection::new("Pools").pool(&d.combat.pool_name, f.life.current, f.life.max);
     if state.temp_hp > 0 {
         pools = pools.cell("Temporary HP", state.temp_hp);
     }
     let turn = SheetSection::new("This round")
-        .toned(
-            "actions",
-            format!("{usable} of {}", d.combat.simple_actions),
-            if usable > 0 {
-                Tone::Good
-            } else {
-                Tone::Critical
-            },
-        )
+        .left("actions", f.actions.usable(), Some(d.combat.simple_actions))
         .cell("Movement", dg::movement(d, f));
     let mut status = SheetSection::new("Effects").lines(effects).lines(extras);
     if let Some(why) = &state.down {

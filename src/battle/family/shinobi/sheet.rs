@@ -1,7 +1,7 @@
 //! The shinobi family's unit sheet (see [`crate::battle::sheet`]).
 
 use crate::battle::fighter::Fighter;
-use crate::battle::sheet::{SheetContext, SheetSection, Tone, UnitSheet};
+use crate::battle::sheet::{SheetContext, SheetSection, UnitSheet};
 use crate::ruleset::shinobi::ShinobiData;
 
 /// The unit panel of a shinobi: HP and chakra (and whether Deflect takes its penalty), AP left
@@ -35,17 +35,8 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &ShinobiData) -> UnitSh
     if deflect {
         pools = pools.line("Deflect at -5 (HP below the line)");
     }
-    let usable = f.actions.usable();
     let turn = SheetSection::new("This round")
-        .toned(
-            "AP",
-            format!("{usable} of {}", data.combat.action_points),
-            if usable > 0 {
-                Tone::Good
-            } else {
-                Tone::Critical
-            },
-        )
+        .left("AP", f.actions.usable(), Some(data.combat.action_points))
         .cell(
             "move",
             format!("{} squares", f.derived(ctx.rules).normal_speed),
