@@ -101,8 +101,11 @@ pub fn pool_tone(current: i64, max: i64) -> Tone {
 /// One figure of a sheet: a rule's word and its value, e.g. `Life` `213/213`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SheetCell {
+    /// The rule's word, which the window links to the glossary.
     pub label: String,
+    /// What it is now, as the player reads it.
     pub value: String,
+    /// How the window colours the value.
     pub tone: Tone,
 }
 
@@ -110,8 +113,11 @@ pub struct SheetCell {
 /// (conditions, gear, attacks) one to a row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SheetSection {
+    /// The section's name over its grid (Pools, Attributes, Effects…).
     pub heading: String,
+    /// The figures, laid out as a grid.
     pub cells: Vec<SheetCell>,
+    /// Words too long for a grid cell (gear, conditions, attacks), one to a row.
     pub lines: Vec<String>,
     /// A part a player reads when studying the unit rather than in the middle of an attack
     /// (gear, skills, the attack list): the window may fold it while the odds panel needs the
