@@ -763,11 +763,15 @@ fn draw_pause_entries(
     ui: Res<BattleUi>,
     mut rows: Query<(&PauseEntry, &Children, &mut Node, &mut BorderColor)>,
     mut texts: Query<&mut Text>,
+    mut shown: Local<Option<(bool, usize)>>,
 ) {
-    if !ui.is_changed() {
+    // The battle's controls write `BattleUi` every frame, so its change tick says nothing:
+    // the entries are drawn again only when the page or the highlight changed.
+    let main = ui.menu == PauseMenu::Main;
+    if *shown == Some((main, ui.pause_choice)) {
         return;
     }
-    let main = ui.menu == PauseMenu::Main;
+    *shown = Some((main, ui.pause_choice));
     for (entry, children, mut node, mut border) in &mut rows {
         let label = PAUSE_ENTRIES.get(entry.0).filter(|_| main).copied();
         super::show_menu_row(

@@ -100,15 +100,12 @@ pub(super) fn draw_unit_panel(
     commands.entity(panel).despawn_related::<Children>();
     if let Some((s, fold)) = &want {
         commands.entity(panel).with_children(|p| {
-            for section in s.sections.iter().filter(|x| !(*fold && x.detail)) {
+            let (folded, shown): (Vec<_>, Vec<_>) =
+                s.sections.iter().partition(|x| *fold && x.detail);
+            for section in shown {
                 spawn_section(p, section);
             }
-            let folded: Vec<&str> = s
-                .sections
-                .iter()
-                .filter(|x| *fold && x.detail)
-                .map(|x| x.heading.as_str())
-                .collect();
+            let folded: Vec<&str> = folded.iter().map(|x| x.heading.as_str()).collect();
             if !folded.is_empty() {
                 p.spawn((
                     Text::new(format!("{}: shown when not aiming", folded.join(", "))),
@@ -121,6 +118,16 @@ pub(super) fn draw_unit_panel(
     *drawn = want;
 }
 
+/// A text of the sheet whose rule words link to the glossary (see [`LinkedText`]).
+fn linked(words: &str, font: TextFont, colour: Color) -> impl Bundle {
+    (
+        Text::new(""),
+        font,
+        TextColor(colour),
+        LinkedText(words.to_string()),
+    )
+}
+
 /// One section: its heading, its figures as a grid, its lines.
 fn spawn_section(p: &mut ChildSpawnerCommands, section: &SheetSection) {
     p.spawn(Node {
@@ -130,11 +137,10 @@ fn spawn_section(p: &mut ChildSpawnerCommands, section: &SheetSection) {
         ..default()
     })
     .with_children(|sec| {
-        sec.spawn((
-            Text::new(""),
+        sec.spawn(linked(
+            &section.heading,
             fonts::heading(11.0),
-            TextColor(palette::HEADING),
-            LinkedText(section.heading.clone()),
+            palette::HEADING,
         ));
         if !section.cells.is_empty() {
             sec.spawn(Node {
@@ -153,11 +159,12 @@ fn spawn_section(p: &mut ChildSpawnerCommands, section: &SheetSection) {
                     .with_children(|c| {
                         // A figure stays on one line: the columns are chosen so it fits.
                         c.spawn((
-                            Text::new(""),
-                            TextFont::from_font_size(13.0),
-                            TextColor(palette::TEXT_DIM),
+                            linked(
+                                &cell.label,
+                                TextFont::from_font_size(13.0),
+                                palette::TEXT_DIM,
+                            ),
                             TextLayout::no_wrap(),
-                            LinkedText(cell.label.clone()),
                         ));
                         // The label's face and size, so the two share a glyph atlas and draw
                         // in one batch: the colour sets the figure apart.
@@ -172,12 +179,7 @@ fn spawn_section(p: &mut ChildSpawnerCommands, section: &SheetSection) {
             });
         }
         for line in &section.lines {
-            sec.spawn((
-                Text::new(""),
-                TextFont::from_font_size(13.0),
-                TextColor(palette::TEXT),
-                LinkedText(line.clone()),
-            ));
+            sec.spawn(linked(line, TextFont::from_font_size(13.0), palette::TEXT));
         }
     });
 }
