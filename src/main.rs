@@ -195,6 +195,10 @@ struct OddsArgs {
     /// DBU: the United Attack ally's wager (at most a quarter of its Max Capacity).
     #[arg(long, default_value_t = 0)]
     united_wager: i64,
+    /// Power stages: the card a Final Physical Attack discards (a card id of the attacker's
+    /// hand; without it, the card held in most copies).
+    #[arg(long)]
+    discard: Option<String>,
     /// Print the odds as one JSON object.
     #[arg(long)]
     json: bool,

@@ -45,6 +45,7 @@ pub(super) fn threat_of(
             sneak: false,
             called_shot: None,
             united: None,
+            discard: None,
         };
         let Ok(mut decl) = declaration(rules, attacker, &order, 1) else {
             continue;

@@ -62,6 +62,7 @@ fn dearest_attack(rules: &Rules, f: &Fighter) -> i64 {
                 sneak: false,
                 called_shot: None,
                 united: None,
+                discard: None,
             };
             declaration(rules, f, &order, 1)
                 .ok()

@@ -43,6 +43,8 @@ pub enum AimOption {
     Wager { wager: i64, max: i64 },
     /// A sneak attack, on or off.
     Sneak { on: bool },
+    /// Power stages: the card a Final Physical Attack discards, `index` of `of` held kinds.
+    Discard { index: usize, of: usize },
 }
 
 /// The aim panel of one order: its first line (the maneuver and what it costs, in the family's

@@ -42,6 +42,7 @@ fn charged_order(who: CombatantId, profile: &str, technique: Option<&str>) -> At
         sneak: false,
         called_shot: None,
         united: None,
+        discard: None,
     }
 }
 

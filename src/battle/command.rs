@@ -56,6 +56,10 @@ pub struct AttackOrder {
     /// DBU: an adjacent ally joins with a United Attack (an Instant of the ally's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub united: Option<United>,
+    /// Power stages: the card a Final Physical Attack discards ("any one card from your hand");
+    /// `None` discards the card held in most copies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discard: Option<String>,
 }
 
 /// A United Attack joined to an attack: the ally and its wager.
@@ -557,6 +561,14 @@ pub enum RuleError {
     },
     #[error("a Final Physical Attack needs {0}")]
     FinalAttackNotAllowed(&'static str),
+    #[error(
+        "{card} is a personality card power, used {per_round} time(s) a round: used up this round"
+    )]
+    PowerUsed { card: String, per_round: u32 },
+    #[error(
+        "only a Final Physical Attack discards a card of the player's choice (\"discarding any one card from your hand\")"
+    )]
+    DiscardNotFinal,
     #[error("{who} holds no {kind} card to block with")]
     CannotBlock { who: CombatantId, kind: String },
 }

@@ -335,6 +335,15 @@ pub struct Cards {
     pub passed: bool,
     /// Attacks made during its current turn.
     pub attacks_this_turn: u32,
+    /// Uses of its personality card power this round.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub power_uses: u32,
+    /// Anger raised by two-part cards, from 0 to the ruleset's limit.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub anger: u32,
+    /// Levels gained by filling its anger.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub level: u32,
 }
 
 impl Cards {

@@ -72,6 +72,7 @@ pub fn attack_slots(battle: &mut Battle, who: CombatantId) -> Vec<MenuSlot> {
                 sneak: false,
                 called_shot: None,
                 united: None,
+                discard: None,
             };
             let ki_cost = crate::battle::context::declaration(&rules, &me, &probe, 1)
                 .map(|d| crate::battle::context::ki_cost(&me, &d))

@@ -110,6 +110,7 @@ pub fn candidate_attacks(rules: &Rules, fighters: &[Fighter], me: &Fighter) -> V
                     sneak: false,
                     called_shot: None,
                     united: None,
+                    discard: None,
                 };
                 out.push(base.clone());
                 // Shinobi: the same attack as a sneak attack, where a lost contest cannot be

@@ -39,6 +39,19 @@ impl Battle {
         family::of(&self.rules).aim_view(&a)
     }
 
+    /// The cards `who` may discard with an attack of `profile`, each with its shown name (power
+    /// stages: the Final Physical Attack's card of the player's choice); empty elsewhere.
+    pub fn discard_choices(
+        &mut self,
+        who: super::components::CombatantId,
+        profile: &str,
+    ) -> Vec<(String, String)> {
+        let Some(me) = self.fighter(who) else {
+            return Vec::new();
+        };
+        family::of(&self.rules).discard_choices(&me, profile)
+    }
+
     /// The choice besides a target that aiming an attack offers in this ruleset, as it stands
     /// (the pending Ki `wager` of at most `max_wager`, the `sneak` attack switch).
     pub fn aim_option(&self, wager: i64, max_wager: i64, sneak: bool) -> AimOption {

@@ -42,6 +42,7 @@ fn attack_extent(rules: &Rules, o: &Fighter, pid: &str) -> Option<(Option<u32>, 
         sneak: false,
         called_shot: None,
         united: None,
+        discard: None,
     };
     let decl = declaration(rules, o, &order, 1).ok()?;
     if ki_cost(o, &decl) > o.ki.current {

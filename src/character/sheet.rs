@@ -133,7 +133,8 @@ impl Character {
                         *power,
                     );
                 }
-                for card in &d.combat.cards {
+                // A personality card power is chosen on its own, never dealt into a deck.
+                for card in d.combat.cards.iter().filter(|c| !c.personality) {
                     let v = p.deck.get(&card.id).copied().unwrap_or(0);
                     num(
                         "Deck",
@@ -239,6 +240,21 @@ impl Character {
                         defaults.collect(),
                     ),
                 ]
+            }
+            (Self::Stages(p), FamilyData::PowerStages(d)) => {
+                let powers = std::iter::once(none()).chain(
+                    d.combat
+                        .cards
+                        .iter()
+                        .filter(|c| c.personality)
+                        .map(|c| (c.id.clone(), c.name.clone())),
+                );
+                vec![choice(
+                    "power",
+                    "Personality card power",
+                    p.power.as_deref().unwrap_or(""),
+                    powers.collect(),
+                )]
             }
             _ => Vec::new(),
         }
@@ -487,6 +503,9 @@ impl Character {
                 _ => g.default_stage = (!chosen.is_empty()).then(|| chosen.clone()),
             },
             (Self::Digimon(g), Value::Toggle(_)) => toggle(&mut g.attacks),
+            (Self::Stages(p), Value::Choice { chosen, .. }) => {
+                p.power = (!chosen.is_empty()).then(|| chosen.clone());
+            }
             (Self::Stages(p), Value::Number(v)) => match key {
                 "start_stage" => p.start_stage = unsigned(*v)?,
                 "power_up" => p.power_up = unsigned(*v)?,

@@ -139,6 +139,7 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         sneak: args.sneak,
         called_shot: args.called_shot.clone(),
         united,
+        discard: args.discard.clone(),
     };
     let (fighters, preview) = if args.charges > 0 || args.arrogance.is_some() {
         if args.charges > 0 {

@@ -585,10 +585,12 @@ fn command_active_unit(
             };
         }
     }
-    if pressed(GameAction::WagerUp) {
+    // The wager keys choose the card a Final Physical Attack discards (power stages, which
+    // has no wagers), else the wager.
+    if pressed(GameAction::WagerUp) && !session.step_discard(1) {
         session.wager += 1;
     }
-    if pressed(GameAction::WagerDown) {
+    if pressed(GameAction::WagerDown) && !session.step_discard(-1) {
         session.wager -= 1;
     }
     if choosing || wagering {

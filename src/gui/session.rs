@@ -161,6 +161,9 @@ pub struct Session {
     pub called_shot: Option<String>,
     /// DBU: the ally chosen to join the next attack with a United Attack.
     pub united: Option<CombatantId>,
+    /// Power stages: which held card (by its place in the hand) the next Final Physical Attack
+    /// discards.
+    pub discard: usize,
     /// Shinobi: the next defense answer casts the counter jutsu offered with it.
     pub counter: bool,
     /// The human side that must confirm the hand-off screen before it sees the board.
@@ -295,6 +298,7 @@ impl Session {
             sneak: false,
             called_shot: None,
             united: None,
+            discard: 0,
             counter: false,
             handoff: None,
             seen_side: None,
@@ -539,6 +543,7 @@ impl Session {
             self.wager = 0;
             self.facing = Dir8::N;
             self.sneak = false;
+            self.discard = 0;
             self.counter = false;
             self.intent_of = acting;
             self.aimed_by_click = false;
@@ -777,6 +782,11 @@ impl Session {
             united: self
                 .united
                 .map(|ally| crate::battle::command::United { ally, wager: 0 }),
+            discard: {
+                let choices = self.battle.discard_choices(who, &slot.profile);
+                let at = self.discard.min(choices.len().saturating_sub(1));
+                choices.into_iter().nth(at).map(|(id, _)| id)
+            },
         })
     }
 
@@ -873,6 +883,30 @@ impl Session {
     pub fn clamp_wager(&mut self) {
         let max = self.max_wager();
         self.wager = self.wager.clamp(0, max);
+    }
+
+    /// The card (id and name) the chosen Final Physical Attack would discard (power stages),
+    /// if the chosen maneuver discards one.
+    pub fn discard_card(&mut self) -> Option<(String, String)> {
+        let who = self.battle.active()?;
+        let slot = self.chosen_slot()?;
+        let choices = self.battle.discard_choices(who, &slot.profile);
+        let last = choices.len().checked_sub(1)?;
+        choices.into_iter().nth(self.discard.min(last))
+    }
+
+    /// Steps the card the chosen Final Physical Attack discards (power stages) by `step`
+    /// through the cards held, round and round; false when the chosen maneuver discards none.
+    pub fn step_discard(&mut self, step: isize) -> bool {
+        let (Some(who), Some(slot)) = (self.battle.active(), self.chosen_slot()) else {
+            return false;
+        };
+        let n = self.battle.discard_choices(who, &slot.profile).len();
+        if n == 0 {
+            return false;
+        }
+        self.discard = (self.discard.min(n - 1) as isize + step).rem_euclid(n as isize) as usize;
+        true
     }
 
     /// The side whose player looks at the board: the only human side, or in hot-seat the one

@@ -38,8 +38,14 @@ pub struct StageRules {
     pub turn: TurnRules,
     /// Initiative: this formula (over the personality's values) plus a d10 roll-off.
     pub initiative: Formula,
-    /// The combat cards of the game, by id.
+    /// The combat cards of the game, by id (personality card powers among them).
     pub cards: Vec<CardDef>,
+    /// Personality card powers: how often a personality may use its own in a round.
+    #[serde(default)]
+    pub personality_powers: PowerRules,
+    /// The anger two-part cards raise, and what a full anger does.
+    #[serde(default)]
+    pub anger: AngerRules,
     /// The range each number of a character may take (ours: the text gives no caps). The
     /// roster is held to it, and the character editor refuses a value outside it.
     #[serde(default)]
@@ -83,6 +89,46 @@ impl PhysicalTable {
             .and_then(|row| row.get(self.band(defender)))
             .copied()
             .unwrap_or_default()
+    }
+}
+
+/// Personality card powers ("Main Personality card power to defend himself", "use a
+/// personality card power", 002:9 and 002:40). A power is never discarded ("the cards used to
+/// attack and defend, other than Personality cards, are discarded"), so a limit a round keeps
+/// one card from blocking every attack.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PowerRules {
+    /// Uses of its personality card power a personality has each round (our default: 1).
+    pub per_round: u32,
+}
+
+impl Default for PowerRules {
+    fn default() -> Self {
+        Self { per_round: 1 }
+    }
+}
+
+/// Anger, which two-part cards raise ("Raise the card user's anger by 1", 002:53). The card
+/// game raises a personality a level when its anger is full; our personalities have one card
+/// each, so at the start of its next turn a full anger starts again from 0 and the level adds
+/// `level_bonus` to the stages each of its physical attacks takes on the Physical Attack Table
+/// (our default).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AngerRules {
+    /// Anger at which it is full (our default: 5, the card game's).
+    pub limit: u32,
+    /// Stages a level adds to the personality's physical attacks on the table (our default: 1).
+    pub level_bonus: u32,
+}
+
+impl Default for AngerRules {
+    fn default() -> Self {
+        Self {
+            limit: 5,
+            level_bonus: 1,
+        }
     }
 }
 
@@ -143,6 +189,16 @@ pub enum CardKind {
 }
 
 impl CardKind {
+    /// How the kind is named to players.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::PhysicalAttack => "physical attack",
+            Self::EnergyAttack => "energy attack",
+            Self::PhysicalDefense => "physical defense",
+            Self::EnergyDefense => "energy defense",
+        }
+    }
+
     /// True for the two attack kinds.
     pub fn attacks(self) -> bool {
         matches!(self, Self::PhysicalAttack | Self::EnergyAttack)
@@ -174,11 +230,57 @@ pub struct CardDef {
     /// An energy attack that notes another number of life cards.
     #[serde(default)]
     pub life_cards: Option<u32>,
-    /// An energy attack that notes another stage cost.
+    /// An energy attack that notes another stage cost; on a personality card power that
+    /// blocks, the power stages each block costs.
     #[serde(default)]
     pub cost: Option<u32>,
+    /// The second power of a card that reads "… or …": the player picks which one the card is
+    /// played as (an attack when it attacks, a block when it blocks).
+    #[serde(default)]
+    pub or: Option<CardKind>,
+    /// Further parts of a card power without "or": each occurs as the card is played, before
+    /// the defender acts, so a blocked attack still has them.
+    #[serde(default)]
+    pub also: Vec<CardPart>,
+    /// A personality card power, named by a personality's `power`: never dealt into a deck,
+    /// never discarded, used `personality_powers.per_round` times a round.
+    #[serde(default)]
+    pub personality: bool,
     /// Shown to players and modders.
     pub description: String,
+}
+
+impl CardDef {
+    /// The attack this card makes, if either of its powers is one.
+    pub fn attack_kind(&self) -> Option<CardKind> {
+        std::iter::once(self.kind)
+            .chain(self.or)
+            .find(|k| k.attacks())
+    }
+
+    /// Whether one of its powers is `kind`.
+    pub fn serves(&self, kind: CardKind) -> bool {
+        self.kind == kind || self.or == Some(kind)
+    }
+}
+
+/// A part of a two-part card power that is not the attack or the block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CardPart {
+    /// "Raise the card user's anger by N."
+    RaiseAnger(u32),
+    /// Raise the card user's power stage by N (to the top of its track).
+    RaiseStages(u32),
+}
+
+impl CardPart {
+    /// How the part reads on a card.
+    pub fn words(self) -> String {
+        match self {
+            Self::RaiseAnger(n) => format!("raise the card user's anger by {n}"),
+            Self::RaiseStages(n) => format!("raise the card user's power stage by {n}"),
+        }
+    }
 }
 
 /// `roster.ron` of a power-stages ruleset.
@@ -215,6 +317,9 @@ pub struct PersonalityDef {
     pub speed: u32,
     /// Card id → copies in its deck.
     pub deck: BTreeMap<String, u32>,
+    /// Its personality card power: a `personality: true` card of `stages.ron`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<String>,
 }
 
 /// The most cards a deck may hold (a guard against absurd hand-edited numbers).
@@ -253,17 +358,17 @@ pub fn lower(stages: &StageRules, roster: &StageRoster) -> neutral::Lowered {
     let mut profiles: Vec<ProfileDef> = stages
         .cards
         .iter()
-        .filter(|c| c.kind.attacks())
-        .map(|c| ProfileDef {
+        .filter_map(|c| Some((c, c.attack_kind()?)))
+        .map(|(c, kind)| ProfileDef {
             id: c.id.clone(),
             name: c.name.clone(),
-            attack_type: if c.kind == CardKind::EnergyAttack {
+            attack_type: if kind == CardKind::EnergyAttack {
                 ENERGY
             } else {
                 PHYSICAL
             }
             .into(),
-            cost: Formula::constant(if c.kind == CardKind::EnergyAttack {
+            cost: Formula::constant(if kind == CardKind::EnergyAttack {
                 i64::from(c.cost.unwrap_or(stages.energy.cost))
             } else {
                 0
@@ -324,12 +429,13 @@ pub fn lower(stages: &StageRules, roster: &StageRoster) -> neutral::Lowered {
         tie_attribute: "SPEED",
         rolloff_die: 10,
     });
+    // Every attack card a deck may hold; each personality adds its own card power if that
+    // attacks, then the Final Physical Attack.
     let attack_ids: Vec<String> = stages
         .cards
         .iter()
-        .filter(|c| c.kind.attacks())
+        .filter(|c| c.attack_kind().is_some() && !c.personality)
         .map(|c| c.id.clone())
-        .chain(std::iter::once(FINAL_PHYSICAL.to_string()))
         .collect();
     let archetypes = roster
         .personalities
@@ -351,7 +457,22 @@ pub fn lower(stages: &StageRules, roster: &StageRoster) -> neutral::Lowered {
                     ("SPEED".to_string(), i64::from(p.speed)),
                     ("PUR".to_string(), i64::from(p.power_up)),
                 ]),
-                profiles: attack_ids.clone(),
+                profiles: attack_ids
+                    .iter()
+                    .cloned()
+                    .chain(
+                        p.power
+                            .iter()
+                            .filter(|id| {
+                                stages
+                                    .cards
+                                    .iter()
+                                    .any(|c| &c.id == *id && c.attack_kind().is_some())
+                            })
+                            .cloned(),
+                    )
+                    .chain(std::iter::once(FINAL_PHYSICAL.to_string()))
+                    .collect(),
             })
         })
         .collect();
@@ -435,6 +556,13 @@ pub fn validate(
             "the hand limit must be at least 1 and at least the starting hand".into(),
         );
     }
+    if stages.anger.limit == 0 {
+        at(
+            stages_src,
+            &root.field("anger").field("limit"),
+            "anger is full at 1 or more".into(),
+        );
+    }
     if stages.turn.attacks == 0 {
         at(
             stages_src,
@@ -464,19 +592,43 @@ pub fn validate(
                 format!("card id `{}` is empty, reserved or used twice", c.id),
             );
         }
-        if c.stages.is_some() && c.kind != CardKind::PhysicalAttack {
+        if c.stages.is_some() && c.attack_kind() != Some(CardKind::PhysicalAttack) {
             at(
                 stages_src,
                 &p.field("stages"),
                 "only a physical attack card can state its stage damage".into(),
             );
         }
-        if (c.life_cards.is_some() || c.cost.is_some()) && c.kind != CardKind::EnergyAttack {
+        let paid_block = c.personality && c.attack_kind().is_none();
+        if c.life_cards.is_some() && c.attack_kind() != Some(CardKind::EnergyAttack)
+            || c.cost.is_some() && c.attack_kind() != Some(CardKind::EnergyAttack) && !paid_block
+        {
             at(
                 stages_src,
                 &p.field("kind"),
-                "only an energy attack card can note its own cost or life cards".into(),
+                "only an energy attack card can note its own cost or life cards (or a personality card power that blocks, its cost)".into(),
             );
+        }
+        if let Some(or) = c.or
+            && (or == c.kind || (or.attacks() && c.kind.attacks()))
+        {
+            at(
+                stages_src,
+                &p.field("or"),
+                format!(
+                    "a card's two powers must differ, and only one may be an attack (`{:?} or {or:?}`)",
+                    c.kind
+                ),
+            );
+        }
+        for (k, part) in c.also.iter().enumerate() {
+            if matches!(part, CardPart::RaiseAnger(0) | CardPart::RaiseStages(0)) {
+                at(
+                    stages_src,
+                    &p.field("also").index(k),
+                    "a part of a card power raises by at least 1".into(),
+                );
+            }
         }
         if c.cost == Some(0) {
             at(
@@ -583,13 +735,32 @@ pub fn validate(
             }
         }
         for card in p.deck.keys() {
-            if !stages.cards.iter().any(|c| &c.id == card) {
-                at(
+            match stages.cards.iter().find(|c| &c.id == card) {
+                None => at(
                     roster_src,
                     &pp.field("deck").field(card),
                     format!("unknown card `{card}` (see stages.ron's cards)"),
-                );
+                ),
+                Some(c) if c.personality => at(
+                    roster_src,
+                    &pp.field("deck").field(card),
+                    format!(
+                        "`{card}` is a personality card power: a personality names it as its `power`, a deck cannot hold it"
+                    ),
+                ),
+                Some(_) => {}
             }
+        }
+        if let Some(power) = &p.power
+            && !stages.cards.iter().any(|c| &c.id == power && c.personality)
+        {
+            at(
+                roster_src,
+                &pp.field("power"),
+                format!(
+                    "unknown personality card power `{power}` (see stages.ron's cards with `personality: true`)"
+                ),
+            );
         }
     }
     errors

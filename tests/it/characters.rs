@@ -150,6 +150,35 @@ fn stages_editor_refuses_a_speed_and_a_deck_over_the_build_limit() {
 }
 
 #[test]
+fn stages_editor_chooses_the_personality_card_power_and_keeps_powers_out_of_the_deck() {
+    // "Main Personality card power": a personality names its own; a deck cannot hold one.
+    let r = rules("power-stages");
+    let mut c = template(&r, "martial_artist", "Sparring Partner");
+    let fields = c.fields(&r);
+    assert!(
+        !fields.iter().any(|f| f.key == "deck.iron_body"),
+        "no personality card power among the deck's cards"
+    );
+    let power = |c: &Character| {
+        c.fields(&r)
+            .into_iter()
+            .find(|f| f.key == "power")
+            .map(|f| f.value)
+    };
+    let Some(Value::Choice { chosen, options }) = power(&c) else {
+        panic!("a power choice");
+    };
+    assert_eq!(chosen, "iron_body");
+    assert_eq!(options.len(), 5, "none and the four powers: {options:?}");
+    c.step(&r, "power", 1).expect("another power");
+    let Some(Value::Choice { chosen, .. }) = power(&c) else {
+        panic!("a power choice");
+    };
+    assert_ne!(chosen, "iron_body");
+    assert!(c.problems(&r).is_empty(), "{:?}", c.problems(&r));
+}
+
+#[test]
 fn dbu_editor_refuses_an_attribute_over_the_tier_cap_and_lists_points_left_over() {
     let r = rules("dbu");
     let mut c = template(&r, "brawler", "Kale");

@@ -183,6 +183,7 @@ pub fn attack(attacker: u32, profile: &str, target: AttackTarget) -> AttackOrder
         sneak: false,
         called_shot: None,
         united: None,
+        discard: None,
     }
 }
 

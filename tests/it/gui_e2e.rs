@@ -151,6 +151,34 @@ fn gui_end_to_end_power_stages_prompt_blocks_an_energy_attack() {
 }
 
 #[test]
+fn gui_end_to_end_power_stages_final_physical_attack_discards_the_card_picked_with_the_mouse() {
+    // "you can make a Final Physical Attack by discarding any one card from your hand": the
+    // Sentinel holds Energy Shield, Forearm Block and Side Step; the bar's Discard button steps
+    // from the first to the second, and the attack gives up that one.
+    let Some(dir) = e2e_dir("final-physical") else {
+        return;
+    };
+    let shot = dir.join("final-physical.png");
+    let text = format!(
+        "until-human 900\nclick-bar Final Physical\npoint-foe\nwait 5\nclick-bar Discard\n\
+         point-foe\nwait 5\nshot {}\nclick\nwait 30\n\
+         expect plays Forearm Block: discarded for the Final Physical Attack\nwalk-terms\nquit\n",
+        shot.display()
+    );
+    let args = [
+        "--scenario",
+        "docs/final-physical.ron",
+        "--sides",
+        "human,ai",
+        "--seed",
+        "1",
+    ];
+    let log = play_with(&dir, "final-physical", &args, &text);
+    assert_drawn(&shot, &log);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn gui_end_to_end_shinobi_prompt_deflects_a_thrown_kunai() {
     let Some(dir) = e2e_dir("shinobi") else {
         return;

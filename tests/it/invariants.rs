@@ -307,6 +307,7 @@ fn wild_command(ids: &[CombatantId], pick: (u8, u8, i32, i32, u8)) -> Command {
             sneak: p % 3 == 0,
             called_shot: None,
             united: None,
+            discard: None,
         }),
         3 => Command::PowerUp { who },
         4 => Command::Recover {

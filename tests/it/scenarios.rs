@@ -904,6 +904,7 @@ fn slot_order(
         sneak: false,
         called_shot: None,
         united: None,
+        discard: None,
     }
 }
 

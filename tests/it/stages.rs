@@ -313,16 +313,27 @@ fn stages_final_physical_attack_passes_for_the_rest_of_the_round() {
     );
     let round = b.turn().round;
     run(&mut b, hit(0, FINAL_PHYSICAL, 1));
-    // Even holding cards again, it neither attacks nor blocks until the round ends.
+    // Even holding cards again, it makes no attack until the round ends ("must pass in all
+    // remaining phases of that Combat"); passing is the attacker's, so it still blocks.
     set_hand(&mut b, 0, &[("forearm_block", 1), ("punch", 1)]);
+    stage(&mut b, 0, |f| {
+        if let Some(c) = f.cards.as_deref_mut() {
+            c.attacks_this_turn = 0;
+        }
+    });
     let me = b.fighter(CombatantId(0)).expect("fighter");
     assert_eq!(
-        stages::block_card(data, &me, CardKind::PhysicalAttack),
-        None
+        stages::check_attack(
+            data,
+            &me,
+            &attack(0, "punch", AttackTarget::Combatant(CombatantId(1)))
+        ),
+        Err(RuleError::PassedThisRound(CombatantId(0)))
     );
     assert_eq!(
-        stages::check_attack(data, &me, "punch"),
-        Err(RuleError::PassedThisRound(CombatantId(0)))
+        stages::block_card(data, &me, CardKind::PhysicalAttack).as_deref(),
+        Some("iron_body"),
+        "a personality that passed still blocks (its card power first)"
     );
     while b.turn().round == round {
         let who = b.turn().active().expect("someone");
@@ -674,4 +685,302 @@ fn stages_ai_beats_random_play_ninety_percent_over_200_battles() {
         won * 10 >= played * 9,
         "normal AI won {won} of {played} against random play"
     );
+}
+
+/// An order for `card` at unit `target` with the Final Physical Attack's `discard` choice.
+fn final_discarding(attacker: u32, target: u32, discard: &str) -> Command {
+    let mut o = attack(
+        attacker,
+        FINAL_PHYSICAL,
+        AttackTarget::Combatant(CombatantId(target)),
+    );
+    o.discard = Some(discard.to_string());
+    Command::Attack(o)
+}
+
+fn cards_of(b: &mut Battle, id: u32) -> Cards {
+    b.fighter(CombatantId(id))
+        .and_then(|f| f.cards)
+        .expect("cards")
+}
+
+#[test]
+fn stages_final_physical_attack_discards_the_card_the_player_picks() {
+    // "you can make a Final Physical Attack by discarding any one card from your hand"
+    let mut b = duel(
+        "martial_artist",
+        "energy_fighter",
+        1,
+        false,
+        &[("forearm_block", 2), ("energy_shield", 1)],
+    );
+    assert!(matches!(
+        b.submit(final_discarding(0, 1, "punch")),
+        Err(RuleError::CardNotHeld { .. })
+    ));
+    assert_eq!(
+        b.submit(Command::Attack({
+            let mut o = attack(0, "punch", AttackTarget::Combatant(CombatantId(1)));
+            o.discard = Some("energy_shield".into());
+            o
+        })),
+        Err(RuleError::DiscardNotFinal),
+        "only the Final Physical Attack discards a card of the player's choice"
+    );
+    let choices: Vec<String> = b
+        .discard_choices(CombatantId(0), FINAL_PHYSICAL)
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(choices, ["energy_shield", "forearm_block"]);
+    let got = run(&mut b, final_discarding(0, 1, "energy_shield"));
+    assert!(
+        got.iter()
+            .any(|l| l.contains("plays Energy Shield: discarded for the Final Physical Attack")),
+        "{got:#?}"
+    );
+    let cards = cards_of(&mut b, 0);
+    assert_eq!(cards.count("forearm_block"), 2, "the other card is kept");
+    assert_eq!(cards.count("energy_shield"), 0);
+}
+
+#[test]
+fn stages_personality_power_blocks_for_its_cost_once_a_round_and_is_never_discarded() {
+    // "does not have an appropriate Energy Combat card or Main Personality card power to
+    // defend himself"; "the cards used to attack and defend, other than Personality cards,
+    // are discarded". The Martial Artist's Iron Body blocks a physical attack for 2 stages.
+    let r = rules();
+    let data = r.stages().expect("stage data");
+    let mut b = duel("prodigy", "martial_artist", 1, true, &[("kick", 1)]);
+    set_stage(&mut b, 1, 5);
+    let before = pools(&mut b, 1);
+    let got = run(&mut b, hit(0, "kick", 1));
+    assert!(
+        got.iter()
+            .any(|l| l.contains("plays Iron Body: personality card power: blocks the attack")),
+        "{got:#?}"
+    );
+    assert_eq!(
+        pools(&mut b, 1),
+        (before.0 - 2, before.1),
+        "only the power's 2 stages"
+    );
+    let cards = cards_of(&mut b, 1);
+    assert_eq!(cards.discard.get("iron_body"), None, "never discarded");
+    assert_eq!(cards.power_uses, 1);
+    let me = b.fighter(CombatantId(1)).expect("fighter");
+    assert_eq!(
+        stages::block_card(data, &me, CardKind::PhysicalAttack),
+        None,
+        "used once this round, and no card in hand"
+    );
+    // Below its cost it cannot block either, even in a new round.
+    stage(&mut b, 1, |f| {
+        if let Some(c) = f.cards.as_deref_mut() {
+            c.power_uses = 0;
+        }
+        f.ki.current = 1;
+    });
+    let me = b.fighter(CombatantId(1)).expect("fighter");
+    assert_eq!(
+        stages::block_card(data, &me, CardKind::PhysicalAttack),
+        None
+    );
+    set_stage(&mut b, 1, 2);
+    let me = b.fighter(CombatantId(1)).expect("fighter");
+    assert_eq!(
+        stages::block_card(data, &me, CardKind::PhysicalAttack).as_deref(),
+        Some("iron_body")
+    );
+}
+
+#[test]
+fn stages_personality_power_attacks_once_a_round_and_counts_against_the_final_attack() {
+    // "If you have cards left in your hand but no attack cards or card powers to use": the
+    // Young Prodigy's Hidden Potential (an energy attack) is a card power to use, so no Final
+    // Physical Attack while it has the stages for it.
+    let mut b = duel("prodigy", "energy_fighter", 1, false, &[("side_step", 1)]);
+    assert!(matches!(
+        b.submit(hit(0, FINAL_PHYSICAL, 1)),
+        Err(RuleError::FinalAttackNotAllowed(_))
+    ));
+    let before = pools(&mut b, 1);
+    let got = run(&mut b, hit(0, "hidden_potential", 1));
+    assert!(
+        got.iter()
+            .any(|l| l.contains("Hidden Potential: personality card power: attacks"))
+    );
+    assert_eq!(
+        pools(&mut b, 1),
+        (before.0, before.1 - 2),
+        "the energy attack takes 2 life cards"
+    );
+    let cards = cards_of(&mut b, 0);
+    assert_eq!(cards.count("side_step"), 1, "the hand is untouched");
+    assert_eq!(cards.anger, 1, "its second part raised the anger");
+    stage(&mut b, 0, |f| {
+        if let Some(c) = f.cards.as_deref_mut() {
+            c.attacks_this_turn = 0;
+        }
+    });
+    assert_eq!(
+        b.submit(hit(0, "hidden_potential", 1)),
+        Err(RuleError::PowerUsed {
+            card: "Hidden Potential".into(),
+            per_round: 1
+        })
+    );
+    // Another personality cannot use it.
+    let mut b = duel("martial_artist", "energy_fighter", 1, false, &[]);
+    assert_eq!(
+        b.submit(hit(0, "hidden_potential", 1)),
+        Err(RuleError::CardNotHeld {
+            card: "Hidden Potential".into()
+        })
+    );
+}
+
+#[test]
+fn stages_two_part_card_raises_anger_before_the_defender_blocks() {
+    // "While the physical attack may be successfully blocked, it will not affect, for example,
+    // the attacker's anger being raised, which occurs before the defender acts."
+    let mut b = duel(
+        "martial_artist",
+        "energy_fighter",
+        1,
+        true,
+        &[("angry_strike", 1)],
+    );
+    set_hand(&mut b, 1, &[("side_step", 1)]);
+    let before = pools(&mut b, 1);
+    let got = run(&mut b, hit(0, "angry_strike", 1));
+    let raised = got
+        .iter()
+        .position(|l| l.contains("anger 0 -> 1"))
+        .expect("anger raised");
+    let blocked = got
+        .iter()
+        .position(|l| l.contains("plays Side Step: blocks the attack"))
+        .expect("blocked");
+    assert!(raised < blocked, "{got:#?}");
+    assert_eq!(pools(&mut b, 1), before);
+    assert_eq!(cards_of(&mut b, 0).anger, 1);
+}
+
+#[test]
+fn stages_full_anger_raises_a_level_that_adds_a_stage_on_the_table() {
+    let mut b = duel(
+        "martial_artist",
+        "energy_fighter",
+        1,
+        false,
+        &[("angry_strike", 1)],
+    );
+    stage(&mut b, 0, |f| {
+        if let Some(c) = f.cards.as_deref_mut() {
+            c.anger = 4;
+        }
+    });
+    let got = run(&mut b, hit(0, "angry_strike", 1));
+    assert!(
+        got.iter()
+            .any(|l| l.contains("anger 4 -> 5") && l.contains("full"))
+    );
+    assert_eq!(
+        cards_of(&mut b, 0).level,
+        0,
+        "the level comes with its next turn"
+    );
+    // Its next turn: anger starts again, the level is gained.
+    let round = b.turn().round;
+    while b.turn().round == round || b.turn().active() != Some(CombatantId(0)) {
+        let who = b.turn().active().expect("someone");
+        b.submit(Command::EndTurn { who }).expect("end");
+    }
+    let cards = cards_of(&mut b, 0);
+    assert_eq!((cards.anger, cards.level), (0, 1));
+    // A punch now takes one stage more than the table: the preview and the blow agree.
+    set_hand(&mut b, 0, &[("punch", 1)]);
+    set_stage(&mut b, 0, 5);
+    set_stage(&mut b, 1, 5);
+    let order = attack(0, "punch", AttackTarget::Combatant(CombatantId(1)));
+    let preview = b.preview(&order).expect("preview");
+    let shown = preview.odds.targets[0][0].stage_loss.expect("stages");
+    assert!(
+        preview
+            .odds
+            .wound
+            .terms
+            .iter()
+            .any(|t| t.label == "level 1 from anger"),
+        "{:?}",
+        preview.odds.wound.terms
+    );
+    let before = pools(&mut b, 1).0;
+    run(&mut b, Command::Attack(order));
+    assert_eq!(before - pools(&mut b, 1).0, shown);
+}
+
+#[test]
+fn stages_or_card_is_played_as_the_attack_or_as_the_block() {
+    // "If the word 'or' is in the card power's text, the player must choose which power to
+    // use": Counter Kick attacks on its player's turn and blocks a physical attack otherwise.
+    let mut b = duel("energy_fighter", "prodigy", 1, true, &[("counter_kick", 1)]);
+    set_hand(&mut b, 1, &[("counter_kick", 1)]);
+    let before = pools(&mut b, 1);
+    let got = run(&mut b, hit(0, "counter_kick", 1));
+    assert!(
+        got.iter()
+            .any(|l| l.contains("plays Counter Kick: the attack"))
+    );
+    assert!(
+        got.iter()
+            .any(|l| l.contains("plays Counter Kick: blocks the attack"))
+    );
+    assert_eq!(pools(&mut b, 1), before);
+}
+
+#[test]
+fn stages_broken_card_parts_and_powers_name_file_and_field() {
+    let dir = std::env::temp_dir().join(format!("gc-stages-p-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let src = rules_root().join("power-stages");
+    std::fs::create_dir_all(&dir).expect("dir");
+    for f in gridclash::ruleset::stages::STAGE_FILES {
+        std::fs::copy(src.join(f), dir.join(f)).expect("copy");
+    }
+    let stages_ron = std::fs::read_to_string(dir.join("stages.ron")).expect("read");
+    let broken = stages_ron
+        .replace("or: PhysicalDefense", "or: PhysicalAttack")
+        .replace(
+            "also: [RaiseAnger(1)],\n         description: \"Physical Attack.",
+            "also: [RaiseAnger(0)],\n         description: \"Physical Attack.",
+        );
+    std::fs::write(dir.join("stages.ron"), broken).expect("write");
+    let roster = std::fs::read_to_string(dir.join("roster.ron")).expect("read");
+    std::fs::write(
+        dir.join("roster.ron"),
+        roster
+            .replace("power: \"iron_body\"", "power: \"punch\"")
+            .replacen("\"kick\": 5,", "\"kick\": 5, \"spirit_volley\": 1,", 1),
+    )
+    .expect("write");
+    let text = Rules::load(&dir)
+        .expect_err("broken")
+        .0
+        .iter()
+        .map(|e| e.to_string())
+        .collect::<Vec<_>>()
+        .join("\n");
+    for want in [
+        "stages.ron",
+        "a card's two powers must differ",
+        "a part of a card power raises by at least 1",
+        "roster.ron",
+        "unknown personality card power `punch`",
+        "`spirit_volley` is a personality card power",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in:\n{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -96,7 +96,7 @@ pub fn begin_attack(
         });
     }
     f.round.attacks += 1;
-    crate::battle::family::of(rules).attack_declared(&mut f, &profile_id, log);
+    crate::battle::family::of(rules).attack_declared(&mut f, &order, log);
     if technique.is_some() {
         f.round.technique_used = true;
     } else {

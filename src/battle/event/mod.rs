@@ -24,6 +24,8 @@ pub enum Pool {
     PowerStage,
     /// A power-stages combatant's life cards.
     LifeCards,
+    /// A power-stages combatant's anger, raised by two-part cards.
+    Anger,
     /// A shinobi's hit points.
     Hp,
     /// A shinobi's chakra.
@@ -38,6 +40,7 @@ impl std::fmt::Display for Pool {
             Self::Capacity => "Capacity",
             Self::PowerStage => "power stage",
             Self::LifeCards => "life cards",
+            Self::Anger => "anger",
             Self::Hp => "HP",
             Self::Chakra => "Chakra",
         })

@@ -246,7 +246,13 @@ pub trait Family: Sync {
 
     /// What declaring an attack does to its attacker besides the common steps (the card game:
     /// the attack card is played from the hand).
-    fn attack_declared(&self, _f: &mut FighterQueryItem, _profile: &str, _log: &mut EventLog) {}
+    fn attack_declared(
+        &self,
+        _f: &mut FighterQueryItem,
+        _order: &crate::battle::command::AttackOrder,
+        _log: &mut EventLog,
+    ) {
+    }
 
     /// The foe (lowest id first) whose attack of opportunity `me` provokes by making the legal
     /// attack `order` while it stands in that foe's reach (d20: a shot); none by default.
@@ -518,6 +524,13 @@ pub trait Family: Sync {
     /// odds and the rolls (the default pipeline: Ki and the wager, criticals and thresholds).
     fn aim_view(&self, a: &AimContext) -> AimView {
         super::aim::default_aim_view(a)
+    }
+
+    /// The cards an attack with `profile` by `me` may discard, each with its shown name, for the
+    /// order's `discard` (power stages: the Final Physical Attack's "any one card from your
+    /// hand"); none by default.
+    fn discard_choices(&self, _me: &Fighter, _profile: &str) -> Vec<(String, String)> {
+        Vec::new()
     }
 
     /// The choice besides the target an attack being aimed offers (the default pipeline: the

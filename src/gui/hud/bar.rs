@@ -239,6 +239,20 @@ pub(super) fn action_bar_items(
             GameAction::Sneak,
         ));
     }
+    // Power stages: the card the aimed Final Physical Attack discards; a click picks the next.
+    if let Some((id, card)) = session.discard_card() {
+        let mut b = item(
+            format!("{} Discard: {card}", keys.of(GameAction::WagerUp)),
+            GameAction::WagerUp,
+        );
+        b.icon = Some(BarIcon::Profile(id));
+        b.tip = format!(
+            "The card the Final Physical Attack discards (any one card of your hand): click or press {} for the next, {} for the one before",
+            keys.of(GameAction::WagerUp),
+            keys.of(GameAction::WagerDown)
+        );
+        items.push(b);
+    }
     // DBU: the Called Shot's body part for the next attack, while this round's is unused.
     if !session.called_shot_parts().is_empty() && me.as_ref().is_some_and(|f| !f.round.called_shot)
     {

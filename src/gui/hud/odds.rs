@@ -40,6 +40,12 @@ fn option_hint(option: AimOption, keys: &Keys) -> Option<String> {
             if on { "ON" } else { "off" },
             keys.of(GameAction::Sneak)
         )),
+        AimOption::Discard { index, of } => Some(format!(
+            "Discard: card {} of {of} ({}/{})",
+            index + 1,
+            keys.of(GameAction::WagerDown),
+            keys.of(GameAction::WagerUp)
+        )),
     }
 }
 
@@ -332,6 +338,12 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys, rolls: &mut 
                     "  |  sneak attack {} ({})",
                     if on { "ON" } else { "off" },
                     keys.of(GameAction::Sneak)
+                )),
+                AimOption::Discard { index, of } => out.push_str(&format!(
+                    "  |  card {} of {of} ({}/{}: another card)",
+                    index + 1,
+                    keys.of(GameAction::WagerDown),
+                    keys.of(GameAction::WagerUp)
                 )),
             }
             if let Some(c) = &called {

@@ -109,6 +109,7 @@ impl Family for DigimonData {
                 sneak: false,
                 called_shot: None,
                 united: None,
+                discard: None,
             })
             .collect()
     }

@@ -4,6 +4,7 @@
 use crate::battle::aim::{AimContext, AimOption, AimView, stage_target_line};
 use crate::battle::command::DefenseChoice;
 use crate::battle::odds::TargetOdds;
+use crate::ruleset::stages::FINAL_PHYSICAL;
 
 /// The two answers as this game names them.
 pub fn answer_name(choice: DefenseChoice) -> String {
@@ -33,13 +34,35 @@ pub fn aim_view(a: &AimContext) -> AimView {
         .iter()
         .map(|t| format!("{:+} {}", t.value.unwrap_or(0), t.label))
         .collect();
+    let mut head = format!(
+        "{}: costs {} power stage(s); no roll",
+        p.odds.maneuver, p.ki_cost
+    );
+    let mut option = AimOption::None;
+    if a.order.profile == FINAL_PHYSICAL
+        && let Some(data) = a.rules.stages()
+        && let Some(me) = a.fighter(a.order.attacker)
+        && let Some(cards) = &me.cards
+    {
+        let choices = super::discard_choices(data, me);
+        if let Some(card) = super::discarded(cards, a.order)
+            && let Some(index) = choices.iter().position(|(id, _)| *id == card)
+        {
+            head = format!(
+                "{}: discards {}; no roll",
+                p.odds.maneuver,
+                super::card_name(data, &card)
+            );
+            option = AimOption::Discard {
+                index,
+                of: choices.len(),
+            };
+        }
+    }
     AimView {
         rolls: vec![format!("Takes: {}", taken.join(", "))],
-        head: format!(
-            "{}: costs {} power stage(s); no roll",
-            p.odds.maneuver, p.ki_cost
-        ),
-        option: AimOption::None,
+        head,
+        option,
         lines,
     }
 }

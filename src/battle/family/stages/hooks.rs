@@ -113,17 +113,44 @@ impl Family for StageData {
         self.combat.turn.attacks
     }
 
-    /// Hands are open, so only the cards it holds threaten (the Final Physical Attack only
-    /// while it holds some card to discard).
+    /// Hands are open, so only the cards it holds and its personality card power threaten
+    /// (the Final Physical Attack only while it holds some card to discard).
     fn threatens_with(&self, f: &Fighter, profile: &str) -> bool {
         let Some(cards) = &f.cards else {
             return true;
         };
-        if self.card(profile).is_some() {
+        if stages::power_card(self, f).is_some_and(|c| c.id == profile) {
+            true
+        } else if self.card(profile).is_some() {
             cards.count(profile) > 0
         } else {
             cards.held() > 0
         }
+    }
+
+    /// The parts of a two-part card besides its attack: a stage raised now is worth a stage
+    /// taken from an opponent; a point of anger, its share of the level it fills (a stage more
+    /// on each of the next `ANGER_ATTACKS` physical attacks).
+    fn effect_worth(&self, profile: &str, _me: &Fighter, _t: &Fighter) -> f64 {
+        let Some(card) = self.card(profile) else {
+            return 0.0;
+        };
+        let anger = &self.combat.anger;
+        card.also
+            .iter()
+            .map(|part| match *part {
+                crate::ruleset::stages::CardPart::RaiseStages(n) => {
+                    stages::STAGE_WORTH * f64::from(n)
+                }
+                crate::ruleset::stages::CardPart::RaiseAnger(n) => {
+                    stages::STAGE_WORTH
+                        * f64::from(n)
+                        * f64::from(anger.level_bonus)
+                        * stages::ANGER_ATTACKS
+                        / f64::from(anger.limit.max(1))
+                }
+            })
+            .sum()
     }
 
     /// What is left after an attack can only be a move once the turn's attacks are spent.
@@ -141,8 +168,8 @@ impl Family for StageData {
     }
 
     /// The attack card leaves the hand.
-    fn attack_declared(&self, f: &mut FighterQueryItem, profile: &str, log: &mut EventLog) {
-        stages::play_attack(self, f, profile, log);
+    fn attack_declared(&self, f: &mut FighterQueryItem, order: &AttackOrder, log: &mut EventLog) {
+        stages::play_attack(self, f, order, log);
     }
 
     fn has_instants(&self) -> bool {
@@ -189,6 +216,15 @@ impl Family for StageData {
         super::aim::aim_view(a)
     }
 
+    /// The Final Physical Attack discards a card of the player's choice.
+    fn discard_choices(&self, me: &Fighter, profile: &str) -> Vec<(String, String)> {
+        if profile == crate::ruleset::stages::FINAL_PHYSICAL {
+            stages::discard_choices(self, me)
+        } else {
+            Vec::new()
+        }
+    }
+
     fn aim_option(&self, _wager: i64, _max_wager: i64, _sneak: bool) -> AimOption {
         AimOption::None
     }
@@ -228,7 +264,7 @@ impl Family for StageData {
         order: &AttackOrder,
         _opportunity: bool,
     ) -> Result<(), RuleError> {
-        stages::check_attack(self, attacker, &order.profile)
+        stages::check_attack(self, attacker, order)
     }
 
     fn policy_defense(&self, ask: &DefenseAsk) -> Option<DefenseChoice> {
@@ -275,7 +311,12 @@ impl Family for StageData {
         let Some(hand) = &me.cards else {
             return format!(" {ki_cost}Ki");
         };
-        let held = if self.card(profile).is_some() {
+        let power = stages::power_card(self, me).filter(|c| c.id == profile);
+        let held = if power.is_some() {
+            let per = self.combat.personality_powers.per_round;
+            let left = per.saturating_sub(hand.power_uses);
+            format!(" power {left}/{per}")
+        } else if self.card(profile).is_some() {
             format!(" x{}", hand.count(profile))
         } else {
             String::new()
@@ -303,12 +344,14 @@ impl Family for StageData {
         decl: &Declaration,
         target: &Fighter,
     ) -> TargetNumbers {
-        let may_block = stages::attack_kind(self, &decl.profile.id)
+        let kind = stages::attack_kind(self, &decl.profile.id);
+        let may_block = kind
             .and_then(|k| stages::block_card(self, target, k))
             .is_some();
+        let price = kind.map_or(0, |k| stages::block_price(self, target, k));
         crate::battle::family::dbu::better_answer(rules, ctx, t, decl, target, may_block, |d, p| {
             if d.stage_loss.is_some() {
-                stages::worth_blocking(d.expected_damage, d.stage_loss)
+                stages::worth_blocking(d.expected_damage, d.stage_loss, price)
             } else {
                 p.expected_damage < d.expected_damage
             }

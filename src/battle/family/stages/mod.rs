@@ -14,6 +14,7 @@ pub mod sheet;
 
 use bevy::prelude::*;
 
+use crate::battle::command::AttackOrder;
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::RuleError;
 use crate::battle::components::DefensePolicy;
@@ -28,12 +29,16 @@ use crate::battle::odds::{RollSummary, TargetOdds};
 use crate::battle::snapshot::Fighters;
 use crate::battle::state::{AttackPhase, AttackState, BattleDice, RulesRes};
 use crate::dice::{DiceSource, RollKind, RollSpec};
-use crate::ruleset::stages::{CardKind, FINAL_PHYSICAL, StageData};
+use crate::ruleset::stages::{CardDef, CardKind, CardPart, FINAL_PHYSICAL, StageData};
 use crate::ruleset::{ArchetypeDef, Category, Rules};
 
 /// What a power stage taken from an opponent is worth in life cards to the computer players: it
 /// lowers the opponent's row on the Physical Attack Table and delays its energy attacks.
 pub const STAGE_WORTH: f64 = 0.5;
+
+/// Physical attacks a level from anger is expected to serve in a battle, as the computer
+/// players weigh a point of anger (about the attacks a personality makes after filling it).
+pub const ANGER_ATTACKS: f64 = 5.0;
 
 /// Why a power-stages attack needs no roll; shown in the log and the preview.
 pub const NO_ROLL: &str = "power stages: no roll, the attack lands unless blocked with a card";
@@ -61,28 +66,62 @@ pub fn power(data: &StageData, f: &Fighter) -> i64 {
         .unwrap_or_default()
 }
 
-/// The kind of attack a profile is: its card's kind, physical for the Final Physical Attack.
+/// The kind of attack a profile is: its card's attack (of either power of a card that reads
+/// "or"), physical for the Final Physical Attack.
 pub fn attack_kind(data: &StageData, profile: &str) -> Option<CardKind> {
     if profile == FINAL_PHYSICAL {
         return Some(CardKind::PhysicalAttack);
     }
-    data.card(profile).map(|c| c.kind).filter(|k| k.attacks())
+    data.card(profile).and_then(CardDef::attack_kind)
 }
 
 /// The power stages an attack card costs (only energy attacks cost any).
 pub fn stage_cost(data: &StageData, profile: &str) -> i64 {
     match data.card(profile) {
-        Some(c) if c.kind == CardKind::EnergyAttack => {
+        Some(c) if c.attack_kind() == Some(CardKind::EnergyAttack) => {
             i64::from(c.cost.unwrap_or(data.combat.energy.cost))
         }
         _ => 0,
     }
 }
 
-/// The card-game rules that could forbid `attacker` from playing `profile` now: it passed
-/// after a Final Physical Attack, its attacks this turn, the card held, the Final Physical
-/// Attack's conditions, and the stages an energy attack needs.
-pub fn check_attack(data: &StageData, attacker: &Fighter, profile: &str) -> Result<(), RuleError> {
+/// The personality card power `f`'s personality names, if any.
+pub fn power_card<'a>(data: &'a StageData, f: &Fighter) -> Option<&'a CardDef> {
+    let id = data.personality(&f.identity.archetype)?.power.as_deref()?;
+    data.card(id).filter(|c| c.personality)
+}
+
+/// The personality card power `f` may still use this round.
+pub fn power_left<'a>(data: &'a StageData, f: &Fighter) -> Option<&'a CardDef> {
+    let used = f.cards.as_ref()?.power_uses;
+    power_card(data, f).filter(|_| used < data.combat.personality_powers.per_round)
+}
+
+/// The power stages a block with `card` costs: a personality card power's noted cost (cards
+/// in hand block for free).
+pub fn block_cost(card: &CardDef) -> i64 {
+    if card.personality && card.attack_kind().is_none() {
+        i64::from(card.cost.unwrap_or(0))
+    } else {
+        0
+    }
+}
+
+/// Whether `card` is an attack `f` can pay for now.
+fn usable_attack(data: &StageData, f: &Fighter, card: &CardDef) -> bool {
+    card.attack_kind().is_some() && stage_cost(data, &card.id) <= f.ki.current
+}
+
+/// The card-game rules that could forbid `attacker` from making `order` now: it passed
+/// after a Final Physical Attack, its attacks this turn, the card held (or its personality
+/// card power unused this round), the Final Physical Attack's conditions and the card it
+/// discards, and the stages an energy attack needs.
+pub fn check_attack(
+    data: &StageData,
+    attacker: &Fighter,
+    order: &AttackOrder,
+) -> Result<(), RuleError> {
+    let profile = order.profile.as_str();
     let Some(cards) = &attacker.cards else {
         return Ok(());
     };
@@ -101,18 +140,38 @@ pub fn check_attack(data: &StageData, attacker: &Fighter, profile: &str) -> Resu
         }
         // "no attack cards or card powers to use": an energy card it lacks the stages for does
         // not count.
-        let usable_attack = cards.hand.keys().any(|c| {
-            data.card(c)
-                .is_some_and(|d| d.kind.attacks() && stage_cost(data, c) <= attacker.ki.current)
-        });
-        if usable_attack {
+        let held_attack = cards
+            .hand
+            .keys()
+            .filter_map(|c| data.card(c))
+            .any(|c| usable_attack(data, attacker, c));
+        let power_attack =
+            power_left(data, attacker).is_some_and(|c| usable_attack(data, attacker, c));
+        if held_attack || power_attack {
             return Err(RuleError::FinalAttackNotAllowed(
-                "no attack card it can use in hand (play that one instead)",
+                "no attack card or card power it can use (play that one instead)",
             ));
+        }
+        if let Some(card) = &order.discard
+            && cards.count(card) == 0
+        {
+            return Err(RuleError::CardNotHeld {
+                card: card_name(data, card),
+            });
         }
         return Ok(());
     }
-    if cards.count(profile) == 0 {
+    if order.discard.is_some() {
+        return Err(RuleError::DiscardNotFinal);
+    }
+    if let Some(power) = power_card(data, attacker).filter(|c| c.id == profile) {
+        if power_left(data, attacker).is_none() {
+            return Err(RuleError::PowerUsed {
+                card: power.name.clone(),
+                per_round: data.combat.personality_powers.per_round,
+            });
+        }
+    } else if cards.count(profile) == 0 {
         let card = data.card(profile).map_or(profile, |c| c.name.as_str());
         return Err(RuleError::CardNotHeld {
             card: card.to_string(),
@@ -139,18 +198,44 @@ pub fn final_discard(cards: &Cards) -> Option<String> {
         .map(|(id, _)| id.clone())
 }
 
-/// The defense card `defender` would block an attack of `kind` with, if it holds one and has
-/// not passed this round.
+/// The cards a Final Physical Attack by `f` may discard ("any one card from your hand"), in
+/// hand order, each with its shown name.
+pub fn discard_choices(data: &StageData, f: &Fighter) -> Vec<(String, String)> {
+    f.cards.as_ref().map_or_else(Vec::new, |c| {
+        c.hand
+            .iter()
+            .filter(|(_, n)| **n > 0)
+            .map(|(id, _)| (id.clone(), card_name(data, id)))
+            .collect()
+    })
+}
+
+/// The card a Final Physical Attack `order` discards from `cards`: its chosen card if held,
+/// else the one held in most copies.
+pub fn discarded(cards: &Cards, order: &AttackOrder) -> Option<String> {
+    order
+        .discard
+        .clone()
+        .filter(|c| cards.count(c) > 0)
+        .or_else(|| final_discard(cards))
+}
+
+/// The card `defender` would block an attack of `kind` with: its personality card power when
+/// that blocks it and is unused this round (it is not discarded), else a held card with a
+/// matching defense power. Passing after a Final Physical Attack stops attacks, not blocks:
+/// the text's passing is in the attacking phases.
 pub fn block_card(data: &StageData, defender: &Fighter, kind: CardKind) -> Option<String> {
     let cards = defender.cards.as_ref()?;
-    if cards.passed {
-        return None;
-    }
     let needed = kind.blocked_by()?;
+    if let Some(power) = power_left(data, defender)
+        .filter(|c| c.serves(needed) && block_cost(c) <= defender.ki.current)
+    {
+        return Some(power.id.clone());
+    }
     cards
         .hand
         .iter()
-        .find(|(id, n)| **n > 0 && data.card(id).is_some_and(|c| c.kind == needed))
+        .find(|(id, n)| **n > 0 && data.card(id).is_some_and(|c| c.serves(needed)))
         .map(|(id, _)| id.clone())
 }
 
@@ -192,6 +277,12 @@ pub fn wound_spec(
                     ),
                     i64::from(table.loss(a, d)),
                 );
+                if let Some(cards) = attacker.cards.as_ref().filter(|c| c.level > 0) {
+                    s.add(
+                        format!("level {} from anger", cards.level),
+                        level_bonus(data, cards),
+                    );
+                }
             }
         }
         None => {}
@@ -270,7 +361,10 @@ pub fn target_odds(
         split(kind, amount, target)
     };
     let why = match (&card, choice) {
-        (Some(c), DefenseChoice::Parry) => format!("blocked with {}", card_name(data, c)),
+        (Some(c), DefenseChoice::Parry) => match data.card(c).map_or(0, block_cost) {
+            0 => format!("blocked with {}", card_name(data, c)),
+            n => format!("blocked with {} for {n} power stage(s)", card_name(data, c)),
+        },
         (None, DefenseChoice::Parry) => "no card to block with: the attack lands".to_string(),
         _ => NO_ROLL.to_string(),
     };
@@ -300,11 +394,19 @@ pub fn target_odds(
     }
 }
 
-/// Whether the computer blocks an attack whose outcome, taken, is `taken`: when it would cost
-/// life cards or at least two stages (a block spends the card, so small losses are taken).
+/// Whether the computer blocks an attack whose outcome, taken, is `taken`, with a block that
+/// costs `cost` power stages: when it would cost life cards, or at least two stages and more
+/// than the block costs (a block spends the card, so small losses are taken).
 /// The `Best` defense policy and the planner's guess about its targets share it.
-pub fn worth_blocking(expected_damage: f64, stage_loss: Option<i64>) -> bool {
-    expected_damage > 0.0 || stage_loss.unwrap_or(0) >= 2
+pub fn worth_blocking(expected_damage: f64, stage_loss: Option<i64>, cost: i64) -> bool {
+    expected_damage > 0.0 || stage_loss.unwrap_or(0) >= 2.max(cost + 1)
+}
+
+/// The power stages the block `target` would make against `kind` costs (0 when it has none).
+pub fn block_price(data: &StageData, target: &Fighter, kind: CardKind) -> i64 {
+    block_card(data, target, kind)
+        .and_then(|c| data.card(&c))
+        .map_or(0, block_cost)
 }
 
 /// A card's shown name.
@@ -413,7 +515,7 @@ pub fn deal_starting_hands(
 }
 
 /// The start of a power-stages combatant's turn: the Power Up step raises its stage by its
-/// power-up rating (to the top of its track), then it draws.
+/// power-up rating (to the top of its track), a full anger raises its level, then it draws.
 pub fn begin_turn(
     data: &StageData,
     dice: &mut DiceSource,
@@ -438,27 +540,39 @@ pub fn begin_turn(
     }
     if let Some(cards) = f.cards.as_deref_mut() {
         cards.attacks_this_turn = 0;
+        level_up(data, who, cards, log);
         draw(data, dice, who, cards, data.combat.hand.draw_per_turn, log);
     }
 }
 
-/// A new round: whoever passed after a Final Physical Attack may act again.
+/// A new round: whoever passed after a Final Physical Attack may act again, and every
+/// personality card power may be used again.
 pub fn clear_passes(f: &mut FighterQueryItem) {
     if let Some(cards) = f.cards.as_deref_mut() {
         cards.passed = false;
+        cards.power_uses = 0;
     }
 }
 
-/// Attack declaration: the attack card is played (or, for the Final Physical Attack, any card
-/// is discarded and the attacker passes for the rest of the round).
-pub fn play_attack(data: &StageData, f: &mut FighterQueryItem, profile: &str, log: &mut EventLog) {
+/// Attack declaration: the attack card is played, or the personality card power used (it
+/// stays), or for the Final Physical Attack the chosen card (else the one held in most copies)
+/// is discarded and the attacker passes for the rest of the round; then the card's other
+/// parts occur, before the defender acts.
+pub fn play_attack(
+    data: &StageData,
+    f: &mut FighterQueryItem,
+    order: &AttackOrder,
+    log: &mut EventLog,
+) {
     let who = *f.id;
+    let profile = order.profile.as_str();
+    let power = power_card(data, &f.snapshot()).is_some_and(|c| c.id == profile);
     let Some(cards) = f.cards.as_deref_mut() else {
         return;
     };
     cards.attacks_this_turn += 1;
     if profile == FINAL_PHYSICAL {
-        if let Some(card) = final_discard(cards) {
+        if let Some(card) = discarded(cards, order) {
             let why = format!(
                 "discarded for the {}; it passes for the rest of the round",
                 data.combat.final_physical.name
@@ -466,12 +580,18 @@ pub fn play_attack(data: &StageData, f: &mut FighterQueryItem, profile: &str, lo
             play_logged(data, who, cards, &card, why, log);
         }
         cards.passed = true;
+        return;
+    }
+    if power {
+        use_power(data, who, cards, profile, "attacks", log);
     } else {
         play_logged(data, who, cards, profile, "the attack".into(), log);
     }
+    card_parts(data, f, profile, log);
 }
 
-/// A block: the defender plays its matching defense card. False if it holds none.
+/// A block: the defender uses its personality card power or plays its matching defense card,
+/// then the card's other parts occur. False if it has neither.
 pub fn play_block(
     data: &StageData,
     f: &mut FighterQueryItem,
@@ -482,11 +602,133 @@ pub fn play_block(
     let Some(card) = block_card(data, &snapshot, kind) else {
         return false;
     };
+    let power = power_card(data, &snapshot).is_some_and(|c| c.id == card);
     let who = *f.id;
     if let Some(cards) = f.cards.as_deref_mut() {
-        play_logged(data, who, cards, &card, "blocks the attack".into(), log);
+        if power {
+            use_power(data, who, cards, &card, "blocks the attack", log);
+        } else {
+            play_logged(data, who, cards, &card, "blocks the attack".into(), log);
+        }
     }
+    let cost = data.card(&card).map_or(0, block_cost);
+    if cost > 0 {
+        let from = f.ki.current;
+        f.ki.current -= cost;
+        log.push(BattleEvent::PoolChanged {
+            who,
+            pool: Pool::PowerStage,
+            from,
+            to: f.ki.current,
+            reason: format!("{} costs {cost}", card_name(data, &card)),
+        });
+    }
+    card_parts(data, f, &card, log);
     true
+}
+
+/// One use of a personality card power, logged; the card stays ("other than Personality
+/// cards, are discarded").
+fn use_power(
+    data: &StageData,
+    who: CombatantId,
+    cards: &mut Cards,
+    card: &str,
+    what: &str,
+    log: &mut EventLog,
+) {
+    cards.power_uses += 1;
+    log.push(BattleEvent::CardPlayed {
+        who,
+        card: card_name(data, card),
+        why: format!(
+            "personality card power: {what} (use {} of {} this round; personality cards are not discarded)",
+            cards.power_uses, data.combat.personality_powers.per_round
+        ),
+    });
+}
+
+/// The parts of `card`'s power besides its attack or block, each at once and in order.
+fn card_parts(data: &StageData, f: &mut FighterQueryItem, card: &str, log: &mut EventLog) {
+    let Some(def) = data.card(card) else {
+        return;
+    };
+    for part in &def.also {
+        match *part {
+            CardPart::RaiseAnger(n) => raise_anger(data, f, n, &def.name, log),
+            CardPart::RaiseStages(n) => {
+                let from = f.ki.current;
+                let to = (from + i64::from(n)).min(f.ki.max);
+                if to != from {
+                    f.ki.current = to;
+                    log.push(BattleEvent::PoolChanged {
+                        who: *f.id,
+                        pool: Pool::PowerStage,
+                        from,
+                        to,
+                        reason: format!("{}: {}", def.name, part.words()),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Raises `f`'s anger by `n`, up to full: a full anger raises the personality a level at the
+/// start of its next turn ([`level_up`]).
+fn raise_anger(data: &StageData, f: &mut FighterQueryItem, n: u32, card: &str, log: &mut EventLog) {
+    let who = *f.id;
+    let limit = data.combat.anger.limit;
+    let Some(cards) = f.cards.as_deref_mut() else {
+        return;
+    };
+    let from = cards.anger;
+    let raised = from.saturating_add(n).min(limit);
+    if raised == from {
+        return;
+    }
+    cards.anger = raised;
+    let full = if raised == limit {
+        ": full, up a level at the start of its next turn"
+    } else {
+        ""
+    };
+    log.push(BattleEvent::PoolChanged {
+        who,
+        pool: Pool::Anger,
+        from: i64::from(from),
+        to: i64::from(raised),
+        reason: format!("{card}: raise the card user's anger by {n}{full}"),
+    });
+}
+
+/// The start of a turn with a full anger: anger starts again from 0 and the personality goes
+/// up a level, which adds to the stages its physical attacks take on the Physical Attack Table
+/// (our default, standing in for the card game's stronger level of a personality card). At the
+/// start of a turn, not mid-attack, so no attack's preview is changed by its own card.
+fn level_up(data: &StageData, who: CombatantId, cards: &mut Cards, log: &mut EventLog) {
+    let rules = &data.combat.anger;
+    if cards.anger < rules.limit {
+        return;
+    }
+    cards.anger = 0;
+    cards.level = cards.level.saturating_add(1);
+    log.push(BattleEvent::PoolChanged {
+        who,
+        pool: Pool::Anger,
+        from: i64::from(rules.limit),
+        to: 0,
+        reason: format!(
+            "anger full: up a level (level {}, +{} stage(s) on the Physical Attack Table)",
+            cards.level,
+            level_bonus(data, cards)
+        ),
+    });
+}
+
+/// The stages a personality's levels from anger add to its physical attacks on the table.
+pub fn level_bonus(data: &StageData, cards: &Cards) -> i64 {
+    i64::from(cards.level) * i64::from(data.combat.anger.level_bonus)
 }
 
 /// Moves one held `card` to the discard pile and logs why; nothing if it was not held.
@@ -602,9 +844,10 @@ pub fn stage_defense(
                 target,
                 DefenseChoice::Dodge,
             );
-            if crate::battle::family::stages::worth_blocking(
+            if worth_blocking(
                 taken.expected_damage,
                 taken.stage_loss,
+                block_price(data, target, kind),
             ) {
                 Some(DefenseChoice::Parry)
             } else {

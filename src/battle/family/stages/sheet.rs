@@ -44,6 +44,31 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &StageData) -> UnitShee
                     cards.attacks_this_turn, data.combat.turn.attacks
                 ),
             );
+        turn = turn.cell(
+            "Anger",
+            format!("{} of {}", cards.anger, data.combat.anger.limit),
+        );
+        labels.push("Anger".into());
+        if cards.level > 0 {
+            turn = turn.cell(
+                "Level",
+                format!(
+                    "{} (+{} on the table)",
+                    cards.level,
+                    crate::battle::family::stages::level_bonus(data, cards)
+                ),
+            );
+            labels.push("Level".into());
+        }
+        if let Some(power) = crate::battle::family::stages::power_card(data, f) {
+            let per = data.combat.personality_powers.per_round;
+            let left = per.saturating_sub(cards.power_uses);
+            hand_section = hand_section.line(format!(
+                "Personality card power: {}, {left} of {per} use(s) left this round",
+                power.name
+            ));
+            labels.extend(["Personality card power".to_string(), power.name.clone()]);
+        }
         hand_section = hand_section
             .cell("Hand", cards.held())
             .cell("Deck", cards.deck.values().sum::<u32>())
@@ -63,7 +88,7 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &StageData) -> UnitShee
         if cards.passed {
             labels.push(data.combat.final_physical.name.clone());
             status = status.line(format!(
-                "Passed after a {}: no attacks or blocks this round",
+                "Passed after a {}: no more attacks this round (blocks are allowed)",
                 data.combat.final_physical.name
             ));
         }
