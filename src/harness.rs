@@ -640,7 +640,12 @@ fn watch_battle_inner(
         }
     };
     let mut watch = Watch::new(&mut game.battle);
-    let own_limit = loaded.scenario.victory.round_limit.map(|l| l.rounds);
+    // A Surprise Round is a free round before the limit counts.
+    let own_limit = loaded
+        .scenario
+        .victory
+        .round_limit
+        .map(|l| l.rounds + game.battle.setup().opening.extra_rounds());
     while !game.finished() {
         if out.commands >= MAX_COMMANDS {
             let detail = format!(

@@ -189,12 +189,14 @@ impl AiMatch {
 
     /// Continues a battle (a loaded save's) with these agents.
     pub fn resume(loaded: &Loaded, battle: Battle, agents: Vec<Agent>, max_rounds: u32) -> Self {
+        // A Surprise Round is a free round before the scenario's limit counts.
         let limit = loaded
             .scenario
             .victory
             .round_limit
             .map_or(max_rounds, |l| l.rounds)
-            .max(max_rounds);
+            .max(max_rounds)
+            + battle.setup().opening.extra_rounds();
         Self {
             battle,
             agents,

@@ -239,7 +239,8 @@ impl Battle {
             .insert_resource(RulesRes(rules.clone()))
             .insert_resource(BattleDice(dice.clone()))
             .insert_resource(Battleground(setup.map.clone()))
-            .insert_resource(setup.victory);
+            .insert_resource(setup.victory)
+            .insert_resource(setup.opening.clone());
         for f in &fighters {
             let mut entity = app.world_mut().spawn(setup::components(f));
             if let Some(cards) = &f.cards {

@@ -53,6 +53,8 @@ pub struct BattleSetup {
     pub map: Map,
     pub units: Vec<UnitSetup>,
     pub victory: VictoryRules,
+    /// A Surprise Round and cautious Tamers, as the scenario sets them.
+    pub opening: super::state::Opening,
 }
 
 impl BattleSetup {
@@ -62,6 +64,7 @@ impl BattleSetup {
             map: Map::filled(width, height, 0),
             units,
             victory: VictoryRules::default(),
+            opening: super::state::Opening::default(),
         }
     }
 }

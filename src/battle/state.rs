@@ -45,6 +45,32 @@ pub enum LimitOutcome {
     SideWins(u8),
 }
 
+/// How a battle opens, as its scenario sets it (the scenario's author stands for the GM):
+/// the side that sneaked up for a Surprise Round, and the sides whose Tamers plan ahead
+/// (Digimon, 003:47-49).
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Opening {
+    /// The side that "manages to entirely sneak up" on the others: +5 to its initiative and
+    /// round 1 is its free Surprise Round, in which no one else acts.
+    pub surprise: Option<u8>,
+    /// Sides whose Tamers are "particularly cautious and planning out things ahead of time":
+    /// their Digimon add the Tamer's Intelligence to initiative.
+    pub cautious: Vec<u8>,
+}
+
+impl Opening {
+    /// True when `side` is caught by another side's Surprise Round in `round`.
+    pub fn surprised(&self, side: u8, round: u32) -> bool {
+        round == 1 && self.surprise.is_some_and(|s| s != side)
+    }
+
+    /// Rounds the Surprise Round adds before the scenario's round limit counts (it is a free
+    /// round, not the first Round of Combat).
+    pub fn extra_rounds(&self) -> u32 {
+        u32::from(self.surprise.is_some())
+    }
+}
+
 /// How the battle is won: defeat every opponent, or hold out until a round limit.
 #[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VictoryRules {

@@ -40,6 +40,7 @@ pub fn announce_battle(dice: Res<BattleDice>, mut log: ResMut<EventLog>) {
 /// the higher Agility Score, then a roll-off.
 pub fn roll_initiative(
     rules: Res<RulesRes>,
+    opening: Res<Opening>,
     mut dice: ResMut<BattleDice>,
     mut order: ResMut<TurnOrder>,
     mut log: ResMut<EventLog>,
@@ -57,10 +58,19 @@ pub fn roll_initiative(
         if shares(f).is_some() {
             continue;
         }
-        let r = roll(
-            &super::family::of(rules).initiative_spec(rules, f),
-            &mut dice.0,
-        );
+        let family = super::family::of(rules);
+        let mut spec = family.initiative_spec(rules, f);
+        if opening.surprise == Some(f.side.0)
+            && let Some(bonus) = family.surprise_initiative()
+        {
+            spec.add("Surprise Round", bonus);
+        }
+        if opening.cautious.contains(&f.side.0)
+            && let Some((why, bonus)) = family.cautious_initiative(f, &fighters)
+        {
+            spec.add(why, bonus);
+        }
+        let r = roll(&spec, &mut dice.0);
         rolled.push((r.total, f.attributes.get(&tie_attr), f.id));
         log.push(BattleEvent::InitiativeRolled { who: f.id, roll: r });
     }
@@ -111,6 +121,7 @@ pub fn roll_initiative(
 pub fn start_round(
     sys: RuleSys,
     victory: Res<VictoryRules>,
+    opening: Res<Opening>,
     mut order: ResMut<TurnOrder>,
     mut outcome: ResMut<Outcome>,
 ) {
@@ -124,7 +135,7 @@ pub fn start_round(
     let rules = &rules.0;
     progress.0 = true;
     if let Some((limit, result)) = victory.round_limit
-        && order.round >= limit
+        && order.round >= limit.saturating_add(opening.extra_rounds())
     {
         let winner = match result {
             LimitOutcome::Draw => None,
@@ -264,7 +275,12 @@ pub fn start_round(
 
 /// The active combatant's Effect Phase: Sweeping's Defense reductions it caused end; Absorbed
 /// tries to escape; Poisoned loses Life; Damage Over Time deals Lethal damage.
-pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut<Battleground>) {
+pub fn start_turn(
+    sys: RuleSys,
+    opening: Res<Opening>,
+    mut order: ResMut<TurnOrder>,
+    mut ground: ResMut<Battleground>,
+) {
     let RuleSys {
         rules,
         mut dice,
@@ -310,6 +326,14 @@ pub fn start_turn(sys: RuleSys, mut order: ResMut<TurnOrder>, mut ground: ResMut
         log.push(BattleEvent::TurnSkipped {
             who: active,
             reason: "Defeated".into(),
+        });
+        order.phase = TurnPhase::TurnEnd;
+        return;
+    }
+    if opening.surprised(me.side.0, order.round) {
+        log.push(BattleEvent::TurnSkipped {
+            who: active,
+            reason: "the other side's Surprise Round (\"a free round where the opposing party cannot attack them back\")".into(),
         });
         order.phase = TurnPhase::TurnEnd;
         return;

@@ -585,6 +585,8 @@ pub fn side_defs(n: usize) -> Vec<SideDef> {
             } else {
                 ControllerDef::Computer
             },
+            surprise: false,
+            cautious: false,
         })
         .collect()
 }

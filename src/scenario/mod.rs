@@ -73,6 +73,14 @@ pub struct SideDef {
     /// `#rrggbb`.
     pub color: String,
     pub controller: ControllerDef,
+    /// Digimon: this side sneaked up on the others, a Surprise Round ("add +5 to their
+    /// Initiative Roll", "a free round where the opposing party cannot attack them back").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub surprise: bool,
+    /// Digimon: this side's Tamers plan ahead ("their Digimon add their Tamer's Intelligence
+    /// Stat to their Initiative Roll").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cautious: bool,
 }
 
 /// Who plays a side unless the player chooses otherwise.
@@ -522,6 +530,34 @@ pub fn check(s: &Scenario, rules: &Rules, path: &Path, src: &str) -> Vec<RulesEr
             err!(&lp.field("outcome"), format!("side {w} does not exist"),);
         }
     }
+    let family = crate::battle::family::of(rules);
+    for (i, side) in s.sides.iter().enumerate() {
+        let sp = root.field("sides").index(i);
+        if side.surprise && family.surprise_initiative().is_none() {
+            err!(
+                &sp.field("surprise"),
+                format!(
+                    "a Surprise Round is a Digimon rule (003:49); the `{}` ruleset has none",
+                    rules.manifest.id
+                ),
+            );
+        }
+        if side.cautious && !family.plans_ahead() {
+            err!(
+                &sp.field("cautious"),
+                format!(
+                    "cautious Tamers are a Digimon rule (003:47); the `{}` ruleset has none",
+                    rules.manifest.id
+                ),
+            );
+        }
+    }
+    if s.sides.iter().filter(|d| d.surprise).count() > 1 {
+        err!(
+            &root.field("sides"),
+            "only one side can sneak up on the others for a Surprise Round".to_string(),
+        );
+    }
     errs.extend(guide::check(&s.guide, path, src));
     errs.extend(zones::check(s, path, src));
     errs.extend(budget::check(s, rules, path, src));
@@ -568,6 +604,17 @@ impl Loaded {
                 .collect(),
             victory: VictoryRules {
                 round_limit: s.victory.round_limit.map(|l| (l.rounds, l.outcome)),
+            },
+            opening: crate::battle::state::Opening {
+                surprise: s
+                    .sides
+                    .iter()
+                    .position(|d| d.surprise)
+                    .and_then(|i| u8::try_from(i).ok()),
+                cautious: (0..s.sides.len())
+                    .filter(|i| s.sides[*i].cautious)
+                    .filter_map(|i| u8::try_from(i).ok())
+                    .collect(),
             },
         }
     }

@@ -16,6 +16,7 @@ mod damage;
 mod defense;
 mod determinism;
 mod digimon;
+mod digimon_opening;
 mod economy;
 mod empower;
 mod generated;

@@ -28,6 +28,7 @@ fn shipped_scenarios_are_valid_and_of_every_size() {
             "d20-duel",
             "d20-patrol",
             "digimon-ambush",
+            "digimon-raid",
             "digimon-rivals",
             "duel",
             "first-d20",

@@ -526,6 +526,24 @@ pub trait Family: Sync {
         super::aim::default_aim_view(a)
     }
 
+    /// What a Surprise Round adds to the initiative of the side that sneaked up (Digimon: +5);
+    /// `None` where the ruleset has no Surprise Round (a scenario asking for one is refused).
+    fn surprise_initiative(&self) -> Option<i64> {
+        None
+    }
+
+    /// True when the ruleset has cautious Tamers (Digimon), whose scenario flag
+    /// [`Family::cautious_initiative`] reads; a scenario asking for them elsewhere is refused.
+    fn plans_ahead(&self) -> bool {
+        false
+    }
+
+    /// What a cautious side adds to `f`'s initiative, labelled (Digimon: its Tamer's
+    /// Intelligence), among `all`; nothing by default.
+    fn cautious_initiative(&self, _f: &Fighter, _all: &[Fighter]) -> Option<(String, i64)> {
+        None
+    }
+
     /// The cards an attack with `profile` by `me` may discard, each with its shown name, for the
     /// order's `discard` (power stages: the Final Physical Attack's "any one card from your
     /// hand"); none by default.

@@ -714,8 +714,14 @@ fn round_text(session: &mut Session) -> String {
         .controls
         .get(usize::from(f.side.0))
         .map_or(String::new(), |c| c.to_string());
+    // Digimon: round 1 of a battle one side sneaked into is its free Surprise Round, named so.
+    let round = if round == 1 && session.battle.setup().opening.surprise.is_some() {
+        "Surprise Round".to_string()
+    } else {
+        format!("Round {round}")
+    };
     format!(
-        "Round {round}  |  {}\n{}'s turn ({control})",
+        "{round}  |  {}\n{}'s turn ({control})",
         side_name(session, f.side.0),
         f.identity.name
     )

@@ -25,6 +25,9 @@ use crate::grid::Field;
 use crate::ruleset::digimon::DigimonData;
 use crate::ruleset::{ProfileDef, Rules};
 
+/// "A Surprise Round … add +5 to their Initiative Roll" (003:49).
+pub const SURPRISE_INITIATIVE: i64 = 5;
+
 impl Family for DigimonData {
     fn action_points(&self) -> Option<&crate::ruleset::shinobi::ShinobiData> {
         Some(&self.ap)
@@ -199,6 +202,38 @@ impl Family for DigimonData {
 
     fn initiative_spec(&self, _rules: &Rules, f: &Fighter) -> crate::dice::RollSpec {
         digimon::initiative_spec(self, f)
+    }
+
+    /// "Not only does it add +5 to their Initiative Roll" (003:49).
+    fn surprise_initiative(&self) -> Option<i64> {
+        Some(SURPRISE_INITIATIVE)
+    }
+
+    fn plans_ahead(&self) -> bool {
+        true
+    }
+
+    /// "their Digimon add their Tamer's Intelligence Stat to their Initiative Roll" (003:47):
+    /// a partnered Digimon adds its Tamer's Intelligence score (a Tamer rolls with its
+    /// Digimon, and one without a partner has no Digimon to add it to).
+    fn cautious_initiative(&self, f: &Fighter, all: &[Fighter]) -> Option<(String, i64)> {
+        if digimon::is_tamer(f) {
+            return None;
+        }
+        let tamer = all.iter().find(|t| {
+            t.digi
+                .as_ref()
+                .is_some_and(|s| s.tamer && s.partner == Some(f.id))
+        })?;
+        let int = self
+            .tamer(&tamer.identity.archetype)?
+            .attributes
+            .get("INT")
+            .copied()?;
+        Some((
+            format!("{}'s Intelligence (a cautious Tamer)", tamer.identity.name),
+            int,
+        ))
     }
 
     /// The action-point check the ninja chapter defines, with this family's Complex Actions.
