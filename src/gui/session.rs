@@ -782,11 +782,7 @@ impl Session {
             united: self
                 .united
                 .map(|ally| crate::battle::command::United { ally, wager: 0 }),
-            discard: {
-                let choices = self.battle.discard_choices(who, &slot.profile);
-                let at = self.discard.min(choices.len().saturating_sub(1));
-                choices.into_iter().nth(at).map(|(id, _)| id)
-            },
+            discard: self.discard_of(who, &slot.profile).map(|(id, _)| id),
         })
     }
 
@@ -890,7 +886,13 @@ impl Session {
     pub fn discard_card(&mut self) -> Option<(String, String)> {
         let who = self.battle.active()?;
         let slot = self.chosen_slot()?;
-        let choices = self.battle.discard_choices(who, &slot.profile);
+        self.discard_of(who, &slot.profile)
+    }
+
+    /// The card (id and name) `who`'s attack with `profile` would discard: the one the player
+    /// stepped to, kept within the cards held; none for an attack that discards nothing.
+    fn discard_of(&mut self, who: CombatantId, profile: &str) -> Option<(String, String)> {
+        let choices = self.battle.discard_choices(who, profile);
         let last = choices.len().checked_sub(1)?;
         choices.into_iter().nth(self.discard.min(last))
     }

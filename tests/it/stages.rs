@@ -868,6 +868,29 @@ fn stages_two_part_card_raises_anger_before_the_defender_blocks() {
 }
 
 #[test]
+fn stages_two_part_block_raises_its_users_stage_as_it_blocks() {
+    // "If 'or' does not separate the two parts, then each part of the card power occurs
+    // immediately": Rising Focus blocks the energy attack and raises its user's stage by 1.
+    let mut b = duel("energy_fighter", "prodigy", 6, true, &[("energy_blast", 1)]);
+    set_hand(&mut b, 1, &[("rising_focus", 1)]);
+    set_stage(&mut b, 1, 3);
+    let life = pools(&mut b, 1).1;
+    let got = run(&mut b, hit(0, "energy_blast", 1));
+    assert!(
+        got.iter()
+            .any(|l| l.contains("plays Rising Focus: blocks the attack")),
+        "{got:#?}"
+    );
+    assert!(
+        got.iter().any(|l| l.contains("power stage 3 -> 4")
+            && l.contains("raise the card user's power stage by 1")),
+        "{got:#?}"
+    );
+    assert_eq!(pools(&mut b, 1), (4, life), "blocked, and a stage higher");
+    assert_eq!(cards_of(&mut b, 1).discard.get("rising_focus"), Some(&1));
+}
+
+#[test]
 fn stages_full_anger_raises_a_level_that_adds_a_stage_on_the_table() {
     let mut b = duel(
         "martial_artist",

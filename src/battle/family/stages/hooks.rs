@@ -119,7 +119,7 @@ impl Family for StageData {
         let Some(cards) = &f.cards else {
             return true;
         };
-        if stages::power_card(self, f).is_some_and(|c| c.id == profile) {
+        if stages::power_card(self, &f.identity.archetype).is_some_and(|c| c.id == profile) {
             true
         } else if self.card(profile).is_some() {
             cards.count(profile) > 0
@@ -311,7 +311,7 @@ impl Family for StageData {
         let Some(hand) = &me.cards else {
             return format!(" {ki_cost}Ki");
         };
-        let power = stages::power_card(self, me).filter(|c| c.id == profile);
+        let power = stages::power_card(self, &me.identity.archetype).filter(|c| c.id == profile);
         let held = if power.is_some() {
             let per = self.combat.personality_powers.per_round;
             let left = per.saturating_sub(hand.power_uses);

@@ -85,16 +85,17 @@ pub fn stage_cost(data: &StageData, profile: &str) -> i64 {
     }
 }
 
-/// The personality card power `f`'s personality names, if any.
-pub fn power_card<'a>(data: &'a StageData, f: &Fighter) -> Option<&'a CardDef> {
-    let id = data.personality(&f.identity.archetype)?.power.as_deref()?;
+/// The personality card power the personality `archetype` names, if any.
+pub fn power_card<'a>(data: &'a StageData, archetype: &str) -> Option<&'a CardDef> {
+    let id = data.personality(archetype)?.power.as_deref()?;
     data.card(id).filter(|c| c.personality)
 }
 
 /// The personality card power `f` may still use this round.
 pub fn power_left<'a>(data: &'a StageData, f: &Fighter) -> Option<&'a CardDef> {
     let used = f.cards.as_ref()?.power_uses;
-    power_card(data, f).filter(|_| used < data.combat.personality_powers.per_round)
+    power_card(data, &f.identity.archetype)
+        .filter(|_| used < data.combat.personality_powers.per_round)
 }
 
 /// The power stages a block with `card` costs: a personality card power's noted cost (cards
@@ -164,7 +165,8 @@ pub fn check_attack(
     if order.discard.is_some() {
         return Err(RuleError::DiscardNotFinal);
     }
-    if let Some(power) = power_card(data, attacker).filter(|c| c.id == profile) {
+    if let Some(power) = power_card(data, &attacker.identity.archetype).filter(|c| c.id == profile)
+    {
         if power_left(data, attacker).is_none() {
             return Err(RuleError::PowerUsed {
                 card: power.name.clone(),
@@ -526,18 +528,8 @@ pub fn begin_turn(
     let Some(p) = data.personality(&f.identity.archetype) else {
         return;
     };
-    let from = f.ki.current;
-    let to = (from + i64::from(p.power_up)).min(f.ki.max);
-    if to != from {
-        f.ki.current = to;
-        log.push(BattleEvent::PoolChanged {
-            who,
-            pool: Pool::PowerStage,
-            from,
-            to,
-            reason: format!("Power Up step, +{}", p.power_up),
-        });
-    }
+    let to = (f.ki.current + i64::from(p.power_up)).min(f.ki.max);
+    set_stage(f, to, format!("Power Up step, +{}", p.power_up), log);
     if let Some(cards) = f.cards.as_deref_mut() {
         cards.attacks_this_turn = 0;
         level_up(data, who, cards, log);
@@ -566,7 +558,7 @@ pub fn play_attack(
 ) {
     let who = *f.id;
     let profile = order.profile.as_str();
-    let power = power_card(data, &f.snapshot()).is_some_and(|c| c.id == profile);
+    let power = power_card(data, &f.identity.archetype).is_some_and(|c| c.id == profile);
     let Some(cards) = f.cards.as_deref_mut() else {
         return;
     };
@@ -602,7 +594,7 @@ pub fn play_block(
     let Some(card) = block_card(data, &snapshot, kind) else {
         return false;
     };
-    let power = power_card(data, &snapshot).is_some_and(|c| c.id == card);
+    let power = power_card(data, &snapshot.identity.archetype).is_some_and(|c| c.id == card);
     let who = *f.id;
     if let Some(cards) = f.cards.as_deref_mut() {
         if power {
@@ -612,19 +604,31 @@ pub fn play_block(
         }
     }
     let cost = data.card(&card).map_or(0, block_cost);
-    if cost > 0 {
-        let from = f.ki.current;
-        f.ki.current -= cost;
-        log.push(BattleEvent::PoolChanged {
-            who,
-            pool: Pool::PowerStage,
-            from,
-            to: f.ki.current,
-            reason: format!("{} costs {cost}", card_name(data, &card)),
-        });
-    }
+    let to = f.ki.current - cost;
+    set_stage(
+        f,
+        to,
+        format!("{} costs {cost}", card_name(data, &card)),
+        log,
+    );
     card_parts(data, f, &card, log);
     true
+}
+
+/// Moves `f`'s power stage to `to` and logs why; nothing when it does not change.
+fn set_stage(f: &mut FighterQueryItem, to: i64, reason: String, log: &mut EventLog) {
+    let from = f.ki.current;
+    if to == from {
+        return;
+    }
+    f.ki.current = to;
+    log.push(BattleEvent::PoolChanged {
+        who: *f.id,
+        pool: Pool::PowerStage,
+        from,
+        to,
+        reason,
+    });
 }
 
 /// One use of a personality card power, logged; the card stays ("other than Personality
@@ -657,18 +661,8 @@ fn card_parts(data: &StageData, f: &mut FighterQueryItem, card: &str, log: &mut 
         match *part {
             CardPart::RaiseAnger(n) => raise_anger(data, f, n, &def.name, log),
             CardPart::RaiseStages(n) => {
-                let from = f.ki.current;
-                let to = (from + i64::from(n)).min(f.ki.max);
-                if to != from {
-                    f.ki.current = to;
-                    log.push(BattleEvent::PoolChanged {
-                        who: *f.id,
-                        pool: Pool::PowerStage,
-                        from,
-                        to,
-                        reason: format!("{}: {}", def.name, part.words()),
-                    });
-                }
+                let to = (f.ki.current + i64::from(n)).min(f.ki.max);
+                set_stage(f, to, format!("{}: {}", def.name, part.words()), log);
             }
         }
     }
@@ -769,17 +763,8 @@ pub fn apply_hit(
         life_cards: life,
         what: reason.to_string(),
     });
-    if stages > 0 {
-        let from = f.ki.current;
-        f.ki.current -= stages;
-        log.push(BattleEvent::PoolChanged {
-            who: *f.id,
-            pool: Pool::PowerStage,
-            from,
-            to: f.ki.current,
-            reason: reason.to_string(),
-        });
-    }
+    let to = f.ki.current - stages;
+    set_stage(f, to, reason.to_string(), log);
     if life > 0 {
         let to = f.life.current - life;
         let why = if kind == CardKind::EnergyAttack {

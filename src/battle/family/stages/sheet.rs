@@ -60,7 +60,8 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &StageData) -> UnitShee
             );
             labels.push("Level".into());
         }
-        if let Some(power) = crate::battle::family::stages::power_card(data, f) {
+        if let Some(power) = crate::battle::family::stages::power_card(data, &f.identity.archetype)
+        {
             let per = data.combat.personality_powers.per_round;
             let left = per.saturating_sub(cards.power_uses);
             hand_section = hand_section.line(format!(
