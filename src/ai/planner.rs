@@ -211,6 +211,20 @@ impl Situation<'_> {
             };
             // A Reflect sends the attack back at the unit.
             value -= choice.reflected_damage;
+            // Shinobi: someone standing in the way takes what it absorbs, a loss when it is
+            // one of ours.
+            if let Some(ab) = &tc.absorb
+                && let Some(p) = ab
+                    .person
+                    .and_then(|id| fighters.iter().find(|f| f.id == id))
+            {
+                let left = ab.left;
+                let per_hit = crate::dice::distribution(&ctx.wound)
+                    .map(|w| w.clamp(0, left))
+                    .mean();
+                let hurt = choice.hit_chance * f64::from(ab.chance.min(100)) / 100.0 * per_hit;
+                value += if p.side == me.side { -2.0 * hurt } else { hurt };
+            }
         }
         let backlash = decl
             .technique

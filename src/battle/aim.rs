@@ -139,6 +139,7 @@ pub fn answer_words(o: &TargetOdds, undefended: bool) -> String {
         (DefenseChoice::Take, None) => "takes the shot".into(),
         (DefenseChoice::Dive, None) => "dives for cover".into(),
         (DefenseChoice::DropProne, None) => "drops prone".into(),
+        (DefenseChoice::Resist, None) => "resists (Gen Resist)".into(),
     }
 }
 

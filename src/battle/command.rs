@@ -597,6 +597,8 @@ pub enum DefenseChoice {
     /// DBU: a Parry that, if it wins against an Energy or Magical attack, pays Ki to send the
     /// attack back at its attacker (Parry's Reflect).
     Reflect,
+    /// Shinobi: Gen Resist, 1d20 + AWA + GEN, the only answer to a Genjutsu.
+    Resist,
 }
 
 impl DefenseChoice {
@@ -611,6 +613,7 @@ impl DefenseChoice {
             Self::Dive => "Dive for cover",
             Self::DropProne => "Drop prone",
             Self::Reflect => "Reflect",
+            Self::Resist => "Gen Resist",
         }
     }
 }

@@ -435,7 +435,8 @@ pub fn defense_spec(
         DefenseChoice::Parry
         | DefenseChoice::Reflect
         | DefenseChoice::Block
-        | DefenseChoice::Deflect => {
+        | DefenseChoice::Deflect
+        | DefenseChoice::Resist => {
             let mut s = combat_roll(
                 rules,
                 defender,
@@ -741,6 +742,9 @@ pub struct Absorb {
     pub at: Square,
     pub left: i64,
     pub chance: u32,
+    /// Someone standing in the way ("A Person - Their HP (Always Partial Cover)"): the damage
+    /// it absorbs comes off its HP. None for terrain, whose wear the map keeps.
+    pub person: Option<CombatantId>,
 }
 
 /// A declared attack against its targets, assembled once for preview or resolution.

@@ -749,6 +749,13 @@ impl Battle {
                     return Err(RuleError::AwaitingDecision(d.clone()));
                 }
                 if let Some(id) = counter {
+                    if *choice == command::DefenseChoice::Resist {
+                        return Err(RuleError::CannotCounter {
+                            who,
+                            counter: id.clone(),
+                            why: "a Genjutsu is resisted, not evaded: a counter goes off only with a Dodge, Block or Deflect".into(),
+                        });
+                    }
                     let by = fighters.iter().find(|f| f.id == *attacker);
                     if let Err(why) = family::of(&self.rules).check_counter(me, by, id) {
                         return Err(RuleError::CannotCounter {

@@ -328,8 +328,13 @@ pub fn action_point_notes(ask: &OddsAsk, extra: Vec<String>) -> Vec<String> {
         notes.push(format!("concealment {c}% ({from})"));
     }
     if let Some(a) = tc.and_then(|t| t.absorb.as_ref()) {
+        let who = if a.person.is_some() {
+            " (standing in the way: what they absorb comes off their HP)"
+        } else {
+            ""
+        };
         notes.push(format!(
-            "partial cover: {} at {} absorbs up to {} ({}% of hits)",
+            "partial cover: {} at {} absorbs up to {} ({}% of hits){who}",
             a.name, a.at, a.left, a.chance
         ));
     }
@@ -337,6 +342,14 @@ pub fn action_point_notes(ask: &OddsAsk, extra: Vec<String>) -> Vec<String> {
         notes.push(format!(
             "sneak contest won {:.1}% (-5 to every defense)",
             won * 100.0
+        ));
+    }
+    if ask.chosen.defense == DefenseChoice::Resist
+        && let Some(d) = ask.rules.action_points()
+    {
+        notes.push(format!(
+            "a Genjutsu: a hit blinds it (its attacks miss {}%) until it beats a new casting roll with Gen Resist, once a round on the caster's turn",
+            d.combat.blindness
         ));
     }
     if let Some(k) = tc.and_then(|t| t.knockback.as_ref()) {
@@ -383,10 +396,12 @@ pub fn action_point_words(ask: &OddsAsk) -> OddsWords {
 }
 
 /// The answer `word` names on the command line: `dodge` or `take`, `parry` or `block` (a Block
-/// of its own in the action-point families), `deflect`, and DBU's `reflect`.
+/// of its own in the action-point families), `deflect`, DBU's `reflect` and shinobi's `resist`
+/// (Gen Resist, against a Genjutsu).
 pub fn defense_word(action_points: bool, word: &str) -> Option<DefenseChoice> {
     Some(match word {
         "dodge" | "take" => DefenseChoice::Dodge,
+        "resist" if action_points => DefenseChoice::Resist,
         "block" if action_points => DefenseChoice::Block,
         "parry" | "block" => DefenseChoice::Parry,
         "deflect" => DefenseChoice::Deflect,
@@ -433,6 +448,7 @@ pub fn default_json(ask: &OddsAsk) -> serde_json::Value {
         "block": roll_of(DefenseChoice::Block),
         "deflect": roll_of(DefenseChoice::Deflect),
         "reflect": roll_of(DefenseChoice::Reflect),
+        "resist": roll_of(DefenseChoice::Resist),
         "dive": roll_of(DefenseChoice::Dive),
         "wound": odds.wound,
         "targets": odds.targets.iter().map(|v| serde_json::json!({

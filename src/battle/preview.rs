@@ -168,6 +168,10 @@ impl Battle {
         let field = self.field();
         let ctx = crate::battle::family::assemble(&rules, &field, a, &all, &decl);
         let tc = ctx.targets.iter().find(|x| x.id == defender)?;
+        // A Genjutsu is answered with Gen Resist alone, which casts no counter.
+        if tc.defenses.iter().all(|(c, _)| *c == DefenseChoice::Resist) {
+            return None;
+        }
         Some(fam.counter_preview(me, a, tc, counter))
     }
 }

@@ -342,6 +342,13 @@ pub fn start_turn(
         who: active,
         round: order.round,
     });
+    super::family::of(rules).hold_on_others(
+        rules,
+        &order,
+        &me,
+        &all,
+        (&mut q, &mut dice.0, &mut log),
+    );
     if let Some(mut f) = q.one_mut(active) {
         super::family::of(rules).turn_started(&mut f, &mut dice.0, &mut log);
     }

@@ -207,12 +207,17 @@ impl Character {
                 ]
             }
             (Self::Shinobi(n), FamilyData::Shinobi(d)) => {
+                // Each weapon of shinobi.ron's list, with its hands: both hands leave none
+                // free to Deflect.
                 let mut weapons = vec![none()];
-                for w in d.roster.ninja.iter().filter_map(|x| x.weapon.as_ref()) {
-                    if !weapons.iter().any(|(id, _)| id == w) {
-                        weapons.push((w.clone(), w.clone()));
-                    }
-                }
+                weapons.extend(d.combat.weapons.iter().map(|w| {
+                    let label = if w.hands >= 2 {
+                        format!("{} (both hands: no Deflect)", w.name)
+                    } else {
+                        w.name.clone()
+                    };
+                    (w.name.clone(), label)
+                }));
                 vec![choice(
                     "weapon",
                     "Weapon",

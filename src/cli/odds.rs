@@ -184,11 +184,12 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         ));
     };
     // d20: a shot from beyond melee range is taken or dived from; `dodge` (the default)
-    // means taking it.
+    // means taking it. Shinobi: a Genjutsu's one answer is Gen Resist, which `dodge` means too.
     let chosen = answers.iter().find(|o| o.defense == defense).or_else(|| {
-        answers
-            .iter()
-            .find(|o| defense == DefenseChoice::Dodge && o.defense == DefenseChoice::Take)
+        answers.iter().find(|o| {
+            defense == DefenseChoice::Dodge
+                && matches!(o.defense, DefenseChoice::Take | DefenseChoice::Resist)
+        })
     });
     let Some(chosen) = chosen else {
         let has: Vec<&str> = answers.iter().map(|o| o.defense.name()).collect();

@@ -138,12 +138,17 @@ fn terrain_pixels(t: &TerrainDef, salt: u32) -> Vec<u8> {
         "ledge" => ([132, 96, 64], Pattern::Speckle),
         "foliage" => ([58, 112, 48], Pattern::Speckle),
         "smoke" => ([150, 150, 156], Pattern::Speckle),
+        "sand" => ([198, 172, 112], Pattern::Speckle),
+        "steel_door" => ([128, 134, 142], Pattern::LowWall),
+        "hill" => ([118, 100, 66], Pattern::Boulder),
         _ if t.blocks_sight => ([70, 66, 72], Pattern::Bricks),
         _ if t.move_cost.is_none() => ([52, 96, 150], Pattern::Waves),
         _ if t.cover_rank.is_some() || t.absorb.is_some() || t.cover_bonus.is_some() => {
             ([92, 122, 72], Pattern::Crate)
         }
         _ if t.move_cost.unwrap_or(1) > 1 => ([128, 116, 98], Pattern::Speckle),
+        // Concealment a modder adds: a haze, like smoke.
+        _ if t.concealment.is_some_and(|c| c > 0) => ([150, 150, 156], Pattern::Speckle),
         _ => ([92, 122, 72], Pattern::Grass),
     };
     paint(TILE_PX, |x, y| {

@@ -418,6 +418,9 @@ fn answer_prompt(
                 offered(DefenseChoice::Dive).then_some(DefenseChoice::Dive)
             } else if shot && pressed(GameAction::Deflect) {
                 offered(DefenseChoice::DropProne).then_some(DefenseChoice::DropProne)
+            } else if pressed(GameAction::Dodge) && offered(DefenseChoice::Resist) {
+                // Shinobi, against a Genjutsu: Gen Resist is the only answer, on the Dodge key.
+                Some(DefenseChoice::Resist)
             } else if pressed(GameAction::Dodge) {
                 Some(DefenseChoice::Dodge)
             } else if pressed(GameAction::Parry) {

@@ -464,10 +464,21 @@ fn walk_terms(world: &mut World, run: &mut ScriptRun) -> bool {
         let quoted = text.zip(tip).is_some_and(|(t, tip)| tip.contains(&t));
         if hovered != Some(entry) || !quoted {
             run.walk = None;
+            let term = |i: Option<usize>| -> String {
+                i.and_then(|i| {
+                    world
+                        .get_resource::<Session>()
+                        .and_then(|s| s.battle.rules().glossary.entries().get(i).cloned())
+                })
+                .map_or_else(|| "nothing".to_string(), |e| format!("\"{}\"", e.term))
+            };
+            let (want, got) = (term(Some(entry)), term(hovered));
             fail(
                 world,
                 run,
-                &format!("walk-terms: entry {entry} hovered as {hovered:?}, its text not quoted"),
+                &format!(
+                    "walk-terms: the link to {want} (entry {entry}) hovered as {got} ({hovered:?}), its text not quoted"
+                ),
             );
             return false;
         }

@@ -60,6 +60,13 @@ pub struct ShinobiRules {
     pub sneak: SneakRules,
     /// Percent chance that partial cover is what an incoming attack hits.
     pub partial_cover_chance: u32,
+    /// The stats Gen Resist adds to the die ("They roll 1d20 + AWA + GEN"); needed when an
+    /// attack is a Genjutsu.
+    #[serde(default)]
+    pub gen_resist: Vec<String>,
+    /// The miss chance of a blinded attacker's attacks ("Blindness - 50%").
+    #[serde(default)]
+    pub blindness: u32,
     /// Falling damage.
     pub falling: FallingRules,
     /// The attacks ninja can know, by id.
@@ -67,6 +74,10 @@ pub struct ShinobiRules {
     /// Counter jutsu: a defense that, if it evades, strikes back with the evasion roll.
     #[serde(default)]
     pub counters: Vec<CounterDef>,
+    /// The weapons a ninja may hold and the hands each takes: Deflect needs "a free hand", so
+    /// a ninja whose weapon takes both cannot Deflect. Every roster weapon must be listed.
+    #[serde(default)]
+    pub weapons: Vec<WeaponDef>,
     /// The range each number of a character may take (ours: the text gives no caps). The
     /// roster is held to it, and the character editor refuses a value outside it.
     #[serde(default)]
@@ -150,6 +161,17 @@ pub struct SpeedRow {
     pub feet: u32,
 }
 
+/// A weapon a ninja may hold ("Blocking is an option as long as a Character has a weapon …
+/// equipped"; "Deflecting is an option as long as a Character … [has] a free hand").
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponDef {
+    /// The name roster entries give as `weapon`.
+    pub name: String,
+    /// Hands it takes: 1 leaves a hand free to Deflect, 2 (a great axe) does not.
+    pub hands: u32,
+}
+
 /// The three defenses of the chapter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum DefenseKind {
@@ -174,15 +196,30 @@ pub struct DefenseDef {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SneakRules {
-    /// The attacker's skill (Stealth).
+    /// The attacker's skill (Stealth), for an attack that names no other way.
     pub attacker_skill: String,
-    /// The defender's skill (Perception).
+    /// The defender's skill (Perception) against it.
     pub defender_skill: String,
+    /// The other ways to sneak an attack ("a Stealth, Sleight of Hand, or Bluff Skill roll
+    /// depending on the attack against the defender's Perception or Sense Motive Skill roll"),
+    /// each named by attacks' `sneak_with`.
+    #[serde(default)]
+    pub ways: Vec<SneakWay>,
     /// Who wins a tied contest (the text says only "if the attacker wins" and "if the defender
     /// wins"; ours).
     pub ties: TieWinner,
     /// Taken off every defense against a sneak attack that won its contest.
     pub penalty: i64,
+}
+
+/// One way to sneak an attack: the attacker's skill against the defender's.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SneakWay {
+    /// Named by attacks' `sneak_with`.
+    pub id: String,
+    pub attacker_skill: String,
+    pub defender_skill: String,
 }
 
 /// Falling damage: from `min_feet` up, half the feet fallen; an Acrobatics roll against half
@@ -231,6 +268,15 @@ pub struct AttackDef {
     /// One target (the default) or an area.
     #[serde(default = "single")]
     pub targeting: Targeting,
+    /// The way a sneak attack with it is rolled (an id of `sneak.ways`); none: the sneak
+    /// rules' own skills (Stealth against Perception).
+    #[serde(default)]
+    pub sneak_with: Option<String>,
+    /// A mind-affecting Genjutsu: it cannot be Dodged, Blocked, Deflected or countered, only
+    /// resisted with Gen Resist, and a hit blinds the target until it resists (once a round,
+    /// on the caster's turn, against a new roll of the caster's).
+    #[serde(default)]
+    pub genjutsu: bool,
 }
 
 fn single() -> Targeting {
@@ -388,10 +434,30 @@ pub fn lower(rules: &ShinobiRules, roster: &ShinobiRoster) -> neutral::Lowered {
         characters,
         attacks,
         damage: neutral::damage(),
-        conditions: neutral::conditions(),
+        conditions: conditions(rules),
         actions,
         roster: Roster { archetypes },
     }
+}
+
+/// The conditions a shinobi battle can give: Blinded, when an attack is a Genjutsu (its hit
+/// blinds). Its effect is the family's (a blinded attacker's miss chance), so the shared rule
+/// changes nothing (a divisor of 1).
+fn conditions(rules: &ShinobiRules) -> ConditionRules {
+    let mut c = neutral::conditions();
+    if rules.attacks.iter().any(|a| a.genjutsu) {
+        c.conditions.push(ConditionDef {
+            name: "Blinded".into(),
+            polarity: Polarity::Negative,
+            description: format!(
+                "Caught in a Genjutsu: its attacks miss {}% of the time even when they hit. Once a round, on the caster's turn, it rolls Gen Resist (1d20 + {}) against a new roll of the caster's and is free when it beats it.",
+                rules.blindness,
+                rules.gen_resist.join(" + ")
+            ),
+            rule: ConditionRule::Blinded { divisor: 1 },
+        });
+    }
+    c
 }
 
 /// Every problem in a shinobi ruleset's own files: `src` and `roster_src` are their paths and
@@ -478,6 +544,19 @@ pub fn validate(
         &rules.sneak.defender_skill,
         &mut stat_errors,
     );
+    for (i, w) in rules.sneak.ways.iter().enumerate() {
+        let p = root.field("sneak").field("ways").index(i);
+        check_stat(
+            p.field("attacker_skill"),
+            &w.attacker_skill,
+            &mut stat_errors,
+        );
+        check_stat(
+            p.field("defender_skill"),
+            &w.defender_skill,
+            &mut stat_errors,
+        );
+    }
     check_stat(
         root.field("falling").field("skill"),
         &rules.falling.skill,
@@ -521,6 +600,54 @@ pub fn validate(
                 &mut stat_errors,
             );
         }
+    }
+    let mut weapon_names = BTreeSet::new();
+    for (i, w) in rules.weapons.iter().enumerate() {
+        let p = root.field("weapons").index(i);
+        if w.name.is_empty() || !weapon_names.insert(w.name.as_str()) {
+            at(
+                src,
+                &p.field("name"),
+                format!("weapon name `{}` is empty or given twice", w.name),
+            );
+        }
+        if !(1..=2).contains(&w.hands) {
+            at(
+                src,
+                &p.field("hands"),
+                format!("a weapon takes 1 or 2 hands, not {}", w.hands),
+            );
+        }
+    }
+    for (i, t) in rules.gen_resist.iter().enumerate() {
+        check_stat(root.field("gen_resist").index(i), t, &mut stat_errors);
+    }
+    if rules.blindness > 100 {
+        at(
+            src,
+            &root.field("blindness"),
+            "a miss chance is a percent from 0 to 100".into(),
+        );
+    }
+    for (i, a) in rules.attacks.iter().enumerate() {
+        if let Some(w) = &a.sneak_with
+            && !rules.sneak.ways.iter().any(|x| &x.id == w)
+        {
+            at(
+                src,
+                &root.field("attacks").index(i).field("sneak_with"),
+                format!("unknown sneak way `{w}` (see `sneak.ways`)"),
+            );
+        }
+    }
+    if let Some(i) = rules.attacks.iter().position(|a| a.genjutsu)
+        && rules.gen_resist.is_empty()
+    {
+        at(
+            src,
+            &root.field("attacks").index(i).field("genjutsu"),
+            "a Genjutsu is resisted with Gen Resist: give `gen_resist` (the stats it adds, e.g. [\"AWA\", \"GEN\"])".into(),
+        );
     }
     if rules.partial_cover_chance > 100 {
         at(
@@ -747,6 +874,17 @@ pub fn validate(
                 "a ninja needs at least one attack".into(),
             );
         }
+        if let Some(w) = &n.weapon
+            && !rules.weapons.iter().any(|x| &x.name == w)
+        {
+            at(
+                roster_src,
+                &p.field("weapon"),
+                format!(
+                    "unknown weapon `{w}` (see shinobi.ron's weapons, which say the hands each takes)"
+                ),
+            );
+        }
         for (j, a) in n.attacks.iter().enumerate() {
             match rules.attacks.iter().find(|x| &x.id == a) {
                 None => at(
@@ -867,6 +1005,23 @@ impl ShinobiData {
     /// An attack by id.
     pub fn attack(&self, id: &str) -> Option<&AttackDef> {
         self.combat.attacks.iter().find(|a| a.id == id)
+    }
+
+    /// The attacker's and the defender's skill in a sneak contest with attack `a`: its
+    /// `sneak_with` way's, else the sneak rules' own.
+    pub fn sneak_skills(&self, a: Option<&AttackDef>) -> (&str, &str) {
+        let sn = &self.combat.sneak;
+        a.and_then(|a| a.sneak_with.as_deref())
+            .and_then(|w| sn.ways.iter().find(|x| x.id == w))
+            .map_or(
+                (sn.attacker_skill.as_str(), sn.defender_skill.as_str()),
+                |x| (x.attacker_skill.as_str(), x.defender_skill.as_str()),
+            )
+    }
+
+    /// A weapon of `shinobi.ron`'s list by name.
+    pub fn weapon(&self, name: &str) -> Option<&WeaponDef> {
+        self.combat.weapons.iter().find(|w| w.name == name)
     }
 
     /// A counter jutsu by id.

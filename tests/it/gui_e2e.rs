@@ -196,6 +196,30 @@ fn gui_end_to_end_shinobi_prompt_deflects_a_thrown_kunai() {
 }
 
 #[test]
+fn gui_end_to_end_shinobi_genjutsu_is_resisted_with_the_gen_resist_button() {
+    let Some(dir) = e2e_dir("genjutsu") else {
+        return;
+    };
+    let prompt = dir.join("genjutsu-prompt.png");
+    // Veil of Sand, seed 1: the Leaf player answers every attack with D (Gen Resist against a
+    // Genjutsu) and ends each turn (T). In round 2 Maboroshi's Dark Veil reaches Rokuro: the
+    // prompt has one answer, Gen Resist, clicked with the mouse; the roll fails and Rokuro is
+    // blinded, which his sheet says and a token's condition icon explains under the mouse. The mouse leaves the action bar before
+    // the words are walked: a hovered button's hint line moves the log.
+    let mut text = String::from("wait 30\n");
+    for _ in 0..8 {
+        text.push_str("until-human 1500\nwait 5\nkey KeyD\nwait 15\nkey KeyT\nwait 15\n");
+    }
+    text.push_str(&format!(
+        "until-human 1500\nwait 5\nshot {}\nexpect Maboroshi attacks Rokuro with Dark Veil\nclick-button Gen Resist\nwait 30\nexpect Rokuro will resist (Gen Resist)\nexpect Rokuro gains Blinded from Maboroshi\nuntil-human 3000\nmouse 1250 700\nwait 10\nwalk-terms\nhover-badge\nexpect-tooltip Genjutsu\nquit\n",
+        prompt.display()
+    ));
+    let log = play_script(&dir, "shinobi-veil", 1, &text);
+    assert_drawn(&prompt, &log);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn gui_end_to_end_digimon_heaves_a_boulder_then_hands_the_turn_to_the_tamer_who_directs() {
     let Some(dir) = e2e_dir("digimon") else {
         return;

@@ -585,6 +585,7 @@ proptest! {
             at: Square::new(0, 0),
             left,
             chance,
+            person: None,
         };
         let d = gridclash::battle::family::shinobi::landed_damage(&distribution(&wound), Some(&absorb));
         prop_assert!((d.mass() - 1.0).abs() < 1e-9);

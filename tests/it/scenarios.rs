@@ -38,6 +38,7 @@ fn shipped_scenarios_are_valid_and_of_every_size() {
             "first-stages",
             "shinobi-duel",
             "shinobi-squad",
+            "shinobi-veil",
             "siege",
             "skirmish",
             "stages-duel",

@@ -13,8 +13,8 @@ use gridclash::battle::event::BattleEvent;
 use gridclash::battle::family::shinobi;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};
 use gridclash::dice::DiceSource;
-use gridclash::ruleset::Rules;
 use gridclash::ruleset::shinobi::move_squares;
+use gridclash::ruleset::{ConditionKind, Rules};
 
 use crate::common::stage;
 use crate::common::{Arena, ruleset};
@@ -239,6 +239,90 @@ fn shinobi_block_needs_a_weapon() {
 }
 
 #[test]
+fn shinobi_deflect_needs_a_free_hand() {
+    // The Iron Guard holds its Great Axe in both hands: Dodge and Block, no Deflect. The Blade
+    // Dancer's ninjato leaves a hand free: all three.
+    let mut b = battle(
+        vec![
+            unit("brawler", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("iron_guard", 1, (3, 2), DefensePolicy::Prompt),
+            unit("blade", 1, (2, 3), DefensePolicy::Prompt),
+        ],
+        4,
+    );
+    let offered = |b: &mut gridclash::battle::Battle, target: u32| -> Vec<DefenseChoice> {
+        let p = b.preview(&order(0, "taijutsu", at(target))).expect("legal");
+        p.odds.targets[0].iter().map(|o| o.defense).collect()
+    };
+    assert_eq!(
+        offered(&mut b, 1),
+        [DefenseChoice::Dodge, DefenseChoice::Block]
+    );
+    assert_eq!(
+        offered(&mut b, 2),
+        [
+            DefenseChoice::Dodge,
+            DefenseChoice::Block,
+            DefenseChoice::Deflect
+        ]
+    );
+    b.submit(Command::Attack(order(0, "taijutsu", at(1))))
+        .expect("attack");
+    let refused = b.check(&Command::Defend {
+        defender: CombatantId(1),
+        choice: DefenseChoice::Deflect,
+        counter: None,
+    });
+    assert!(
+        matches!(refused, Err(RuleError::DefenseNotOffered { .. })),
+        "{refused:?}"
+    );
+    let sheet = b.unit_sheet(CombatantId(1)).expect("sheet");
+    assert!(
+        sheet
+            .texts()
+            .iter()
+            .any(|t| t.contains("Great Axe, in both hands (cannot Deflect)")),
+        "{:?}",
+        sheet.texts()
+    );
+}
+
+#[test]
+fn shinobi_weapons_unlisted_or_with_three_hands_are_refused_with_file_and_field() {
+    let dir = std::env::temp_dir().join(format!("gridclash-shinobi-hands-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let src = gridclash::ruleset::rules_root().join("shinobi");
+    for f in [
+        "ruleset.ron",
+        "shinobi.ron",
+        "roster.ron",
+        "terrain.ron",
+        "glossary.ron",
+        "points.ron",
+    ] {
+        let text = std::fs::read_to_string(src.join(f)).expect("shipped file");
+        let text = match f {
+            "roster.ron" => text.replace("weapon: \"Great Axe\"", "weapon: \"Halberd\""),
+            "shinobi.ron" => {
+                text.replace("(name: \"Kunai\", hands: 1)", "(name: \"Kunai\", hands: 3)")
+            }
+            _ => text,
+        };
+        std::fs::write(dir.join(f), text).expect("written");
+    }
+    let err = Rules::load(&dir).expect_err("broken").to_string();
+    std::fs::remove_dir_all(&dir).ok();
+    for want in [
+        "weapons[1].hands: a weapon takes 1 or 2 hands, not 3",
+        "roster.ron",
+        "].weapon: unknown weapon `Halberd`",
+    ] {
+        assert!(err.contains(want), "missing {want:?} in:\n{err}");
+    }
+}
+
+#[test]
 fn shinobi_defenses_add_their_stats_and_take_minus_five() {
     let mut b = battle(
         vec![
@@ -353,6 +437,7 @@ fn shinobi_cover_absorbs_until_broken() {
             at: crate_at,
             left,
             chance: 60,
+            person: None,
         };
         through += shinobi::absorb_hit(&mut dice, &mut wear, CombatantId(1), &cover, 7, &mut log);
         left = 20 - wear.get(&crate_at).copied().unwrap_or(0);
@@ -368,6 +453,7 @@ fn shinobi_cover_absorbs_until_broken() {
         at: crate_at,
         left: 5,
         chance: 60,
+        person: None,
     };
     let d = shinobi::landed_damage(&wound, Some(&cover));
     assert!((d.prob(7) - 0.4).abs() < 1e-12 && (d.prob(2) - 0.6).abs() < 1e-12);
@@ -613,8 +699,8 @@ fn sneak(attacker: u32, profile: &str, target: u32) -> AttackOrder {
 
 #[test]
 fn shinobi_sneak_attack_takes_five_off_every_defense() {
-    // The Shadow Scout (Stealth 5) throws a kunai at the Iron Guard (Perception 1) 5 squares
-    // away: the preview mixes a won and a lost contest with their exact chances.
+    // The Shadow Scout (Sleight of Hand 4) palms a kunai at the Iron Guard (Perception 1) 5
+    // squares away: the preview mixes a won and a lost contest with their exact chances.
     let mut b = battle(
         vec![
             unit("scout", 0, (2, 2), DefensePolicy::AlwaysDodge),
@@ -628,11 +714,11 @@ fn shinobi_sneak_attack_takes_five_off_every_defense() {
         .sneak
         .clone()
         .expect("a sneak attack");
-    // d20 + 5 beats d20 + 1 (the defender wins ties, our default): 290 of 400.
+    // d20 + 4 beats d20 + 1 (the defender wins ties, our default).
     let mut n = 0;
     for x in 1..=20 {
         for y in 1..=20 {
-            if x + 5 > y + 1 {
+            if x + 4 > y + 1 {
                 n += 1;
             }
         }
@@ -1138,5 +1224,322 @@ fn shinobi_ai_beats_random_play_ninety_percent_over_200_battles() {
     assert!(
         won * 10 >= played * 9,
         "normal AI won {won} of {played} against random play"
+    );
+}
+
+/// An illusionist (unit 0) and a blade dancer (unit 1) three squares apart, on dice that come
+/// up `faces` after the two initiative rolls (the illusionist's 20 goes first).
+fn veil_battle(faces: &[u32]) -> Battle {
+    let mut all = vec![20, 1];
+    all.extend_from_slice(faces);
+    Arena::new("shinobi")
+        .size(16, 8)
+        .units(vec![
+            unit("illusionist", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("blade", 1, (5, 2), DefensePolicy::Prompt),
+        ])
+        .dice(&all)
+        .build_at_unit_0()
+}
+
+#[test]
+fn shinobi_genjutsu_is_answered_only_with_gen_resist_and_its_preview_is_exact() {
+    // Dark Veil: 1d20 + SPT 4 + GEN 4 against Gen Resist 1d20 + AWA 2 + GEN 0; no damage.
+    let mut b = veil_battle(&[10, 10]);
+    let p = b.preview(&order(0, "dark_veil", at(1))).expect("legal");
+    let answers = &p.odds.targets[0];
+    let offered: Vec<DefenseChoice> = answers.iter().map(|o| o.defense).collect();
+    assert_eq!(offered, [DefenseChoice::Resist]);
+    assert!((answers[0].hit_chance - at_least(8, 2)).abs() < 1e-12);
+    assert_eq!(answers[0].expected_damage, 0.0);
+    assert!(
+        p.context.targets[0].absorb.is_none(),
+        "no obstruction takes a Genjutsu"
+    );
+    b.submit(Command::Attack(order(0, "dark_veil", at(1))))
+        .expect("cast");
+    for choice in [
+        DefenseChoice::Dodge,
+        DefenseChoice::Block,
+        DefenseChoice::Deflect,
+    ] {
+        let refused = b.check(&Command::Defend {
+            defender: CombatantId(1),
+            choice,
+            counter: None,
+        });
+        assert!(
+            matches!(refused, Err(RuleError::DefenseNotOffered { .. })),
+            "{choice:?}: {refused:?}"
+        );
+    }
+    let countered = b.check(&Command::Defend {
+        defender: CombatantId(1),
+        choice: DefenseChoice::Resist,
+        counter: Some("riposte".into()),
+    });
+    assert!(
+        matches!(&countered, Err(RuleError::CannotCounter { why, .. }) if why.contains("Genjutsu")),
+        "{countered:?}"
+    );
+    assert!(b.counter_preview().is_none(), "no counter is offered");
+    // 10 + 8 = 18 against 10 + 2 = 12: caught. No damage, no HP lost; 6 chakra spent.
+    let lines = crate::common::run(
+        &mut b,
+        Command::Defend {
+            defender: CombatantId(1),
+            choice: DefenseChoice::Resist,
+            counter: None,
+        },
+    );
+    let blade = b.fighter(CombatantId(1)).expect("blade");
+    assert!(blade.conditions.has(ConditionKind::Blinded), "{lines:#?}");
+    assert_eq!(blade.life.current, blade.life.max);
+    assert!(!lines.iter().any(|l| l.contains("damage")), "{lines:#?}");
+    let caster = b.fighter(CombatantId(0)).expect("illusionist");
+    assert_eq!(caster.ki.current, caster.ki.max - 6);
+}
+
+#[test]
+fn shinobi_gen_resist_that_beats_the_casting_roll_is_not_blinded() {
+    // 1 + 8 = 9 against 20 + 2 = 22.
+    let mut b = veil_battle(&[1, 20]);
+    b.submit(Command::Attack(order(0, "dark_veil", at(1))))
+        .expect("cast");
+    b.submit(Command::Defend {
+        defender: CombatantId(1),
+        choice: DefenseChoice::Resist,
+        counter: None,
+    })
+    .expect("resist");
+    let blade = b.fighter(CombatantId(1)).expect("blade");
+    assert!(!blade.conditions.has(ConditionKind::Blinded));
+}
+
+#[test]
+fn shinobi_blinded_attacker_misses_half_the_time_in_preview_and_roll() {
+    // "Concealment … being attacked by a blinded enemy … Blindness - 50%": the hit chance is
+    // the roll's times 0.5, and the higher of blindness and the target's concealment counts.
+    let mut b = battle(
+        vec![
+            unit("blade", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("brawler", 1, (3, 2), DefensePolicy::AlwaysDodge),
+            unit("illusionist", 1, (9, 5), DefensePolicy::AlwaysDodge),
+        ],
+        1,
+    );
+    let plain = b
+        .preview(&order(0, "weapon_strike", at(1)))
+        .expect("legal")
+        .odds
+        .targets[0][0]
+        .hit_chance;
+    crate::common::give(&mut b, 0, ConditionKind::Blinded, Some(2));
+    let p = b.preview(&order(0, "weapon_strike", at(1))).expect("legal");
+    assert!((p.odds.targets[0][0].hit_chance - plain * 0.5).abs() < 1e-12);
+    let (chance, from) = p.context.targets[0]
+        .miss_chance
+        .clone()
+        .expect("miss chance");
+    assert_eq!(chance, 50);
+    assert!(from.ends_with("is blinded"), "{from}");
+    // Mist's 40% under the target is lower: blindness's 50% counts.
+    let mist = rules().terrain_index("mist").expect("mist");
+    b.world_mut()
+        .resource_mut::<gridclash::battle::state::Battleground>()
+        .0
+        .set(Square::new(3, 2), mist);
+    let p = b.preview(&order(0, "weapon_strike", at(1))).expect("legal");
+    assert_eq!(
+        p.context.targets[0].miss_chance.as_ref().map(|m| m.0),
+        Some(50)
+    );
+    // Rolled: a landed hit rolls the miss chance, naming the blindness.
+    let mut seen = false;
+    for _ in 0..3 {
+        let lines = crate::common::run(&mut b, Command::Attack(order(0, "weapon_strike", at(1))));
+        seen |= lines
+            .iter()
+            .any(|l| l.contains("50%") && l.contains("blinded"));
+    }
+    assert!(seen, "no miss chance was rolled in three strikes");
+}
+
+#[test]
+fn shinobi_gen_resist_each_round_on_the_casters_turn_frees_the_blinded() {
+    // The blade is caught; the illusionist's next turn starts with its Gen Resist against a
+    // new casting roll: 1 + 8 = 9 against 20 + 2 = 22, free.
+    let mut b = veil_battle(&[1, 20]);
+    crate::common::give(&mut b, 1, ConditionKind::Blinded, Some(0));
+    let mut lines = crate::common::run(
+        &mut b,
+        Command::EndTurn {
+            who: CombatantId(0),
+        },
+    );
+    assert!(
+        b.fighter(CombatantId(1))
+            .expect("blade")
+            .conditions
+            .has(ConditionKind::Blinded),
+        "no resist on the blinded one's own turn: {lines:#?}"
+    );
+    lines.extend(crate::common::run(
+        &mut b,
+        Command::EndTurn {
+            who: CombatantId(1),
+        },
+    ));
+    assert!(
+        lines.iter().any(|l| l.contains("tries to escape")
+            && l.contains("Gen Resist")
+            && l.ends_with("-> free.")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("Blinded ends (resisted the Genjutsu")),
+        "{lines:#?}"
+    );
+    assert!(
+        !b.fighter(CombatantId(1))
+            .expect("blade")
+            .conditions
+            .has(ConditionKind::Blinded)
+    );
+}
+
+#[test]
+fn shinobi_genjutsu_ends_when_its_caster_is_down() {
+    let mut b = battle(
+        vec![
+            unit("blade", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("brawler", 1, (6, 2), DefensePolicy::AlwaysDodge),
+            unit("illusionist", 1, (9, 5), DefensePolicy::AlwaysDodge),
+        ],
+        1,
+    );
+    crate::common::give(&mut b, 0, ConditionKind::Blinded, Some(2));
+    crate::common::set_life(&mut b, 2, 0);
+    let mut lines = Vec::new();
+    while b.turn().active() != Some(CombatantId(0)) || lines.is_empty() {
+        let who = b.turn().active().expect("someone acts");
+        lines.extend(crate::common::run(&mut b, Command::EndTurn { who }));
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("Blinded ends (its caster is down)")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn shinobi_a_person_in_the_way_is_partial_cover_with_their_hp() {
+    // "A Person - Their HP (Always Partial Cover)": the Blade Dancer's kunai at the Brawler
+    // crosses the Scout standing beside him; 60% of hits strike the Scout, who absorbs up to
+    // his HP (38) and takes what he absorbs; the rest of the time the Brawler is hit.
+    let mut b = battle(
+        vec![
+            unit("blade", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("brawler", 1, (6, 2), DefensePolicy::AlwaysDodge),
+            unit("scout", 1, (5, 2), DefensePolicy::AlwaysDodge),
+        ],
+        2,
+    );
+    let p = b.preview(&order(0, "kunai_throw", at(1))).expect("legal");
+    let ab = p.context.targets[0]
+        .absorb
+        .clone()
+        .expect("the Scout is in the way");
+    assert_eq!(ab.person, Some(CombatantId(2)));
+    assert_eq!((ab.at, ab.left, ab.chance), (Square::new(5, 2), 38, 60));
+    let o = &p.odds.targets[0][0];
+    // Kunai Throw deals STR 4 + WEP 4 = 8, all of it absorbed when the Scout is struck.
+    assert!((o.expected_damage - o.hit_chance * 0.4 * 8.0).abs() < 1e-9);
+    let mut struck = false;
+    for _ in 0..30 {
+        // Others end their turns; the Blade Dancer throws while it has AP.
+        while b.turn().active() != Some(CombatantId(0))
+            || b.fighter(CombatantId(0)).expect("blade").actions.usable() == 0
+        {
+            let who = b.turn().active().expect("someone acts");
+            b.submit(Command::EndTurn { who }).expect("end turn");
+        }
+        let scout_before = b.fighter(CombatantId(2)).expect("scout").life.current;
+        let brawler_before = b.fighter(CombatantId(1)).expect("brawler").life.current;
+        let lines = crate::common::run(&mut b, Command::Attack(order(0, "kunai_throw", at(1))));
+        if let Some(l) = lines
+            .iter()
+            .find(|l| l.contains("standing in the way, who takes"))
+        {
+            struck = true;
+            assert!(l.contains("who takes 8 ("), "{l}");
+            let scout = b.fighter(CombatantId(2)).expect("scout").life.current;
+            let brawler = b.fighter(CombatantId(1)).expect("brawler").life.current;
+            assert_eq!(
+                (scout, brawler),
+                (scout_before - 8, brawler_before),
+                "{lines:#?}"
+            );
+            break;
+        }
+    }
+    assert!(struck, "no kunai struck the Scout in the way");
+}
+
+#[test]
+fn shinobi_sneak_skills_depend_on_the_attack() {
+    // "a Stealth, Sleight of Hand, or Bluff Skill roll depending on the attack against the
+    // defender's Perception or Sense Motive Skill roll": a thrown kunai is palmed (Sleight of
+    // Hand 4 against Perception 1), a melee blow feinted (Bluff 3 against Sense Motive 2), a
+    // jutsu comes from hiding (the Fire Adept's Wind Palm: Stealth 1 against Perception 1).
+    let chance = |a: i64, d: i64| -> f64 {
+        let mut n = 0;
+        for x in 1..=20 {
+            for y in 1..=20 {
+                if x + a > y + d {
+                    n += 1;
+                }
+            }
+        }
+        f64::from(n) / 400.0
+    };
+    let won = |b: &mut Battle, attacker: u32, profile: &str| -> f64 {
+        b.preview(&sneak(attacker, profile, 1))
+            .expect("legal")
+            .context
+            .targets[0]
+            .sneak
+            .clone()
+            .expect("a sneak attack")
+            .0
+    };
+    let mut far = battle(
+        vec![
+            unit("scout", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("iron_guard", 1, (5, 2), DefensePolicy::AlwaysDodge),
+            unit("fire_adept", 0, (2, 4), DefensePolicy::AlwaysDodge),
+        ],
+        1,
+    );
+    assert!((won(&mut far, 0, "kunai_throw") - chance(4, 1)).abs() < 1e-12);
+    assert!((won(&mut far, 2, "wind_palm") - chance(1, 1)).abs() < 1e-12);
+    let mut near = battle(
+        vec![
+            unit("scout", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("iron_guard", 1, (3, 2), DefensePolicy::AlwaysDodge),
+        ],
+        1,
+    );
+    assert!((won(&mut near, 0, "weapon_strike") - chance(3, 2)).abs() < 1e-12);
+    // Rolled: the log names both skills.
+    let lines = crate::common::run(&mut near, Command::Attack(sneak(0, "weapon_strike", 1)));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("Bluff check") && l.contains("Sense Motive check")),
+        "{lines:#?}"
     );
 }

@@ -222,7 +222,12 @@ pub fn declare_attack(
     };
     // The contest is rolled once; what follows is an ordinary attack order.
     order.sneak = false;
-    if crate::battle::family::of(rules).roll_sneak(&mut dice.0, me, them, &mut log) {
+    if crate::battle::family::of(rules).roll_sneak(
+        &mut dice.0,
+        (me, &order.profile),
+        them,
+        &mut log,
+    ) {
         attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None, None);
         if let Some(s) = attack.0.as_mut() {
             s.sneak_won = vec![target];

@@ -105,7 +105,10 @@ pub fn collect_defenses(
         }) {
             Some(choice) => {
                 let family = crate::battle::family::of(rules);
-                let counter = family.policy_counter(&turn, target, attacker);
+                // A Genjutsu is resisted, not evaded: no counter goes off with Gen Resist.
+                let counter = (choice != DefenseChoice::Resist)
+                    .then(|| family.policy_counter(&turn, target, attacker))
+                    .flatten();
                 if let Some(mut f) = q.one_mut(id) {
                     declare_defense(&mut f, &mut state.targets[i], choice, &mut log);
                     if let Some(c) = counter

@@ -179,8 +179,18 @@ impl BattleEvent {
                 roll,
                 absorbed,
                 left,
+                person,
             } => {
-                if *roll <= i64::from(*chance) {
+                if person.is_some() && *roll <= i64::from(*chance) {
+                    format!(
+                        "Partial cover ({chance}%): d100 {roll}, the attack hits {cover} at {at}, standing in the way, who takes {absorbed} ({left} HP left).",
+                    )
+                } else if person.is_some() {
+                    format!(
+                        "Partial cover ({chance}%): d100 {roll}, the attack passes {cover} and hits {}.",
+                        n(names, *target)
+                    )
+                } else if *roll <= i64::from(*chance) {
                     format!(
                         "Partial cover ({chance}%): d100 {roll}, the attack hits the {cover} at {at}, which absorbs {absorbed}{}.",
                         if *left <= 0 {
@@ -611,6 +621,9 @@ impl BattleEvent {
                 DefenseChoice::Take => format!("{} takes the shot.", n(names, *defender)),
                 DefenseChoice::Dive => format!("{} will dive for cover.", n(names, *defender)),
                 DefenseChoice::DropProne => format!("{} will drop prone.", n(names, *defender)),
+                DefenseChoice::Resist => {
+                    format!("{} will resist (Gen Resist).", n(names, *defender))
+                }
                 _ => format!("{} will {choice:?}.", n(names, *defender)),
             },
             E::StrikeRolled { attacker, roll } => format!("{}: {roll}", n(names, *attacker)),

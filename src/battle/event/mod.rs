@@ -191,6 +191,9 @@ pub enum BattleEvent {
         roll: i64,
         absorbed: i64,
         left: i64,
+        /// Someone standing in the way, whose HP absorbed (not terrain).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        person: Option<CombatantId>,
     },
     /// Shinobi falling damage: half the feet fallen, none or half with an Acrobatics roll.
     Fell {

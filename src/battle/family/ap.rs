@@ -55,8 +55,14 @@ pub fn action_point_defense(ask: &DefenseAsk) -> Option<DefenseChoice> {
         sneak_won,
         bystanders,
     } = *ask;
+    // Shinobi: a Genjutsu has one answer, Gen Resist, whatever the policy prefers.
+    let genjutsu = rules
+        .action_points()
+        .and_then(|d| d.attack(&order.profile))
+        .is_some_and(|a| a.genjutsu);
     match target.controller.defense {
         DefensePolicy::Prompt => None,
+        _ if genjutsu => Some(DefenseChoice::Resist),
         // d20 looks first: a shot from beyond melee range has no Dodge to roll (it is taken).
         DefensePolicy::AlwaysDodge if rules.d20().is_none() => Some(DefenseChoice::Dodge),
         DefensePolicy::AlwaysDodge | DefensePolicy::AlwaysParry | DefensePolicy::Best => {
@@ -128,6 +134,14 @@ pub fn answer_name(choice: DefenseChoice) -> String {
 
 /// An answer in the defense prompt with what it rolls ("Block (1d20 + DEX + WEP)").
 pub fn answer_label(data: &ShinobiData, o: &TargetOdds) -> String {
+    if o.defense == DefenseChoice::Resist {
+        return format!(
+            "{} (1d{} + {})",
+            o.defense.name(),
+            data.combat.die,
+            data.combat.gen_resist.join(" + ")
+        );
+    }
     let kind = match o.defense {
         DefenseChoice::Block => DefenseKind::Block,
         DefenseChoice::Deflect => DefenseKind::Deflect,

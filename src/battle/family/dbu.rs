@@ -429,17 +429,41 @@ pub fn roll_damage<F: super::Family + ?Sized>(
                 ctx.targets[i].cover.as_ref(),
             );
             if let Some(cover) = &ctx.targets[i].absorb {
-                // Shinobi partial cover: what earlier targets of this attack wore off is gone.
-                let spent = wear.get(&cover.at).copied().unwrap_or(0)
-                    - worn_before.get(&cover.at).copied().unwrap_or(0);
+                // Shinobi partial cover: what earlier targets of this attack wore off is gone
+                // (a person in the way: the HP it has now).
+                let left = match cover.person {
+                    Some(p) => q.one_mut(p).map_or(0, |f| f.life.current),
+                    None => {
+                        cover.left
+                            - (wear.get(&cover.at).copied().unwrap_or(0)
+                                - worn_before.get(&cover.at).copied().unwrap_or(0))
+                    }
+                };
                 let now = crate::battle::context::Absorb {
-                    left: cover.left - spent,
+                    left,
                     ..cover.clone()
                 };
                 if now.left > 0 {
+                    let before = r.damage;
                     r.damage = crate::battle::family::shinobi::absorb_hit(
                         dice, wear, t.id, &now, r.damage, log,
                     );
+                    if let Some(p) = cover.person
+                        && let Some(mut f) = q.one_mut(p)
+                    {
+                        let why = format!(
+                            "{}'s {}, standing in the way",
+                            attacker.identity.name, decl.profile.name
+                        );
+                        crate::battle::family::shinobi::hurt(
+                            rules,
+                            &mut f,
+                            before - r.damage,
+                            Some(attacker.id),
+                            &why,
+                            log,
+                        );
+                    }
                 }
             }
             if let Some(k) = &ctx.targets[i].knockback {

@@ -504,6 +504,19 @@ pub trait Family: Sync {
     fn turn_started(&self, _f: &mut FighterQueryItem, _dice: &mut DiceSource, _log: &mut EventLog) {
     }
 
+    /// As `active`'s turn starts, what it holds on others is rolled (shinobi: each ninja its
+    /// Genjutsu blinds resists "on the opponent's initiative"); `all` is everyone as the turn
+    /// starts.
+    fn hold_on_others(
+        &self,
+        _rules: &Rules,
+        _order: &super::state::TurnOrder,
+        _active: &Fighter,
+        _all: &[Fighter],
+        _res: (&mut Fighters, &mut DiceSource, &mut EventLog),
+    ) {
+    }
+
     /// The family's own part of the active combatant's Effect Phase (after Absorbed).
     fn effect_phase(
         &self,
@@ -608,6 +621,17 @@ pub trait Family: Sync {
         answers
             .iter()
             .map(|o| {
+                // Shinobi's Gen Resist answers a Genjutsu, whose hit blinds rather than hurts.
+                if o.defense == DefenseChoice::Resist {
+                    return (
+                        o.defense,
+                        format!(
+                            "{}: blinded {} (until it resists on the caster's turn)",
+                            self.answer_label(rules, o),
+                            pct(o.hit_chance)
+                        ),
+                    );
+                }
                 let mut line = format!(
                     "{}: hit {}  |  mean damage {:.1}  |  defeat {}",
                     self.answer_label(rules, o),
@@ -694,12 +718,12 @@ pub trait Family: Sync {
         false
     }
 
-    /// Rolls the sneak contest of `me` against `them` and logs it: true when `me` wins. Asked
-    /// only where [`Family::sneak_attacks`] holds.
+    /// Rolls the sneak contest of `me` attacking with `profile` against `them` and logs it:
+    /// true when `me` wins. Asked only where [`Family::sneak_attacks`] holds.
     fn roll_sneak(
         &self,
         _dice: &mut DiceSource,
-        _me: &Fighter,
+        _me: (&Fighter, &str),
         _them: &Fighter,
         _log: &mut EventLog,
     ) -> bool {

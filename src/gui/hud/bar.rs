@@ -101,12 +101,17 @@ pub(super) fn action_bar_items(
                 answer_action(o.defense),
             );
             b.icon = Some(BarIcon::Action(format!("{:?}", o.defense)));
-            b.tip = format!(
-                "{name}: hit {:.1}%, mean damage {:.1}, defeat {:.1}%",
-                o.hit_chance * 100.0,
-                o.expected_damage,
-                o.defeat_chance * 100.0
-            );
+            b.tip = if o.defense == DefenseChoice::Resist {
+                // A Genjutsu blinds rather than hurts.
+                format!("{name}: blinded {:.1}%, no damage", o.hit_chance * 100.0)
+            } else {
+                format!(
+                    "{name}: hit {:.1}%, mean damage {:.1}, defeat {:.1}%",
+                    o.hit_chance * 100.0,
+                    o.expected_damage,
+                    o.defeat_chance * 100.0
+                )
+            };
             b
         }));
         // Shinobi: the counter jutsu offered with the answer, toggled like its key.

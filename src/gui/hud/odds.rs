@@ -18,7 +18,7 @@ pub(super) fn answer_key(choice: DefenseChoice, keys: &Keys) -> String {
 /// The action that gives a defense answer (its key, or its button in the action bar).
 pub(super) fn answer_action(choice: DefenseChoice) -> GameAction {
     match choice {
-        DefenseChoice::Dodge | DefenseChoice::Take => GameAction::Dodge,
+        DefenseChoice::Dodge | DefenseChoice::Take | DefenseChoice::Resist => GameAction::Dodge,
         DefenseChoice::Parry | DefenseChoice::Block | DefenseChoice::Dive => GameAction::Parry,
         DefenseChoice::Deflect | DefenseChoice::DropProne | DefenseChoice::Reflect => {
             GameAction::Deflect

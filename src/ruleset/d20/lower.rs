@@ -102,6 +102,8 @@ pub fn as_shinobi(rules: &D20Rules, roster: &D20Roster) -> (ShinobiRules, Shinob
                 undodgeable: false,
                 unblockable: false,
                 push: 0,
+                genjutsu: false,
+                sneak_with: None,
                 targeting: match w.blast {
                     // Every square any corner's blast could cover: the template a player aims.
                     Some(b) if w.class == WeaponClass::Grenade => Targeting::Area {
@@ -118,6 +120,9 @@ pub fn as_shinobi(rules: &D20Rules, roster: &D20Roster) -> (ShinobiRules, Shinob
         .collect();
     let combat = ShinobiRules {
         build: rules.build.clone(),
+        weapons: Vec::new(),
+        gen_resist: Vec::new(),
+        blindness: 0,
         pool_names: ShinobiPools {
             life: rules.pool_name.clone(),
             chakra: String::new(),
@@ -140,6 +145,7 @@ pub fn as_shinobi(rules: &D20Rules, roster: &D20Roster) -> (ShinobiRules, Shinob
         sneak: SneakRules {
             attacker_skill: first.clone(),
             defender_skill: first.clone(),
+            ways: Vec::new(),
             ties: TieWinner::Attacker,
             penalty: 0,
         },

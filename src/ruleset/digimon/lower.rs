@@ -181,11 +181,16 @@ pub fn as_shinobi(rules: &DigimonRules, roster: &DigimonRoster) -> (ShinobiRules
             undodgeable: false,
             unblockable: false,
             push: 0,
+            genjutsu: false,
+            sneak_with: None,
             targeting: a.targeting,
         })
         .collect();
     let combat = ShinobiRules {
         build: rules.build.clone(),
+        weapons: Vec::new(),
+        gen_resist: Vec::new(),
+        blindness: 0,
         pool_names: ShinobiPools {
             life: rules.pool_name.clone(),
             chakra: String::new(),
@@ -212,6 +217,7 @@ pub fn as_shinobi(rules: &DigimonRules, roster: &DigimonRoster) -> (ShinobiRules
         sneak: SneakRules {
             attacker_skill: AGI.into(),
             defender_skill: AGI.into(),
+            ways: Vec::new(),
             ties: TieWinner::Attacker,
             penalty: 0,
         },

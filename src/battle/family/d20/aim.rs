@@ -32,7 +32,9 @@ pub fn answer_name(d: &D20Data, choice: DefenseChoice) -> String {
     match choice {
         DefenseChoice::Dodge => "Dodge".into(),
         DefenseChoice::Parry | DefenseChoice::Block => "Parry (with a parry feat)".into(),
-        DefenseChoice::Deflect | DefenseChoice::Reflect => choice.name().into(),
+        DefenseChoice::Deflect | DefenseChoice::Reflect | DefenseChoice::Resist => {
+            choice.name().into()
+        }
         DefenseChoice::Take => "Take the shot (no roll, no action)".into(),
         DefenseChoice::Dive => format!(
             "Dive for cover (spends your next Move action; you land prone, {})",

@@ -11,11 +11,20 @@ pub fn aim_view(data: &ShinobiData, a: &AimContext) -> AimView {
     let p = a.preview;
     let ap = super::ap_cost(data, &a.order.profile);
     let mut lines = Vec::new();
+    if super::attack(data, &a.order.profile).is_some_and(|x| x.genjutsu) {
+        lines.push(format!(
+            "Genjutsu: answered only with Gen Resist; a hit blinds (its attacks miss {}%) until it resists on your turn",
+            data.combat.blindness
+        ));
+    }
     for t in &p.context.targets {
         let tname = a.name(t.id);
         if let Some((won, _)) = &t.sneak {
+            let (mine, theirs) = data.sneak_skills(super::attack(data, &a.order.profile));
             lines.push(format!(
-                "{tname}: sneak contest won {} (-{} to its defenses); lost, it may strike first",
+                "{tname}: sneak contest ({} against {}) won {} (-{} to its defenses); lost, it may strike first",
+                data.stat_name(mine),
+                data.stat_name(theirs),
                 pct(*won),
                 data.combat.sneak.penalty
             ));
@@ -24,10 +33,17 @@ pub fn aim_view(data: &ShinobiData, a: &AimContext) -> AimView {
             lines.push(format!("{tname}: {c}% miss chance ({from})"));
         }
         if let Some(ab) = &t.absorb {
-            lines.push(format!(
-                "{tname}: partial cover, {} at {} absorbs up to {} ({}% of hits)",
-                ab.name, ab.at, ab.left, ab.chance
-            ));
+            lines.push(if ab.person.is_some() {
+                format!(
+                    "{tname}: partial cover, {} stands in the way at {}: {}% of hits strike them (up to their {} HP)",
+                    ab.name, ab.at, ab.chance, ab.left
+                )
+            } else {
+                format!(
+                    "{tname}: partial cover, {} at {} absorbs up to {} ({}% of hits)",
+                    ab.name, ab.at, ab.left, ab.chance
+                )
+            });
         }
         if let Some(k) = &t.knockback {
             let mut what = format!("{tname}: knocked to {}", k.to);

@@ -36,14 +36,15 @@ impl Family for ShinobiData {
     fn roll_sneak(
         &self,
         dice: &mut crate::dice::DiceSource,
-        me: &Fighter,
+        me: (&Fighter, &str),
         them: &Fighter,
         log: &mut crate::battle::event::EventLog,
     ) -> bool {
         super::roll_sneak(self, dice, me, them, log)
     }
 
-    /// Damage is flat hit points (no category or Soak to show).
+    /// Damage is flat hit points (no category or Soak to show); a Genjutsu that deals damage
+    /// blinds too.
     fn apply_damage(
         &self,
         on: &HitOn,
@@ -52,7 +53,43 @@ impl Family for ShinobiData {
         q: &mut Fighters,
         log: &mut EventLog,
     ) {
-        crate::battle::family::dbu::apply_damage(true, on, target, r, q, log);
+        match self.attack(&on.decl.profile.id) {
+            Some(a) if a.genjutsu => {
+                crate::battle::family::dbu::apply_damage(true, on, target, r, q, log);
+                super::genjutsu::blind(on.rules, on.attacker, target, q, log);
+            }
+            _ => crate::battle::family::dbu::apply_damage(true, on, target, r, q, log),
+        }
+    }
+
+    fn hold_on_others(
+        &self,
+        rules: &Rules,
+        order: &crate::battle::state::TurnOrder,
+        active: &Fighter,
+        all: &[Fighter],
+        res: (&mut Fighters, &mut crate::dice::DiceSource, &mut EventLog),
+    ) {
+        super::genjutsu::hold(self, rules, order, active, all, res);
+    }
+
+    fn effect_worth(&self, profile: &str, _me: &Fighter, t: &Fighter) -> f64 {
+        match self.attack(profile) {
+            Some(a) if a.genjutsu => super::genjutsu::blind_worth(self, t),
+            _ => 0.0,
+        }
+    }
+
+    /// A Genjutsu with no damage of its own rolls no Wound: each target it reached is blinded.
+    fn roll_damage(&self, p: &mut crate::battle::family::DamagePhase, state: &mut AttackState) {
+        match self.attack(&p.decl.profile.id) {
+            Some(a) if a.genjutsu && a.damage.is_empty() && a.damage_bonus == 0 => {
+                for t in state.targets.iter().filter(|t| t.hit == Some(true)) {
+                    super::genjutsu::blind(p.rules, p.attacker, t.id, p.res.q, p.res.log);
+                }
+            }
+            _ => crate::battle::family::dbu::roll_damage(self, p, state),
+        }
     }
 
     fn roll_checks(&self, p: &mut RollPhase, state: &mut AttackState) {

@@ -11,11 +11,13 @@
 
 pub mod aim;
 mod fall;
+pub mod genjutsu;
 mod hooks;
 pub mod sheet;
 
 use fall::fall_damage;
 pub use fall::{Fall, Knockback, fall_dist};
+pub use genjutsu::{blinded, resist_spec};
 
 use std::collections::BTreeMap;
 
@@ -201,7 +203,7 @@ pub fn spend_ap(f: &mut FighterQueryItem, n: u32, what: &str, log: &mut EventLog
 }
 
 /// A bare d20 (or the ruleset's die): no criticals or botches in this chapter.
-fn base(data: &ShinobiData, kind: RollKind) -> RollSpec {
+pub(crate) fn base(data: &ShinobiData, kind: RollKind) -> RollSpec {
     let mut s = RollSpec::new(kind);
     s.base = Some(BaseDie {
         sides: data.combat.die,
@@ -216,7 +218,7 @@ fn base(data: &ShinobiData, kind: RollKind) -> RollSpec {
 }
 
 /// Adds each stat of `terms` with its name and value ("Strength 4").
-fn add_terms(data: &ShinobiData, f: &Fighter, terms: &[String], s: &mut RollSpec) {
+pub(crate) fn add_terms(data: &ShinobiData, f: &Fighter, terms: &[String], s: &mut RollSpec) {
     for t in terms {
         s.add(format!("{} ({t})", data.stat_name(t)), f.attributes.get(t));
     }
@@ -229,44 +231,43 @@ pub fn strike_spec(data: &ShinobiData, attacker: &Fighter, a: &AttackDef) -> Rol
     s
 }
 
-/// The sneak-attack contest rolls: the attacker's Stealth and the defender's Perception.
+/// The sneak-attack contest rolls with attack `a`: the attacker's skill against the defender's,
+/// as the attack's way says (Stealth, Sleight of Hand or Bluff against Perception or Sense
+/// Motive).
 pub fn sneak_specs(
     data: &ShinobiData,
     attacker: &Fighter,
     defender: &Fighter,
+    a: Option<&AttackDef>,
 ) -> (RollSpec, RollSpec) {
-    let sn = &data.combat.sneak;
-    let mut a = base(
-        data,
-        RollKind::Skill(data.stat_name(&sn.attacker_skill).into()),
-    );
-    add_terms(
-        data,
-        attacker,
-        std::slice::from_ref(&sn.attacker_skill),
-        &mut a,
-    );
-    let mut d = base(
-        data,
-        RollKind::Skill(data.stat_name(&sn.defender_skill).into()),
-    );
-    add_terms(
-        data,
-        defender,
-        std::slice::from_ref(&sn.defender_skill),
-        &mut d,
-    );
-    (a, d)
+    let (mine, theirs) = data.sneak_skills(a);
+    let (mine, theirs) = (mine.to_string(), theirs.to_string());
+    let mut s = base(data, RollKind::Skill(data.stat_name(&mine).into()));
+    add_terms(data, attacker, std::slice::from_ref(&mine), &mut s);
+    let mut d = base(data, RollKind::Skill(data.stat_name(&theirs).into()));
+    add_terms(data, defender, std::slice::from_ref(&theirs), &mut d);
+    (s, d)
+}
+
+/// True when `f` has a hand free: no weapon, or one that takes a single hand ("Deflecting is
+/// an option as long as a Character … [has] a free hand").
+pub fn has_free_hand(data: &ShinobiData, f: &Fighter) -> bool {
+    data.ninja(&f.identity.archetype)
+        .and_then(|n| n.weapon.as_deref())
+        .and_then(|w| data.weapon(w))
+        .is_none_or(|w| w.hands < 2)
 }
 
 /// Which defenses `target` may answer with: Dodge always, Block only with a weapon, Deflect
-/// always (at a penalty at half chakra or less).
+/// only with a free hand (at a penalty at half chakra or less).
 pub fn offered(data: &ShinobiData, target: &Fighter) -> Vec<DefenseKind> {
     let mut v = vec![DefenseKind::Dodge];
     if has_weapon(data, target) {
         v.push(DefenseKind::Block);
     }
-    v.push(DefenseKind::Deflect);
+    if has_free_hand(data, target) {
+        v.push(DefenseKind::Deflect);
+    }
     v
 }
 
@@ -363,6 +364,27 @@ pub fn wound_spec(data: &ShinobiData, attacker: &Fighter, a: &AttackDef) -> Roll
     s
 }
 
+/// The miss chance of `attacker`'s attack on `target`, and where it comes from: the higher of
+/// the target's concealment and the attacker's blindness ("being attacked by a blinded enemy
+/// … Blindness - 50%").
+pub fn miss_chance(
+    data: &ShinobiData,
+    field: &Field,
+    attacker: &Fighter,
+    target: &Fighter,
+) -> Option<(u32, String)> {
+    let blind = (blinded(attacker) && data.combat.blindness > 0).then(|| {
+        (
+            data.combat.blindness,
+            format!("{} is blinded", attacker.identity.name),
+        )
+    });
+    match (concealment(field, target), blind) {
+        (Some(c), Some(b)) => Some(if b.0 > c.0 { b } else { c }),
+        (c, b) => c.or(b),
+    }
+}
+
 /// The highest concealment on the target's squares: its miss chance and where it comes from.
 pub fn concealment(field: &Field, target: &Fighter) -> Option<(u32, String)> {
     let at = target.position?;
@@ -378,25 +400,67 @@ pub fn concealment(field: &Field, target: &Fighter) -> Option<(u32, String)> {
 }
 
 /// The partial cover between `attacker` and `target` that may absorb a single-target attack's
-/// damage: an unbroken cover square next to the target that the line crosses (the one with
-/// the most left).
+/// damage: an unbroken cover square next to the target that the line crosses, or someone of
+/// `bystanders` standing on one ("A Person - Their HP (Always Partial Cover)"); the one with
+/// the most left.
 pub fn absorb_against(
     data: &ShinobiData,
     field: &Field,
     attacker: &Fighter,
     target: &Fighter,
     a: &AttackDef,
+    bystanders: &[Fighter],
 ) -> Option<Absorb> {
-    // An area is not aimed along a line from the attacker: no cover stands in its way.
-    if !matches!(a.targeting, crate::ruleset::Targeting::Single) {
+    // An area is not aimed along a line from the attacker: no cover stands in its way. A
+    // Genjutsu works on the mind: no obstruction takes it.
+    if !matches!(a.targeting, crate::ruleset::Targeting::Single) || a.genjutsu {
         return None;
     }
-    let (at, ter, left) = cover_feature(field, attacker, target, |s, _| field.absorb_left(s))?;
+    let chance = data.combat.partial_cover_chance;
+    let ground = cover_feature(field, attacker, target, |s, _| field.absorb_left(s)).map(
+        |(at, ter, left)| Absorb {
+            name: ter.name.clone(),
+            at,
+            left,
+            chance,
+            person: None,
+        },
+    );
+    let body = person_in_the_way(field, attacker, target, bystanders, chance);
+    match (ground, body) {
+        (Some(g), Some(b)) => Some(if b.left > g.left { b } else { g }),
+        (g, b) => g.or(b),
+    }
+}
+
+/// Someone beside `target` whom the line from `attacker` crosses: partial cover with its HP
+/// (the one with the most HP, when there are several).
+fn person_in_the_way(
+    field: &Field,
+    attacker: &Fighter,
+    target: &Fighter,
+    bystanders: &[Fighter],
+    chance: u32,
+) -> Option<Absorb> {
+    let standing = |s: Square| {
+        bystanders.iter().find(|f| {
+            f.id != attacker.id
+                && f.id != target.id
+                && !f.defeated()
+                && f.position
+                    .is_some_and(|p| footprint(p, f.size.squares).contains(&s))
+        })
+    };
+    let (at, _, left) = cover_feature(field, attacker, target, |s, _| {
+        standing(s).map(|f| f.life.current)
+    })?;
+    let who = standing(at)?;
     Some(Absorb {
-        name: ter.name.clone(),
+        name: who.identity.name.clone(),
         at,
         left,
-        chance: data.combat.partial_cover_chance,
+        chance,
+        person: Some(who.id),
     })
 }
 
@@ -416,6 +480,9 @@ pub fn assemble(
     };
     let strike = strike_spec(data, attacker, a);
     let defenses = |t: &Fighter, won: bool| -> Vec<(DefenseChoice, RollSpec)> {
+        if a.genjutsu {
+            return vec![(DefenseChoice::Resist, resist_spec(data, t, won))];
+        }
         offered(data, t)
             .into_iter()
             .map(|k| (choice_of(k), defense_spec(data, t, a, k, won)))
@@ -434,11 +501,11 @@ pub fn assemble(
                 defenses: defenses(t, decl.sneak_won.contains(&t.id)),
                 automatic_hit: None,
                 cover: None,
-                miss_chance: concealment(field, t),
-                absorb: absorb_against(data, field, attacker, t, a),
+                miss_chance: miss_chance(data, field, attacker, t),
+                absorb: absorb_against(data, field, attacker, t, a, decl.bystanders),
                 sneak: decl
                     .sneak
-                    .then(|| (sneak_chance(data, attacker, t), defenses(t, true))),
+                    .then(|| (sneak_chance(data, attacker, t, a), defenses(t, true))),
                 knockback: knockback(data, field, attacker, t, targets, decl.bystanders, a),
                 difficulty: None,
                 damage_less: None,
@@ -469,9 +536,14 @@ pub fn hit_chance(data: &ShinobiData, strike: &RollSpec, defense: &RollSpec) -> 
     }
 }
 
-/// The chance that the attacker wins a sneak contest against `defender`.
-pub fn sneak_chance(data: &ShinobiData, attacker: &Fighter, defender: &Fighter) -> f64 {
-    let (a, d) = sneak_specs(data, attacker, defender);
+/// The chance that the attacker wins a sneak contest with attack `a` against `defender`.
+pub fn sneak_chance(
+    data: &ShinobiData,
+    attacker: &Fighter,
+    defender: &Fighter,
+    a: &AttackDef,
+) -> f64 {
+    let (a, d) = sneak_specs(data, attacker, defender, Some(a));
     let (a, d) = (distribution(&a), distribution(&d));
     match data.combat.sneak.ties {
         crate::ruleset::shinobi::TieWinner::Attacker => prob_at_least(&a, &d),
@@ -545,11 +617,11 @@ pub fn target_odds(
 pub fn roll_sneak(
     data: &ShinobiData,
     dice: &mut DiceSource,
-    attacker: &Fighter,
+    (attacker, profile): (&Fighter, &str),
     defender: &Fighter,
     log: &mut EventLog,
 ) -> bool {
-    let (a, d) = sneak_specs(data, attacker, defender);
+    let (a, d) = sneak_specs(data, attacker, defender, attack(data, profile));
     let (ra, rd) = (roll(&a, dice), roll(&d, dice));
     let won = match data.combat.sneak.ties {
         crate::ruleset::shinobi::TieWinner::Attacker => ra.total >= rd.total,
@@ -601,8 +673,8 @@ pub fn roll_concealment(
 }
 
 /// Partial cover on a landed hit of `damage`: rolls whether the obstruction is hit; if it is,
-/// it absorbs what it has left (wearing down in `wear`, broken at 0) and the rest goes through.
-/// Returns the damage the target takes.
+/// it absorbs what it has left (terrain wears down in `wear`, broken at 0; a person's HP is
+/// the caller's to take) and the rest goes through. Returns the damage the target takes.
 pub fn absorb_hit(
     dice: &mut DiceSource,
     wear: &mut BTreeMap<Square, i64>,
@@ -614,7 +686,9 @@ pub fn absorb_hit(
     let r = roll_percent(dice, "Partial cover");
     let (absorbed, left) = if r <= i64::from(cover.chance) {
         let absorbed = damage.clamp(0, cover.left);
-        *wear.entry(cover.at).or_insert(0) += absorbed;
+        if cover.person.is_none() {
+            *wear.entry(cover.at).or_insert(0) += absorbed;
+        }
         (absorbed, cover.left - absorbed)
     } else {
         (0, cover.left)
@@ -627,6 +701,7 @@ pub fn absorb_hit(
         roll: r,
         absorbed,
         left,
+        person: cover.person,
     });
     damage - absorbed
 }

@@ -11,10 +11,15 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &ShinobiData) -> UnitSh
     let names = &data.combat.pool_names;
     let stats = |heading: &str, kind: StatKind| stat_section(heading, &data.combat.stats, f, kind);
     let ninja = data.ninja(&f.identity.archetype);
-    let weapon = ninja
-        .and_then(|n| n.weapon.clone())
-        .unwrap_or_else(|| "none (cannot Block)".into());
-    let deflect = !crate::battle::family::shinobi::above_deflect_line(data, f);
+    let weapon = match ninja.and_then(|n| n.weapon.as_deref()) {
+        None => "none (cannot Block)".to_string(),
+        Some(w) if !crate::battle::family::shinobi::has_free_hand(data, f) => {
+            format!("{w}, in both hands (cannot Deflect)")
+        }
+        Some(w) => w.to_string(),
+    };
+    let deflect = crate::battle::family::shinobi::has_free_hand(data, f)
+        && !crate::battle::family::shinobi::above_deflect_line(data, f);
     let attacks: Vec<String> = ninja
         .map(|n| n.attacks.as_slice())
         .unwrap_or_default()
@@ -33,7 +38,7 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &ShinobiData) -> UnitSh
         .pool(&names.life, f.life.current, f.life.max)
         .pool(&names.chakra, f.ki.current, f.ki.max);
     if deflect {
-        pools = pools.line("Deflect at -5 (HP below the line)");
+        pools = pools.line("Deflect at -5 (chakra at half or less)");
     }
     let turn = SheetSection::new("This round")
         .left("AP", f.actions.usable(), Some(data.combat.action_points))
@@ -64,6 +69,18 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &ShinobiData) -> UnitSh
     );
     if deflect {
         labels.push("Deflect".into());
+    }
+    if let Some(c) = f.conditions.get(crate::ruleset::ConditionKind::Blinded) {
+        let by = c
+            .source
+            .and_then(|s| ctx.names.get(&s))
+            .map_or("a", String::as_str);
+        status = status.line(format!(
+            "Blinded by {by}'s Genjutsu: attacks miss {}%; Gen Resist ({}) on {by}'s turn",
+            data.combat.blindness,
+            data.combat.gen_resist.join(" + ")
+        ));
+        labels.push("Blinded".into());
     }
     if f.defeated() {
         status = status.line("DEFEATED (0 HP)");
