@@ -203,7 +203,9 @@ impl Situation<'_> {
                 + STAGE_WORTH * choice.stage_loss.unwrap_or(0) as f64
                 + THRESHOLD_BONUS * thresholds
                 + worth * choice.defeat_chance;
-            let helping = family.helps_allies(&decl.profile.id);
+            // Digimon's helping effects, and a shinobi jutsu's healing of an ally.
+            let helping =
+                family.helps_allies(&decl.profile.id) || family.aims_at_allies(&decl.profile.id);
             value += if t.side == me.side && !helping {
                 -2.0 * v
             } else {
@@ -515,7 +517,13 @@ pub fn decide(
     for (v, o) in attacks {
         // A helping attack that helps nobody (Digimon: a second Direct on the same roll, Heal
         // on the unhurt) is an action thrown away, not a tie with ending the turn.
-        if v <= 0.0 && family.helps_allies(&o.profile) {
+        let on_ally = match o.target {
+            AttackTarget::Combatant(id) => fighters
+                .iter()
+                .any(|f| f.id == id && f.side == me.side && f.id != me.id),
+            _ => false,
+        };
+        if v <= 0.0 && (family.helps_allies(&o.profile) || on_ally) {
             continue;
         }
         // What the actions left after this attack can do from here (power stages: only a

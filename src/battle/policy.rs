@@ -51,10 +51,20 @@ pub fn candidate_attacks(rules: &Rules, fighters: &[Fighter], me: &Fighter) -> V
         };
         // Digimon: a helping effect goes to an ally (or oneself), not an opponent.
         let helping = super::family::of(rules).helps_allies(&profile_id);
+        // Shinobi: a jutsu may heal an ally as well as hurt an opponent.
+        let allies_too = super::family::of(rules).aims_at_allies(&profile_id);
         let targets: Vec<AttackTarget> = match profile.targeting {
             Targeting::Single if helping => fighters
                 .iter()
                 .filter(|f| f.side == me.side && !f.defeated() && f.position.is_some())
+                .map(|f| AttackTarget::Combatant(f.id))
+                .collect(),
+            Targeting::Single if allies_too => opponents
+                .iter()
+                .copied()
+                .chain(fighters.iter().filter(|f| {
+                    f.side == me.side && f.id != me.id && !f.defeated() && f.position.is_some()
+                }))
                 .map(|f| AttackTarget::Combatant(f.id))
                 .collect(),
             Targeting::Single => opponents

@@ -67,6 +67,10 @@ pub struct ShinobiRules {
     /// The miss chance of a blinded attacker's attacks ("Blindness - 50%").
     #[serde(default)]
     pub blindness: u32,
+    /// A single-target jutsu aimed at an ally heals it by its modifying damage ("If targeting
+    /// an ally the user may apply this as modifying healing").
+    #[serde(default)]
+    pub ally_healing: bool,
     /// Falling damage.
     pub falling: FallingRules,
     /// The attacks ninja can know, by id.
@@ -1017,6 +1021,16 @@ impl ShinobiData {
                 (sn.attacker_skill.as_str(), sn.defender_skill.as_str()),
                 |x| (x.attacker_skill.as_str(), x.defender_skill.as_str()),
             )
+    }
+
+    /// True when attack `a` aimed at an ally heals it: a single-target jutsu (it costs
+    /// chakra) with modifying damage, not a Genjutsu, where `ally_healing` says so.
+    pub fn heals_allies(&self, a: &AttackDef) -> bool {
+        self.combat.ally_healing
+            && a.chakra > 0
+            && !a.genjutsu
+            && !a.damage.is_empty()
+            && matches!(a.targeting, Targeting::Single)
     }
 
     /// A weapon of `shinobi.ron`'s list by name.

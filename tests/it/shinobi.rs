@@ -1543,3 +1543,46 @@ fn shinobi_sneak_skills_depend_on_the_attack() {
         "{lines:#?}"
     );
 }
+
+#[test]
+fn shinobi_jutsu_on_an_ally_heals_its_modifying_damage() {
+    // "If targeting an ally the user may apply this as modifying healing": the Fire Adept's
+    // Wind Palm (5 chakra) on a hurt ally heals SPT 4 + NIN 4 = 8, not its base, with no
+    // roll asked, no push and no damage; never above the ally's maximum.
+    let mut b = battle(
+        vec![
+            unit("fire_adept", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("brawler", 0, (4, 2), DefensePolicy::Prompt),
+            unit("blade", 1, (10, 5), DefensePolicy::AlwaysDodge),
+        ],
+        1,
+    );
+    crate::common::set_life(&mut b, 1, 30);
+    let p = b
+        .preview(&order(0, "wind_palm", at(1)))
+        .expect("an ally may be healed");
+    let o = &p.odds.targets[0][0];
+    assert_eq!((o.hit_chance, o.expected_damage), (1.0, 0.0));
+    assert_eq!(p.context.targets[0].automatic_hit, Some(shinobi::HEALING));
+    assert!(p.context.targets[0].knockback.is_none());
+    let lines = crate::common::run(&mut b, Command::Attack(order(0, "wind_palm", at(1))));
+    let ally = b.fighter(CombatantId(1)).expect("brawler");
+    assert_eq!(ally.life.current, 38, "{lines:#?}");
+    assert_eq!(ally.position, Some(Square::new(4, 2)), "not pushed");
+    assert!(b.awaiting().is_none(), "the ally is asked nothing");
+    let caster = b.fighter(CombatantId(0)).expect("fire adept");
+    assert_eq!(caster.ki.current, caster.ki.max - 5);
+    // Topped up to the maximum, no further.
+    crate::common::set_life(&mut b, 1, 47);
+    crate::common::run(&mut b, Command::Attack(order(0, "wind_palm", at(1))));
+    assert_eq!(b.fighter(CombatantId(1)).expect("brawler").life.current, 50);
+    // Not oneself, and not with a standard attack (no chakra: not a jutsu).
+    assert!(matches!(
+        b.check(&Command::Attack(order(0, "wind_palm", at(0)))),
+        Err(RuleError::SelfTarget(_))
+    ));
+    assert!(matches!(
+        b.check(&Command::Attack(order(0, "kunai_throw", at(1)))),
+        Err(RuleError::NotAnOpponent(_))
+    ));
+}

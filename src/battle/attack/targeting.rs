@@ -47,7 +47,10 @@ pub fn attack_targets(
                 .iter()
                 .find(|f| f.id == id)
                 .ok_or(RuleError::UnknownCombatant(id))?;
-            let helping = crate::battle::family::of(rules).helps_allies(&order.profile);
+            let family = crate::battle::family::of(rules);
+            let helping = family.helps_allies(&order.profile);
+            // Shinobi: a jutsu may be aimed at an ally too, to heal it.
+            let allies_too = helping || family.aims_at_allies(&order.profile);
             // Digimon: a helping effect may be given to oneself (Direct is the partner's).
             if id == attacker.id && !helping {
                 return Err(RuleError::SelfTarget(id));
@@ -61,7 +64,7 @@ pub fn attack_targets(
             if t.conditions.has(ConditionKind::Hidden) {
                 return Err(RuleError::TargetHidden(id));
             }
-            if t.side == attacker.side && !helping {
+            if t.side == attacker.side && !allies_too {
                 return Err(RuleError::NotAnOpponent(id));
             }
             if let (Some(r), Some(d)) = (reach_sq, attacker.distance_to(t))

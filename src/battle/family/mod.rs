@@ -407,6 +407,12 @@ pub trait Family: Sync {
         false
     }
 
+    /// True when attack `profile`, aimed at opponents, may also be aimed at an ally (not
+    /// oneself), whom it helps (shinobi: a jutsu's modifying healing).
+    fn aims_at_allies(&self, _profile: &str) -> bool {
+        false
+    }
+
     /// The damage the battlefield itself may deal `me` standing on `at` before its next turn
     /// (d20's live grenades); nothing by default.
     fn ground_risk(&self, _field: &Field, _me: &Fighter, _at: Square) -> f64 {

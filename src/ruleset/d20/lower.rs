@@ -123,6 +123,7 @@ pub fn as_shinobi(rules: &D20Rules, roster: &D20Roster) -> (ShinobiRules, Shinob
         weapons: Vec::new(),
         gen_resist: Vec::new(),
         blindness: 0,
+        ally_healing: false,
         pool_names: ShinobiPools {
             life: rules.pool_name.clone(),
             chakra: String::new(),

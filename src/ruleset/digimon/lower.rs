@@ -191,6 +191,7 @@ pub fn as_shinobi(rules: &DigimonRules, roster: &DigimonRoster) -> (ShinobiRules
         weapons: Vec::new(),
         gen_resist: Vec::new(),
         blindness: 0,
+        ally_healing: false,
         pool_names: ShinobiPools {
             life: rules.pool_name.clone(),
             chakra: String::new(),

@@ -19,6 +19,22 @@ pub fn aim_view(data: &ShinobiData, a: &AimContext) -> AimView {
     }
     for t in &p.context.targets {
         let tname = a.name(t.id);
+        if t.automatic_hit == Some(super::HEALING)
+            && let (Some(jutsu), Some(f), Some(me)) = (
+                super::attack(data, &a.order.profile),
+                a.fighter(t.id),
+                a.fighter(a.order.attacker),
+            )
+        {
+            let to = (f.life.current + super::healing(data, me, jutsu)).min(f.life.max);
+            lines.push(format!(
+                "{tname}: an ally: heals {} HP ({} -> {to} of {}), its modifying healing; no roll",
+                to - f.life.current,
+                f.life.current,
+                f.life.max
+            ));
+            continue;
+        }
         if let Some((won, _)) = &t.sneak {
             let (mine, theirs) = data.sneak_skills(super::attack(data, &a.order.profile));
             lines.push(format!(
@@ -56,7 +72,15 @@ pub fn aim_view(data: &ShinobiData, a: &AimContext) -> AimView {
             lines.push(what);
         }
     }
-    lines.extend(target_lines(a, false, |_| false));
+    // A jutsu healing an ally hits it for sure and hurts nothing: no answers to list.
+    if !p
+        .context
+        .targets
+        .iter()
+        .all(|t| t.automatic_hit == Some(super::HEALING))
+    {
+        lines.extend(target_lines(a, false, |_| false));
+    }
     AimView {
         rolls: roll_lines(a),
         head: format!("{}: {ap} AP, {} chakra", p.odds.maneuver, p.ki_cost),

@@ -73,16 +73,50 @@ impl Family for ShinobiData {
         super::genjutsu::hold(self, rules, order, active, all, res);
     }
 
-    fn effect_worth(&self, profile: &str, _me: &Fighter, t: &Fighter) -> f64 {
+    /// Blinding an opponent (a Genjutsu); healing an ally (a jutsu's modifying healing), the
+    /// HP it gives back.
+    fn effect_worth(&self, profile: &str, me: &Fighter, t: &Fighter) -> f64 {
         match self.attack(profile) {
             Some(a) if a.genjutsu => super::genjutsu::blind_worth(self, t),
+            Some(a) if t.side == me.side && self.heals_allies(a) => {
+                let gain = super::healing(self, me, a).min(t.life.max - t.life.current);
+                gain.max(0) as f64
+            }
             _ => 0.0,
         }
     }
 
+    fn aims_at_allies(&self, profile: &str) -> bool {
+        self.attack(profile).is_some_and(|a| self.heals_allies(a))
+    }
+
+    /// A jutsu aimed at an ally asks it nothing: it heals.
+    fn forced_defense(
+        &self,
+        attacker: &Fighter,
+        target: &Fighter,
+        profile: &str,
+    ) -> Option<DefenseChoice> {
+        (target.side == attacker.side && self.attack(profile).is_some_and(|a| self.heals_allies(a)))
+            .then_some(DefenseChoice::Dodge)
+    }
+
     /// A Genjutsu with no damage of its own rolls no Wound: each target it reached is blinded.
+    /// A jutsu aimed at an ally rolls none either: it heals.
     fn roll_damage(&self, p: &mut crate::battle::family::DamagePhase, state: &mut AttackState) {
-        match self.attack(&p.decl.profile.id) {
+        let a = self.attack(&p.decl.profile.id);
+        if let Some(a) = a
+            && self.heals_allies(a)
+            && p.targets.iter().all(|t| t.side == p.attacker.side)
+        {
+            for t in state.targets.iter().filter(|t| t.hit == Some(true)) {
+                if let Some(mut f) = p.res.q.one_mut(t.id) {
+                    super::heal_ally(p.rules, self, (p.attacker, a), &mut f, p.res.log);
+                }
+            }
+            return;
+        }
+        match a {
             Some(a) if a.genjutsu && a.damage.is_empty() && a.damage_bonus == 0 => {
                 for t in state.targets.iter().filter(|t| t.hit == Some(true)) {
                     super::genjutsu::blind(p.rules, p.attacker, t.id, p.res.q, p.res.log);

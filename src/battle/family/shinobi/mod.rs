@@ -464,6 +464,38 @@ fn person_in_the_way(
     })
 }
 
+/// Why a jutsu aimed at an ally rolls nothing: it heals.
+pub const HEALING: &str = "an ally takes the jutsu as modifying healing";
+
+/// The HP a jutsu aimed at an ally heals: its modifying damage, the ability and rank of its
+/// `damage` stats, without its base ("If targeting an ally the user may apply this as
+/// modifying healing").
+pub fn healing(data: &ShinobiData, caster: &Fighter, a: &AttackDef) -> i64 {
+    let mut s = RollSpec::new(RollKind::Amount("Modifying healing".into()));
+    add_terms(data, caster, &a.damage, &mut s);
+    s.modifiers.iter().map(|m| m.value).sum::<i64>().max(0)
+}
+
+/// Heals `target` by `caster`'s jutsu `a` aimed at it, up to its maximum HP, logged.
+pub fn heal_ally(
+    rules: &crate::ruleset::Rules,
+    data: &ShinobiData,
+    (caster, a): (&Fighter, &AttackDef),
+    f: &mut FighterQueryItem,
+    log: &mut EventLog,
+) {
+    let to = (f.life.current + healing(data, caster, a)).min(f.life.max);
+    crate::battle::effects::set_life(
+        rules,
+        f,
+        crate::battle::event::Pool::Hp,
+        to,
+        crate::battle::effects::LifeCause::Healing,
+        &format!("{}'s {} as modifying healing", caster.identity.name, a.name),
+        log,
+    );
+}
+
 /// Assembles a shinobi attack: one attack roll, each target's offered defenses (with the
 /// sneak penalty for targets in `decl.sneak_won`; for a sneak attack not yet rolled, also the
 /// chance of winning its contest and the defenses then), flat damage, concealment and partial
@@ -488,28 +520,50 @@ pub fn assemble(
             .map(|k| (choice_of(k), defense_spec(data, t, a, k, won)))
             .collect()
     };
+    // A jutsu aimed at an ally heals it: no roll, none of its other effects.
+    let healed = |t: &Fighter| t.side == attacker.side && data.heals_allies(a);
     AttackContext {
         ki_cost: a.chakra,
         wager: 0,
         strike: strike.clone(),
         targets: targets
             .iter()
-            .map(|t| TargetContext {
-                id: t.id,
-                distance: attacker.distance_to(t),
-                strike: strike.clone(),
-                defenses: defenses(t, decl.sneak_won.contains(&t.id)),
-                automatic_hit: None,
-                cover: None,
-                miss_chance: miss_chance(data, field, attacker, t),
-                absorb: absorb_against(data, field, attacker, t, a, decl.bystanders),
-                sneak: decl
-                    .sneak
-                    .then(|| (sneak_chance(data, attacker, t, a), defenses(t, true))),
-                knockback: knockback(data, field, attacker, t, targets, decl.bystanders, a),
-                difficulty: None,
-                damage_less: None,
-                blast: None,
+            .map(|t| {
+                if healed(t) {
+                    TargetContext {
+                        id: t.id,
+                        distance: attacker.distance_to(t),
+                        strike: strike.clone(),
+                        defenses: defenses(t, false),
+                        automatic_hit: Some(HEALING),
+                        cover: None,
+                        miss_chance: None,
+                        absorb: None,
+                        sneak: None,
+                        knockback: None,
+                        difficulty: None,
+                        damage_less: None,
+                        blast: None,
+                    }
+                } else {
+                    TargetContext {
+                        id: t.id,
+                        distance: attacker.distance_to(t),
+                        strike: strike.clone(),
+                        defenses: defenses(t, decl.sneak_won.contains(&t.id)),
+                        automatic_hit: None,
+                        cover: None,
+                        miss_chance: miss_chance(data, field, attacker, t),
+                        absorb: absorb_against(data, field, attacker, t, a, decl.bystanders),
+                        sneak: decl
+                            .sneak
+                            .then(|| (sneak_chance(data, attacker, t, a), defenses(t, true))),
+                        knockback: knockback(data, field, attacker, t, targets, decl.bystanders, a),
+                        difficulty: None,
+                        damage_less: None,
+                        blast: None,
+                    }
+                }
             })
             .collect(),
         wound: wound_spec(data, attacker, a),
@@ -594,6 +648,18 @@ pub fn target_odds(
     choice: DefenseChoice,
 ) -> TargetOdds {
     let defense = t.defense(choice);
+    // A jutsu healing an ally: it lands, and hurts nothing.
+    if t.automatic_hit == Some(HEALING) {
+        return TargetOdds::lethal(
+            t.id,
+            choice,
+            1.0,
+            &Dist::point(0),
+            target.life.current,
+            &t.strike,
+            RollSummary::of(defense),
+        );
+    }
     let hit = landing_chance(data, t, choice);
     let mut landed = landed_damage(&distribution(&ctx.wound), t.absorb.as_ref());
     if let Some(k) = &t.knockback {
