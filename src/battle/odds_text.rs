@@ -344,6 +344,18 @@ pub fn action_point_notes(ask: &OddsAsk, extra: Vec<String>) -> Vec<String> {
             won * 100.0
         ));
     }
+    // Shinobi: a jutsu aimed at an ally heals it rather than hurts it.
+    if tc.is_some_and(|t| t.automatic_hit == Some(super::family::shinobi::HEALING))
+        && let Some(d) = ask.rules.action_points()
+        && let Some(a) = d.attack(&ask.order.profile)
+    {
+        let (t, max) = (ask.target.life.current, ask.target.life.max);
+        let to = (t + super::family::shinobi::healing(d, ask.attacker, a)).min(max);
+        notes.push(format!(
+            "an ally: heals {} HP ({t} -> {to} of {max}), its modifying healing; no roll",
+            to - t
+        ));
+    }
     if ask.chosen.defense == DefenseChoice::Resist
         && let Some(d) = ask.rules.action_points()
     {

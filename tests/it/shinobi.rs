@@ -1586,3 +1586,29 @@ fn shinobi_jutsu_on_an_ally_heals_its_modifying_damage() {
         Err(RuleError::NotAnOpponent(_))
     ));
 }
+
+#[test]
+fn shinobi_odds_of_a_jutsu_on_an_ally_say_what_it_heals() {
+    // `gridclash odds` on an ally: the modifying healing, not a hit's damage.
+    let data = tempfile::tempdir().expect("temp dir");
+    let out = crate::common::gridclash_in(
+        data.path(),
+        &[
+            "odds",
+            "--scenario",
+            "shinobi-squad",
+            "--attacker",
+            "Homura",
+            "--target",
+            "Rokuro",
+            "--maneuver",
+            "wind_palm",
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("an ally: heals 0 HP (50 -> 50 of 50), its modifying healing; no roll"),
+        "{text}"
+    );
+}
