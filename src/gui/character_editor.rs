@@ -468,11 +468,11 @@ fn run_edit_row(editor: &mut CharacterEditor, fx: &mut EditEffects) {
 
 fn click_editor_rows(
     rows: Query<(&Interaction, &EditRowText), Changed<Interaction>>,
-    mut moved: MessageReader<bevy::window::CursorMoved>,
+    motion: Res<crate::gui::pointer::PointerMotion>,
     mut editor: ResMut<CharacterEditor>,
     mut fx: EditEffects,
 ) {
-    let pointer_moved = moved.read().count() > 0;
+    let pointer_moved = motion.moved();
     let first = super::first_shown(editor.row, editor.rows().len(), VISIBLE);
     for (interaction, row) in &rows {
         if let Some(pointer) = super::RowPointer::of(*interaction, pointer_moved) {

@@ -581,10 +581,10 @@ fn run_menu_row(editor: &mut MapEditor, fx: &mut MapEffects) {
 /// A click on a square moves the cursor there and paints it; hovering moves the cursor.
 fn click_field_squares(
     squares: Query<(&Interaction, &FieldSquare), Changed<Interaction>>,
-    mut moved: MessageReader<bevy::window::CursorMoved>,
+    motion: Res<crate::gui::pointer::PointerMotion>,
     mut editor: ResMut<MapEditor>,
 ) {
-    let pointer_moved = moved.read().count() > 0;
+    let pointer_moved = motion.moved();
     for (interaction, square) in &squares {
         if let Some(pointer) = super::RowPointer::of(*interaction, pointer_moved) {
             editor.cursor = square.0;
@@ -598,11 +598,11 @@ fn click_field_squares(
 
 fn click_menu_rows(
     rows: Query<(&Interaction, &MenuRowText), Changed<Interaction>>,
-    mut moved: MessageReader<bevy::window::CursorMoved>,
+    motion: Res<crate::gui::pointer::PointerMotion>,
     mut editor: ResMut<MapEditor>,
     mut fx: MapEffects,
 ) {
-    let pointer_moved = moved.read().count() > 0;
+    let pointer_moved = motion.moved();
     for (interaction, row) in &rows {
         if let Some(pointer) = super::RowPointer::of(*interaction, pointer_moved) {
             editor.row = row.0;

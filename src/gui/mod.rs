@@ -26,6 +26,7 @@ pub mod mouse;
 pub mod pace;
 pub mod page;
 pub mod palette;
+pub mod pointer;
 pub mod redraw;
 pub mod script;
 pub mod session;
@@ -246,8 +247,9 @@ pub fn show_menu_row<F: bevy::ecs::query::QueryFilter>(
 }
 
 /// What the pointer did to a menu row: moved onto it, which moves the highlight there, or
-/// pressed it, which also runs it. A pointer resting where a row appears does nothing, so it
-/// never steals the keyboard's highlight.
+/// pressed it, which also runs it. A pointer resting where a row appears, or found resting
+/// there as the window opens ([`pointer::PointerMotion`]), does nothing, so it never steals
+/// the keyboard's highlight.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowPointer {
     /// The pointer moved onto the row: highlight it.
@@ -285,6 +287,7 @@ pub fn logic_plugin(app: &mut App) {
         .init_resource::<UiScale>()
         .add_plugins((
             input::plugin,
+            pointer::plugin,
             control::plugin,
             redraw::plugin,
             title::plugin,

@@ -429,8 +429,16 @@ fn point_at_bar_button(world: &mut World, text: &str) -> bool {
     true
 }
 
+/// The script moves the pointer: the menus take its next report as a move, even the first.
+fn expect_warp(world: &mut World) {
+    if let Some(mut motion) = world.get_resource_mut::<super::pointer::PointerMotion>() {
+        motion.expect_warp();
+    }
+}
+
 /// Puts the mouse at a point of the window, in physical pixels.
 fn set_mouse(world: &mut World, at: Vec2) {
+    expect_warp(world);
     let mut windows = world.query::<&mut Window>();
     if let Some(mut window) = windows.iter_mut(world).next() {
         window.set_physical_cursor_position(Some(at.as_dvec2()));
@@ -629,10 +637,7 @@ fn step(world: &mut World, script: &Script, run: &mut ScriptRun) {
             }
         }
         Step::Mouse(at) => {
-            let mut windows = world.query::<&mut Window>();
-            if let Some(mut window) = windows.iter_mut(world).next() {
-                window.set_cursor_position(Some(at));
-            }
+            set_logical_mouse(world, at);
             run.waiting = 1;
         }
         Step::HoverTerm(word) => {
@@ -823,6 +828,7 @@ fn battle_over(world: &World) -> bool {
 
 /// Puts the mouse at a point of the window, in logical pixels.
 fn set_logical_mouse(world: &mut World, at: Vec2) {
+    expect_warp(world);
     let mut windows = world.query::<&mut Window>();
     if let Some(mut window) = windows.iter_mut(world).next() {
         window.set_cursor_position(Some(at));

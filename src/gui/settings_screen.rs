@@ -541,7 +541,7 @@ fn click_settings(
     slots: Query<(&Interaction, &Slot), Changed<Interaction>>,
     arrows: Query<(&Interaction, &SlotArrow), Changed<Interaction>>,
     all: Query<&Slot>,
-    mut moved: MessageReader<bevy::window::CursorMoved>,
+    motion: Res<crate::gui::pointer::PointerMotion>,
     mut menu: ResMut<SettingsMenu>,
     mut settings: ResMut<Settings>,
     mut leaving: Leaving,
@@ -549,7 +549,7 @@ fn click_settings(
     if menu.capturing.is_some() {
         return;
     }
-    let pointer_moved = moved.read().count() > 0;
+    let pointer_moved = motion.moved();
     let rows = rows();
     for (interaction, arrow) in &arrows {
         if *interaction != Interaction::Pressed {

@@ -359,9 +359,7 @@ struct RowText(usize);
 struct InfoText;
 
 pub(super) fn plugin(app: &mut App) {
-    // The window plugin registers it too; headless tests have no window plugin.
-    app.add_message::<bevy::window::CursorMoved>()
-        .add_systems(OnEnter(Screen::Title), spawn_title)
+    app.add_systems(OnEnter(Screen::Title), spawn_title)
         .add_systems(
             Update,
             (
@@ -529,11 +527,11 @@ fn stop_stale_balance_check(menu: Res<TitleMenu>, mut meter: ResMut<BalanceMeter
 
 fn click_title_rows(
     rows: Query<(&Interaction, &RowText), Changed<Interaction>>,
-    mut moved: MessageReader<bevy::window::CursorMoved>,
+    motion: Res<crate::gui::pointer::PointerMotion>,
     mut menu: ResMut<TitleMenu>,
     mut fx: RowEffects,
 ) {
-    let pointer_moved = moved.read().count() > 0;
+    let pointer_moved = motion.moved();
     for (interaction, row) in &rows {
         if let Some(pointer) = super::RowPointer::of(*interaction, pointer_moved) {
             menu.row = row.0;

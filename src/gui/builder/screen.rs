@@ -221,11 +221,11 @@ fn run_row(builder: &mut Builder, fx: &mut BuildEffects) {
 
 fn click_builder_rows(
     rows: Query<(&Interaction, &BuildRowText), Changed<Interaction>>,
-    mut moved: MessageReader<bevy::window::CursorMoved>,
+    motion: Res<crate::gui::pointer::PointerMotion>,
     mut builder: ResMut<Builder>,
     mut fx: BuildEffects,
 ) {
-    let pointer_moved = moved.read().count() > 0;
+    let pointer_moved = motion.moved();
     for (interaction, row) in &rows {
         if let Some(pointer) = crate::gui::RowPointer::of(*interaction, pointer_moved) {
             builder.row =

@@ -747,10 +747,10 @@ fn open_menu_on_click(
 /// would (the pause menu's own system takes the click).
 fn click_pause_entries(
     entries: Query<(&Interaction, &PauseEntry), Changed<Interaction>>,
-    mut moved: MessageReader<bevy::window::CursorMoved>,
+    motion: Res<crate::gui::pointer::PointerMotion>,
     mut ui: ResMut<BattleUi>,
 ) {
-    let pointer_moved = moved.read().count() > 0;
+    let pointer_moved = motion.moved();
     if !ui.paused || ui.menu != PauseMenu::Main {
         return;
     }
