@@ -515,15 +515,19 @@ pub fn decide(
         })
         .cloned();
     for (v, o) in attacks {
-        // A helping attack that helps nobody (Digimon: a second Direct on the same roll, Heal
-        // on the unhurt) is an action thrown away, not a tie with ending the turn.
+        // An attack worth nothing is an action thrown away, not a tie with ending the turn: a
+        // helping attack that helps nobody (Digimon: a second Direct on the same roll, Heal
+        // on the unhurt), a shinobi attack whose every hit full cover takes whole.
         let on_ally = match o.target {
             AttackTarget::Combatant(id) => fighters
                 .iter()
                 .any(|f| f.id == id && f.side == me.side && f.id != me.id),
             _ => false,
         };
-        if v <= 0.0 && (family.helps_allies(&o.profile) || on_ally) {
+        let wasted = family.helps_allies(&o.profile)
+            || on_ally
+            || family.struck_through_full_cover(&o.profile);
+        if v <= 0.0 && wasted {
             continue;
         }
         // What the actions left after this attack can do from here (power stages: only a

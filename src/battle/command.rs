@@ -474,6 +474,10 @@ pub enum RuleError {
     NothingToConvert(CombatantId),
     #[error("no line of sight to {0}")]
     NoLineOfSight(CombatantId),
+    #[error(
+        "no attack at {0} from behind full cover: \"If taking full Cover one is unable to target their attacker from that position\""
+    )]
+    FromFullCover(CombatantId),
     #[error("no line of sight to {0}")]
     SquareNotVisible(Square),
     #[error("at most {limit} Movement maneuvers a round")]

@@ -734,8 +734,8 @@ impl TargetContext {
     }
 }
 
-/// Shinobi partial cover between an attacker and its target: what is left of it to absorb
-/// damage, and the percent chance an attack hits it rather than the target.
+/// Shinobi cover between an attacker and its target: what is left of it to absorb damage, and
+/// the percent chance an attack hits it rather than the target (100 for full cover).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Absorb {
     pub name: String,
@@ -745,6 +745,11 @@ pub struct Absorb {
     /// Someone standing in the way ("A Person - Their HP (Always Partial Cover)"): the damage
     /// it absorbs comes off its HP. None for terrain, whose wear the map keeps.
     pub person: Option<CombatantId>,
+    /// Full cover: the target is behind an obstruction that blocks sight, so every hit
+    /// strikes it and no percentile is rolled ("incoming attacks are guaranteed to hit the
+    /// obstruction").
+    #[serde(default)]
+    pub full: bool,
 }
 
 /// A declared attack against its targets, assembled once for preview or resolution.

@@ -139,6 +139,7 @@ fn is_aiming_error(e: &RuleError) -> bool {
         RuleError::OutOfRange { .. }
             | RuleError::NoTargets { .. }
             | RuleError::NoLineOfSight(_)
+            | RuleError::FromFullCover(_)
             | RuleError::SquareNotVisible(_)
             | RuleError::OffMap(_)
             | RuleError::SelfTarget(_)

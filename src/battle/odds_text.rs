@@ -333,10 +333,17 @@ pub fn action_point_notes(ask: &OddsAsk, extra: Vec<String>) -> Vec<String> {
         } else {
             ""
         };
-        notes.push(format!(
-            "partial cover: {} at {} absorbs up to {} ({}% of hits){who}",
-            a.name, a.at, a.left, a.chance
-        ));
+        notes.push(if a.full {
+            format!(
+                "full cover: {} at {} takes every hit and absorbs up to {}",
+                a.name, a.at, a.left
+            )
+        } else {
+            format!(
+                "partial cover: {} at {} absorbs up to {} ({}% of hits){who}",
+                a.name, a.at, a.left, a.chance
+            )
+        });
     }
     if let Some((won, _)) = tc.and_then(|t| t.sneak.as_ref()) {
         notes.push(format!(

@@ -83,6 +83,25 @@ impl Battle {
         family::of(&self.rules).field_notes(self.map(), &names)
     }
 
+    /// What the ground at `s` is and does, for the player pointing at it: its name and
+    /// description, and for cover that wears down what it still absorbs ("28 of 40 left").
+    /// `None` off the map.
+    pub fn square_note(&self, s: crate::grid::Square) -> Option<String> {
+        let field = self.field();
+        let t = field.terrain(s)?;
+        let mut note = format!("{} at {s}: {}", t.name, t.description);
+        if let Some(full) = t.absorb {
+            match field.absorb_left(s) {
+                Some(left) if left < full => {
+                    note.push_str(&format!(" Worn: {left} of {full} left."));
+                }
+                Some(_) => {}
+                None => note.push_str(" Broken: it absorbs nothing more."),
+            }
+        }
+        Some(note)
+    }
+
     /// The exact odds of an attack order against each target, from the attack-context
     /// assembly that resolution uses. Refused like the order itself would be.
     pub fn preview(&mut self, order: &AttackOrder) -> Result<AttackPreview, RuleError> {

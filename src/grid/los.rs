@@ -108,6 +108,13 @@ pub fn touched_corners(a: Square, b: Square) -> Vec<(Square, Square)> {
 
 /// True when nothing blocks the line between the centres of `a` and `b` on `field`.
 pub fn clear_line(field: &Field, a: Square, b: Square) -> bool {
+    clear_line_past(field, a, b, |_| false)
+}
+
+/// True when nothing but squares `past` allows blocks the line between the centres of `a`
+/// and `b`: an attack that full cover takes is still made (shinobi).
+fn clear_line_past(field: &Field, a: Square, b: Square, past: impl Fn(Square) -> bool) -> bool {
+    let blocks = |c: Square| field.blocks_sight(c) && !past(c);
     if a == b {
         return true;
     }
@@ -116,13 +123,13 @@ pub fn clear_line(field: &Field, a: Square, b: Square) -> bool {
     for y in ymin..=ymax {
         for x in xmin..=xmax {
             let c = Square::new(x, y);
-            if c != a && c != b && field.blocks_sight(c) && crosses(a, b, c) {
+            if c != a && c != b && blocks(c) && crosses(a, b, c) {
                 return false;
             }
         }
     }
     for (p, q) in touched_corners(a, b) {
-        let (bp, bq) = (field.blocks_sight(p), field.blocks_sight(q));
+        let (bp, bq) = (blocks(p), blocks(q));
         let blocked = match field.corners {
             CornerRule::CornersNeverBlock => false,
             CornerRule::CornersBlockWhenBoth => bp && bq,
@@ -141,6 +148,24 @@ pub fn clear_between(field: &Field, a: Square, a_size: u32, b: Square, b_size: u
     footprint(a, a_size)
         .iter()
         .any(|p| fb.iter().any(|q| clear_line(field, p, q)))
+}
+
+/// True when some square of the attacker's footprint (`a`) has a line to some square of the
+/// target's (`b`) that only full cover beside the target stands in: the target takes that
+/// cover, so the attack is made and the cover takes it ("If taking full Cover one is unable
+/// to target their attacker from that position but incoming attacks are guaranteed to hit the
+/// obstruction"). The one behind cannot shoot back the same way: the cover is not beside its
+/// target.
+pub fn clear_but_full_cover(field: &Field, a: Square, a_size: u32, b: Square, b_size: u32) -> bool {
+    let fb = footprint(b, b_size);
+    let beside = |c: Square| {
+        field.full_cover_left(c).is_some()
+            && !fb.contains(&c)
+            && super::footprint_distance(b, b_size, c, 1) == 1
+    };
+    footprint(a, a_size)
+        .iter()
+        .any(|p| fb.iter().any(|q| clear_line_past(field, p, q, beside)))
 }
 
 #[cfg(test)]

@@ -309,9 +309,21 @@ impl<'a> Field<'a> {
         self.terrain(s).and_then(|t| t.move_cost)
     }
 
-    /// True when the square blocks lines of sight (off the map counts as blocking).
+    /// True when the square blocks lines of sight (off the map counts as blocking). Full cover
+    /// that absorbs damage (a shinobi steel door) stops blocking once it is broken: "it is
+    /// broken and no longer grants any bonus".
     pub fn blocks_sight(&self, s: Square) -> bool {
-        self.terrain(s).is_none_or(|t| t.blocks_sight)
+        self.terrain(s)
+            .is_none_or(|t| t.blocks_sight && (t.absorb.is_none() || self.absorb_left(s).is_some()))
+    }
+
+    /// What full cover on `s` still absorbs: a square that blocks sight but wears down
+    /// (shinobi: "incoming attacks are guaranteed to hit the obstruction"); `None` when the
+    /// square is no such cover or it is broken.
+    pub fn full_cover_left(&self, s: Square) -> Option<i64> {
+        self.terrain(s)
+            .filter(|t| t.blocks_sight)
+            .and_then(|_| self.absorb_left(s))
     }
 
     /// The battlefield's extent.

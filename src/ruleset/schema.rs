@@ -93,6 +93,11 @@ pub struct TerrainDef {
     /// breaks (a wooden door 20, a stone wall 80).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub absorb: Option<i64>,
+    /// Shinobi: the terrain (its id) this obstruction leaves once it is broken, so a broken
+    /// steel door no longer blocks sight or the way; without it a broken obstruction stays
+    /// where it was, absorbing nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breaks_into: Option<String>,
     /// Shinobi concealment: the percent chance that an attack on a character standing here
     /// misses although it hit (thick mist 40).
     #[serde(default, skip_serializing_if = "Option::is_none")]

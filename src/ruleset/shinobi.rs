@@ -954,6 +954,27 @@ pub fn terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<Ru
                 format!("cover absorbs 1 to {MAX_VALUE} damage"),
             ));
         }
+        if let Some(into) = &t.breaks_into {
+            let known = terrain.types.iter().any(|o| o.id == *into && o.id != t.id);
+            let why = if t.absorb.is_none() {
+                Some("only cover that absorbs damage (`absorb`) breaks".to_string())
+            } else if !known {
+                Some(format!(
+                    "`{into}` is not another terrain here (known: {})",
+                    terrain
+                        .types
+                        .iter()
+                        .map(|o| o.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                errors.push(RulesError::at(&src.0, &src.1, &p.field("breaks_into"), why));
+            }
+        }
         if t.drop.is_some_and(|d| !(1..=10_000).contains(&d)) {
             errors.push(RulesError::at(
                 &src.0,
@@ -985,6 +1006,7 @@ pub fn foreign_terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -
                 ("absorb", t.absorb.is_some()),
                 ("concealment", t.concealment.is_some()),
                 ("drop", t.drop.is_some()),
+                ("breaks_into", t.breaks_into.is_some()),
             ]
         },
         |field| format!("`{field}` is a shinobi rule; this ruleset's family does not use it"),

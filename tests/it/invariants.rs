@@ -586,6 +586,7 @@ proptest! {
             left,
             chance,
             person: None,
+            full: chance == 100,
         };
         let d = gridclash::battle::family::shinobi::landed_damage(&distribution(&wound), Some(&absorb));
         prop_assert!((d.mass() - 1.0).abs() < 1e-9);

@@ -438,6 +438,7 @@ fn shinobi_cover_absorbs_until_broken() {
             left,
             chance: 60,
             person: None,
+            full: false,
         };
         through += shinobi::absorb_hit(&mut dice, &mut wear, CombatantId(1), &cover, 7, &mut log);
         left = 20 - wear.get(&crate_at).copied().unwrap_or(0);
@@ -454,6 +455,7 @@ fn shinobi_cover_absorbs_until_broken() {
         left: 5,
         chance: 60,
         person: None,
+        full: false,
     };
     let d = shinobi::landed_damage(&wound, Some(&cover));
     assert!((d.prob(7) - 0.4).abs() < 1e-12 && (d.prob(2) - 0.6).abs() < 1e-12);
@@ -1611,4 +1613,186 @@ fn shinobi_odds_of_a_jutsu_on_an_ally_say_what_it_heals() {
         text.contains("an ally: heals 0 HP (50 -> 50 of 50), its modifying healing; no roll"),
         "{text}"
     );
+}
+
+/// Puts terrain `id` on `s` of battle `b`'s map.
+fn put(b: &mut Battle, s: (i32, i32), id: &str) {
+    let t = rules().terrain_index(id).expect("a shipped terrain");
+    b.world_mut()
+        .resource_mut::<gridclash::battle::state::Battleground>()
+        .0
+        .set(Square::new(s.0, s.1), t);
+}
+
+#[test]
+fn shinobi_full_cover_takes_every_hit_and_none_is_made_out_from_behind_it() {
+    // "If taking full Cover one is unable to target their attacker from that position but
+    // incoming attacks are guaranteed to hit the obstruction." A steel door beside the target
+    // blocks sight, yet the kunai is thrown and the door takes it, no percentile rolled.
+    let mut b = battle(
+        vec![
+            unit("blade", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("blade", 1, (7, 2), DefensePolicy::AlwaysDodge),
+        ],
+        11,
+    );
+    put(&mut b, (6, 2), "steel_door");
+    assert!(b.field().blocks_sight(Square::new(6, 2)));
+    let p = b.preview(&order(0, "kunai_throw", at(1))).expect("legal");
+    let a = p.context.targets[0].absorb.clone().expect("full cover");
+    assert_eq!(
+        (a.left, a.chance, a.full, a.at),
+        (40, 100, true, Square::new(6, 2))
+    );
+    // The door absorbs up to 40: a kunai (STR + WEP) never gets through a fresh one.
+    assert!(p.context.wound.flat_total() < 40);
+    assert_eq!(p.odds.targets[0][0].expected_damage, 0.0);
+    let before = b.fighter(CombatantId(1)).expect("t").life.current;
+    let n = b.events().len();
+    b.submit(Command::Attack(order(0, "kunai_throw", at(1))))
+        .expect("attack");
+    let rolled: Vec<_> = b.events()[n..]
+        .iter()
+        .filter_map(|e| match e {
+            BattleEvent::CoverRolled {
+                full,
+                roll,
+                absorbed,
+                ..
+            } => Some((*full, *roll, *absorbed)),
+            _ => None,
+        })
+        .collect();
+    let absorbed: i64 = rolled.iter().map(|r| r.2).sum();
+    assert!(rolled.iter().all(|r| r.0 && r.1 == 0), "{rolled:?}");
+    assert_eq!(b.fighter(CombatantId(1)).expect("t").life.current, before);
+    assert_eq!(
+        b.map().wear.get(&Square::new(6, 2)).copied().unwrap_or(0),
+        absorbed
+    );
+
+    // From behind the door (it stands beside the attacker now) no attack is made, and a
+    // building wall, which never breaks, stops every attack.
+    let mut b = battle(
+        vec![
+            unit("blade", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("blade", 1, (7, 2), DefensePolicy::AlwaysDodge),
+        ],
+        11,
+    );
+    put(&mut b, (3, 2), "steel_door");
+    assert_eq!(
+        b.preview(&order(0, "kunai_throw", at(1))).err(),
+        Some(RuleError::FromFullCover(CombatantId(1)))
+    );
+    put(&mut b, (3, 2), "open");
+    put(&mut b, (6, 2), "wall");
+    assert_eq!(
+        b.preview(&order(0, "kunai_throw", at(1))).err(),
+        Some(RuleError::NoLineOfSight(CombatantId(1)))
+    );
+}
+
+#[test]
+fn shinobi_full_cover_does_not_take_a_genjutsu_which_needs_sight() {
+    let mut b = battle(
+        vec![
+            unit("illusionist", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("blade", 1, (7, 2), DefensePolicy::AlwaysDodge),
+        ],
+        5,
+    );
+    put(&mut b, (6, 2), "steel_door");
+    assert_eq!(
+        b.preview(&order(0, "dark_veil", at(1))).err(),
+        Some(RuleError::NoLineOfSight(CombatantId(1)))
+    );
+}
+
+#[test]
+fn shinobi_broken_full_cover_leaves_rubble_that_blocks_nothing() {
+    // "When enough damage has been dealt to the obstruction, it is broken and no longer
+    // grants any bonus and any excess damage is dealt to the Character taking Cover."
+    let door = Square::new(6, 2);
+    let mut hit_once = false;
+    for seed in 1..40 {
+        let mut b = battle(
+            vec![
+                unit("blade", 0, (2, 2), DefensePolicy::AlwaysDodge),
+                unit("blade", 1, (7, 2), DefensePolicy::AlwaysDodge),
+            ],
+            seed,
+        );
+        put(&mut b, (6, 2), "steel_door");
+        b.world_mut()
+            .resource_mut::<gridclash::battle::state::Battleground>()
+            .0
+            .wear
+            .insert(door, 38);
+        let p = b.preview(&order(0, "kunai_throw", at(1))).expect("legal");
+        let wound = p.context.wound.flat_total();
+        assert_eq!(
+            p.context.targets[0].absorb.as_ref().map(|a| a.left),
+            Some(2)
+        );
+        let note = b.square_note(door).expect("on the map");
+        assert!(note.ends_with("Worn: 2 of 40 left."), "{note}");
+        let before = b.fighter(CombatantId(1)).expect("t").life.current;
+        let n = b.events().len();
+        b.submit(Command::Attack(order(0, "kunai_throw", at(1))))
+            .expect("attack");
+        let broke = b.events()[n..].iter().any(|e| {
+            matches!(e, BattleEvent::GroundChanged { at, from, to, .. }
+                if *at == door && from == "Steel door" && to == "Rubble")
+        });
+        let after = b.fighter(CombatantId(1)).expect("t").life.current;
+        if !broke {
+            assert_eq!(after, before, "a miss leaves the door and the ninja");
+            continue;
+        }
+        hit_once = true;
+        assert_eq!(before - after, wound - 2, "the excess goes through");
+        assert_eq!(
+            b.field().terrain(door).map(|t| t.id.as_str()),
+            Some("rubble")
+        );
+        assert!(!b.map().wear.contains_key(&door), "rubble keeps no wear");
+        assert!(!b.field().blocks_sight(door));
+        let note = b.square_note(door).expect("on the map");
+        assert!(note.starts_with("Rubble at (6, 2)"), "{note}");
+        break;
+    }
+    assert!(hit_once, "some seed of 1..40 hits with the kunai");
+}
+
+#[test]
+fn shinobi_breaks_into_must_name_another_terrain_and_need_absorb() {
+    let dir = std::env::temp_dir().join(format!("gridclash-shinobi-breaks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let src = gridclash::ruleset::rules_root().join("shinobi");
+    for f in std::fs::read_dir(&src).expect("shipped rules") {
+        let f = f.expect("entry").path();
+        let text = std::fs::read_to_string(&f).expect("shipped file");
+        let name = f.file_name().expect("a file").to_owned();
+        let text = if name == "terrain.ron" {
+            text.replacen("breaks_into: \"rubble\"", "breaks_into: \"gravel\"", 1)
+                .replacen(
+                    "blocks_sight: false,\n            description: \"Nothing in the way.\"",
+                    "blocks_sight: false,\n            breaks_into: \"rubble\",\n            description: \"Nothing in the way.\"",
+                    1,
+                )
+        } else {
+            text
+        };
+        std::fs::write(dir.join(name), text).expect("written");
+    }
+    let err = Rules::load(&dir).expect_err("broken").to_string();
+    std::fs::remove_dir_all(&dir).ok();
+    for want in [
+        "terrain.ron",
+        "types[0].breaks_into: only cover that absorbs damage (`absorb`) breaks",
+        "breaks_into: `gravel` is not another terrain here (known: open, rubble",
+    ] {
+        assert!(err.contains(want), "missing {want:?} in:\n{err}");
+    }
 }

@@ -68,6 +68,7 @@ pub fn roll_damage(
     }
     if wear != ground.0.wear {
         ground.0.wear = wear;
+        leave_broken_cover(rules, &mut ground.0, attacker.id, &mut log);
     }
     if let Some(backlash) = decl.technique.and_then(|t| t.backlash.as_ref()) {
         let amount = eval(backlash, &attacker.vars()).max(0);
@@ -90,4 +91,35 @@ pub fn roll_damage(
         }
     }
     state.phase = AttackPhase::ThresholdSaves;
+}
+
+/// Cover worn to nothing that `breaks_into` other ground becomes it, its wear forgotten: a
+/// broken steel door "no longer grants any bonus", and its rubble neither blocks sight nor
+/// stops a step. Logged as a change of ground by the one who broke it.
+fn leave_broken_cover(
+    rules: &crate::ruleset::Rules,
+    map: &mut crate::grid::Map,
+    who: crate::battle::components::CombatantId,
+    log: &mut crate::battle::event::EventLog,
+) {
+    let broken: Vec<(crate::grid::Square, u16, u16)> = map
+        .wear
+        .iter()
+        .filter_map(|(s, worn)| {
+            let from = map.at(*s)?;
+            let t = rules.terrain.types.get(usize::from(from))?;
+            let into = rules.terrain_index(t.breaks_into.as_deref()?)?;
+            (*worn >= t.absorb?).then_some((*s, from, into))
+        })
+        .collect();
+    for (s, from, into) in broken {
+        map.set(s, into);
+        map.wear.remove(&s);
+        log.push(crate::battle::event::BattleEvent::GroundChanged {
+            who,
+            at: s,
+            from: rules.terrain.types[usize::from(from)].name.clone(),
+            to: rules.terrain.types[usize::from(into)].name.clone(),
+        });
+    }
 }

@@ -9,7 +9,7 @@ use crate::battle::context::reach;
 use crate::battle::context::{declaration, used_profile};
 use crate::battle::fighter::Fighter;
 use crate::grid::area::covered;
-use crate::grid::los::clear_between;
+use crate::grid::los::{clear_between, clear_but_full_cover};
 use crate::grid::{Field, footprint, footprint_distance};
 use crate::ruleset::{Affects, AreaOrigin, AreaShape, ConditionKind, Rules, Targeting};
 
@@ -72,8 +72,21 @@ pub fn attack_targets(
             {
                 return Err(out_of_range(id, d, r));
             }
-            if !clear_between(field, at, attacker.size.squares, tp, t.size.squares) {
-                return Err(RuleError::NoLineOfSight(id));
+            let (a_size, t_size) = (attacker.size.squares, t.size.squares);
+            if !clear_between(field, at, a_size, tp, t_size) {
+                // Shinobi full cover: the target behind it is attacked and the cover takes the
+                // blow; the one behind it cannot attack out.
+                let through =
+                    t.side != attacker.side && family.struck_through_full_cover(&order.profile);
+                if !(through && clear_but_full_cover(field, at, a_size, tp, t_size)) {
+                    return Err(
+                        if through && clear_but_full_cover(field, tp, t_size, at, a_size) {
+                            RuleError::FromFullCover(id)
+                        } else {
+                            RuleError::NoLineOfSight(id)
+                        },
+                    );
+                }
             }
             vec![id]
         }

@@ -180,8 +180,18 @@ impl BattleEvent {
                 absorbed,
                 left,
                 person,
+                full,
             } => {
-                if person.is_some() && *roll <= i64::from(*chance) {
+                if *full {
+                    format!(
+                        "Full cover: the attack strikes the {cover} at {at}, which absorbs {absorbed}{}.",
+                        if *left <= 0 {
+                            " and breaks: it no longer blocks sight".to_string()
+                        } else {
+                            format!(" ({left} left)")
+                        }
+                    )
+                } else if person.is_some() && *roll <= i64::from(*chance) {
                     format!(
                         "Partial cover ({chance}%): d100 {roll}, the attack hits {cover} at {at}, standing in the way, who takes {absorbed} ({left} HP left).",
                     )

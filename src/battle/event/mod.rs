@@ -107,7 +107,8 @@ pub enum BattleEvent {
         who: CombatantId,
         what: String,
     },
-    /// A Skill Check changed a square of the battlefield (a boulder heaved aside).
+    /// A Skill Check changed a square of the battlefield (a boulder heaved aside), or `who`
+    /// broke cover that leaves other ground (a steel door beaten down to rubble).
     GroundChanged {
         who: CombatantId,
         at: Square,
@@ -181,8 +182,8 @@ pub enum BattleEvent {
         roll: i64,
         missed: bool,
     },
-    /// Shinobi partial cover: whether the attack hit the obstruction (a percentile roll at or
-    /// under the chance), and what it absorbed.
+    /// Shinobi cover: whether the attack hit the obstruction (a percentile roll at or under the
+    /// chance; full cover is always hit and rolls nothing, `roll` 0), and what it absorbed.
     CoverRolled {
         target: CombatantId,
         cover: String,
@@ -194,6 +195,9 @@ pub enum BattleEvent {
         /// Someone standing in the way, whose HP absorbed (not terrain).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         person: Option<CombatantId>,
+        /// Full cover, which every attack strikes: no roll was made.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        full: bool,
     },
     /// Shinobi falling damage: half the feet fallen, none or half with an Acrobatics roll.
     Fell {

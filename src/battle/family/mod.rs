@@ -413,6 +413,13 @@ pub trait Family: Sync {
         false
     }
 
+    /// True when attack `profile`, aimed at an opponent behind full cover that wears down, is
+    /// made and strikes the cover (shinobi: "incoming attacks are guaranteed to hit the
+    /// obstruction"); otherwise such cover blocks it like a wall.
+    fn struck_through_full_cover(&self, _profile: &str) -> bool {
+        false
+    }
+
     /// The damage the battlefield itself may deal `me` standing on `at` before its next turn
     /// (d20's live grenades); nothing by default.
     fn ground_risk(&self, _field: &Field, _me: &Fighter, _at: Square) -> f64 {

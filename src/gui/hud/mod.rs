@@ -539,7 +539,7 @@ fn draw_texts(
     let keys = Keys::from(&settings);
     let round = round_text(&mut session);
     let shown = shown_unit(&mut session, cursor.0);
-    let odds = odds_panel(&mut session, &view, &keys);
+    let odds = odds_panel(&mut session, &view, &keys, cursor.0);
     let (items, below) = action_bar_items(&mut session, &view, &keys);
     let fresh = BarItems { items, below };
     if *bar != fresh {

@@ -218,7 +218,12 @@ pub(super) struct OddsPanel {
 }
 
 /// The odds panel for what the player is choosing now.
-pub(super) fn odds_panel(session: &mut Session, view: &BattleView, keys: &Keys) -> OddsPanel {
+pub(super) fn odds_panel(
+    session: &mut Session,
+    view: &BattleView,
+    keys: &Keys,
+    cursor: Option<crate::grid::Square>,
+) -> OddsPanel {
     let heading = match session.intent {
         Intent::Attack { .. } => "Attack",
         Intent::Move { .. } => "Move",
@@ -232,7 +237,17 @@ pub(super) fn odds_panel(session: &mut Session, view: &BattleView, keys: &Keys) 
         },
     };
     let mut rolls = String::new();
-    let text = odds_text(session, view, keys, &mut rolls);
+    let mut text = odds_text(session, view, keys, &mut rolls);
+    // The ground pointed at while looking or moving, when no unit stands there (the unit panel
+    // shows a unit) and nobody is asked to defend: what it is, and what cover has left.
+    if matches!(session.intent, Intent::Idle | Intent::Move { .. })
+        && !session.prompt_pending()
+        && let Some(s) = cursor
+        && session.fighter_at(s).is_none()
+        && let Some(note) = session.battle.square_note(s)
+    {
+        text = format!("{note}\n\n{text}");
+    }
     OddsPanel {
         heading: heading.to_string(),
         text,

@@ -665,6 +665,7 @@ pub fn terrain_errors(
                 ("absorb", t.absorb.is_some()),
                 ("concealment", t.concealment.is_some()),
                 ("drop", t.drop.is_some()),
+                ("breaks_into", t.breaks_into.is_some()),
             ]
         },
         |field| format!("`{field}` is not a d20 rule (write `cover_bonus` or `concealment_bonus`)"),

@@ -457,6 +457,7 @@ pub fn terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<Ru
                 ("absorb", t.absorb.is_some()),
                 ("concealment", t.concealment.is_some()),
                 ("drop", t.drop.is_some()),
+                ("breaks_into", t.breaks_into.is_some()),
                 ("cover_bonus", t.cover_bonus.is_some()),
                 ("concealment_bonus", t.concealment_bonus.is_some()),
             ]

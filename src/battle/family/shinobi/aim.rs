@@ -49,7 +49,12 @@ pub fn aim_view(data: &ShinobiData, a: &AimContext) -> AimView {
             lines.push(format!("{tname}: {c}% miss chance ({from})"));
         }
         if let Some(ab) = &t.absorb {
-            lines.push(if ab.person.is_some() {
+            lines.push(if ab.full {
+                format!(
+                    "{tname}: full cover, {} at {} takes every hit and absorbs up to {}",
+                    ab.name, ab.at, ab.left
+                )
+            } else if ab.person.is_some() {
                 format!(
                     "{tname}: partial cover, {} stands in the way at {}: {}% of hits strike them (up to their {} HP)",
                     ab.name, ab.at, ab.chance, ab.left

@@ -86,6 +86,11 @@ impl Family for ShinobiData {
         }
     }
 
+    /// Full cover takes every attack but a Genjutsu, which works on the mind and needs sight.
+    fn struck_through_full_cover(&self, profile: &str) -> bool {
+        self.attack(profile).is_some_and(|a| !a.genjutsu)
+    }
+
     fn aims_at_allies(&self, profile: &str) -> bool {
         self.attack(profile).is_some_and(|a| self.heals_allies(a))
     }

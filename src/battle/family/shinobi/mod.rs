@@ -399,10 +399,11 @@ pub fn concealment(field: &Field, target: &Fighter) -> Option<(u32, String)> {
         .max_by_key(|(c, _)| *c)
 }
 
-/// The partial cover between `attacker` and `target` that may absorb a single-target attack's
-/// damage: an unbroken cover square next to the target that the line crosses, or someone of
-/// `bystanders` standing on one ("A Person - Their HP (Always Partial Cover)"); the one with
-/// the most left.
+/// The cover between `attacker` and `target` that may absorb a single-target attack's damage.
+/// With no clear line, the full cover beside the target that the line crosses, which every
+/// hit strikes. Otherwise partial cover: an unbroken cover square next to the target that the
+/// line crosses, or someone of `bystanders` standing on one ("A Person - Their HP (Always
+/// Partial Cover)"); the one with the most left.
 pub fn absorb_against(
     data: &ShinobiData,
     field: &Field,
@@ -416,16 +417,34 @@ pub fn absorb_against(
     if !matches!(a.targeting, crate::ruleset::Targeting::Single) || a.genjutsu {
         return None;
     }
+    let (Some(a_at), Some(t_at)) = (attacker.position, target.position) else {
+        return None;
+    };
+    let (a_size, t_size) = (attacker.size.squares, target.size.squares);
+    if !crate::grid::los::clear_between(field, a_at, a_size, t_at, t_size) {
+        return cover_feature(field, attacker, target, |s, _| field.full_cover_left(s)).map(
+            |(at, ter, left)| Absorb {
+                name: ter.name.clone(),
+                at,
+                left,
+                chance: 100,
+                person: None,
+                full: true,
+            },
+        );
+    }
     let chance = data.combat.partial_cover_chance;
-    let ground = cover_feature(field, attacker, target, |s, _| field.absorb_left(s)).map(
-        |(at, ter, left)| Absorb {
-            name: ter.name.clone(),
-            at,
-            left,
-            chance,
-            person: None,
-        },
-    );
+    let ground = cover_feature(field, attacker, target, |s, t| {
+        field.absorb_left(s).filter(|_| !t.blocks_sight)
+    })
+    .map(|(at, ter, left)| Absorb {
+        name: ter.name.clone(),
+        at,
+        left,
+        chance,
+        person: None,
+        full: false,
+    });
     let body = person_in_the_way(field, attacker, target, bystanders, chance);
     match (ground, body) {
         (Some(g), Some(b)) => Some(if b.left > g.left { b } else { g }),
@@ -461,6 +480,7 @@ fn person_in_the_way(
         left,
         chance,
         person: Some(who.id),
+        full: false,
     })
 }
 
@@ -738,9 +758,10 @@ pub fn roll_concealment(
     missed
 }
 
-/// Partial cover on a landed hit of `damage`: rolls whether the obstruction is hit; if it is,
-/// it absorbs what it has left (terrain wears down in `wear`, broken at 0; a person's HP is
-/// the caller's to take) and the rest goes through. Returns the damage the target takes.
+/// Cover on a landed hit of `damage`: rolls whether partial cover is hit (full cover always
+/// is, with no roll); if it is, it absorbs what it has left (terrain wears down in `wear`,
+/// broken at 0; a person's HP is the caller's to take) and the rest goes through. Returns the
+/// damage the target takes.
 pub fn absorb_hit(
     dice: &mut DiceSource,
     wear: &mut BTreeMap<Square, i64>,
@@ -749,7 +770,11 @@ pub fn absorb_hit(
     damage: i64,
     log: &mut EventLog,
 ) -> i64 {
-    let r = roll_percent(dice, "Partial cover");
+    let r = if cover.full {
+        0
+    } else {
+        roll_percent(dice, "Partial cover")
+    };
     let (absorbed, left) = if r <= i64::from(cover.chance) {
         let absorbed = damage.clamp(0, cover.left);
         if cover.person.is_none() {
@@ -768,6 +793,7 @@ pub fn absorb_hit(
         absorbed,
         left,
         person: cover.person,
+        full: cover.full,
     });
     damage - absorbed
 }
