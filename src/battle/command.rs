@@ -365,7 +365,7 @@ pub enum RuleError {
     #[error("{attack} needs a weapon equipped, and {who} has none")]
     NeedsWeapon { who: CombatantId, attack: String },
     #[error(
-        "{who} cannot answer with {choice} here (Block needs a weapon; DBU has Dodge and Parry, and Reflect against Energy or Magical attacks with the Ki for it; power stages take it or block)"
+        "{who} cannot answer with {choice} here (Block needs a weapon, Deflect a free hand, and a swimming ninja cannot Dodge; DBU has Dodge and Parry, and Reflect against Energy or Magical attacks with the Ki for it; power stages take it or block)"
     )]
     DefenseNotOffered {
         who: CombatantId,

@@ -342,6 +342,7 @@ impl Battle {
             names: &names,
             active: self.active(),
             paused: self.turn().paused,
+            field: self.field(),
         };
         Some(family::unit_sheet(&ctx, &f))
     }

@@ -83,6 +83,13 @@ impl Battle {
         family::of(&self.rules).field_notes(self.map(), &names)
     }
 
+    /// Why `who` lacks an answer it would otherwise have, for its defense prompt (a swimming
+    /// ninja cannot Dodge).
+    pub fn answers_note(&mut self, who: crate::battle::components::CombatantId) -> Option<String> {
+        let f = self.fighter(who)?;
+        family::of(&self.rules).answers_note(&self.field(), &f)
+    }
+
     /// What the ground at `s` is and does, for the player pointing at it: its name and
     /// description, and for cover that wears down what it still absorbs ("28 of 40 left").
     /// `None` off the map.
@@ -191,7 +198,7 @@ impl Battle {
         if tc.defenses.iter().all(|(c, _)| *c == DefenseChoice::Resist) {
             return None;
         }
-        Some(fam.counter_preview(me, a, tc, counter))
+        Some(fam.counter_preview(&field, me, a, tc, counter))
     }
 }
 

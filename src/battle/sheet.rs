@@ -16,6 +16,8 @@ pub struct SheetContext<'a> {
     pub active: Option<CombatantId>,
     /// The one who handed its turn over and waits to take it back (Digimon).
     pub paused: Option<CombatantId>,
+    /// The battlefield, for what the ground a unit stands on does to it (shinobi: swimming).
+    pub field: crate::grid::Field<'a>,
 }
 
 /// A combatant's sheet: what it is, a note for the side line, and its sections (pools, stats,

@@ -128,6 +128,7 @@ fn terrain_pixels(t: &TerrainDef, salt: u32) -> Vec<u8> {
         "rubble" => ([128, 116, 98], Pattern::Speckle),
         "bog" => ([84, 92, 58], Pattern::Speckle),
         "water" => ([52, 96, 150], Pattern::Waves),
+        "river" => ([70, 128, 170], Pattern::Waves),
         "wall" => ([70, 66, 72], Pattern::Bricks),
         "rock" => ([96, 90, 84], Pattern::Boulder),
         "crates" => ([92, 122, 72], Pattern::Crate),

@@ -102,6 +102,10 @@ pub struct TerrainDef {
     /// misses although it hit (thick mist 40).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concealment: Option<u32>,
+    /// Shinobi: a character standing here swims, and "One cannot Dodge in mid air or while
+    /// swimming" (a river too deep to wade).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swimming: Option<bool>,
     /// Shinobi: entering this square (by moving or being pushed) is a fall of this many feet
     /// (a ledge or a pit).
     #[serde(default, skip_serializing_if = "Option::is_none")]

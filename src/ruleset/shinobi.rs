@@ -1007,6 +1007,7 @@ pub fn foreign_terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -
                 ("concealment", t.concealment.is_some()),
                 ("drop", t.drop.is_some()),
                 ("breaks_into", t.breaks_into.is_some()),
+                ("swimming", t.swimming.is_some()),
             ]
         },
         |field| format!("`{field}` is a shinobi rule; this ruleset's family does not use it"),

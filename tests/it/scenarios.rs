@@ -635,6 +635,7 @@ fn unit_sheet_of_every_shipped_combatant_is_in_its_rulesets_terms() {
                 names: &names,
                 active: battle.active(),
                 paused: battle.turn().paused,
+                field: battle.field(),
             };
             let sheet = unit_sheet(&ctx, f);
             assert!(

@@ -1796,3 +1796,68 @@ fn shinobi_breaks_into_must_name_another_terrain_and_need_absorb() {
         assert!(err.contains(want), "missing {want:?} in:\n{err}");
     }
 }
+
+#[test]
+fn shinobi_no_dodge_while_swimming() {
+    // "One cannot Dodge in mid air or while swimming": a ninja in the river answers with Block
+    // or Deflect only, the engine refuses a Dodge, and its sheet says why; out of the water
+    // Dodge is back.
+    let mut b = battle(
+        vec![
+            unit("brawler", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("blade", 1, (3, 2), DefensePolicy::AlwaysDodge),
+        ],
+        3,
+    );
+    let p = b.preview(&order(0, "taijutsu", at(1))).expect("legal");
+    assert!(p.context.targets[0].offers(DefenseChoice::Dodge));
+    put(&mut b, (3, 2), "river");
+    let p = b.preview(&order(0, "taijutsu", at(1))).expect("legal");
+    let answers: Vec<DefenseChoice> = p.context.targets[0]
+        .defenses
+        .iter()
+        .map(|(c, _)| *c)
+        .collect();
+    assert_eq!(answers, vec![DefenseChoice::Block, DefenseChoice::Deflect]);
+    assert_eq!(
+        p.odds.targets[0].len(),
+        2,
+        "odds for Block and Deflect only"
+    );
+    let sheet = b.unit_sheet(CombatantId(1)).expect("a sheet");
+    let lines: Vec<&String> = sheet.sections.iter().flat_map(|s| s.lines.iter()).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Swimming: cannot Dodge")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        b.answers_note(CombatantId(1)).as_deref(),
+        Some("Swimming in the river: no Dodge.")
+    );
+    assert_eq!(b.answers_note(CombatantId(0)), None);
+    // The battle asks the blade for its answer and refuses a Dodge.
+    let mut b = battle(
+        vec![
+            unit("brawler", 0, (2, 2), DefensePolicy::AlwaysDodge),
+            unit("blade", 1, (3, 2), DefensePolicy::Prompt),
+        ],
+        3,
+    );
+    put(&mut b, (3, 2), "river");
+    b.submit(Command::Attack(order(0, "taijutsu", at(1))))
+        .expect("attack");
+    let refused = b.submit(Command::Defend {
+        defender: CombatantId(1),
+        choice: DefenseChoice::Dodge,
+        counter: None,
+    });
+    assert!(refused.is_err(), "{refused:?}");
+    b.submit(Command::Defend {
+        defender: CombatantId(1),
+        choice: DefenseChoice::Block,
+        counter: None,
+    })
+    .expect("Block is offered");
+}

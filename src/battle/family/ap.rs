@@ -64,7 +64,15 @@ pub fn action_point_defense(ask: &DefenseAsk) -> Option<DefenseChoice> {
         DefensePolicy::Prompt => None,
         _ if genjutsu => Some(DefenseChoice::Resist),
         // d20 looks first: a shot from beyond melee range has no Dodge to roll (it is taken).
-        DefensePolicy::AlwaysDodge if rules.d20().is_none() => Some(DefenseChoice::Dodge),
+        // Shinobi: a swimming ninja has no Dodge either.
+        DefensePolicy::AlwaysDodge
+            if rules.d20().is_none()
+                && !rules
+                    .action_points()
+                    .is_some_and(|_| super::shinobi::swimming(field, target)) =>
+        {
+            Some(DefenseChoice::Dodge)
+        }
         DefensePolicy::AlwaysDodge | DefensePolicy::AlwaysParry | DefensePolicy::Best => {
             let Ok(mut decl) = declaration(rules, attacker, order, all.len()) else {
                 return Some(DefenseChoice::Dodge);
@@ -101,14 +109,23 @@ pub fn action_point_defense(ask: &DefenseAsk) -> Option<DefenseChoice> {
                 }
                 return Some(best.1);
             }
+            // The answer a policy prefers, or the first the target has (a swimming ninja has
+            // no Dodge; one without a weapon no Block).
+            let prefer = |want: DefenseChoice| {
+                if t.offers(want) {
+                    want
+                } else {
+                    t.defenses.first().map_or(want, |(c, _)| *c)
+                }
+            };
             if target.controller.defense == DefensePolicy::AlwaysDodge {
-                return Some(DefenseChoice::Dodge);
+                return Some(prefer(DefenseChoice::Dodge));
             }
             if target.controller.defense == DefensePolicy::AlwaysParry {
                 return Some(if t.offers(DefenseChoice::Block) {
                     DefenseChoice::Block
                 } else {
-                    DefenseChoice::Dodge
+                    prefer(DefenseChoice::Dodge)
                 });
             }
             let mut best = (f64::INFINITY, DefenseChoice::Dodge);
@@ -239,7 +256,7 @@ fn counter_and_concealment(
                 counter: c.name.clone(),
             });
         } else if let Some(me) = all.iter().find(|f| f.id == tc.id) {
-            let spec = super::shinobi::counter_defense(data, attacker);
+            let spec = super::shinobi::counter_defense(data, &p.ground.field(rules), attacker);
             let r = roll(&spec, dice);
             let lands = if rules.dice.attacker_wins_ties {
                 d_total >= r.total

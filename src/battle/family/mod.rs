@@ -413,6 +413,12 @@ pub trait Family: Sync {
         false
     }
 
+    /// Why `defender` lacks an answer it would otherwise have, for the defense prompt
+    /// (shinobi: a swimming ninja cannot Dodge); nothing by default.
+    fn answers_note(&self, _field: &Field, _defender: &Fighter) -> Option<String> {
+        None
+    }
+
     /// True when attack `profile`, aimed at an opponent behind full cover that wears down, is
     /// made and strikes the cover (shinobi: "incoming attacks are guaranteed to hit the
     /// obstruction"); otherwise such cover blocks it like a wall.
@@ -756,6 +762,7 @@ pub trait Family: Sync {
     /// `tc` offers, the exact chance that `me` evades the attack and the counter then hits.
     fn counter_preview(
         &self,
+        field: &Field,
         me: &Fighter,
         attacker: &Fighter,
         tc: &TargetContext,
@@ -763,7 +770,7 @@ pub trait Family: Sync {
     ) -> super::odds::CounterPreview {
         let chances = match self.action_points() {
             Some(data) => {
-                let back = shinobi::counter_defense(data, attacker);
+                let back = shinobi::counter_defense(data, field, attacker);
                 tc.defenses
                     .iter()
                     .map(|(c, spec)| (*c, shinobi::counter_chance(data, &tc.strike, spec, &back)))

@@ -146,6 +146,9 @@ pub(super) fn prompt_text(session: &mut Session, view: &BattleView, keys: &Keys)
         Decision::Defense { attacker, .. } => {
             let an = session.names.get(&attacker).cloned().unwrap_or_default();
             let mut s = format!("{name} is attacked by {an}. Defend:\n");
+            if let Some(note) = session.battle.answers_note(who) {
+                s.push_str(&format!("{note}\n"));
+            }
             if let Some(answers) = &view.defense_odds {
                 let lines: Vec<String> = session
                     .battle

@@ -666,6 +666,7 @@ pub fn terrain_errors(
                 ("concealment", t.concealment.is_some()),
                 ("drop", t.drop.is_some()),
                 ("breaks_into", t.breaks_into.is_some()),
+                ("swimming", t.swimming.is_some()),
             ]
         },
         |field| format!("`{field}` is not a d20 rule (write `cover_bonus` or `concealment_bonus`)"),

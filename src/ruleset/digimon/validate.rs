@@ -458,6 +458,7 @@ pub fn terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<Ru
                 ("concealment", t.concealment.is_some()),
                 ("drop", t.drop.is_some()),
                 ("breaks_into", t.breaks_into.is_some()),
+                ("swimming", t.swimming.is_some()),
                 ("cover_bonus", t.cover_bonus.is_some()),
                 ("concealment_bonus", t.concealment_bonus.is_some()),
             ]

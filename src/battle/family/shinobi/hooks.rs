@@ -86,6 +86,17 @@ impl Family for ShinobiData {
         }
     }
 
+    /// "One cannot Dodge in mid air or while swimming" (the glossary's Dodge quotes it).
+    fn answers_note(&self, field: &Field, defender: &Fighter) -> Option<String> {
+        super::swimming(field, defender).then(|| {
+            let water = defender
+                .position
+                .and_then(|s| field.terrain(s))
+                .map_or("the water", |t| t.name.as_str());
+            format!("Swimming in the {}: no Dodge.", water.to_lowercase())
+        })
+    }
+
     /// Full cover takes every attack but a Genjutsu, which works on the mind and needs sight.
     fn struck_through_full_cover(&self, profile: &str) -> bool {
         self.attack(profile).is_some_and(|a| !a.genjutsu)

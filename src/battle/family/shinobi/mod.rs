@@ -258,10 +258,23 @@ pub fn has_free_hand(data: &ShinobiData, f: &Fighter) -> bool {
         .is_none_or(|w| w.hands < 2)
 }
 
-/// Which defenses `target` may answer with: Dodge always, Block only with a weapon, Deflect
-/// only with a free hand (at a penalty at half chakra or less).
-pub fn offered(data: &ShinobiData, target: &Fighter) -> Vec<DefenseKind> {
-    let mut v = vec![DefenseKind::Dodge];
+/// True when `f` stands in water it must swim ("One cannot Dodge in mid air or while
+/// swimming").
+pub fn swimming(field: &Field, f: &Fighter) -> bool {
+    f.position.is_some_and(|at| {
+        footprint(at, f.size.squares)
+            .into_iter()
+            .any(|s| field.terrain(s).is_some_and(|t| t.swimming == Some(true)))
+    })
+}
+
+/// Which defenses `target` may answer with: Dodge unless it swims, Block only with a weapon,
+/// Deflect only with a free hand (at a penalty at half chakra or less).
+pub fn offered(data: &ShinobiData, field: &Field, target: &Fighter) -> Vec<DefenseKind> {
+    let mut v = Vec::new();
+    if !swimming(field, target) {
+        v.push(DefenseKind::Dodge);
+    }
     if has_weapon(data, target) {
         v.push(DefenseKind::Block);
     }
@@ -535,7 +548,7 @@ pub fn assemble(
         if a.genjutsu {
             return vec![(DefenseChoice::Resist, resist_spec(data, t, won))];
         }
-        offered(data, t)
+        offered(data, field, t)
             .into_iter()
             .map(|k| (choice_of(k), defense_spec(data, t, a, k, won)))
             .collect()
@@ -1061,8 +1074,8 @@ pub fn counter_damage(me: &Fighter, c: &CounterDef) -> i64 {
 }
 
 /// The attacker's answer to a counter: its best defense (the highest bonus; one d20 each).
-pub fn counter_defense(data: &ShinobiData, attacker: &Fighter) -> RollSpec {
-    offered(data, attacker)
+pub fn counter_defense(data: &ShinobiData, field: &Field, attacker: &Fighter) -> RollSpec {
+    offered(data, field, attacker)
         .into_iter()
         .map(|k| defense_roll(data, attacker, k, false, false, false))
         .max_by_key(|s| s.modifiers.iter().map(|m| m.value).sum::<i64>())

@@ -82,6 +82,10 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, data: &ShinobiData) -> UnitSh
         ));
         labels.push("Blinded".into());
     }
+    if crate::battle::family::shinobi::swimming(&ctx.field, f) {
+        status = status.line("Swimming: cannot Dodge (Block or Deflect only)");
+        labels.push("Dodge".into());
+    }
     if f.defeated() {
         status = status.line("DEFEATED (0 HP)");
         labels.push("DEFEATED".into());
