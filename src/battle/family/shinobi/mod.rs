@@ -1,7 +1,8 @@
 //! The shinobi family's combat (the ninja d20 chapter): d20 attacks against a chosen Dodge,
-//! Block or Deflect with the attacker winning ties, flat damage, AP costs, concealment miss
-//! chances, partial cover that absorbs damage until broken, pushes that slam into obstructions,
-//! and opportunity attacks that stop a move where it entered reach.
+//! Block or Deflect with the attacker winning ties, flat damage, AP costs, healing jutsu,
+//! pushes that slam into obstructions, and opportunity attacks that stop a move where it
+//! entered reach. Cover and concealment live in `cover.rs`, counters in `counter.rs`, Genjutsu
+//! in `genjutsu.rs`, falls in `fall.rs`.
 //!
 //! Like every family, its attack context is assembled once ([`assemble`]) and both the preview
 //! ([`target_odds`]) and the resolution (`attack.rs`, which calls [`roll_percent`] and
@@ -10,21 +11,23 @@
 //! not include being countered.)
 
 pub mod aim;
+mod counter;
+mod cover;
 mod fall;
 pub mod genjutsu;
 mod hooks;
 pub mod sheet;
 
+pub use counter::*;
+pub use cover::*;
 use fall::fall_damage;
 pub use fall::{Fall, Knockback, fall_dist};
 pub use genjutsu::{blinded, resist_spec};
 
-use std::collections::BTreeMap;
-
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::RuleError;
 use crate::battle::components::{CombatantId, Square};
-use crate::battle::context::{Absorb, AttackContext, Declaration, TargetContext, cover_feature};
+use crate::battle::context::{AttackContext, Declaration, TargetContext};
 use crate::battle::event::{ActionKind, BattleEvent, EventLog};
 use crate::battle::fighter::Fighter;
 use crate::battle::fighter::FighterQueryItem;
@@ -32,7 +35,7 @@ use crate::battle::odds::{RollSummary, TargetOdds};
 use crate::dice::{BaseDie, DiceSource, Dist, RollKind, RollSpec, distribution, roll};
 use crate::grid::{Field, footprint, footprint_distance};
 use crate::ruleset::digimon::DigimonData;
-use crate::ruleset::shinobi::{AttackDef, CounterDef, DefenseKind, ShinobiData};
+use crate::ruleset::shinobi::{AttackDef, DefenseKind, ShinobiData};
 
 /// The attack a profile id names (validated data always has one).
 pub fn attack<'d>(data: &'d ShinobiData, profile: &str) -> Option<&'d AttackDef> {
@@ -377,126 +380,6 @@ pub fn wound_spec(data: &ShinobiData, attacker: &Fighter, a: &AttackDef) -> Roll
     s
 }
 
-/// The miss chance of `attacker`'s attack on `target`, and where it comes from: the higher of
-/// the target's concealment and the attacker's blindness ("being attacked by a blinded enemy
-/// … Blindness - 50%").
-pub fn miss_chance(
-    data: &ShinobiData,
-    field: &Field,
-    attacker: &Fighter,
-    target: &Fighter,
-) -> Option<(u32, String)> {
-    let blind = (blinded(attacker) && data.combat.blindness > 0).then(|| {
-        (
-            data.combat.blindness,
-            format!("{} is blinded", attacker.identity.name),
-        )
-    });
-    match (concealment(field, target), blind) {
-        (Some(c), Some(b)) => Some(if b.0 > c.0 { b } else { c }),
-        (c, b) => c.or(b),
-    }
-}
-
-/// The highest concealment on the target's squares: its miss chance and where it comes from.
-pub fn concealment(field: &Field, target: &Fighter) -> Option<(u32, String)> {
-    let at = target.position?;
-    footprint(at, target.size.squares)
-        .into_iter()
-        .filter_map(|s| {
-            let t = field.terrain(s)?;
-            t.concealment
-                .filter(|c| *c > 0)
-                .map(|c| (c, t.name.clone()))
-        })
-        .max_by_key(|(c, _)| *c)
-}
-
-/// The cover between `attacker` and `target` that may absorb a single-target attack's damage.
-/// With no clear line, the full cover beside the target that the line crosses, which every
-/// hit strikes. Otherwise partial cover: an unbroken cover square next to the target that the
-/// line crosses, or someone of `bystanders` standing on one ("A Person - Their HP (Always
-/// Partial Cover)"); the one with the most left.
-pub fn absorb_against(
-    data: &ShinobiData,
-    field: &Field,
-    attacker: &Fighter,
-    target: &Fighter,
-    a: &AttackDef,
-    bystanders: &[Fighter],
-) -> Option<Absorb> {
-    // An area is not aimed along a line from the attacker: no cover stands in its way. A
-    // Genjutsu works on the mind: no obstruction takes it.
-    if !matches!(a.targeting, crate::ruleset::Targeting::Single) || a.genjutsu {
-        return None;
-    }
-    let (Some(a_at), Some(t_at)) = (attacker.position, target.position) else {
-        return None;
-    };
-    let (a_size, t_size) = (attacker.size.squares, target.size.squares);
-    if !crate::grid::los::clear_between(field, a_at, a_size, t_at, t_size) {
-        return cover_feature(field, attacker, target, |s, _| field.full_cover_left(s)).map(
-            |(at, ter, left)| Absorb {
-                name: ter.name.clone(),
-                at,
-                left,
-                chance: 100,
-                person: None,
-                full: true,
-            },
-        );
-    }
-    let chance = data.combat.partial_cover_chance;
-    let ground = cover_feature(field, attacker, target, |s, t| {
-        field.absorb_left(s).filter(|_| !t.blocks_sight)
-    })
-    .map(|(at, ter, left)| Absorb {
-        name: ter.name.clone(),
-        at,
-        left,
-        chance,
-        person: None,
-        full: false,
-    });
-    let body = person_in_the_way(field, attacker, target, bystanders, chance);
-    match (ground, body) {
-        (Some(g), Some(b)) => Some(if b.left > g.left { b } else { g }),
-        (g, b) => g.or(b),
-    }
-}
-
-/// Someone beside `target` whom the line from `attacker` crosses: partial cover with its HP
-/// (the one with the most HP, when there are several).
-fn person_in_the_way(
-    field: &Field,
-    attacker: &Fighter,
-    target: &Fighter,
-    bystanders: &[Fighter],
-    chance: u32,
-) -> Option<Absorb> {
-    let standing = |s: Square| {
-        bystanders.iter().find(|f| {
-            f.id != attacker.id
-                && f.id != target.id
-                && !f.defeated()
-                && f.position
-                    .is_some_and(|p| footprint(p, f.size.squares).contains(&s))
-        })
-    };
-    let (at, _, left) = cover_feature(field, attacker, target, |s, _| {
-        standing(s).map(|f| f.life.current)
-    })?;
-    let who = standing(at)?;
-    Some(Absorb {
-        name: who.identity.name.clone(),
-        at,
-        left,
-        chance,
-        person: Some(who.id),
-        full: false,
-    })
-}
-
 /// Why a jutsu aimed at an ally rolls nothing: it heals.
 pub const HEALING: &str = "an ally takes the jutsu as modifying healing";
 
@@ -638,20 +521,6 @@ pub fn sneak_chance(
     }
 }
 
-/// The damage the target takes from one landed hit of `wound`, partial cover included: with
-/// the cover's chance the obstruction takes what it has left and the rest goes through.
-pub fn landed_damage(wound: &Dist, absorb: Option<&Absorb>) -> Dist {
-    let Some(c) = absorb else {
-        return wound.map(|w| w.max(0));
-    };
-    let through = wound.map(|w| (w - c.left).max(0));
-    let p = f64::from(c.chance.min(100)) / 100.0;
-    let mut out = Dist::empty();
-    out.mix(&wound.map(|w| w.max(0)), 1.0 - p);
-    out.mix(&through, p);
-    out
-}
-
 /// The chance that an attack lands on this target answering `choice`: the roll beats or ties
 /// the defense (or as the tie rule says), concealment aside; for a sneak attack not yet rolled,
 /// the mixture of a won and a lost contest.
@@ -734,81 +603,6 @@ pub fn roll_sneak(
         won,
     });
     won
-}
-
-/// A percentile roll (1d100), for miss chances and partial cover.
-pub fn roll_percent(dice: &mut DiceSource, what: &str) -> i64 {
-    let mut s = RollSpec::new(RollKind::Amount(what.into()));
-    s.base = Some(BaseDie {
-        sides: 100,
-        rolls: 1,
-        critical_target: None,
-        botch_range: 0,
-        botch_penalty: 0,
-        penalization: None,
-        exploding: false,
-    });
-    roll(&s, dice).total
-}
-
-/// Concealment after a hit: rolls the miss chance and logs it; true when the attack misses.
-pub fn roll_concealment(
-    dice: &mut DiceSource,
-    target: CombatantId,
-    chance: u32,
-    source: &str,
-    log: &mut EventLog,
-) -> bool {
-    let r = roll_percent(dice, "Concealment");
-    let missed = r <= i64::from(chance);
-    log.push(BattleEvent::MissChanceRolled {
-        target,
-        chance,
-        source: source.into(),
-        roll: r,
-        missed,
-    });
-    missed
-}
-
-/// Cover on a landed hit of `damage`: rolls whether partial cover is hit (full cover always
-/// is, with no roll); if it is, it absorbs what it has left (terrain wears down in `wear`,
-/// broken at 0; a person's HP is the caller's to take) and the rest goes through. Returns the
-/// damage the target takes.
-pub fn absorb_hit(
-    dice: &mut DiceSource,
-    wear: &mut BTreeMap<Square, i64>,
-    target: CombatantId,
-    cover: &Absorb,
-    damage: i64,
-    log: &mut EventLog,
-) -> i64 {
-    let r = if cover.full {
-        0
-    } else {
-        roll_percent(dice, "Partial cover")
-    };
-    let (absorbed, left) = if r <= i64::from(cover.chance) {
-        let absorbed = damage.clamp(0, cover.left);
-        if cover.person.is_none() {
-            *wear.entry(cover.at).or_insert(0) += absorbed;
-        }
-        (absorbed, cover.left - absorbed)
-    } else {
-        (0, cover.left)
-    };
-    log.push(BattleEvent::CoverRolled {
-        target,
-        cover: cover.name.clone(),
-        at: cover.at,
-        chance: cover.chance,
-        roll: r,
-        absorbed,
-        left,
-        person: cover.person,
-        full: cover.full,
-    });
-    damage - absorbed
 }
 
 /// Where a push of `steps` squares straight away from `from` takes a target at `at`: it stops
@@ -955,166 +749,6 @@ pub fn slam_damage(data: &ShinobiData, attacker: &Fighter, a: &AttackDef) -> (i6
         attacker.attributes.get(stat).max(0),
         format!("{} {}", data.stat_name(stat), attacker.attributes.get(stat)),
     )
-}
-
-/// Why `me` cannot counter `attacker` with `id` now, or the counter.
-pub fn check_counter<'d>(
-    data: &'d ShinobiData,
-    me: &Fighter,
-    attacker: &Fighter,
-    id: &str,
-) -> Result<&'d CounterDef, String> {
-    let c = data
-        .counter(id)
-        .ok_or_else(|| "no such counter jutsu".to_string())?;
-    if !data
-        .ninja(&me.identity.archetype)
-        .is_some_and(|n| n.counters.iter().any(|k| k == id))
-    {
-        return Err("it does not know that counter".into());
-    }
-    if me.actions.usable() < c.ap {
-        return Err(format!(
-            "it needs {} AP and has {}",
-            c.ap,
-            me.actions.usable()
-        ));
-    }
-    if me.ki.current < c.chakra {
-        return Err(format!(
-            "it needs {} chakra and has {}",
-            c.chakra, me.ki.current
-        ));
-    }
-    if c.weapon && !has_weapon(data, me) {
-        return Err("it needs a weapon".into());
-    }
-    let reach = match c.reach {
-        crate::ruleset::Reach::Melee => Some(me.size.melee_range),
-        crate::ruleset::Reach::Within(n) => Some(n),
-        crate::ruleset::Reach::Any => None,
-    };
-    if let (Some(r), Some(d)) = (reach, me.distance_to(attacker))
-        && d > r
-    {
-        return Err(format!("the attacker is {d} squares away; it reaches {r}"));
-    }
-    Ok(c)
-}
-
-/// The counters `me` could cast against `attacker` now.
-pub fn counters_now<'d>(
-    data: &'d ShinobiData,
-    me: &Fighter,
-    attacker: &Fighter,
-) -> Vec<&'d CounterDef> {
-    data.ninja(&me.identity.archetype)
-        .map(|n| n.counters.as_slice())
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|id| check_counter(data, me, attacker, id).ok())
-        .collect()
-}
-
-/// A computer-controlled defender's counter: the first it can cast, but only once its own turn
-/// this round is over (held AP are otherwise wasted; before its turn they are its turn's AP).
-pub fn policy_counter(
-    data: &ShinobiData,
-    turn: &crate::battle::state::TurnOrder,
-    me: &Fighter,
-    attacker: &Fighter,
-) -> Option<String> {
-    let done = turn
-        .order
-        .iter()
-        .position(|id| *id == me.id)
-        .is_some_and(|i| i < turn.index);
-    if !done || me.controller.exploits == crate::battle::components::ExploitPolicy::Never {
-        return None;
-    }
-    counters_now(data, me, attacker)
-        .first()
-        .map(|c| c.id.clone())
-}
-
-/// Casts a counter with a defense: its AP are spent now; its chakra when the defense is rolled
-/// ([`pay_counter`]), so the defense is rolled with the chakra the defender had when it chose
-/// (Deflect's half-chakra line).
-pub fn cast_counter(f: &mut FighterQueryItem, c: &CounterDef, log: &mut EventLog) {
-    log.push(BattleEvent::CounterCast {
-        who: *f.id,
-        counter: c.name.clone(),
-    });
-    spend_ap(f, c.ap, &c.name, log);
-}
-
-/// Pays a cast counter's chakra, whether the defense evaded or not.
-pub fn pay_counter(f: &mut FighterQueryItem, c: &CounterDef, log: &mut EventLog) {
-    if c.chakra > 0 {
-        let from = f.ki.current;
-        f.ki.current -= c.chakra;
-        log.push(BattleEvent::PoolChanged {
-            who: *f.id,
-            pool: crate::battle::event::Pool::Chakra,
-            from,
-            to: f.ki.current,
-            reason: format!("{} costs {}", c.name, c.chakra),
-        });
-    }
-}
-
-/// A counter's damage: its stats plus its bonus.
-pub fn counter_damage(me: &Fighter, c: &CounterDef) -> i64 {
-    c.damage
-        .iter()
-        .map(|s| me.attributes.get(s))
-        .sum::<i64>()
-        .saturating_add(c.damage_bonus)
-        .max(0)
-}
-
-/// The attacker's answer to a counter: its best defense (the highest bonus; one d20 each).
-pub fn counter_defense(data: &ShinobiData, field: &Field, attacker: &Fighter) -> RollSpec {
-    offered(data, field, attacker)
-        .into_iter()
-        .map(|k| defense_roll(data, attacker, k, false, false, false))
-        .max_by_key(|s| s.modifiers.iter().map(|m| m.value).sum::<i64>())
-        .unwrap_or_else(|| base(data, RollKind::Dodge))
-}
-
-/// The exact chance that a defense `defense` beats the attack roll `strike` and the counter
-/// then hits the attacker's `counter_defense` with the kept roll (the countering character
-/// wins ties, as attackers do here).
-pub fn counter_chance(
-    data: &ShinobiData,
-    strike: &RollSpec,
-    defense: &RollSpec,
-    counter_defense: &RollSpec,
-) -> f64 {
-    let (s, d, c) = (
-        distribution(strike),
-        distribution(defense),
-        distribution(counter_defense),
-    );
-    let attacker_ties = data.combat.ties == crate::ruleset::shinobi::TieWinner::Attacker;
-    let mut p = 0.0;
-    for (i, pd) in d.p.iter().enumerate() {
-        let v = d.offset + i as i64;
-        // The defense evades when it beats the attack (ties as the ruleset says)…
-        let evades = if attacker_ties {
-            s.cdf(v - 1)
-        } else {
-            s.cdf(v)
-        };
-        // …and the counter hits when the kept roll beats or ties the attacker's defense.
-        let lands = if attacker_ties {
-            c.cdf(v)
-        } else {
-            c.cdf(v - 1)
-        };
-        p += pd * evades * lands;
-    }
-    p
 }
 
 /// Opportunity attacks: the opponent's reach must have been entered during this move and is
