@@ -331,3 +331,25 @@ pub fn gridclash_in(data: &std::path::Path, args: &[&str]) -> std::process::Outp
         .output()
         .expect("gridclash runs")
 }
+
+/// The error of loading shipped ruleset `id` with `edit` applied to each of its files (given
+/// the file's name and text): how the broken-data tests check that a mistake is refused with
+/// its file, line and field. Panics if the edited ruleset loads.
+pub fn load_error_of_edited(id: &str, edit: impl Fn(&str, String) -> String) -> String {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for entry in std::fs::read_dir(rules_root().join(id)).expect("shipped ruleset") {
+        let path = entry.expect("a directory entry").path();
+        if !path.is_file() {
+            continue;
+        }
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let text = std::fs::read_to_string(&path).expect("shipped file");
+        std::fs::write(dir.path().join(&name), edit(&name, text)).expect("written");
+    }
+    Rules::load(dir.path())
+        .expect_err("the edited ruleset is refused")
+        .to_string()
+}

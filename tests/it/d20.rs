@@ -13,7 +13,7 @@ use gridclash::battle::family::d20;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};
 use gridclash::dice::{BaseDie, DiceSource, RollKind, RollSpec, distribution, roll};
 use gridclash::ruleset::d20::{CriticalRule, D20Data, EffectTable};
-use gridclash::ruleset::{Rules, rules_root};
+use gridclash::ruleset::Rules;
 
 use crate::common::{Arena, ruleset};
 use crate::common::{assert_contains, lines, run};
@@ -958,34 +958,25 @@ fn d20_ai_beats_random_play_ninety_percent_over_200_battles() {
 fn d20_broken_files_name_file_line_and_field() {
     // A typo in an attack id, an unknown damage type, another family's terrain field and a
     // Skill Check on a stat d20.ron does not define are each refused with where they are.
-    let dir = std::env::temp_dir().join(format!("gridclash-d20-broken-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let src = rules_root().join("d20");
-    for f in ["ruleset.ron", "d20.ron", "roster.ron", "terrain.ron"] {
-        let text = std::fs::read_to_string(src.join(f)).expect("shipped file");
-        let text = match f {
-            "roster.ron" => text
-                .replace("\"bow_rapid\"]", "\"bow_rapd\"]")
-                .replace("{\"frag_grenade\": 2}", "{\"long_bow\": 2}"),
-            "d20.ron" => text
-                .replace("damage_type: \"CD\",", "damage_type: \"XD\",")
-                .replace("blast: Some((radius: 4, save_dc: 15)),", "")
-                .replace("single_step: 1,", "single_step: 12,")
-                .replace("squares: 1,\n    )),", "squares: 9,\n    )),")
-                .replace("swift_actions: 1,", "swift_actions: 0,")
-                .replace(
-                    "prone: Some((shots: 4, melee: 4)),",
-                    "prone: Some((shots: 4, melee: 40)),",
-                ),
-            "terrain.ron" => text
-                .replace("concealment_bonus: 4,", "concealment: 40,")
-                .replace("stat: \"STR\", target: 20", "stat: \"BRAWN\", target: 20"),
-            _ => text,
-        };
-        std::fs::write(dir.join(f), text).expect("written");
-    }
-    let err = Rules::load(&dir).expect_err("broken").to_string();
-    std::fs::remove_dir_all(&dir).ok();
+    let err = crate::common::load_error_of_edited("d20", |f, text| match f {
+        "roster.ron" => text
+            .replace("\"bow_rapid\"]", "\"bow_rapd\"]")
+            .replace("{\"frag_grenade\": 2}", "{\"long_bow\": 2}"),
+        "d20.ron" => text
+            .replace("damage_type: \"CD\",", "damage_type: \"XD\",")
+            .replace("blast: Some((radius: 4, save_dc: 15)),", "")
+            .replace("single_step: 1,", "single_step: 12,")
+            .replace("squares: 1,\n    )),", "squares: 9,\n    )),")
+            .replace("swift_actions: 1,", "swift_actions: 0,")
+            .replace(
+                "prone: Some((shots: 4, melee: 4)),",
+                "prone: Some((shots: 4, melee: 40)),",
+            ),
+        "terrain.ron" => text
+            .replace("concealment_bonus: 4,", "concealment: 40,")
+            .replace("stat: \"STR\", target: 20", "stat: \"BRAWN\", target: 20"),
+        _ => text,
+    });
     for want in [
         "d20.ron:112:38: weapons[3].damage_type: unknown damage type `XD`",
         "weapons[6].blast: a grenade needs a `blast`",

@@ -14,7 +14,7 @@ use gridclash::battle::fighter::Fighter;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};
 use gridclash::dice::{DiceGroup, DiceSource, Dist, RollKind, RollSpec, distribution, roll};
 use gridclash::ruleset::digimon::{DigimonData, EffectKind};
-use gridclash::ruleset::{Rules, rules_root};
+use gridclash::ruleset::Rules;
 
 use crate::common::{Arena, ruleset};
 use crate::common::{assert_contains, stage};
@@ -1666,29 +1666,22 @@ fn digimon_broken_files_name_file_line_and_field() {
     // An unknown attack, a Clash action with an effect, an unknown size, an unknown stage,
     // another family's terrain field and a Skill Check with an unknown stat and an unknown
     // terrain to become are each refused with where they are.
-    let dir = std::env::temp_dir().join(format!("gridclash-digimon-broken-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let src = rules_root().join("digimon");
-    for f in ["ruleset.ron", "digimon.ron", "roster.ron", "terrain.ron"] {
-        let text = std::fs::read_to_string(src.join(f)).expect("shipped file");
-        let text = match f {
-            "roster.ron" => text
-                .replace("\"pepper_breath\"]", "\"pepper_breth\"]")
-                .replace("stage: \"Champion\", role: \"Champion tyrant\"", "stage: \"Armor\", role: \"Champion tyrant\"")
-                .replace("size: \"Tiny\"", "size: \"Titanic\""),
-            "digimon.ron" => text.replace(
-                "damage: false, complex: true, clash: Some(Pin)",
-                "damage: false, complex: true, effect: Some(Stun), clash: Some(Pin)",
-            ),
-            "terrain.ron" => text
-                .replace("difficult: true,\n            description: \"Difficult Terrain: a move that enters it is a Complex Action (both of your Simple Actions).\",\n        ),\n        (\n            id: \"water\"", "concealment: 40,\n            description: \"x\",\n        ),\n        (\n            id: \"water\"")
-                .replace("stat: \"BODY\", target: 16, becomes: \"open\"", "stat: \"BRAWN\", target: 16, becomes: \"lava\""),
-            _ => text,
-        };
-        std::fs::write(dir.join(f), text).expect("written");
+    let err = crate::common::load_error_of_edited("digimon", |f, text| {
+        match f {
+        "roster.ron" => text
+            .replace("\"pepper_breath\"]", "\"pepper_breth\"]")
+            .replace("stage: \"Champion\", role: \"Champion tyrant\"", "stage: \"Armor\", role: \"Champion tyrant\"")
+            .replace("size: \"Tiny\"", "size: \"Titanic\""),
+        "digimon.ron" => text.replace(
+            "damage: false, complex: true, clash: Some(Pin)",
+            "damage: false, complex: true, effect: Some(Stun), clash: Some(Pin)",
+        ),
+        "terrain.ron" => text
+            .replace("difficult: true,\n            description: \"Difficult Terrain: a move that enters it is a Complex Action (both of your Simple Actions).\",\n        ),\n        (\n            id: \"water\"", "concealment: 40,\n            description: \"x\",\n        ),\n        (\n            id: \"water\"")
+            .replace("stat: \"BODY\", target: 16, becomes: \"open\"", "stat: \"BRAWN\", target: 16, becomes: \"lava\""),
+        _ => text,
     }
-    let err = Rules::load(&dir).expect_err("broken").to_string();
-    std::fs::remove_dir_all(&dir).ok();
+    });
     for want in [
         "roster.ron",
         "unknown attack `pepper_breth`",

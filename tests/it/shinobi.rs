@@ -290,29 +290,11 @@ fn shinobi_deflect_needs_a_free_hand() {
 
 #[test]
 fn shinobi_weapons_unlisted_or_with_three_hands_are_refused_with_file_and_field() {
-    let dir = std::env::temp_dir().join(format!("gridclash-shinobi-hands-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let src = gridclash::ruleset::rules_root().join("shinobi");
-    for f in [
-        "ruleset.ron",
-        "shinobi.ron",
-        "roster.ron",
-        "terrain.ron",
-        "glossary.ron",
-        "points.ron",
-    ] {
-        let text = std::fs::read_to_string(src.join(f)).expect("shipped file");
-        let text = match f {
-            "roster.ron" => text.replace("weapon: \"Great Axe\"", "weapon: \"Halberd\""),
-            "shinobi.ron" => {
-                text.replace("(name: \"Kunai\", hands: 1)", "(name: \"Kunai\", hands: 3)")
-            }
-            _ => text,
-        };
-        std::fs::write(dir.join(f), text).expect("written");
-    }
-    let err = Rules::load(&dir).expect_err("broken").to_string();
-    std::fs::remove_dir_all(&dir).ok();
+    let err = crate::common::load_error_of_edited("shinobi", |f, text| match f {
+        "roster.ron" => text.replace("weapon: \"Great Axe\"", "weapon: \"Halberd\""),
+        "shinobi.ron" => text.replace("(name: \"Kunai\", hands: 1)", "(name: \"Kunai\", hands: 3)"),
+        _ => text,
+    });
     for want in [
         "weapons[1].hands: a weapon takes 1 or 2 hands, not 3",
         "roster.ron",
@@ -1767,27 +1749,18 @@ fn shinobi_broken_full_cover_leaves_rubble_that_blocks_nothing() {
 
 #[test]
 fn shinobi_breaks_into_must_name_another_terrain_and_need_absorb() {
-    let dir = std::env::temp_dir().join(format!("gridclash-shinobi-breaks-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let src = gridclash::ruleset::rules_root().join("shinobi");
-    for f in std::fs::read_dir(&src).expect("shipped rules") {
-        let f = f.expect("entry").path();
-        let text = std::fs::read_to_string(&f).expect("shipped file");
-        let name = f.file_name().expect("a file").to_owned();
-        let text = if name == "terrain.ron" {
-            text.replacen("breaks_into: \"rubble\"", "breaks_into: \"gravel\"", 1)
-                .replacen(
-                    "blocks_sight: false,\n            description: \"Nothing in the way.\"",
-                    "blocks_sight: false,\n            breaks_into: \"rubble\",\n            description: \"Nothing in the way.\"",
-                    1,
-                )
-        } else {
-            text
-        };
-        std::fs::write(dir.join(name), text).expect("written");
+    let err = crate::common::load_error_of_edited("shinobi", |f, text| {
+        match f {
+        "terrain.ron" => text
+            .replacen("breaks_into: \"rubble\"", "breaks_into: \"gravel\"", 1)
+            .replacen(
+                "blocks_sight: false,\n            description: \"Nothing in the way.\"",
+                "blocks_sight: false,\n            breaks_into: \"rubble\",\n            description: \"Nothing in the way.\"",
+                1,
+            ),
+        _ => text,
     }
-    let err = Rules::load(&dir).expect_err("broken").to_string();
-    std::fs::remove_dir_all(&dir).ok();
+    });
     for want in [
         "terrain.ron",
         "types[0].breaks_into: only cover that absorbs damage (`absorb`) breaks",
