@@ -12,8 +12,8 @@ use gridclash::battle::event::BattleEvent;
 use gridclash::battle::family::d20;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};
 use gridclash::dice::{BaseDie, DiceSource, RollKind, RollSpec, distribution, roll};
-use gridclash::ruleset::d20::{CriticalRule, D20Data, EffectTable};
 use gridclash::ruleset::Rules;
+use gridclash::ruleset::d20::{CriticalRule, D20Data, EffectTable};
 
 use crate::common::{Arena, ruleset};
 use crate::common::{assert_contains, lines, run};

@@ -13,8 +13,8 @@ use gridclash::battle::family::skill;
 use gridclash::battle::fighter::Fighter;
 use gridclash::battle::setup::{BattleSetup, UnitSetup};
 use gridclash::dice::{DiceGroup, DiceSource, Dist, RollKind, RollSpec, distribution, roll};
-use gridclash::ruleset::digimon::{DigimonData, EffectKind};
 use gridclash::ruleset::Rules;
+use gridclash::ruleset::digimon::{DigimonData, EffectKind};
 
 use crate::common::{Arena, ruleset};
 use crate::common::{assert_contains, stage};
