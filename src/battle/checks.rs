@@ -11,15 +11,7 @@ use crate::ruleset::{ConditionKind, ConditionRule, Rules};
 /// bonuses"; it cannot crit (a natural `critical_at` is Steady Momentum instead).
 pub fn steadfast_spec(rules: &Rules) -> RollSpec {
     let mut s = RollSpec::new(RollKind::Steadfast);
-    s.base = Some(BaseDie {
-        sides: rules.dice.steadfast.die,
-        rolls: 1,
-        critical_target: None,
-        botch_range: 0,
-        botch_penalty: 0,
-        penalization: None,
-        exploding: false,
-    });
+    s.base = Some(BaseDie::plain(rules.dice.steadfast.die));
     s
 }
 
@@ -121,15 +113,7 @@ pub fn skill_spec(rules: &Rules, f: &Fighter, skill: &str) -> Option<RollSpec> {
 /// [`initiative_spec`](super::family::Family::initiative_spec) hook.
 pub fn initiative_roll(rules: &Rules, f: &Fighter, label: String) -> RollSpec {
     let mut s = RollSpec::new(RollKind::Initiative);
-    s.base = Some(BaseDie {
-        sides: rules.dice.base_die,
-        rolls: 1,
-        critical_target: None,
-        botch_range: 0,
-        botch_penalty: 0,
-        penalization: None,
-        exploding: false,
-    });
+    s.base = Some(BaseDie::plain(rules.dice.base_die));
     s.add(label, f.derived(rules).initiative);
     s
 }
@@ -145,15 +129,7 @@ pub fn initiative_label(rules: &Rules) -> String {
 /// A bare die roll for a tie-break.
 pub fn rolloff_spec(rules: &Rules) -> RollSpec {
     let mut s = RollSpec::new(RollKind::Amount("Roll-off".into()));
-    s.base = Some(BaseDie {
-        sides: rules.actions.initiative_rolloff_die,
-        rolls: 1,
-        critical_target: None,
-        botch_range: 0,
-        botch_penalty: 0,
-        penalization: None,
-        exploding: false,
-    });
+    s.base = Some(BaseDie::plain(rules.actions.initiative_rolloff_die));
     s
 }
 

@@ -718,6 +718,32 @@ pub struct TargetContext {
 }
 
 impl TargetContext {
+    /// A target with its attack roll and its answers and nothing more (no automatic hit,
+    /// cover, concealment, sneak contest, knockback…): each family adds what its rules put on
+    /// a target with struct update syntax.
+    pub fn new(
+        id: CombatantId,
+        distance: Option<u32>,
+        strike: RollSpec,
+        defenses: Vec<(DefenseChoice, RollSpec)>,
+    ) -> Self {
+        Self {
+            id,
+            distance,
+            strike,
+            defenses,
+            automatic_hit: None,
+            cover: None,
+            miss_chance: None,
+            absorb: None,
+            sneak: None,
+            knockback: None,
+            difficulty: None,
+            damage_less: None,
+            blast: None,
+        }
+    }
+
     /// The roll of a defense; an answer this target does not have reads as its default.
     pub fn defense(&self, choice: DefenseChoice) -> &RollSpec {
         self.defenses
@@ -818,22 +844,17 @@ pub fn default_assemble(
         targets: targets
             .iter()
             .map(|t| TargetContext {
-                id: t.id,
-                distance: attacker.distance_to(t),
-                strike: strike_spec_against(rules, field, attacker, decl, t),
-                defenses: super::reflect::defenses(rules, t, &decl.attack_type.id)
-                    .into_iter()
-                    .map(|c| (c, defense_spec(rules, field, t, attacker, decl, c)))
-                    .collect(),
                 automatic_hit: automatic_hit(attacker),
                 cover: cover_against(rules, field, attacker, t, &decl.profile.targeting),
-                miss_chance: None,
-                absorb: None,
-                sneak: None,
-                knockback: None,
-                difficulty: None,
-                damage_less: None,
-                blast: None,
+                ..TargetContext::new(
+                    t.id,
+                    attacker.distance_to(t),
+                    strike_spec_against(rules, field, attacker, decl, t),
+                    super::reflect::defenses(rules, t, &decl.attack_type.id)
+                        .into_iter()
+                        .map(|c| (c, defense_spec(rules, field, t, attacker, decl, c)))
+                        .collect(),
+                )
             })
             .collect(),
         wound: wound_spec(rules, field, attacker, decl, single),

@@ -98,6 +98,22 @@ pub struct BaseDie {
     pub exploding: bool,
 }
 
+impl BaseDie {
+    /// One roll of a `sides`-sided die that cannot crit, botch or explode: the plain die of a
+    /// percentile, a Steadfast roll or the ninja chapter's d20.
+    pub fn plain(sides: u32) -> Self {
+        Self {
+            sides,
+            rolls: 1,
+            critical_target: None,
+            botch_range: 0,
+            botch_penalty: 0,
+            penalization: None,
+            exploding: false,
+        }
+    }
+}
+
 /// The most extra dice one exploding roll adds (a guard against a scripted die that always
 /// shows its maximum; the chance of reaching it with a fair d20 is 20^-64).
 /// Everything about a [`BaseDie`] that decides its distribution, labels left out: sides,

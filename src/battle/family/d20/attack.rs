@@ -81,11 +81,11 @@ pub fn assemble(
                 let difficulty = difficulty_spec(d, field, attacker, t, w);
                 let mut bonus: Vec<_> = difficulty.modifiers.iter().skip(1).cloned().collect();
                 bonus.extend(prone_in_melee(d, t, w));
-                TargetContext {
-                    id: t.id,
-                    distance: attacker.distance_to(t),
+                let mut tc = TargetContext::new(
+                    t.id,
+                    attacker.distance_to(t),
                     strike,
-                    defenses: offered(d, t, a, distance)
+                    offered(d, t, a, distance)
                         .into_iter()
                         .map(|c| {
                             let spec = match c {
@@ -108,16 +108,9 @@ pub fn assemble(
                             (c, spec)
                         })
                         .collect(),
-                    automatic_hit: None,
-                    cover: None,
-                    miss_chance: None,
-                    absorb: None,
-                    sneak: None,
-                    knockback: None,
-                    difficulty: Some(difficulty),
-                    damage_less: None,
-                    blast: None,
-                }
+                );
+                tc.difficulty = Some(difficulty);
+                tc
             })
             .collect(),
         wound: effect_spec(d, attacker, a, at),
@@ -150,18 +143,7 @@ pub(super) fn assemble_throw(
         targets: targets
             .iter()
             .map(|t| TargetContext {
-                id: t.id,
-                distance: attacker.distance_to(t),
-                strike: strike.clone(),
-                defenses: Vec::new(),
-                automatic_hit: None,
-                cover: None,
-                miss_chance: None,
-                absorb: None,
-                sneak: None,
-                knockback: None,
                 difficulty: Some(difficulty.clone()),
-                damage_less: None,
                 blast: Some(crate::battle::family::d20::grenade::catch_chance(
                     d,
                     g,
@@ -171,6 +153,7 @@ pub(super) fn assemble_throw(
                     (aim, dc),
                     t,
                 )),
+                ..TargetContext::new(t.id, attacker.distance_to(t), strike.clone(), Vec::new())
             })
             .collect(),
         wound: effect_spec(d, attacker, g.attack, 0),

@@ -304,23 +304,18 @@ pub fn assemble(
             .iter()
             .zip(strikes)
             .map(|(t, strike)| TargetContext {
-                id: t.id,
-                distance: attacker.distance_to(t),
-                strike,
-                defenses: vec![(DefenseChoice::Dodge, defense_spec(d, t))],
                 automatic_hit: if helps(a) {
                     Some("a helping effect: allies do not roll Dodge")
                 } else {
                     crate::battle::family::digimon::hold::no_dodge(a, t)
                 },
                 damage_less: crate::battle::family::digimon::hold::outside_penalty(attacker, t),
-                blast: None,
-                cover: None,
-                miss_chance: None,
-                absorb: None,
-                sneak: None,
-                knockback: None,
-                difficulty: None,
+                ..TargetContext::new(
+                    t.id,
+                    attacker.distance_to(t),
+                    strike,
+                    vec![(DefenseChoice::Dodge, defense_spec(d, t))],
+                )
             })
             .collect(),
         wound: wound_spec(d, attacker, a),

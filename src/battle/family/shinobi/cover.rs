@@ -150,15 +150,7 @@ pub fn landed_damage(wound: &Dist, absorb: Option<&Absorb>) -> Dist {
 /// A percentile roll (1d100), for miss chances and partial cover.
 pub fn roll_percent(dice: &mut DiceSource, what: &str) -> i64 {
     let mut s = RollSpec::new(RollKind::Amount(what.into()));
-    s.base = Some(BaseDie {
-        sides: 100,
-        rolls: 1,
-        critical_target: None,
-        botch_range: 0,
-        botch_penalty: 0,
-        penalization: None,
-        exploding: false,
-    });
+    s.base = Some(BaseDie::plain(100));
     roll(&s, dice).total
 }
 

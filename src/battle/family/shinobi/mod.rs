@@ -208,15 +208,7 @@ pub fn spend_ap(f: &mut FighterQueryItem, n: u32, what: &str, log: &mut EventLog
 /// A bare d20 (or the ruleset's die): no criticals or botches in this chapter.
 pub(crate) fn base(data: &ShinobiData, kind: RollKind) -> RollSpec {
     let mut s = RollSpec::new(kind);
-    s.base = Some(BaseDie {
-        sides: data.combat.die,
-        rolls: 1,
-        critical_target: None,
-        botch_range: 0,
-        botch_penalty: 0,
-        penalization: None,
-        exploding: false,
-    });
+    s.base = Some(BaseDie::plain(data.combat.die));
     s
 }
 
@@ -447,37 +439,28 @@ pub fn assemble(
             .map(|t| {
                 if healed(t) {
                     TargetContext {
-                        id: t.id,
-                        distance: attacker.distance_to(t),
-                        strike: strike.clone(),
-                        defenses: defenses(t, false),
                         automatic_hit: Some(HEALING),
-                        cover: None,
-                        miss_chance: None,
-                        absorb: None,
-                        sneak: None,
-                        knockback: None,
-                        difficulty: None,
-                        damage_less: None,
-                        blast: None,
+                        ..TargetContext::new(
+                            t.id,
+                            attacker.distance_to(t),
+                            strike.clone(),
+                            defenses(t, false),
+                        )
                     }
                 } else {
                     TargetContext {
-                        id: t.id,
-                        distance: attacker.distance_to(t),
-                        strike: strike.clone(),
-                        defenses: defenses(t, decl.sneak_won.contains(&t.id)),
-                        automatic_hit: None,
-                        cover: None,
                         miss_chance: miss_chance(data, field, attacker, t),
                         absorb: absorb_against(data, field, attacker, t, a, decl.bystanders),
                         sneak: decl
                             .sneak
                             .then(|| (sneak_chance(data, attacker, t, a), defenses(t, true))),
                         knockback: knockback(data, field, attacker, t, targets, decl.bystanders, a),
-                        difficulty: None,
-                        damage_less: None,
-                        blast: None,
+                        ..TargetContext::new(
+                            t.id,
+                            attacker.distance_to(t),
+                            strike.clone(),
+                            defenses(t, decl.sneak_won.contains(&t.id)),
+                        )
                     }
                 }
             })

@@ -308,22 +308,16 @@ pub fn assemble(
         targets: targets
             .iter()
             .map(|t| TargetContext {
-                id: t.id,
-                distance: attacker.distance_to(t),
-                strike: RollSpec::new(RollKind::Strike),
-                defenses: vec![
-                    (DefenseChoice::Dodge, RollSpec::new(RollKind::Dodge)),
-                    (DefenseChoice::Parry, RollSpec::new(RollKind::Parry)),
-                ],
                 automatic_hit: Some(NO_ROLL),
-                cover: None,
-                miss_chance: None,
-                absorb: None,
-                sneak: None,
-                knockback: None,
-                difficulty: None,
-                damage_less: None,
-                blast: None,
+                ..TargetContext::new(
+                    t.id,
+                    attacker.distance_to(t),
+                    RollSpec::new(RollKind::Strike),
+                    vec![
+                        (DefenseChoice::Dodge, RollSpec::new(RollKind::Dodge)),
+                        (DefenseChoice::Parry, RollSpec::new(RollKind::Parry)),
+                    ],
+                )
             })
             .collect(),
         wound: wound_spec(data, attacker, decl, single),
