@@ -253,6 +253,9 @@ pub fn check_state(battle: &mut Battle) -> Vec<Violation> {
     let turn = battle.turn().clone();
     let over = battle.outcome().is_some();
     let mut taken: BTreeMap<Square, CombatantId> = BTreeMap::new();
+    // A mover waiting on an answer mid-move may be passing an ally or leaping over anyone or
+    // anything (a jump): where it stands counts once the move ends.
+    let passing = battle.moving().map(|m| m.who);
     for f in &fighters {
         let name = &f.identity.name;
         if f.life.current > f.life.max {
@@ -277,7 +280,7 @@ pub fn check_state(battle: &mut Battle) -> Vec<Violation> {
                 ));
             }
         }
-        if let Some(at) = f.position {
+        if let Some(at) = f.position.filter(|_| passing != Some(f.id)) {
             for s in footprint(at, f.size.squares) {
                 if !bounds.contains(s) || field.cost(s).is_none() {
                     out.push(violation(

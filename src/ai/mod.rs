@@ -181,7 +181,7 @@ enum RandomOption {
 }
 
 /// Every option a random player might take for `who`: each legal attack, a move to each
-/// reachable square, standing up, ending a condition, curing poison, handing a shared turn to
+/// reachable square, a jump to each landing (the ninja chapter), standing up, ending a condition, curing poison, handing a shared turn to
 /// a partner (Digimon), a Skill Check on the ground beside it (Digimon, d20), dropping prone
 /// (d20), and ending the turn; with
 /// the move searches the moves' paths come from.
@@ -239,6 +239,20 @@ fn random_options(
             moves.push((boosted, reach));
         }
     }
+    // The ninja chapter's jumps, one a landing (none elsewhere).
+    let jumps: Vec<Command> = battle
+        .jump_options(who)
+        .into_values()
+        .map(|path| Command::Jump { who, path })
+        .collect();
+    let legal = battle.check_each(&jumps);
+    out.extend(
+        jumps
+            .into_iter()
+            .zip(legal)
+            .filter(|(_, ok)| ok.is_ok())
+            .map(|(cmd, _)| RandomOption::Ready(cmd)),
+    );
     out.push(RandomOption::Ready(Command::EndTurn { who }));
     (out, moves)
 }

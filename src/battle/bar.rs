@@ -15,6 +15,8 @@ pub struct Offers {
     pub power_up: bool,
     /// The sneak attack switch (the ninja chapter).
     pub sneak: bool,
+    /// Jumping, a second kind of move (the ninja chapter).
+    pub jump: bool,
     /// Deflect, and a counter riding on a defense (the ninja chapter).
     pub deflect: bool,
     /// The Parry key answers with a Block (the action-point families).
@@ -31,6 +33,7 @@ impl Default for Offers {
             boosted_move: true,
             power_up: true,
             sneak: false,
+            jump: false,
             deflect: false,
             parry_is_block: false,
             skill_ways: &[],

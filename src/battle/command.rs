@@ -116,6 +116,11 @@ pub enum Command {
         path: Vec<Square>,
         boosted: bool,
     },
+    /// The ninja chapter's jump (1 AP, a move): a straight leap along `path` (the squares
+    /// passed over, the landing last) of up to half the jumper's move from a standstill, its
+    /// whole move with a running start (a walked move just before it). It clears people, low
+    /// cover, water and drops, but nothing that blocks sight.
+    Jump { who: CombatantId, path: Vec<Square> },
     /// Answer an Exploit prompt: a Basic Attack against the mover (a Counter Action), or none.
     Exploit {
         who: CombatantId,
@@ -213,7 +218,7 @@ impl Command {
             _ => Vec::new(),
         };
         match self {
-            Self::Move { path, .. } => path.clone(),
+            Self::Move { path, .. } | Self::Jump { path, .. } => path.clone(),
             Self::UseSkill { at, .. } => vec![*at],
             Self::Attack(o) => of_order(o),
             Self::Exploit { order: Some(o), .. } => of_order(o),
@@ -234,6 +239,7 @@ impl Command {
             | Self::ConvertAction { who }
             | Self::EndTurn { who }
             | Self::Move { who, .. }
+            | Self::Jump { who, .. }
             | Self::Exploit { who, .. }
             | Self::PowerUp { who }
             | Self::EnergyCharge { who, .. }
@@ -490,6 +496,8 @@ pub enum RuleError {
     PathBlocked { at: Square, why: &'static str },
     #[error("the path costs {cost} but the Speed is {speed}")]
     PathTooLong { cost: u32, speed: u32 },
+    #[error("cannot jump {to}: {why}")]
+    BadJump { to: Square, why: String },
     #[error("cannot end a move on {at}: someone is there")]
     EndsOccupied { at: Square },
     #[error("an Exploit must be a Basic Attack that hits {0}")]
@@ -633,6 +641,7 @@ pub fn command_name(cmd: &Command) -> &'static str {
         Command::StandUp { .. } => "Stand Up",
         Command::CurePoison { .. } => "Cure Poison",
         Command::Move { .. } => "Move",
+        Command::Jump { .. } => "Jump",
         Command::Exploit { .. } => "Exploit",
         Command::PowerUp { .. } => "Power Up",
         Command::EnergyCharge { .. } => "Energy Charge",

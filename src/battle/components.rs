@@ -445,6 +445,13 @@ pub struct RoundLog {
     /// another's); trades buy more once they are gone.
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub swift_spent: u32,
+    /// The ninja chapter: the last thing done this turn was a walked move, so a jump now has a
+    /// running start (its whole move, not half).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ran: bool,
+    /// The ninja chapter: in mid air on a jump, until it lands ("One cannot Dodge in mid air").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub airborne: bool,
 }
 
 fn is_zero_u32(v: &u32) -> bool {

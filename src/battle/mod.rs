@@ -887,6 +887,9 @@ impl Battle {
             Command::Move { path, boosted, .. } => {
                 movement::check_move(&rules, &field, fighters, me, path, *boosted).map(|_| ())
             }
+            Command::Jump { path, .. } => {
+                movement::check_jump(&rules, &field, fighters, me, path).map(|_| ())
+            }
             Command::PowerUp { .. } => recovery::check_power_up(&rules, me),
             Command::ArrogantDeclaration { .. } => {
                 arrogance::check_arrogant_declaration(&rules, fighters, me)

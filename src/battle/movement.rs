@@ -189,7 +189,59 @@ pub fn check_move(
     Ok(cost)
 }
 
-/// `Move`: spend the Action (and the Ki for Boosted Speed) and start walking the path.
+/// How far a jump of `me` may reach now, in squares, with the words that say why; `None`
+/// where the ruleset has no jumps.
+pub fn jump_reach(rules: &Rules, me: &Fighter) -> Option<(u32, String)> {
+    use super::family::shinobi::jump;
+    super::family::of(rules).jumps().then(|| {
+        let mv = speed(rules, me, false);
+        (jump::reach(me, mv), jump::reach_words(me, mv))
+    })
+}
+
+/// Checks a jump (the ninja chapter) along `path`: the move's cost and limits as a walk's,
+/// then the leap itself ([`super::family::shinobi::jump::check`]). Returns the squares covered.
+pub fn check_jump(
+    rules: &Rules,
+    field: &Field,
+    fighters: &[Fighter],
+    me: &Fighter,
+    path: &[Square],
+) -> Result<u32, RuleError> {
+    if me.defeated() {
+        return Err(RuleError::Defeated(me.id));
+    }
+    let Some((reach, words)) = jump_reach(rules, me) else {
+        return Err(RuleError::NotInRuleset {
+            what: "jumping",
+            ruleset: rules.manifest.id.clone(),
+        });
+    };
+    super::family::of(rules).check_move_cost(me, move_ap(rules, field, &[]))?;
+    if me.round.moves >= rules.actions.moves_per_round {
+        return Err(RuleError::MoveLimit {
+            limit: rules.actions.moves_per_round,
+        });
+    }
+    super::family::shinobi::jump::check(field, fighters, me, path, reach, || words)
+}
+
+/// Every square `me` could land on with a jump now, with the path to it; empty where the
+/// ruleset has no jumps or no move is left.
+pub fn jump_landings(
+    rules: &Rules,
+    field: &Field,
+    fighters: &[Fighter],
+    me: &Fighter,
+) -> BTreeMap<Square, Vec<Square>> {
+    let Some((reach, _)) = jump_reach(rules, me) else {
+        return BTreeMap::new();
+    };
+    super::family::shinobi::jump::landings(field, fighters, me, reach)
+}
+
+/// `Move` and `Jump`: spend the Action (and the Ki for Boosted Speed) and start walking the
+/// path (or leaping along it).
 pub fn declare_move(
     sys: RuleSys,
     ground: Res<Battleground>,
@@ -203,8 +255,10 @@ pub fn declare_move(
         mut q,
         ..
     } = sys;
-    let Some(Command::Move { who, path, boosted }) = pending.0.clone() else {
-        return;
+    let (who, path, boosted, jump) = match pending.0.clone() {
+        Some(Command::Move { who, path, boosted }) => (who, path, boosted, false),
+        Some(Command::Jump { who, path }) => (who, path, false, true),
+        _ => return,
     };
     pending.0 = None;
     progress.0 = true;
@@ -220,10 +274,22 @@ pub fn declare_move(
     } else {
         "a move"
     };
-    let free = is_free_step(rules, &ground.field(rules), &f.snapshot(), &path);
+    let free = !jump && is_free_step(rules, &ground.field(rules), &f.snapshot(), &path);
     let name = f.identity.name.clone();
     super::family::d20::dive::stand_up(who, &name, &mut f.encounter.prone, &mut log);
-    if free {
+    let family = super::family::of(rules);
+    if family.jumps() && f.round.ran == jump {
+        // The next jump has a running start only straight after a walked move.
+        f.round.ran = !jump;
+    }
+    if jump {
+        let need = move_ap(rules, &ground.field(rules), &[]);
+        if family.action_points().is_some() {
+            super::family::shinobi::spend_ap(&mut f, need, "a jump", &mut log);
+        } else {
+            family.pay_move(&mut f, need, "a jump", &mut log);
+        }
+    } else if free {
         f.round.stepped = true;
         log.push(BattleEvent::FreeAction {
             who,
@@ -250,6 +316,7 @@ pub fn declare_move(
         asked: Vec::new(),
         stopped: false,
         boosted,
+        jump,
     });
 }
 
@@ -294,6 +361,28 @@ pub fn advance_move(
             return;
         };
         let (Some(from), false, false) = (mover.position, m.stopped, mover.defeated()) else {
+            // A jump stopped in the air comes down where it was stopped, and falls by the
+            // height of where it started.
+            if m.jump
+                && let Some(mut f) = q.one_mut(m.who)
+            {
+                if f.round.airborne {
+                    f.round.airborne = false;
+                }
+                if let Some(at) = mover.position.filter(|at| *at != m.start)
+                    && m.stopped
+                    && !mover.defeated()
+                {
+                    let step = super::family::Step {
+                        rules,
+                        field: &field,
+                        mover,
+                        from: m.start,
+                        to: at,
+                    };
+                    super::family::of(rules).stepped(&step, &mut f, &mut dice.0, &mut log);
+                }
+            }
             finish_move(rules, &field, m, mover.size.squares, &mut log);
             moving.0 = None;
             return;
@@ -341,17 +430,26 @@ pub fn advance_move(
             all = q.snapshots();
             continue;
         }
+        // A jump passes over the squares before its last: only the landing touches the
+        // ground, and it falls by the height of where the jump started.
+        let landing = m.next + 1 == m.path.len();
         if let Some(mut f) = q.one_mut(m.who) {
             f.position.0 = Some(to);
-            // What the step does besides (the action-point families: a drop is a fall).
-            let step = super::family::Step {
-                rules,
-                field: &field,
-                mover,
-                from,
-                to,
-            };
-            family.stepped(&step, &mut f, &mut dice.0, &mut log);
+            let up = m.jump && !landing;
+            if f.round.airborne != up {
+                f.round.airborne = up;
+            }
+            if !m.jump || landing {
+                // What the step does besides (the action-point families: a drop is a fall).
+                let step = super::family::Step {
+                    rules,
+                    field: &field,
+                    mover,
+                    from: if m.jump { m.start } else { from },
+                    to,
+                };
+                family.stepped(&step, &mut f, &mut dice.0, &mut log);
+            }
         }
         drop(all);
         all = q.snapshots_after(m.who);
@@ -362,10 +460,15 @@ pub fn advance_move(
 
 fn finish_move(rules: &Rules, field: &Field, m: &MoveState, size: u32, log: &mut EventLog) {
     let taken: Vec<Square> = m.path[..m.next].to_vec();
-    let cost = taken
-        .iter()
-        .map(|s| step_cost(field, *s, size).unwrap_or(0))
-        .sum();
+    // A jump covers its squares without paying for their ground.
+    let cost = if m.jump {
+        taken.len() as u32
+    } else {
+        taken
+            .iter()
+            .map(|s| step_cost(field, *s, size).unwrap_or(0))
+            .sum()
+    };
     log.push(BattleEvent::Moved {
         who: m.who,
         path: taken,
@@ -373,6 +476,7 @@ fn finish_move(rules: &Rules, field: &Field, m: &MoveState, size: u32, log: &mut
         boosted: m.boosted,
         stopped: m.stopped,
         by_ap: super::family::of(rules).acts_in_points(),
+        jump: m.jump,
     });
 }
 

@@ -63,6 +63,31 @@ impl Battle {
         family::of(&self.rules).move_help(&self.rules, boosted)
     }
 
+    /// Where `who` could land with a jump now, each with its path (the squares passed over,
+    /// the landing last); empty where the ruleset has no jumps or `who` is not on the map.
+    pub fn jump_options(
+        &mut self,
+        who: super::components::CombatantId,
+    ) -> std::collections::BTreeMap<crate::grid::Square, Vec<crate::grid::Square>> {
+        let fighters = self.fighters_shared();
+        let Some(me) = fighters.iter().find(|f| f.id == who) else {
+            return Default::default();
+        };
+        let rules = self.rules.clone();
+        super::movement::jump_landings(&rules, &self.field(), &fighters, me)
+    }
+
+    /// What a jump of `who` means now, for the panel while one is chosen; `None` where the
+    /// ruleset has no jumps.
+    pub fn jump_help(&mut self, who: super::components::CombatantId) -> Option<String> {
+        let me = self.fighter(who)?;
+        let (_, reach) = super::movement::jump_reach(&self.rules, &me)?;
+        Some(format!(
+            "Jumping ({} AP, a move): click a lit square.\nA jump goes in a straight line: {reach}.\nIt clears people, crates, water and drops, never what blocks sight.\nRed path squares leave a reach the jump entered: an opportunity attack (a hit brings you down where you entered, with a fall from a roof).",
+            super::movement::move_ap(&self.rules, &self.field(), &[])
+        ))
+    }
+
     /// A defense's name as this ruleset's prompts offer it.
     pub fn answer_name(&self, choice: DefenseChoice) -> String {
         family::of(&self.rules).answer_name(&self.rules, choice)

@@ -292,6 +292,9 @@ pub struct MoveState {
     /// An Exploit dealt damage: the movement stops where it is.
     pub stopped: bool,
     pub boosted: bool,
+    /// A jump (the ninja chapter): the squares before the last are passed over, not stood on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub jump: bool,
 }
 
 /// A Combat Recovery waiting on the Exploits it provoked.

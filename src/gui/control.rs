@@ -558,6 +558,13 @@ fn command_active_unit(
             _ => Intent::Move { boosted: true },
         };
     }
+    // The ninja chapter's second kind of move has the Boosted move's key (no ruleset has both).
+    if offers.jump && pressed(GameAction::BoostedMove) {
+        session.intent = match session.intent {
+            Intent::Jump => Intent::Idle,
+            _ => Intent::Jump,
+        };
+    }
     let choosing = GameAction::SLOTS
         .into_iter()
         .chain([GameAction::NextSlot, GameAction::PrevSlot])
@@ -674,6 +681,7 @@ fn command_active_unit(
         && (matches!(
             session.intent,
             Intent::Move { .. }
+                | Intent::Jump
                 | Intent::Skill { .. }
                 | Intent::Empower { .. }
                 | Intent::Grapple { .. }
@@ -736,6 +744,18 @@ fn order_at(
                         " (Boosted Speed goes further)"
                     }
                 ));
+                None
+            }
+        },
+        Intent::Jump => match session.battle.jump_options(who).remove(&square) {
+            Some(path) => Some(Command::Jump { who, path }),
+            None => {
+                let reach = session
+                    .battle
+                    .fighter(who)
+                    .and_then(|me| crate::battle::movement::jump_reach(session.battle.rules(), &me))
+                    .map_or(String::new(), |(_, words)| format!(" ({words})"));
+                session.notice = Some(format!("{square} cannot be reached with a jump{reach}"));
                 None
             }
         },

@@ -34,7 +34,8 @@ pub enum GameAction {
     Confirm,
     /// Choose where to move at Normal Speed.
     Move,
-    /// Choose where to move at Boosted Speed (costs Ki).
+    /// The second kind of move: at Boosted Speed (DBU, costs Ki) or a jump (the ninja
+    /// chapter); no ruleset has both.
     BoostedMove,
     /// Aim the action bar's first … ninth attacking maneuver.
     Slot1,
@@ -151,6 +152,9 @@ pub enum GameAction {
 impl GameAction {
     /// The action's name as words, for the help screen and the settings: `EndTurn` → "End turn".
     pub fn words(self) -> String {
+        if self == Self::BoostedMove {
+            return "Boosted move or jump".into();
+        }
         let name = format!("{self:?}");
         let mut out = String::new();
         for (i, c) in name.chars().enumerate() {

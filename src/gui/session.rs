@@ -112,6 +112,8 @@ pub enum Intent {
     Idle,
     /// Choosing where to move, at Normal or Boosted Speed.
     Move { boosted: bool },
+    /// The ninja chapter: choosing where to land a jump.
+    Jump,
     /// Aiming the maneuver in the action bar's slot.
     Attack { slot: usize },
     /// Digimon and d20: choosing the square beside the unit for a Skill Check made the way

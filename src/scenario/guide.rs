@@ -320,6 +320,7 @@ mod tests {
             boosted: false,
             stopped: false,
             by_ap: false,
+            jump: false,
         }
     }
 

@@ -48,6 +48,7 @@ mod rules_data;
 mod saves;
 mod scenarios;
 mod shinobi;
+mod shinobi_jump;
 mod snapshots;
 mod stages;
 mod strike;

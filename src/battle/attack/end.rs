@@ -9,6 +9,7 @@ use crate::battle::event::{ActionKind, BattleEvent, EventLog};
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::snapshot::Fighters;
 use crate::battle::state::*;
+use crate::grid::Field;
 use crate::ruleset::{ConditionKind, Rules};
 
 /// Threshold Saves after the maneuver: a Steadfast Save for the lowest threshold each
@@ -93,6 +94,7 @@ pub fn end_attack(
     mut attack: ResMut<CurrentAttack>,
     mut moving: ResMut<CurrentMove>,
     mut recovery: ResMut<CurrentRecovery>,
+    ground: Res<Battleground>,
 ) {
     let RuleSys {
         rules,
@@ -182,11 +184,13 @@ pub fn end_attack(
                 .any(|t| t.id == mover && t.hit == Some(true))
             {
                 m.stopped = true;
-                stop_at_entry(m, attacker, &mut items, &mut log);
+                let field = ground.field(rules);
+                stop_at_entry(m, attacker, &field, &mut items, &mut log);
             }
         } else if state.targets.iter().any(|t| t.id == mover && t.damage > 0) {
             m.stopped = true;
-            stop_where_it_may_stand(m, &mut items, &mut log);
+            let field = ground.field(rules);
+            stop_where_it_may_stand(m, &field, &mut items, &mut log);
         }
     }
     // "If an Exploit hits you, you lose the LP regained" by a Combat Recovery.
@@ -203,12 +207,20 @@ pub fn end_attack(
     family.after_attack(&mut q, &mut log);
 }
 
+/// True when the mover of `m` may be left standing on `s`: no one else there, and for a jump,
+/// whose path passes over ground no one can stand on (a crate), ground it can stand on.
+fn may_stand(m: &MoveState, field: &Field, all: &[Fighter], mover: &Fighter, s: Square) -> bool {
+    crate::battle::fighter::can_end_on(all, mover, s)
+        && (!m.jump || crate::grid::path::step_cost(field, s, mover.size.squares).is_some())
+}
+
 /// Shinobi: moves a mover stopped by `by`'s opportunity attack back to the square where it
 /// entered `by`'s reach on this move (or the first square after it where it may stand), and
 /// shortens the move to end there.
 fn stop_at_entry(
     m: &mut MoveState,
     by: CombatantId,
+    field: &Field,
     items: &mut [FighterQueryItem],
     log: &mut EventLog,
 ) {
@@ -229,11 +241,10 @@ fn stop_at_entry(
         crate::battle::family::shinobi::entered_reach(&visited, mover.size.squares, opponent)
             .and_then(|entry| visited.iter().position(|s| *s == entry))
             .and_then(|first| {
-                (first..visited.len())
-                    .find(|k| crate::battle::fighter::can_end_on(&all, mover, visited[*k]))
+                (first..visited.len()).find(|k| may_stand(m, field, &all, mover, visited[*k]))
             });
     let Some(k) = free_from_entry else {
-        stop_where_it_may_stand(m, items, log);
+        stop_where_it_may_stand(m, field, items, log);
         return;
     };
     let at = visited[k];
@@ -251,7 +262,12 @@ fn stop_at_entry(
 /// DBU: a move stopped by an Exploit "stops at that point"; an ally's square can be passed
 /// through but not stood on, so a mover stopped on one goes back along its path to the last
 /// square where it may stand, and the move ends there.
-fn stop_where_it_may_stand(m: &mut MoveState, items: &mut [FighterQueryItem], log: &mut EventLog) {
+fn stop_where_it_may_stand(
+    m: &mut MoveState,
+    field: &Field,
+    items: &mut [FighterQueryItem],
+    log: &mut EventLog,
+) {
     let all: Vec<Fighter> = items.iter().map(|f| f.snapshot()).collect();
     let Some(mover) = all.iter().find(|f| f.id == m.who) else {
         return;
@@ -261,13 +277,13 @@ fn stop_where_it_may_stand(m: &mut MoveState, items: &mut [FighterQueryItem], lo
         .collect();
     if visited
         .last()
-        .is_none_or(|s| crate::battle::fighter::can_end_on(&all, mover, *s))
+        .is_none_or(|s| may_stand(m, field, &all, mover, *s))
     {
         return;
     }
     let Some(k) = (0..visited.len())
         .rev()
-        .find(|k| crate::battle::fighter::can_end_on(&all, mover, visited[*k]))
+        .find(|k| may_stand(m, field, &all, mover, visited[*k]))
     else {
         return;
     };

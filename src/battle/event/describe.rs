@@ -465,7 +465,11 @@ impl BattleEvent {
                 boosted,
                 stopped,
                 by_ap,
+                jump,
             } => {
+                if *jump {
+                    return describe_jump(&n(names, *who), path, *stopped);
+                }
                 let speed = if *by_ap {
                     String::new()
                 } else if *boosted {
@@ -899,4 +903,24 @@ impl BattleEvent {
             },
         }
     }
+}
+
+/// A jump in words: how far, where it landed and what it passed over.
+fn describe_jump(who: &str, path: &[crate::grid::Square], stopped: bool) -> String {
+    let Some((last, over)) = path.split_last() else {
+        return format!("{who} jumps and lands where it stood.");
+    };
+    let mut s = format!(
+        "{who} jumps {} square{} to {last}",
+        path.len(),
+        if path.len() == 1 { "" } else { "s" }
+    );
+    if !over.is_empty() {
+        let over: Vec<String> = over.iter().map(|s| s.to_string()).collect();
+        s.push_str(&format!(", over {}", over.join(", ")));
+    }
+    if stopped {
+        s.push_str(" (stopped by an opportunity attack)");
+    }
+    s + "."
 }

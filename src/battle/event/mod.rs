@@ -390,6 +390,9 @@ pub enum BattleEvent {
         /// Paid with action points (shinobi): one move distance, no Normal or Boosted Speed.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         by_ap: bool,
+        /// A jump (the ninja chapter): a leap over the squares before the last.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        jump: bool,
     },
     /// `mover` provoked `attacker`'s Exploit: by leaving its Melee Attack Range, or by a
     /// Combat Recovery within its reach (`recovering`).

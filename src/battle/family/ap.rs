@@ -64,12 +64,12 @@ pub fn action_point_defense(ask: &DefenseAsk) -> Option<DefenseChoice> {
         DefensePolicy::Prompt => None,
         _ if genjutsu => Some(DefenseChoice::Resist),
         // d20 looks first: a shot from beyond melee range has no Dodge to roll (it is taken).
-        // Shinobi: a swimming ninja has no Dodge either.
+        // Shinobi: a ninja swimming or in mid air has no Dodge either.
         DefensePolicy::AlwaysDodge
             if rules.d20().is_none()
                 && !rules
                     .action_points()
-                    .is_some_and(|_| super::shinobi::swimming(field, target)) =>
+                    .is_some_and(|_| super::shinobi::no_dodge(field, target)) =>
         {
             Some(DefenseChoice::Dodge)
         }

@@ -290,6 +290,12 @@ pub trait Family: Sync {
         None
     }
 
+    /// True when the family's fighters may jump (the ninja chapter: half a move from a
+    /// standstill, a whole one with a running start); the others refuse a jump.
+    fn jumps(&self) -> bool {
+        false
+    }
+
     /// True when a scenario may write a unit's stats out instead of naming a roster entry (the
     /// default pipeline's characters; the other families' sheets come from their rosters).
     fn written_stats(&self) -> bool {
@@ -845,6 +851,9 @@ pub trait Family: Sync {
     /// The maneuver of `cmd` this family does not have, named for the refusal (the default
     /// pipeline has every one; the action-point families refuse the default pipeline's own).
     fn foreign_maneuver(&self, cmd: &super::command::Command) -> Option<&'static str> {
+        if matches!(cmd, super::command::Command::Jump { .. }) && !self.jumps() {
+            return Some("jumping (only the ninja chapter has jumps)");
+        }
         self.action_points().and_then(|_| ap::foreign_maneuver(cmd))
     }
 

@@ -65,6 +65,18 @@ pub(super) fn draw_overlay(
                 let chosen = if boosted { &far } else { &normal };
                 paint_path(&mut session, who, chosen.as_ref(), cursor.0, &mut paint);
             }
+            Intent::Jump => {
+                // Every square a jump lands on now, and the leap to the one under the cursor
+                // with the squares where passing a foe's reach provokes it.
+                let landings = session.battle.jump_options(who);
+                paint.extend(landings.keys().map(|s| (*s, palette::REACH)));
+                if let Some(path) = cursor.0.and_then(|c| landings.get(&c)) {
+                    let danger = session.battle.path_danger(who, path);
+                    for (s, d) in path.iter().zip(danger) {
+                        paint.push((*s, if d { palette::DANGER } else { palette::PATH }));
+                    }
+                }
+            }
             Intent::Attack { .. } => {
                 // Every unit this maneuver could be aimed at from here.
                 paint.extend(view.targetable.iter().map(|s| (*s, palette::TARGETABLE)));

@@ -181,6 +181,15 @@ pub(super) fn action_bar_items(
             GameAction::BoostedMove,
         ));
     }
+    if offers.jump {
+        items.push(item(
+            mark(
+                session.intent == Intent::Jump,
+                format!("{} Jump", keys.of(GameAction::BoostedMove)),
+            ),
+            GameAction::BoostedMove,
+        ));
+    }
     let slots = &view.slots;
     // Each reason once, with every maneuver it greys out (charging greys out all the others).
     let mut unavailable: Vec<(String, Vec<String>)> = Vec::new();

@@ -227,6 +227,7 @@ pub(super) fn odds_panel(
     let heading = match session.intent {
         Intent::Attack { .. } => "Attack",
         Intent::Move { .. } => "Move",
+        Intent::Jump => "Jump",
         Intent::Skill { .. } => "Use a Skill",
         Intent::Empower { .. } => "Empower",
         Intent::Grapple { .. } => "Grapple",
@@ -240,8 +241,10 @@ pub(super) fn odds_panel(
     let mut text = odds_text(session, view, keys, &mut rolls);
     // The ground pointed at while looking or moving, when no unit stands there (the unit panel
     // shows a unit) and nobody is asked to defend: what it is, and what cover has left.
-    if matches!(session.intent, Intent::Idle | Intent::Move { .. })
-        && !session.prompt_pending()
+    if matches!(
+        session.intent,
+        Intent::Idle | Intent::Move { .. } | Intent::Jump
+    ) && !session.prompt_pending()
         && let Some(s) = cursor
         && session.fighter_at(s).is_none()
         && let Some(note) = session.battle.square_note(s)
@@ -270,6 +273,18 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys, rolls: &mut 
                 out.push_str(&empower_text(session, keys, actions, full))
             }
             Intent::Grapple { act } => out.push_str(&grapple_text(session, keys, act)),
+            Intent::Jump => {
+                if let Some((who, _, _)) = session.human_to_act()
+                    && let Some(help) = session.battle.jump_help(who)
+                {
+                    out.push_str(&help);
+                    out.push_str(&format!(
+                        "\n{}: jump on or off  |  {}: walk",
+                        keys.of(GameAction::BoostedMove),
+                        keys.of(GameAction::Move)
+                    ));
+                }
+            }
             Intent::Move { boosted } => {
                 let help = session.battle.move_help(boosted);
                 out.push_str(&help.text);

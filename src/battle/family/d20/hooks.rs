@@ -108,6 +108,7 @@ impl Family for D20Data {
             boosted_move: false,
             power_up: false,
             sneak: false,
+            jump: false,
             deflect: false,
             parry_is_block: true,
             skill_ways: &[

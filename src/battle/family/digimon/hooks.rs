@@ -180,6 +180,7 @@ impl Family for DigimonData {
             boosted_move: false,
             power_up: false,
             sneak: false,
+            jump: false,
             deflect: false,
             parry_is_block: true,
             skill_ways: &[

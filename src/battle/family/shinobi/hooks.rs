@@ -88,6 +88,9 @@ impl Family for ShinobiData {
 
     /// "One cannot Dodge in mid air or while swimming" (the glossary's Dodge quotes it).
     fn answers_note(&self, field: &Field, defender: &Fighter) -> Option<String> {
+        if defender.round.airborne {
+            return Some("In mid air on a jump: no Dodge.".into());
+        }
         super::swimming(field, defender).then(|| {
             let water = defender
                 .position
@@ -95,6 +98,10 @@ impl Family for ShinobiData {
                 .map_or("the water", |t| t.name.as_str());
             format!("Swimming in the {}: no Dodge.", water.to_lowercase())
         })
+    }
+
+    fn jumps(&self) -> bool {
+        true
     }
 
     /// Full cover takes every attack but a Genjutsu, which works on the mind and needs sight.
@@ -151,6 +158,7 @@ impl Family for ShinobiData {
             boosted_move: false,
             power_up: false,
             sneak: true,
+            jump: true,
             deflect: true,
             parry_is_block: true,
             skill_ways: &[],

@@ -16,6 +16,7 @@ mod cover;
 mod fall;
 pub mod genjutsu;
 mod hooks;
+pub mod jump;
 pub mod sheet;
 
 pub use counter::*;
@@ -88,6 +89,10 @@ pub fn pay_attack(
         )
     };
     spend_ap(f, ap, &what, log);
+    // Stopping to strike ends a run: a jump after it has no running start.
+    if f.round.ran {
+        f.round.ran = false;
+    }
 }
 
 /// What an attack costs `me` now on the action-point path, as the action bar shows it: its
@@ -263,11 +268,17 @@ pub fn swimming(field: &Field, f: &Fighter) -> bool {
     })
 }
 
-/// Which defenses `target` may answer with: Dodge unless it swims, Block only with a weapon,
-/// Deflect only with a free hand (at a penalty at half chakra or less).
+/// "One cannot Dodge in mid air or while swimming": `f` swims, or is in mid air on a jump.
+pub fn no_dodge(field: &Field, f: &Fighter) -> bool {
+    swimming(field, f) || f.round.airborne
+}
+
+/// Which defenses `target` may answer with: Dodge unless it swims or is in mid air on a jump,
+/// Block only with a weapon, Deflect only with a free hand (at a penalty at half chakra or
+/// less).
 pub fn offered(data: &ShinobiData, field: &Field, target: &Fighter) -> Vec<DefenseKind> {
     let mut v = Vec::new();
-    if !swimming(field, target) {
+    if !no_dodge(field, target) {
         v.push(DefenseKind::Dodge);
     }
     if has_weapon(data, target) {

@@ -16,6 +16,8 @@
 //! dice or stats. The work per decision is bounded by a count of odds evaluations, so a
 //! decision is both quick and deterministic (the same seed gives the same choice).
 
+mod moves;
+
 use std::collections::BTreeMap;
 
 use rand::Rng;
@@ -32,12 +34,8 @@ use crate::battle::context::ki_cost;
 use crate::battle::context::{Declaration, declaration};
 use crate::battle::family::assemble;
 use crate::battle::fighter::Fighter;
-use crate::battle::fighter::can_end_on;
-use crate::battle::fighter::provoked_by;
-use crate::battle::movement::{boosted_cost, reachable_squares};
 use crate::battle::policy::candidate_attacks;
 use crate::dice::distribution;
-use crate::grid::path::path_to;
 use crate::grid::{Field, Square, footprint_distance};
 use crate::ruleset::{ConditionKind, ConditionRule, Polarity, Rules};
 
@@ -660,90 +658,10 @@ pub fn decide(
         }
     }
 
-    // Moves.
-    let moves_left = me.round.moves < rules.actions.moves_per_round && me.actions.usable() > 0;
-    if moves_left {
-        let mut speeds = vec![false];
-        if settings.boosted && me.can_pay(boosted_cost(&rules, &me)).is_ok() {
-            speeds.push(true);
-        }
-        let nearest = |sq: Square, s: &Situation| -> u32 {
-            s.opponents()
-                .filter_map(|o| {
-                    Some(footprint_distance(
-                        sq,
-                        s.me.size.squares,
-                        o.position?,
-                        o.size.squares,
-                    ))
-                })
-                .min()
-                .unwrap_or(0)
-        };
-        let now = nearest(here, &s);
-        let mut seen: BTreeMap<Square, bool> = BTreeMap::new();
-        for boosted in speeds {
-            let reach_map = reachable_squares(&rules, &s.field, &fighters, &me, boosted);
-            // Prefilter: squares nearer the opponents and safer first.
-            let mut squares: Vec<(f64, Square)> = reach_map
-                .keys()
-                .filter(|sq| **sq != here && can_end_on(&fighters, &me, **sq))
-                .filter(|sq| !seen.contains_key(sq))
-                .map(|sq| {
-                    let d = nearest(*sq, &s) as f64;
-                    let h = -(d - 1.0).abs() - settings.risk_weight * s.risk(*sq) * 0.1;
-                    (h, *sq)
-                })
-                .collect();
-            squares.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-            squares.truncate(settings.move_squares);
-            for (_, sq) in squares {
-                seen.insert(sq, boosted);
-                let Some(path) = path_to(&reach_map, here, sq) else {
-                    continue;
-                };
-                // Exploits (shinobi: opportunity attacks, paid with held AP, on a reach
-                // entered and left) provoked along the way, and falls (shinobi drops).
-                let mut exploit = 0.0;
-                let mut at = here;
-                let mut visited = vec![here];
-                for step in &path {
-                    for o in provoked_by(&fighters, &me, at, *step) {
-                        let answers = fighters.iter().find(|f| f.id == o).is_some_and(|f| {
-                            family.move_provokes(&visited, me.size.squares, f)
-                                && family.can_answer_now(f)
-                        });
-                        if answers {
-                            exploit += s.threat.get(&o).map_or(0.0, |t| t.0);
-                        }
-                    }
-                    at = *step;
-                    visited.push(at);
-                    if let Some(feet) = s.field.terrain(at).and_then(|t| t.drop) {
-                        exploit += family.fall_risk(&me, feet);
-                    }
-                }
-                let after = if settings.lookahead && left_after > 0.0 {
-                    left_after
-                        * s.best_attack_from(sq, &orders)
-                            .map_or(0.0, |(v, _)| v.max(0.0))
-                } else {
-                    0.0
-                };
-                let ki = if boosted {
-                    ki_price(&me) * boosted_cost(&rules, &me) as f64
-                } else {
-                    0.0
-                };
-                let progress = 0.5 * (f64::from(now) - f64::from(nearest(sq, &s))).max(0.0);
-                let score = after + progress - exploit - ki - settings.risk_weight * s.risk(sq);
-                options.push(Candidate {
-                    score,
-                    command: Command::Move { who, path, boosted },
-                });
-            }
-        }
-    }
+    // Moves: walks (and Boosted ones), and jumps where the ruleset has them.
+    options.extend(moves::candidates(
+        &mut s, &fighters, &me, here, &orders, left_after,
+    ));
 
     // Standing up, ending conditions, curing poison, Surges.
     if me.conditions.has(ConditionKind::Prone) {
