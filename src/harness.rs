@@ -43,7 +43,7 @@ pub enum Invariant {
     /// Damage taken, after Soak and cover, is never negative.
     DamageNonNegative,
     /// Every move steps square by square, from where the mover stood, onto squares that can
-    /// be entered.
+    /// be entered (a jump lands on one, over nothing that blocks sight).
     MovesStepBySquare,
     /// Exact odds: chances within 0 and 1, every damage distribution sums to 1, its mean is
     /// the expected damage, and defeat needs a hit.
@@ -192,7 +192,9 @@ impl Watch {
                     Invariant::DamageNonNegative,
                     format!("{target:?} took {damage} damage (Soak used {soak_used})"),
                 )),
-                BattleEvent::Moved { who, path, .. } => {
+                BattleEvent::Moved {
+                    who, path, jump, ..
+                } => {
                     if let (Some(start), Some(first)) = (at.get(who), path.first())
                         && chebyshev(*start, *first) != 1
                     {
@@ -212,10 +214,21 @@ impl Watch {
                             ));
                         }
                     }
-                    if let Some(s) = path.iter().find(|s| field.cost(**s).is_none()) {
+                    // A jump touches the ground only where it lands.
+                    let (over, entered) = match (*jump, path.split_last()) {
+                        (true, Some((last, over))) => (over, std::slice::from_ref(last)),
+                        _ => (&[][..], &path[..]),
+                    };
+                    if let Some(s) = entered.iter().find(|s| field.cost(**s).is_none()) {
                         out.push(violation(
                             Invariant::MovesStepBySquare,
                             format!("{who:?} moved through {s:?}, which cannot be entered"),
+                        ));
+                    }
+                    if let Some(s) = over.iter().find(|s| field.blocks_sight(**s)) {
+                        out.push(violation(
+                            Invariant::MovesStepBySquare,
+                            format!("{who:?} jumped over {s:?}, which blocks sight"),
                         ));
                     }
                 }

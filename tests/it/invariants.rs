@@ -201,6 +201,13 @@ proptest! {
     fn shinobi_cover_never_absorbs_more_than_it_holds(g in game(scenarios("shinobi"))) {
         prop_assert_eq!(broken(g, Invariant::CoverWear), Vec::<String>::new());
     }
+
+    #[test]
+    fn shinobi_walks_and_jumps_land_on_enterable_squares_over_nothing_that_blocks_sight(
+        g in game(scenarios("shinobi"))
+    ) {
+        prop_assert_eq!(broken(g, Invariant::MovesStepBySquare), Vec::<String>::new());
+    }
 }
 
 /// Moves `who` along `path` and, if the rules let it be taken back (it drew no dice, asked
