@@ -312,10 +312,14 @@ pub struct RecoveryState {
 #[derive(Resource, Debug, Clone, Default)]
 pub struct CurrentRecovery(pub Option<RecoveryState>);
 
-/// Shinobi: a sneak attack whose contest the defender won, waiting for the opportunity attack
-/// it provoked to be answered before it is made as an ordinary attack.
+/// An attack waiting for the opportunity attacks it provoked to be answered before it is made:
+/// a shinobi sneak attack whose contest the defender won, or a d20 shot fired in threatened
+/// squares; with the foes already asked (d20: each foe threatening the shooter in turn).
 #[derive(Resource, Debug, Clone, Default)]
-pub struct QueuedAttack(pub Option<super::command::AttackOrder>);
+pub struct QueuedAttack(
+    pub Option<super::command::AttackOrder>,
+    pub Vec<super::components::CombatantId>,
+);
 
 /// The movement in progress, if any.
 #[derive(Resource, Debug, Clone, Default)]

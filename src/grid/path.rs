@@ -26,9 +26,14 @@ pub struct Reach {
     pub from: Square,
 }
 
-/// Search cost of a step: squares of Speed first; among paths of equal Speed, the one closest
-/// to a straight line (10 per straight step, 14 per diagonal one) so paths do not zigzag.
+/// Search cost of a step: squares of Speed first; among paths of equal Speed, the one with the
+/// fewest falls, then the one closest to a straight line (10 per straight step, 14 per diagonal one) so paths do not zigzag.
 const SQUARE: u64 = 1_000_000;
+
+/// Search cost of stepping down a drop (a fall), on top of the square: more than any path's
+/// straightness, less than a square of Speed, so a fall is taken only where every path of the
+/// same Speed falls.
+const DROP: u64 = 100_000;
 
 /// Every square a footprint at `start` can reach spending at most `budget`, never entering a
 /// square for which `blocked` is true (an opponent's), with its cheapest cost and parent.
@@ -55,7 +60,11 @@ pub fn reachable(
                 return None;
             }
             let straightness = if dx != 0 && dy != 0 { 14 } else { 10 };
-            step_cost(field, n, size).map(|c| (n, u64::from(c) * SQUARE + straightness))
+            // Among paths of equal Speed, one that does not step down a drop (a fall).
+            let falls = field.terrain(n).is_some_and(|t| t.drop.is_some())
+                && field.terrain(s).is_none_or(|t| t.drop.is_none());
+            let fall = if falls { DROP } else { 0 };
+            step_cost(field, n, size).map(|c| (n, u64::from(c) * SQUARE + straightness + fall))
         })
     };
     let mut out = BTreeMap::new();

@@ -147,6 +147,8 @@ fn terrain_pixels(t: &TerrainDef, salt: u32) -> Vec<u8> {
         _ if t.cover_rank.is_some() || t.absorb.is_some() || t.cover_bonus.is_some() => {
             ([92, 122, 72], Pattern::Crate)
         }
+        // A drop another ruleset or a modder adds (the d20 pit): the ground below, as the ledge.
+        _ if t.drop.is_some() => ([132, 96, 64], Pattern::Speckle),
         _ if t.move_cost.unwrap_or(1) > 1 => ([128, 116, 98], Pattern::Speckle),
         // Concealment a modder adds: a haze, like smoke.
         _ if t.concealment.is_some_and(|c| c > 0) => ([150, 150, 156], Pattern::Speckle),

@@ -695,6 +695,46 @@ fn d20_shooting_in_a_threatened_square_provokes_one_attack_of_opportunity_a_roun
 }
 
 #[test]
+fn d20_each_foe_threatening_a_shooter_takes_its_own_attack_of_opportunity() {
+    // "Each round a character may take one Attack of Opportunity if provoked by an opponent":
+    // the limit is each character's, so two foes beside Adam both strike before his shot, in
+    // id order, and neither again this round.
+    let mut faces = vec![15, 3, 2];
+    faces.extend([5; 60]);
+    let mut b = battle(
+        rules(),
+        vec![
+            unit("adam", 0, (1, 4), DefensePolicy::AlwaysDodge, false),
+            unit("betty", 1, (2, 4), DefensePolicy::AlwaysParry, true),
+            unit("betty", 1, (1, 5), DefensePolicy::AlwaysParry, true),
+        ],
+        &faces,
+    );
+    let n = b.events().len();
+    b.submit(shoot(0, "bow_shot", 1)).expect("shot");
+    let strikers: Vec<CombatantId> = b.events()[n..]
+        .iter()
+        .filter_map(|e| match e {
+            BattleEvent::AttackDeclared { attacker, .. } => Some(*attacker),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        strikers,
+        vec![CombatantId(1), CombatantId(2), CombatantId(0)],
+        "both attacks of opportunity, then the shot: {:#?}",
+        &b.describe_events()[n..]
+    );
+    for id in [1, 2] {
+        assert_eq!(
+            b.fighter(CombatantId(id)).expect("foe").actions.counter,
+            0,
+            "foe {id} spent its one attack of opportunity this round"
+        );
+    }
+}
+
+#[test]
 fn d20_moving_provokes_nothing() {
     let mut b = adam_and_betty(rules(), 1, DefensePolicy::AlwaysParry, true, &[]);
     let l = run(
@@ -2069,4 +2109,88 @@ fn d20_skill_check_on_the_ground_natural_one_fails_and_twenty_adds_a_die() {
     );
     assert_eq!(terrain_id(&b, 3, 1), "open");
     crate::common::assert_dice_used(&b);
+}
+
+#[test]
+fn d20_falling_does_three_crash_damage_a_yard_less_armour_up_to_two_hundred() {
+    // "The impact after a fall does 3 CD for every yard fallen, to a maximum of 200 CD." The
+    // shipped pit is 18 ft down: 6 yards, 18 Crash damage, less Adam's armour DR against Crash.
+    let r = rules();
+    let d = r.d20().expect("d20");
+    let rows = [
+        "............",
+        "............",
+        "............",
+        "............",
+        "..vv........",
+        "............",
+    ];
+    let mut b = adam_and_betty_on(r.clone(), &rows, (1, 4), (10, 1), &[]);
+    let adam = b.fighter(CombatantId(0)).expect("adam");
+    let dr = d20::armour_dr(d, &adam, "CD").map_or(0, |(dr, _)| dr);
+    let f = d20::fall::fall(d, &adam, 18);
+    assert_eq!((f.yards, f.impact, f.dr), (6, 18, dr));
+    assert_eq!(f.damage, (18 - dr).max(0));
+    assert_eq!(d20::fall::fall(d, &adam, 1_000).impact, 200, "at most 200");
+    let before = life(&mut b, 0);
+    let n = b.events().len();
+    b.submit(Command::Move {
+        who: CombatantId(0),
+        path: vec![Square::new(2, 4)],
+        boosted: false,
+    })
+    .expect("step down");
+    let hurt = b.events()[n..]
+        .iter()
+        .find_map(|e| match e {
+            BattleEvent::D20Fell {
+                feet: 18, damage, ..
+            } => Some(*damage),
+            _ => None,
+        })
+        .expect("a fall is logged");
+    assert_eq!(hurt, f.damage);
+    assert_eq!(life(&mut b, 0), before - hurt);
+    // Walking on along the bottom does not fall again.
+    let n = b.events().len();
+    b.submit(Command::Move {
+        who: CombatantId(0),
+        path: vec![Square::new(3, 4)],
+        boosted: false,
+    })
+    .expect("along the bottom");
+    assert!(
+        !b.events()[n..]
+            .iter()
+            .any(|e| matches!(e, BattleEvent::D20Fell { .. }))
+    );
+}
+
+#[test]
+fn d20_a_drop_without_a_falling_rule_is_refused_with_file_and_field() {
+    let err = crate::common::load_error_of_edited("d20", |file, text| {
+        if file == "d20.ron" {
+            text.replace(
+                "falling: Some((per_yard: 3, max: 200, damage_type: \"CD\")),",
+                "",
+            )
+        } else {
+            text
+        }
+    });
+    assert!(
+        err.contains("terrain.ron") && err.contains("drop") && err.contains("falling"),
+        "{err}"
+    );
+    let err = crate::common::load_error_of_edited("d20", |file, text| {
+        if file == "d20.ron" {
+            text.replace("damage_type: \"CD\")),", "damage_type: \"XD\")),")
+        } else {
+            text
+        }
+    });
+    assert!(
+        err.contains("d20.ron") && err.contains("falling.damage_type"),
+        "{err}"
+    );
 }

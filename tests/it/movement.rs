@@ -519,3 +519,36 @@ fn dbu_round_limit_ends_the_battle_with_its_outcome() {
         Some(Some(gridclash::battle::components::Side(1)))
     );
 }
+
+#[test]
+fn paths_of_equal_speed_go_round_a_drop_rather_than_fall() {
+    // The d20 pit 'v' (an 18 ft drop): the cheapest path from (1, 3) to (7, 5) is 6 squares
+    // either way, and the one drawn and walked is the one that does not step down into it.
+    let rows = [
+        "............",
+        "............",
+        "............",
+        "..vv........",
+        "..vv........",
+        "............",
+        "............",
+    ];
+    let mut b = Arena::new("d20")
+        .map(&rows)
+        .units(vec![
+            UnitSetup::new("adam", 0, Square::new(1, 3)),
+            UnitSetup::new("betty", 1, Square::new(10, 0)),
+        ])
+        .build_at_unit_0();
+    let path = b
+        .path_to(CombatantId(0), Square::new(7, 5), false)
+        .expect("reachable");
+    assert_eq!(path.len(), 6, "{path:?}");
+    let pit = |s: &Square| (2..=3).contains(&s.x) && (3..=4).contains(&s.y);
+    assert!(!path.iter().any(pit), "{path:?}");
+    // Into the pit itself there is no other way: the path steps down.
+    let down = b
+        .path_to(CombatantId(0), Square::new(2, 3), false)
+        .expect("reachable");
+    assert_eq!(down, vec![Square::new(2, 3)]);
+}

@@ -177,35 +177,20 @@ pub fn declare_attack(
         _ => None,
     };
     let Some(target) = sneak else {
-        if let Some(enemy) = d20_provoked(rules, &field, &mut q, &order) {
+        if d20_provoked(rules, &field, &mut q, &order, &[]).is_some() {
             // d20: "Adam's next ranged attack provokes an attack of opportunity from Betty
-            // because she threatens his space"; the shot waits for it.
-            let all = q.snapshots();
-            let (Some(me), Some(them)) = (
-                all.iter().find(|f| f.id == order.attacker),
-                all.iter().find(|f| f.id == enemy),
-            ) else {
-                return;
-            };
-            let at = me.position.unwrap_or_default();
+            // because she threatens his space"; the shot waits for each foe's.
             queued.0 = Some(order);
-            let asked = offer_exploit(
+            queued.1.clear();
+            let waiting = offer_next_opportunity(
                 rules,
                 &field,
-                &all,
-                them,
-                Provocation {
-                    mover: me.id,
-                    at,
-                    standing: None,
-                    sneak: false,
-                    shooting: true,
-                },
                 &mut q,
+                &mut queued,
+                (&mut awaiting, &mut attack),
                 &mut log,
-            )
-            .start(&mut awaiting, &mut attack);
-            if !asked && let Some(order) = queued.0.take() {
+            );
+            if !waiting && let Some(order) = queued.0.take() {
                 attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None, None);
             }
             return;
@@ -239,6 +224,7 @@ pub fn declare_attack(
         crate::battle::policy::best_attack(rules, &field, &all, them, Some(me.id)).is_some();
     let at = me.position.unwrap_or_default();
     queued.0 = Some(order);
+    queued.1 = vec![them.id];
     let asked = can_strike
         && offer_exploit(
             rules,
@@ -261,21 +247,65 @@ pub fn declare_attack(
     }
 }
 
-/// The enemy (lowest id first) whose attack of opportunity a legal attack in `order` provokes,
-/// if any (d20: a shot fired in a threatened square).
+/// The enemy (lowest id first, none of `asked`) whose attack of opportunity a legal attack in
+/// `order` provokes, if any (d20: a shot fired in a threatened square).
 fn d20_provoked(
     rules: &Rules,
     field: &Field,
     q: &mut Fighters,
     order: &AttackOrder,
+    asked: &[CombatantId],
 ) -> Option<CombatantId> {
     let family = crate::battle::family::of(rules);
     let all = q.snapshots();
     let me = all.iter().find(|f| f.id == order.attacker)?;
     // Who would strike first (cheap, and none in most rulesets), then whether the attack is legal.
-    let foe = family.provoked_by_attack(me, order, &all)?;
+    let foe = family
+        .provoked_by_attack(me, order, &all)
+        .into_iter()
+        .find(|id| !asked.contains(id))?;
     check_attack(rules, field, &all, me, order, None).ok()?;
     Some(foe)
+}
+
+/// d20: offers the queued shot's next attack of opportunity, by the first foe not asked yet
+/// that still threatens the shooter ("Each round a character may take one Attack of
+/// Opportunity if provoked": every foe beside a shooter may take its own). True when one is
+/// under way or a person is asked (the shot waits); false when no foe is left to ask.
+fn offer_next_opportunity(
+    rules: &Rules,
+    field: &Field,
+    q: &mut Fighters,
+    queued: &mut QueuedAttack,
+    (awaiting, attack): (&mut AwaitingInput, &mut CurrentAttack),
+    log: &mut EventLog,
+) -> bool {
+    loop {
+        let Some(order) = queued.0.clone() else {
+            return false;
+        };
+        let Some(enemy) = d20_provoked(rules, field, q, &order, &queued.1) else {
+            return false;
+        };
+        queued.1.push(enemy);
+        let all = q.snapshots();
+        let (Some(me), Some(them)) = (
+            all.iter().find(|f| f.id == order.attacker),
+            all.iter().find(|f| f.id == enemy),
+        ) else {
+            return false;
+        };
+        let by = Provocation {
+            mover: me.id,
+            at: me.position.unwrap_or_default(),
+            standing: None,
+            sneak: false,
+            shooting: true,
+        };
+        if offer_exploit(rules, field, &all, them, by, q, log).start(awaiting, attack) {
+            return true;
+        }
+    }
 }
 
 /// Run condition: a sneak attack waits and nothing else is going on.
@@ -287,23 +317,45 @@ pub fn queued_ready(
     queued.0.is_some() && attack.0.is_none() && awaiting.0.is_none()
 }
 
-/// Makes a spotted sneak attack as an ordinary attack once the opportunity attack it provoked
-/// is over (nothing, if the attacker can no longer make it).
+/// Makes a waiting attack once the opportunity attack it provoked is over: a d20 shot first
+/// offers the next foe threatening the shooter its own; then the attack is made (a spotted
+/// sneak attack as an ordinary one), or nothing if the attacker can no longer make it.
 pub fn begin_queued_attack(
-    rules: Res<RulesRes>,
+    sys: RuleSys,
     ground: Res<Battleground>,
     mut queued: ResMut<QueuedAttack>,
     mut attack: ResMut<CurrentAttack>,
-    mut log: ResMut<EventLog>,
-    mut progress: ResMut<Progress>,
-    mut q: Fighters,
+    mut awaiting: ResMut<AwaitingInput>,
 ) {
+    let RuleSys {
+        rules,
+        mut log,
+        mut progress,
+        mut q,
+        ..
+    } = sys;
+    if queued.0.is_none() {
+        return;
+    }
+    progress.0 = true;
+    let rules = &rules.0;
+    let field = ground.field(rules);
+    let waiting = offer_next_opportunity(
+        rules,
+        &field,
+        &mut q,
+        &mut queued,
+        (&mut awaiting, &mut attack),
+        &mut log,
+    );
+    if waiting {
+        return;
+    }
     let Some(order) = queued.0.take() else {
         return;
     };
-    progress.0 = true;
-    let field = ground.field(&rules.0);
-    attack.0 = begin_attack(&rules.0, &field, &mut q, &mut log, order, None, None);
+    queued.1.clear();
+    attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None, None);
 }
 
 /// The window for Instant actions: automatic policies act (a Healing Surge when low), and

@@ -270,6 +270,18 @@ impl BattleEvent {
                     n(names, *who)
                 ),
             },
+            E::D20Fell {
+                who,
+                at,
+                feet,
+                yards,
+                impact,
+                dr,
+                damage,
+            } => format!(
+                "{} falls {feet} ft ({yards} yards) at {at}: an impact of {impact}, less {dr} armour DR: {damage} falling damage.",
+                n(names, *who)
+            ),
             E::SneakContest {
                 attacker,
                 defender,

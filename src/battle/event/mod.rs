@@ -209,6 +209,16 @@ pub enum BattleEvent {
         halve_dc: i64,
         damage: i64,
     },
+    /// d20: a fall onto `at`: 3 CD a yard (at most 200), less the armour's DR against it.
+    D20Fell {
+        who: CombatantId,
+        at: Square,
+        feet: u32,
+        yards: u32,
+        impact: i64,
+        dr: i64,
+        damage: i64,
+    },
     /// Shinobi: a counter jutsu cast with a defense (its AP and chakra are spent either way).
     CounterCast {
         who: CombatantId,

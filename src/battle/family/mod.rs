@@ -254,15 +254,15 @@ pub trait Family: Sync {
     ) {
     }
 
-    /// The foe (lowest id first) whose attack of opportunity `me` provokes by making the legal
+    /// Every foe, in id order, whose attack of opportunity `me` provokes by making the legal
     /// attack `order` while it stands in that foe's reach (d20: a shot); none by default.
     fn provoked_by_attack(
         &self,
         _me: &Fighter,
         _order: &AttackOrder,
         _all: &[Fighter],
-    ) -> Option<CombatantId> {
-        None
+    ) -> Vec<CombatantId> {
+        Vec::new()
     }
 
     /// True when combatants may answer an attack with Instant actions (the default pipeline:

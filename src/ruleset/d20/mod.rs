@@ -114,10 +114,24 @@ pub struct D20Rules {
     /// itself, a flanking attack. Absent: nobody is off guard.
     #[serde(default)]
     pub off_guard: Option<OffGuardRule>,
+    /// "The impact after a fall does 3 CD for every yard fallen, to a maximum of 200 CD."
+    /// Absent: no terrain may be a drop.
+    #[serde(default)]
+    pub falling: Option<FallRule>,
     /// The range each number of a character may take (ours: the text gives no caps). The
     /// roster is held to it, and the character editor refuses a value outside it.
     #[serde(default)]
     pub build: crate::ruleset::build::BuildLimits,
+}
+
+/// "The impact after a fall does 3 CD for every yard fallen, to a maximum of 200 CD": the
+/// damage a yard, the most a fall does and its damage type (which armour's DR takes from).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FallRule {
+    pub per_yard: i64,
+    pub max: i64,
+    pub damage_type: String,
 }
 
 /// "A character is off guard, when they are some how unable to properly defend themselves

@@ -239,6 +239,33 @@ pub fn validate(
             );
         }
     }
+    if let Some(fall) = &rules.falling {
+        let p = root.field("falling");
+        if !(0..=1000).contains(&fall.per_yard) {
+            at2(
+                src,
+                p.field("per_yard"),
+                "a fall does 0 to 1,000 a yard".into(),
+            );
+        }
+        if !(0..=100_000).contains(&fall.max) {
+            at2(
+                src,
+                p.field("max"),
+                "a fall does at most 0 to 100,000".into(),
+            );
+        }
+        if !types.contains(fall.damage_type.as_str()) {
+            at2(
+                src,
+                p.field("damage_type"),
+                format!(
+                    "unknown damage type `{}` (see `damage_types`)",
+                    fall.damage_type
+                ),
+            );
+        }
+    }
     let mut weapon_ids = BTreeSet::new();
     for (i, w) in rules.weapons.iter().enumerate() {
         let p = root.field("weapons").index(i);
@@ -645,9 +672,10 @@ pub fn validate(
     errors
 }
 
-/// What a d20 `terrain.ron` may not say: the other families' cover, concealment, drops and roll
-/// modifiers (d20 cover and concealment are `cover_bonus` and `concealment_bonus`), and a
-/// Skill Check on a stat `d20.ron` does not define.
+/// What a d20 `terrain.ron` may not say: the other families' cover, concealment and roll
+/// modifiers (d20 cover and concealment are `cover_bonus` and `concealment_bonus`), a drop
+/// when `d20.ron` has no `falling` rule or one out of 1 to 10,000 feet, and a Skill Check on a
+/// stat `d20.ron` does not define.
 pub fn terrain_errors(
     combat: &D20Rules,
     terrain: &TerrainRules,
@@ -664,15 +692,28 @@ pub fn terrain_errors(
                 ("cover_rank", t.cover_rank.is_some()),
                 ("absorb", t.absorb.is_some()),
                 ("concealment", t.concealment.is_some()),
-                ("drop", t.drop.is_some()),
+                ("drop", t.drop.is_some() && combat.falling.is_none()),
                 ("breaks_into", t.breaks_into.is_some()),
                 ("swimming", t.swimming.is_some()),
             ]
         },
-        |field| format!("`{field}` is not a d20 rule (write `cover_bonus` or `concealment_bonus`)"),
+        |field| match field {
+            "drop" => "a drop needs a `falling` rule in d20.ron".into(),
+            _ => {
+                format!("`{field}` is not a d20 rule (write `cover_bonus` or `concealment_bonus`)")
+            }
+        },
     ));
     for (i, t) in terrain.types.iter().enumerate() {
         let p = FieldPath::root().field("types").index(i);
+        if t.drop.is_some_and(|d| !(1..=10_000).contains(&d)) {
+            errors.push(RulesError::at(
+                &src.0,
+                &src.1,
+                &p.field("drop"),
+                "a drop is 1 to 10,000 feet",
+            ));
+        }
         for (field, v) in [
             ("cover_bonus", t.cover_bonus),
             ("concealment_bonus", t.concealment_bonus),

@@ -27,6 +27,24 @@ impl Family for D20Data {
         Some(&self.ap)
     }
 
+    /// "The impact after a fall does 3 CD for every yard fallen": a drop entered from above.
+    fn stepped(
+        &self,
+        s: &crate::battle::family::Step,
+        f: &mut FighterQueryItem,
+        _dice: &mut crate::dice::DiceSource,
+        log: &mut EventLog,
+    ) {
+        if let Some(feet) = crate::battle::family::shinobi::drop_between(s.field, s.from, s.to) {
+            d20::fall::land(s.rules, self, s.mover, s.to, feet, f, log);
+        }
+    }
+
+    /// A fall's damage is certain: the impact less the armour's DR.
+    fn fall_risk(&self, me: &Fighter, feet: u32) -> f64 {
+        d20::fall::fall(self, me, feet).damage as f64
+    }
+
     /// Moving provokes nothing: d20's attacks of opportunity come from shooting or reloading
     /// in a threatened square.
     fn move_provokes(&self, _visited: &[Square], _mover_size: u32, _o: &Fighter) -> bool {
@@ -78,14 +96,17 @@ impl Family for D20Data {
         me: &Fighter,
         order: &AttackOrder,
         all: &[Fighter],
-    ) -> Option<crate::battle::components::CombatantId> {
-        let a = self.attack(&order.profile)?;
-        let mut enemies: Vec<&Fighter> = all
+    ) -> Vec<crate::battle::components::CombatantId> {
+        let Some(a) = self.attack(&order.profile) else {
+            return Vec::new();
+        };
+        let mut enemies: Vec<_> = all
             .iter()
             .filter(|e| super::provokes(self, me, a, e))
+            .map(|e| e.id)
             .collect();
-        enemies.sort_by_key(|e| e.id);
-        enemies.first().map(|e| e.id)
+        enemies.sort();
+        enemies
     }
 
     /// A full attack's swing is counted (not an attack of opportunity's).

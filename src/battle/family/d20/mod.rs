@@ -12,6 +12,7 @@
 pub mod aim;
 mod attack;
 pub mod dive;
+pub mod fall;
 pub mod grenade;
 mod hooks;
 pub mod odds_text;
