@@ -84,10 +84,24 @@ pub fn reachable(
 /// A diagonal step squeezes past the corner between the two squares beside it; the ruleset's
 /// corner rule (the one lines of sight use) says whether squares that cannot be entered close it.
 pub fn diagonal_open(field: &Field, from: Square, to: Square) -> bool {
-    let wall = |s: Square| field.cost(s).is_none();
+    corner_open(field, from, to, |s| field.cost(s).is_none())
+}
+
+/// Whether a diagonal step from `from` to `to` passes the corner between the two squares beside
+/// it, by the ruleset's corner rule, where `closes` says which squares close a corner (a walk:
+/// squares that cannot be entered; a jump: squares that block sight). A straight step passes.
+pub fn corner_open(
+    field: &Field,
+    from: Square,
+    to: Square,
+    closes: impl Fn(Square) -> bool,
+) -> bool {
+    if from.x == to.x || from.y == to.y {
+        return true;
+    }
     let (a, b) = (
-        wall(Square::new(to.x, from.y)),
-        wall(Square::new(from.x, to.y)),
+        closes(Square::new(to.x, from.y)),
+        closes(Square::new(from.x, to.y)),
     );
     match field.corners {
         CornerRule::CornersNeverBlock => true,

@@ -285,6 +285,22 @@ pub struct Lowered {
 
 /// Refuses terrain fields another family's rules give meaning to, so a ruleset never ignores
 /// them silently: `set` names the fields a terrain type sets, `why` says why each is refused.
+/// A terrain's `drop` out of 1 to 10,000 feet, with file and field (the families with falls).
+pub fn drop_error(
+    t: &TerrainDef,
+    src: &(std::path::PathBuf, String),
+    p: &super::FieldPath,
+) -> Option<super::RulesError> {
+    t.drop.filter(|d| !(1..=10_000).contains(d)).map(|_| {
+        super::RulesError::at(
+            &src.0,
+            &src.1,
+            &p.field("drop"),
+            "a drop is 1 to 10,000 feet",
+        )
+    })
+}
+
 pub fn refuse_terrain_fields(
     terrain: &TerrainRules,
     src: &(std::path::PathBuf, String),

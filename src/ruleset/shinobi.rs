@@ -975,14 +975,7 @@ pub fn terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<Ru
                 errors.push(RulesError::at(&src.0, &src.1, &p.field("breaks_into"), why));
             }
         }
-        if t.drop.is_some_and(|d| !(1..=10_000).contains(&d)) {
-            errors.push(RulesError::at(
-                &src.0,
-                &src.1,
-                &p.field("drop"),
-                "a drop is 1 to 10,000 feet",
-            ));
-        }
+        errors.extend(super::neutral::drop_error(t, src, &p));
         if t.concealment.is_some_and(|c| c > 100) {
             errors.push(RulesError::at(
                 &src.0,

@@ -706,14 +706,7 @@ pub fn terrain_errors(
     ));
     for (i, t) in terrain.types.iter().enumerate() {
         let p = FieldPath::root().field("types").index(i);
-        if t.drop.is_some_and(|d| !(1..=10_000).contains(&d)) {
-            errors.push(RulesError::at(
-                &src.0,
-                &src.1,
-                &p.field("drop"),
-                "a drop is 1 to 10,000 feet",
-            ));
-        }
+        errors.extend(crate::ruleset::neutral::drop_error(t, src, &p));
         for (field, v) in [
             ("cover_bonus", t.cover_bonus),
             ("concealment_bonus", t.concealment_bonus),

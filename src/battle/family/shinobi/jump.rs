@@ -6,9 +6,8 @@ use std::collections::BTreeMap;
 
 use crate::battle::command::RuleError;
 use crate::battle::fighter::{Fighter, can_end_on};
-use crate::grid::path::step_cost;
+use crate::grid::path::{corner_open, step_cost};
 use crate::grid::{Dir8, Field, Square, chebyshev};
-use crate::ruleset::CornerRule;
 
 /// How far a jump of `me` may reach now, in squares, with its move `mv` (squares a walk may
 /// cover): half of it from a standstill, all of it with a running start (a walked move was
@@ -30,20 +29,9 @@ pub fn reach_words(me: &Fighter, mv: u32) -> String {
 }
 
 /// True when a leap from `from` to the next square `to` does not pass a corner that blocks
-/// sight (the corner rule of lines of sight: a jump is stopped by what a look is stopped by).
+/// sight (a jump is stopped by what a look is stopped by).
 fn corner_clear(field: &Field, from: Square, to: Square) -> bool {
-    if from.x == to.x || from.y == to.y {
-        return true;
-    }
-    let (a, b) = (
-        field.blocks_sight(Square::new(to.x, from.y)),
-        field.blocks_sight(Square::new(from.x, to.y)),
-    );
-    match field.corners {
-        CornerRule::CornersNeverBlock => true,
-        CornerRule::CornersBlockWhenBoth => !(a && b),
-        CornerRule::CornersBlockWhenEither => !(a || b),
-    }
+    corner_open(field, from, to, |s| field.blocks_sight(s))
 }
 
 /// True when an opponent of `me` stands on `s`.
