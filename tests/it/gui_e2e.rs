@@ -560,3 +560,64 @@ fn gui_end_to_end_first_battle_is_won_with_the_mouse_alone() {
         std::fs::remove_dir_all(&dir).ok();
     }
 }
+
+/// `--frame-stats`: the game times its battle frames and the first frame drawn in full (no
+/// render pipeline still compiling, which cannot come before the second frame after the
+/// battle appears), prints one line with the figures and the sprites, and quits by itself.
+#[test]
+fn gui_frame_stats_counts_the_first_battle_frame_drawn_in_full() {
+    let Some(dir) = e2e_dir("frame-stats") else {
+        return;
+    };
+    let out = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_gridclash"))
+        .args([
+            "play",
+            "--scenario",
+            "skirmish",
+            "--sides",
+            "human,ai",
+            "--seed",
+            "1",
+        ])
+        .args(["--frame-stats", "5"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("GRIDCLASH_CONFIG_DIR", &dir)
+        .env("GRIDCLASH_DATA_DIR", &dir)
+        .output()
+        .expect("xvfb-run is installed (bash .ci/setup), or set GRIDCLASH_SKIP_E2E=1");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the game failed: {}\n{text}",
+        out.status
+    );
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("battle: 5 frames: p50 "))
+        .unwrap_or_else(|| panic!("no frame report in:\n{text}"));
+    let number_after = |word: &str| -> f64 {
+        let rest = &line[line
+            .find(word)
+            .unwrap_or_else(|| panic!("{word} in {line}"))
+            + word.len()..];
+        let digits: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        digits
+            .parse()
+            .unwrap_or_else(|e| panic!("{word}: {e} in {line}"))
+    };
+    let p50 = number_after("p50 ");
+    let p99 = number_after("p99 ");
+    let first = number_after("first frame ");
+    assert!(p50 > 0.0 && p50 <= p99, "{line}");
+    // The whole start-up and two frames at least after the battle appeared.
+    assert!(first > p50, "{line}");
+    assert!(
+        number_after("after start; ") >= 12.0,
+        "skirmish's units and board sprites: {line}"
+    );
+}
