@@ -21,9 +21,12 @@ pub mod ap;
 pub mod d20;
 pub mod dbu;
 pub mod digimon;
+mod phases;
 pub mod shinobi;
 pub mod skill;
 pub mod stages;
+
+pub use phases::{DamagePhase, DefenseAsk, HitOn, OddsWhatIf, RollPhase, Step};
 
 use bevy::prelude::World;
 
@@ -963,66 +966,6 @@ pub fn balance_report(rules: &Rules, s: &CombatantStats) -> Vec<super::stats::Fi
     s.figures(of(rules).balance_figures(s))
 }
 
-/// What the damage phase of an attack works on: the rules, the turn order (for how long a
-/// condition lasts), the field, the attacker and its targets (in the order of the attack's
-/// target states), everyone, the declaration, the cover wear as it stood before the attack and
-/// the wear this attack adds (the ninja chapter's partial cover), and what the rolls change.
-pub struct DamagePhase<'a, 'w, 's> {
-    pub rules: &'a Rules,
-    pub order: &'a super::state::TurnOrder,
-    pub field: &'a Field<'a>,
-    pub attacker: &'a Fighter,
-    pub targets: &'a [&'a Fighter],
-    pub all: &'a [Fighter],
-    pub decl: &'a Declaration<'a>,
-    pub worn_before: &'a std::collections::BTreeMap<Square, i64>,
-    pub wear: &'a mut std::collections::BTreeMap<Square, i64>,
-    pub res: super::state::Resolve<'a, 'w, 's>,
-}
-
-/// One hit as its damage is applied: the rules, the turn order, the attacker, the declaration
-/// and the Wound Roll's total.
-#[derive(Clone, Copy)]
-pub struct HitOn<'a> {
-    pub rules: &'a Rules,
-    pub order: &'a super::state::TurnOrder,
-    pub attacker: &'a Fighter,
-    pub decl: &'a Declaration<'a>,
-    pub wound: i64,
-}
-
-/// What the roll phase of an attack works on: the rules, the battleground (d20's live grenades
-/// lie on it), the attacker and its targets as they stood when the phase began (in the order
-/// of the attack's target states), everyone on the field, and what the rolls change.
-pub struct RollPhase<'a, 'w, 's> {
-    pub rules: &'a Rules,
-    pub ground: bevy::prelude::Mut<'a, super::state::Battleground>,
-    pub attacker: &'a Fighter,
-    pub targets: &'a [&'a Fighter],
-    pub all: &'a [Fighter],
-    pub res: super::state::Resolve<'a, 'w, 's>,
-}
-
-/// The question `gridclash odds` asks before the preview: the rules, who attacks whom with
-/// what, and the answer asked about.
-pub struct OddsWhatIf<'a> {
-    pub rules: &'a Rules,
-    pub attacker: CombatantId,
-    pub target: CombatantId,
-    pub maneuver: &'a str,
-    pub defense: DefenseChoice,
-}
-
-/// One step of a move: the rules, the field, the mover as it stood when the move began, and
-/// the squares it steps from and onto.
-pub struct Step<'a> {
-    pub rules: &'a Rules,
-    pub field: &'a Field<'a>,
-    pub mover: &'a Fighter,
-    pub from: Square,
-    pub to: Square,
-}
-
 /// The family that plays `rules`.
 pub fn of(rules: &Rules) -> &dyn Family {
     match &rules.family {
@@ -1032,19 +975,4 @@ pub fn of(rules: &Rules) -> &dyn Family {
         FamilyData::D20(data) => data.as_ref(),
         FamilyData::Digimon(data) => data.as_ref(),
     }
-}
-
-/// The whole situation a target answers an attack in: what a defense policy reads.
-pub struct DefenseAsk<'a> {
-    pub rules: &'a Rules,
-    pub field: &'a Field<'a>,
-    pub attacker: &'a Fighter,
-    pub target: &'a Fighter,
-    /// Every target of the attack.
-    pub all: &'a [&'a Fighter],
-    pub order: &'a AttackOrder,
-    /// The targets whose sneak contest the attacker won.
-    pub sneak_won: &'a [CombatantId],
-    /// Everyone on the field (a d20 flanker).
-    pub bystanders: &'a [Fighter],
 }
