@@ -97,22 +97,28 @@ fn play_script(dir: &std::path::Path, scenario: &str, seed: u64, text: &str) -> 
     play_with(dir, scenario, &args, text)
 }
 
+/// The real game's `play` with `args` under xvfb, its settings and data in `dir`.
+fn play_command(dir: &std::path::Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new("xvfb-run");
+    cmd.args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_gridclash"))
+        .arg("play")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("GRIDCLASH_CONFIG_DIR", dir)
+        .env("GRIDCLASH_DATA_DIR", dir);
+    cmd
+}
+
 /// Runs the real game under xvfb with `play`'s `args` and the script `text` (saved as
 /// `NAME.script` in `dir`, whose settings and data the game uses), and returns its log;
 /// panics if the game fails.
 fn play_with(dir: &std::path::Path, name: &str, args: &[&str], text: &str) -> String {
     let script_path = dir.join(format!("{name}.script"));
     std::fs::write(&script_path, text).expect("script written");
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24"])
-        .arg(env!("CARGO_BIN_EXE_gridclash"))
-        .arg("play")
-        .args(args)
+    let out = play_command(dir, args)
         .arg("--script")
         .arg(&script_path)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("GRIDCLASH_CONFIG_DIR", dir)
-        .env("GRIDCLASH_DATA_DIR", dir)
         .output()
         .expect("xvfb-run is installed (bash .ci/setup), or set GRIDCLASH_SKIP_E2E=1");
     // What the script reports (`walk-terms`) is on standard output, the game's log on error.
@@ -569,22 +575,16 @@ fn gui_frame_stats_counts_the_first_battle_frame_drawn_in_full() {
     let Some(dir) = e2e_dir("frame-stats") else {
         return;
     };
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24"])
-        .arg(env!("CARGO_BIN_EXE_gridclash"))
-        .args([
-            "play",
-            "--scenario",
-            "skirmish",
-            "--sides",
-            "human,ai",
-            "--seed",
-            "1",
-        ])
+    let args = [
+        "--scenario",
+        "skirmish",
+        "--sides",
+        "human,ai",
+        "--seed",
+        "1",
+    ];
+    let out = play_command(&dir, &args)
         .args(["--frame-stats", "5"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("GRIDCLASH_CONFIG_DIR", &dir)
-        .env("GRIDCLASH_DATA_DIR", &dir)
         .output()
         .expect("xvfb-run is installed (bash .ci/setup), or set GRIDCLASH_SKIP_E2E=1");
     let text = String::from_utf8_lossy(&out.stdout);
