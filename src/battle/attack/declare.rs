@@ -182,7 +182,7 @@ pub fn declare_attack(
             // because she threatens his space"; the shot waits for each foe's.
             queued.0 = Some(order);
             queued.1.clear();
-            let waiting = offer_next_opportunity(
+            shoot_after_opportunities(
                 rules,
                 &field,
                 &mut q,
@@ -190,9 +190,6 @@ pub fn declare_attack(
                 (&mut awaiting, &mut attack),
                 &mut log,
             );
-            if !waiting && let Some(order) = queued.0.take() {
-                attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None, None);
-            }
             return;
         }
         attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None, checked);
@@ -340,7 +337,7 @@ pub fn begin_queued_attack(
     progress.0 = true;
     let rules = &rules.0;
     let field = ground.field(rules);
-    let waiting = offer_next_opportunity(
+    shoot_after_opportunities(
         rules,
         &field,
         &mut q,
@@ -348,14 +345,26 @@ pub fn begin_queued_attack(
         (&mut awaiting, &mut attack),
         &mut log,
     );
-    if waiting {
+}
+
+/// Offers the next foe threatening a queued d20 shot its attack of opportunity; when none is
+/// left to ask, the shot is made. Shared by the shot's declaration and by the system that
+/// takes it up again after each opportunity attack.
+fn shoot_after_opportunities(
+    rules: &Rules,
+    field: &Field,
+    q: &mut Fighters,
+    queued: &mut QueuedAttack,
+    (awaiting, attack): (&mut AwaitingInput, &mut CurrentAttack),
+    log: &mut EventLog,
+) {
+    if offer_next_opportunity(rules, field, q, queued, (awaiting, &mut *attack), log) {
         return;
     }
-    let Some(order) = queued.0.take() else {
-        return;
-    };
-    queued.1.clear();
-    attack.0 = begin_attack(rules, &field, &mut q, &mut log, order, None, None);
+    if let Some(order) = queued.0.take() {
+        queued.1.clear();
+        attack.0 = begin_attack(rules, field, q, log, order, None, None);
+    }
 }
 
 /// The window for Instant actions: automatic policies act (a Healing Surge when low), and
