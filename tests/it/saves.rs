@@ -20,10 +20,14 @@ fn duel_scenario() -> scenario::Loaded {
 }
 
 /// A duel between computer players, stopped after `commands` commands.
+/// The duel after `commands` commands, or at its end if it ends sooner.
 fn game_after(commands: usize) -> AiMatch {
     let loaded = duel_scenario();
     let mut game = AiMatch::new(&loaded, 3, &[Policy::Easy, Policy::Normal], 100).unwrap();
     for _ in 0..commands {
+        if game.finished() {
+            break;
+        }
         game.step().unwrap();
     }
     game

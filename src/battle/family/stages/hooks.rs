@@ -27,6 +27,11 @@ use crate::ruleset::Rules;
 use crate::ruleset::stages::StageData;
 
 impl Family for StageData {
+    /// No lapses: see [`Family::lapses`].
+    fn lapses(&self) -> bool {
+        false
+    }
+
     /// Every unit is a personality of the roster.
     fn written_stats(&self) -> bool {
         false
