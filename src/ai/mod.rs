@@ -182,7 +182,7 @@ enum RandomOption {
 
 /// Every option a random player might take for `who`: each legal attack, a move to each
 /// reachable square, a jump to each landing (the ninja chapter), standing up, ending a condition, curing poison, handing a shared turn to
-/// a partner (Digimon), a Skill Check on the ground beside it (Digimon, d20), dropping prone
+/// a partner and Digivolving (Digimon), a Skill Check on the ground beside it (Digimon, d20), dropping prone
 /// (d20), and ending the turn; with
 /// the move searches the moves' paths come from.
 fn random_options(
@@ -205,6 +205,14 @@ fn random_options(
     extra.push(Command::CurePoison { who });
     extra.push(Command::HandOver { who });
     extra.push(Command::DropProne { who });
+    if let Some(d) = rules.digimon() {
+        for x in crate::battle::family::digimon::digivolve::higher_stages(d, &me) {
+            extra.push(Command::Digivolve {
+                who,
+                into: x.id.clone(),
+            });
+        }
+    }
     if crate::battle::family::skill::makes_skill_checks(&rules)
         && let Some(at) = me.position
     {

@@ -69,6 +69,20 @@ pub struct BarView {
     /// A Hide may be made now (DBU), with its exact chance of going unseen in tenths of a
     /// percent.
     pub hide: Option<u32>,
+    /// The Digivolutions the unit may make now (Digimon), in roster order.
+    pub digivolve: Vec<DigivolveOffer>,
+}
+
+/// A higher stage a Digimon may Digivolve to now, as the bar offers it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DigivolveOffer {
+    /// Its roster id (the command's `into`).
+    pub into: String,
+    /// Its name and stage ("Greymon", "Champion").
+    pub name: String,
+    pub stage: String,
+    /// The Hit Points it comes in with: all of them.
+    pub hp: i64,
 }
 
 /// One ally an Empower could hand Ki to, as the window lists it.

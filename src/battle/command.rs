@@ -187,6 +187,9 @@ pub enum Command {
     /// action, or a Move action or the attack of opportunity traded for one). Against a shot
     /// on another's turn it is the `Defend` answer `DropProne` instead.
     DropProne { who: CombatantId },
+    /// Digimon: Digivolve to the higher stage `into` (a roster id), healed whole, a Simple
+    /// Action.
+    Digivolve { who: CombatantId, into: String },
 }
 
 /// How a Skill Check on the ground is made and paid for.
@@ -252,7 +255,8 @@ impl Command {
             | Self::Intercede { who, .. }
             | Self::HandOver { who }
             | Self::UseSkill { who, .. }
-            | Self::DropProne { who } => *who,
+            | Self::DropProne { who }
+            | Self::Digivolve { who, .. } => *who,
         }
     }
 }
@@ -392,6 +396,8 @@ pub enum RuleError {
     CannotUseSkill { who: CombatantId, why: String },
     #[error("{who} cannot Drop prone: {why}")]
     CannotDropProne { who: CombatantId, why: String },
+    #[error("{who} cannot Digivolve: {why}")]
+    CannotDigivolve { who: CombatantId, why: String },
     #[error("nothing is being asked of {0} right now")]
     NothingToAnswer(CombatantId),
     #[error("{0} is Defeated and can make no maneuvers")]
@@ -657,5 +663,6 @@ pub fn command_name(cmd: &Command) -> &'static str {
         Command::HandOver { .. } => "Hand Over",
         Command::UseSkill { .. } => "Use a Skill",
         Command::DropProne { .. } => "Drop prone",
+        Command::Digivolve { .. } => "Digivolve",
     }
 }

@@ -289,6 +289,9 @@ pub struct DigiState {
     /// The round it last Interceded in ("once per round").
     #[serde(default, skip_serializing_if = "is_round_zero")]
     pub interceded_round: u32,
+    /// How many times it has Digivolved in this battle (the ruleset allows so many).
+    #[serde(default, skip_serializing_if = "is_round_zero")]
+    pub digivolved: u32,
 }
 
 fn is_round_zero(n: &u32) -> bool {

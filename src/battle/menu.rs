@@ -203,6 +203,24 @@ impl Battle {
                 .iter()
                 .all(|o| o.refusal.is_some());
         view.grapple = self.grapple_acts(who);
+        if let Some(d) = rules.digimon() {
+            view.digivolve = family::digimon::digivolve::higher_stages(d, &me)
+                .into_iter()
+                .filter(|x| {
+                    self.check(&Command::Digivolve {
+                        who,
+                        into: x.id.clone(),
+                    })
+                    .is_ok()
+                })
+                .map(|x| super::bar::DigivolveOffer {
+                    into: x.id.clone(),
+                    name: x.name.clone(),
+                    stage: x.stage.clone(),
+                    hp: x.hp,
+                })
+                .collect();
+        }
         if self.check(&Command::Hide { who }).is_ok() {
             let all = self.fighters_shared();
             let p = super::hide::hide_chance(&rules, &all, &me);

@@ -867,6 +867,9 @@ impl Battle {
                     .map(|_| ())
             }
             Command::DropProne { .. } => family::d20::swift::check_command(&rules, me),
+            Command::Digivolve { into, .. } => {
+                family::digimon::digivolve::check_digivolve(&rules, fighters, me, into).map(|_| ())
+            }
             Command::Defend { .. }
             | Command::Respond { .. }
             | Command::Exploit { .. }

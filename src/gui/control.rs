@@ -650,6 +650,8 @@ fn command_active_unit(
         Some(Command::EndTurn { who })
     } else if pressed(GameAction::HandOver) {
         Some(Command::HandOver { who })
+    } else if pressed(GameAction::Digivolve) {
+        digivolve_command(&mut session, who)
     } else if pressed(GameAction::DropProne) {
         Some(Command::DropProne { who })
     } else if pressed(GameAction::StandUp) {
@@ -1020,4 +1022,27 @@ fn stands_on(
             .fighter(id)
             .is_some_and(|f| crate::grid::footprint(at, f.size.squares).contains(&square))
     })
+}
+
+/// The Digivolution the action bar offers, or (when none is legal) the first higher stage on
+/// the roster, so that the refusal names the rule that forbids it.
+fn digivolve_command(
+    session: &mut Session,
+    who: crate::battle::components::CombatantId,
+) -> Option<Command> {
+    let offered = session
+        .battle
+        .bar_view(who)
+        .and_then(|b| b.digivolve.first().map(|o| o.into.clone()));
+    let into = offered.or_else(|| {
+        let rules = session.battle.rules().clone();
+        let me = session.battle.fighter(who)?;
+        let d = rules.digimon()?;
+        Some(
+            crate::battle::family::digimon::digivolve::higher_stages(d, &me)
+                .first()
+                .map_or_else(String::new, |x| x.id.clone()),
+        )
+    })?;
+    Some(Command::Digivolve { who, into })
 }

@@ -61,6 +61,8 @@ pub enum GameAction {
     EndTurn,
     /// Digimon: let one's partner (Tamer or Digimon) act now in the turn they share.
     HandOver,
+    /// Digimon: Digivolve to the higher stage the action bar names (a Simple Action).
+    Digivolve,
     /// Digimon: Use a Skill on a square beside the unit (a Simple Action; pressed again, the
     /// free check of the round's Interrupt Action).
     UseSkill,
@@ -232,6 +234,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::Recover, vec![K::KeyH]),
         (A::EndTurn, vec![K::KeyT]),
         (A::HandOver, vec![K::KeyG]),
+        (A::Digivolve, vec![K::Quote]),
         (A::UseSkill, vec![K::KeyK]),
         (A::DropProne, vec![K::KeyO]),
         (A::StandUp, vec![K::KeyN]),
@@ -395,6 +398,14 @@ pub fn gamepad_map() -> InputMap<GameAction> {
                 GamepadButton::LeftTrigger2,
                 GamepadButton::RightTrigger2,
                 GamepadButton::North,
+            ]),
+        )
+        .with(
+            A::Digivolve,
+            ButtonlikeChord::new([
+                GamepadButton::LeftTrigger2,
+                GamepadButton::RightTrigger2,
+                GamepadButton::RightThumb,
             ]),
         )
         .with(

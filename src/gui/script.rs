@@ -202,6 +202,7 @@ fn key_named(name: &str) -> Option<KeyCode> {
         "BracketLeft" => K::BracketLeft,
         "BracketRight" => K::BracketRight,
         "Semicolon" => K::Semicolon,
+        "Quote" => K::Quote,
         "Period" => K::Period,
         "Comma" => K::Comma,
         "Slash" => K::Slash,

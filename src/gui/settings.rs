@@ -227,6 +227,7 @@ pub fn key_label(k: KeyCode) -> String {
         KeyCode::Period => Some("."),
         KeyCode::Slash => Some("/"),
         KeyCode::Semicolon => Some(";"),
+        KeyCode::Quote => Some("'"),
         KeyCode::BracketLeft => Some("["),
         KeyCode::BracketRight => Some("]"),
         _ => None,

@@ -31,7 +31,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 51] = [
+pub const REBINDABLE: [GameAction; 52] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -51,6 +51,7 @@ pub const REBINDABLE: [GameAction; 51] = [
     GameAction::Recover,
     GameAction::EndTurn,
     GameAction::HandOver,
+    GameAction::Digivolve,
     GameAction::UseSkill,
     GameAction::DropProne,
     GameAction::StandUp,

@@ -1672,10 +1672,12 @@ fn digimon_broken_files_name_file_line_and_field() {
             .replace("\"pepper_breath\"]", "\"pepper_breth\"]")
             .replace("stage: \"Champion\", role: \"Champion tyrant\"", "stage: \"Armor\", role: \"Champion tyrant\"")
             .replace("size: \"Tiny\"", "size: \"Titanic\""),
-        "digimon.ron" => text.replace(
-            "damage: false, complex: true, clash: Some(Pin)",
-            "damage: false, complex: true, effect: Some(Stun), clash: Some(Pin)",
-        ),
+        "digimon.ron" => text
+            .replace(
+                "damage: false, complex: true, clash: Some(Pin)",
+                "damage: false, complex: true, effect: Some(Stun), clash: Some(Pin)",
+            )
+            .replace("digivolve: Some((actions: 1, per_battle: 1,", "digivolve: Some((actions: 3, per_battle: 0,"),
         "terrain.ron" => text
             .replace("difficult: true,\n            description: \"Difficult Terrain: a move that enters it is a Complex Action (both of your Simple Actions).\",\n        ),\n        (\n            id: \"water\"", "concealment: 40,\n            description: \"x\",\n        ),\n        (\n            id: \"water\"")
             .replace("stat: \"BODY\", target: 16, becomes: \"open\"", "stat: \"BRAWN\", target: 16, becomes: \"lava\""),
@@ -1689,6 +1691,8 @@ fn digimon_broken_files_name_file_line_and_field() {
         "digimon.ron",
         "unknown size `Titanic`",
         "a Clash action is tagged Melee, carries no effect",
+        "digivolve.actions: must be 1 to 2 (the Simple Actions of a turn)",
+        "digivolve.per_battle: must be at least 1",
         "terrain.ron",
         "`concealment` is not a Digimon rule",
         "unknown stat `BRAWN`",
@@ -1701,4 +1705,244 @@ fn digimon_broken_files_name_file_line_and_field() {
             .any(|l| l.contains("roster.ron:") && l.contains("attacks[1]")),
         "{err}"
     );
+}
+
+/// Greymon (0) as if it had fallen back to its Default Stage: Agumon at 1 HP.
+fn fall_back_to_agumon(b: &mut Battle, id: u32) {
+    stage(b, id, |f| {
+        if let Some(s) = f.digi.as_mut() {
+            s.form = Some("agumon".into());
+        }
+        f.life.max = 18;
+        f.life.current = 1;
+        f.loadout.profiles = gridclash::ruleset::digimon::loadout(
+            &data().combat,
+            &["strike".into(), "pepper_breath".into()],
+        );
+    });
+}
+
+fn digivolve(who: u32, into: &str) -> Command {
+    Command::Digivolve {
+        who: CombatantId(who),
+        into: into.into(),
+    }
+}
+
+/// Why `who` may not Digivolve to `into` now, in words.
+fn refusal(b: &mut Battle, who: u32, into: &str) -> String {
+    let fighters = b.fighters();
+    let me = fighters
+        .iter()
+        .find(|f| f.id == CombatantId(who))
+        .expect("combatant");
+    digimon::digivolve::check_digivolve(&rules(), &fighters, me, into)
+        .map(|_| ())
+        .expect_err("refused")
+        .to_string()
+}
+
+#[test]
+fn digimon_digivolve_is_a_simple_action_that_removes_all_damage() {
+    // "Digivolve (Simple Action)"; "it removes all damage taken to its Hit Points": Greymon,
+    // fallen back to Agumon at 1 HP, Digivolves with one of its two Simple Actions into
+    // Greymon at its full 36 HP, with Greymon's attacks, and attacks with the other.
+    let mut b = greymon_with_tai(&[6, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1]);
+    fall_back_to_agumon(&mut b, 0);
+    let view = b.bar_view(CombatantId(0)).expect("its bar");
+    assert_eq!(
+        view.digivolve
+            .iter()
+            .map(|o| (o.into.as_str(), o.hp))
+            .collect::<Vec<_>>(),
+        [("greymon", 36)]
+    );
+    let lines = crate::common::run(&mut b, digivolve(0, "greymon"));
+    assert_contains(
+        &lines,
+        &[
+            "Greymon Digivolves from Agumon (Rookie) into Greymon (Champion): all damage removed (+35 HP), 36 HP.",
+        ],
+    );
+    let g = fighter(&mut b, 0);
+    assert_eq!((g.life.current, g.life.max), (36, 36));
+    assert_eq!(g.actions.usable(), 1, "a Simple Action spent");
+    let greymon = data().digimon("greymon").expect("on the roster");
+    assert_eq!(
+        digimon::stat(data(), &g, "DMG"),
+        greymon.stats["DMG"],
+        "Greymon's stats again"
+    );
+    assert!(digimon::attacks_now(data(), &g).contains(&"nova_blast".to_string()));
+    assert!(
+        g.digi
+            .as_ref()
+            .is_some_and(|s| s.form.is_none() && s.digivolved == 1)
+    );
+    assert!(
+        b.bar_view(CombatantId(0))
+            .expect("bar")
+            .digivolve
+            .is_empty()
+    );
+    attack(&mut b, 0, "nova_blast", 2);
+}
+
+#[test]
+fn digimon_digivolve_needs_a_higher_stage_its_tamer_and_comes_once_a_battle() {
+    let mut b = greymon_with_tai(&[6, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1]);
+    // At the top of its line there is nothing to become.
+    assert_eq!(
+        refusal(&mut b, 0, "greymon"),
+        "#0 cannot Digivolve: Greymon has no higher stage on the roster"
+    );
+    fall_back_to_agumon(&mut b, 0);
+    assert_eq!(
+        refusal(&mut b, 0, "garurumon"),
+        "#0 cannot Digivolve: `garurumon` is not a higher stage of Agumon (it can become Greymon)"
+    );
+    assert_eq!(
+        refusal(&mut b, 1, "greymon"),
+        "#1 cannot Digivolve: a Tamer does not Digivolve"
+    );
+    // Gabumon has no Tamer here (our prerequisite: the partner's bond).
+    assert_eq!(
+        refusal(&mut b, 2, "garurumon"),
+        "#2 cannot Digivolve: it has no Tamer in the fight"
+    );
+    // With Tai out of the fight, Agumon cannot either.
+    stage(&mut b, 1, |f| f.life.current = 0);
+    assert_eq!(
+        refusal(&mut b, 0, "greymon"),
+        "#0 cannot Digivolve: its Tamer Tai is out of the fight"
+    );
+    stage(&mut b, 1, |f| f.life.current = 8);
+    // Once a battle: after one Digivolution and a second fall, it stays Agumon.
+    crate::common::run(&mut b, digivolve(0, "greymon"));
+    fall_back_to_agumon(&mut b, 0);
+    assert_eq!(
+        refusal(&mut b, 0, "greymon"),
+        "#0 cannot Digivolve: it has Digivolved 1 time this battle, as often as the ruleset allows"
+    );
+    assert!(
+        b.bar_view(CombatantId(0))
+            .expect("bar")
+            .digivolve
+            .is_empty()
+    );
+    let err = b.submit(digivolve(0, "greymon")).expect_err("refused");
+    assert!(matches!(err, RuleError::CannotDigivolve { .. }), "{err}");
+}
+
+#[test]
+fn digimon_digivolve_needs_a_simple_action_left() {
+    let mut b = greymon_with_tai(&[6, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1]);
+    fall_back_to_agumon(&mut b, 0);
+    stage(&mut b, 0, |f| f.actions.standard = 0);
+    let err = b.submit(digivolve(0, "greymon")).expect_err("no actions");
+    assert!(matches!(err, RuleError::NoActions { .. }), "{err}");
+}
+
+#[test]
+fn digimon_partner_falls_back_again_after_digivolving() {
+    // After Digivolving back to Greymon, 0 HP takes it down to Agumon at 1 HP again (the
+    // Champion it is falls to its Default Stage), not straight to a Digitama.
+    let mut b = battle(
+        vec![
+            unit("gabumon", 1, (2, 1)),
+            unit("greymon", 0, (1, 1)),
+            unit("tai", 0, (0, 1)),
+        ],
+        &[
+            5, 5, 5, 1, 1, 1, 5, 5, 5, 1, 1, 1, 5, 5, 5, 5, 5, 5, 1, 1, 1, 5, 5, 5,
+        ],
+    );
+    stage(&mut b, 1, |f| {
+        if let Some(s) = f.digi.as_mut() {
+            s.digivolved = 1;
+        }
+    });
+    crate::common::set_life(&mut b, 1, 1);
+    let lines = attack(&mut b, 0, "strike", 1);
+    assert_contains(
+        &lines,
+        &["Greymon drops to 0 HP and falls back to its Default Stage: Agumon (Rookie) at 1 HP."],
+    );
+}
+
+#[test]
+fn digimon_digivolve_is_refused_outside_the_digimon_rules() {
+    // A foreign command (from a replay, a script, the command line) is refused with the rule.
+    let mut b = Arena::new("dbu")
+        .units(vec![
+            UnitSetup::new("brawler", 0, Square::new(1, 1)),
+            UnitSetup::new("brawler", 1, Square::new(3, 1)),
+        ])
+        .build();
+    let who = b.turn().active().expect("someone acts");
+    let err = b
+        .submit(Command::Digivolve {
+            who,
+            into: "greymon".into(),
+        })
+        .expect_err("not a DBU maneuver");
+    assert!(
+        matches!(
+            err,
+            RuleError::NotInRuleset {
+                what: "Digivolve",
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn digimon_ai_digivolves_a_fallen_partner_at_every_level() {
+    use gridclash::ai::planner::{Level, decide};
+    use rand::SeedableRng;
+    // Greymon fallen to Agumon at 1 HP, Tai beside it: in the turn they share (Tai may
+    // Direct first), Agumon Digivolves.
+    for level in [Level::Easy, Level::Normal, Level::Hard] {
+        let mut b = greymon_with_tai(&[6; 40]);
+        fall_back_to_agumon(&mut b, 0);
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(1);
+        let mut played = Vec::new();
+        while let Some(who) = b.turn().active().filter(|w| w.0 < 2) {
+            let cmd = decide(&mut b, who, level, &mut rng);
+            played.push(cmd.clone());
+            b.submit(cmd).expect("a legal command");
+            if played.len() > 10 {
+                break;
+            }
+        }
+        assert!(
+            played.contains(&digivolve(0, "greymon")),
+            "{level:?}: {played:?}"
+        );
+    }
+}
+
+#[test]
+fn digimon_partners_digivolve_in_the_shipped_battles() {
+    // The computer players Digivolve a fallen partner in the shipped partner battles.
+    let l = gridclash::scenario::load(&gridclash::scenario::find("digimon-rivals")).expect("loads");
+    let mut seen = 0;
+    for seed in 1..=6 {
+        let done = gridclash::sim::play(
+            &l,
+            seed,
+            &[gridclash::ai::Policy::Normal, gridclash::ai::Policy::Normal],
+            60,
+        )
+        .expect("plays");
+        seen += done
+            .battle
+            .events()
+            .iter()
+            .filter(|e| matches!(e, gridclash::battle::event::BattleEvent::Digivolved { .. }))
+            .count();
+    }
+    assert!(seen >= 3, "{seen} Digivolutions in 6 battles");
 }

@@ -555,6 +555,43 @@ fn gui_i_makes_the_arrogant_declaration() {
 }
 
 #[test]
+fn gui_quote_digivolves_a_fallen_partner() {
+    // Greymon and Tai against the computer's Garurumon and Matt: Greymon, fallen back to
+    // Agumon at 1 HP, Digivolves with the key the bar names.
+    let mut app = scenario_app("digimon-rivals", 1, "human,ai");
+    let mut me = human_turn(&mut app);
+    if session(&mut app)
+        .battle
+        .fighter(me)
+        .and_then(|f| f.digi)
+        .is_some_and(|d| d.tamer)
+    {
+        tap(&mut app, KeyCode::KeyG);
+        me = human_turn(&mut app);
+    }
+    {
+        let mut s = session(&mut app);
+        crate::common::stage(&mut s.battle, me.0, |f| {
+            if let Some(d) = f.digi.as_mut() {
+                d.form = Some("agumon".into());
+            }
+            f.life.current = 1;
+            f.life.max = 18;
+        });
+        let offers = s.battle.bar_view(me).expect("a bar").digivolve;
+        assert_eq!(offers.len(), 1, "{offers:?}");
+        assert_eq!(offers[0].name, "Greymon");
+    }
+    tap(&mut app, KeyCode::Quote);
+    let f = session(&mut app).battle.fighter(me).expect("Greymon");
+    assert_eq!((f.life.current, f.life.max), (36, 36));
+    assert!(
+        f.digi
+            .is_some_and(|d| d.form.is_none() && d.digivolved == 1)
+    );
+}
+
+#[test]
 fn gui_w_chooses_an_ally_and_the_click_empowers_it() {
     // skirmish: Red Fist (Brawler, Mage, Gunner) is the person's side.
     let mut app = scenario_app("skirmish", 1, "human,ai");

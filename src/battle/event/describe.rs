@@ -750,6 +750,7 @@ impl BattleEvent {
                 }
             }
             E::DigiFall { text, .. }
+            | E::Digivolved { text, .. }
             | E::DigiNote { text, .. }
             | E::Blast { text, .. }
             | E::Dive { text, .. }

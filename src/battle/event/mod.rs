@@ -516,6 +516,12 @@ pub enum BattleEvent {
         who: CombatantId,
         text: String,
     },
+    /// Digimon: a Digimon Digivolved to the higher stage `into` (a roster id), told in full.
+    Digivolved {
+        who: CombatantId,
+        into: String,
+        text: String,
+    },
     /// Digimon: a Clash started, changed hands or ended, a Charm ended, told in full.
     DigiNote {
         who: CombatantId,

@@ -199,6 +199,7 @@ pub fn bar_view(data: &ShinobiData, me: &Fighter) -> BarView {
         empower: false,
         grapple: Vec::new(),
         hide: None,
+        digivolve: Vec::new(),
         charge: None,
     }
 }

@@ -713,6 +713,7 @@ pub trait Family: Sync {
             empower: false,
             grapple: Vec::new(),
             hide: None,
+            digivolve: Vec::new(),
             charge: None,
         }
     }

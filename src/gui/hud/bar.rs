@@ -459,6 +459,27 @@ pub(super) fn action_bar_items(
             GameAction::HandOver,
         ));
     }
+    // Digimon: the higher stages it may Digivolve to now.
+    for o in bar.iter().flat_map(|b| &b.digivolve) {
+        let mut b = item(
+            format!(
+                "{} Digivolve: {} ({}, {} HP)",
+                keys.of(GameAction::Digivolve),
+                o.name,
+                o.stage,
+                o.hp
+            ),
+            GameAction::Digivolve,
+        );
+        b.tip = format!(
+            "Digivolve (click or {}): become {} ({}) for a Simple Action, every Hit Point back ({} HP)",
+            keys.of(GameAction::Digivolve),
+            o.name,
+            o.stage,
+            o.hp
+        );
+        items.push(b);
+    }
     items.extend([
         item(
             format!("{} End turn", keys.of(GameAction::EndTurn)),

@@ -57,6 +57,7 @@ impl LogFilter {
                     | E::SteadfastRolled { .. }
                     | E::ThresholdPenalty { .. }
                     | E::Defeated { .. }
+                    | E::Digivolved { .. }
                     | E::DigiEffect { .. }
                     | E::Recovered { .. }
                     | E::RecoveryStarted { .. }

@@ -102,6 +102,9 @@ pub struct DigimonRules {
     pub attacks: Vec<DigiAttackDef>,
     /// Clashing: size tags, the Pin bonus.
     pub clash: ClashRule,
+    /// Digivolving in combat; not played when absent.
+    #[serde(default)]
+    pub digivolve: Option<DigivolveRule>,
     /// The range each number of a character may take (ours: the text gives no caps). The
     /// roster is held to it, and the character editor refuses a value outside it.
     #[serde(default)]
@@ -119,6 +122,24 @@ pub struct ClashRule {
     pub tamer_size: String,
     /// "The controller of the clash gains a +4" on a Pin.
     pub pin_bonus: i64,
+}
+
+/// "Digivolve (Simple Action): The Digimon may Digivolve to a higher stage. The Digimon must
+/// meet the campaign's prerequisites to do so"; "it removes all damage taken to its Hit
+/// Points". The higher stage is a roster Digimon whose `default_stage` is the one it is now;
+/// the prerequisites are the ruleset's (there is no campaign here).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DigivolveRule {
+    /// Simple Actions it costs ("Digivolving in combat is … a Simple Action").
+    pub actions: u32,
+    /// How many times a Digimon may Digivolve in one battle (ours: each Digivolution heals
+    /// it whole, so without a limit a partner that falls back to its Default Stage would
+    /// rise again every time).
+    pub per_battle: u32,
+    /// Only a Digimon whose Tamer is in the fight and conscious may Digivolve (ours: the
+    /// partner's bond is what makes it Digivolve).
+    pub needs_tamer: bool,
 }
 
 /// A Clash action: what an attack with `clash` set does instead of an Accuracy roll.

@@ -265,6 +265,25 @@ pub fn validate(
             format!("must be 0 to {MAX_NUMBER}"),
         );
     }
+    if let Some(dv) = &rules.digivolve {
+        if dv.actions == 0 || dv.actions > rules.simple_actions {
+            at(
+                src,
+                root.field("digivolve").field("actions"),
+                format!(
+                    "must be 1 to {} (the Simple Actions of a turn)",
+                    rules.simple_actions
+                ),
+            );
+        }
+        if dv.per_battle == 0 {
+            at(
+                src,
+                root.field("digivolve").field("per_battle"),
+                "must be at least 1 (leave `digivolve` out to play without it)".to_string(),
+            );
+        }
+    }
     // The roster.
     let mut ids = BTreeSet::new();
     for (i, d) in roster.digimon.iter().enumerate() {

@@ -282,6 +282,7 @@ pub fn bar_view(d: &D20Data, me: &Fighter) -> BarView {
         empower: false,
         grapple: Vec::new(),
         hide: None,
+        digivolve: Vec::new(),
     }
 }
 

@@ -242,10 +242,10 @@ pub fn fall(
         });
         return false;
     }
-    let default = d
-        .digimon(&snap.identity.archetype)
-        .and_then(|x| x.default_stage.clone());
-    let at_default = state.form.is_some() || default.is_none();
+    // The Default Stage below the stage it is now (its own, one it fell back to, or one it
+    // Digivolved to): none at the bottom of its line.
+    let default = super::form(d, &snap).and_then(|x| x.default_stage.clone());
+    let at_default = default.is_none();
     if state.partner.is_none() {
         state.down = Some("defeated".into());
         return false;
@@ -273,7 +273,7 @@ pub fn fall(
     let Some(form) = d.digimon(&form_id) else {
         return false;
     };
-    state.form = Some(form_id.clone());
+    state.form = (form_id != snap.identity.archetype).then(|| form_id.clone());
     state.effects.clear();
     state.clash = None;
     state.temp_hp = 0;

@@ -10,6 +10,7 @@
 //! [`apply_effect`]) read it, so the odds shown are the odds rolled.
 
 pub mod aim;
+pub mod digivolve;
 mod effects;
 pub mod grapple;
 mod hits;

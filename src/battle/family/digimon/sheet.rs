@@ -15,10 +15,19 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
         "Tamer".to_string()
     } else {
         match state.form.as_deref().and_then(|id| d.digimon(id)) {
-            Some(form) => format!(
-                "{} ({}, fell back to its Default Stage)",
-                form.name, form.stage
-            ),
+            Some(form) => {
+                // Below its own stage it fell back; above it, it Digivolved.
+                let fell = d
+                    .digimon(&f.identity.archetype)
+                    .and_then(|own| own.default_stage.as_deref())
+                    == Some(form.id.as_str());
+                let how = if fell {
+                    "fell back to its Default Stage"
+                } else {
+                    "Digivolved"
+                };
+                format!("{} ({}, {how})", form.name, form.stage)
+            }
             None => dg::stage(d, f).unwrap_or("?").to_string(),
         }
     };
