@@ -315,6 +315,19 @@ pub struct ClashHold {
     /// What outsiders' damage to either participant loses: both BIT values, fixed when the
     /// Clash starts.
     pub shield: i64,
+    /// How far apart the participants may be: the distance it started at, 1 (in contact) or
+    /// more for a Clash started at a range with the Reach Quality ("it can start Clashes at a
+    /// Range equal to its Reach value").
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub reach: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 /// An attack effect on a combatant: its potency, the target's turns it has left, and who gave

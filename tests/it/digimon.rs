@@ -209,8 +209,8 @@ fn digimon_damage_is_half_the_damage_stat_in_d6_minus_armor_at_least_one() {
     assert_eq!(w.dice[0].group.count, 4);
     assert!(w.dice[0].exploding);
     let gab = fighter(&mut b, 1);
-    assert_eq!(digimon::hit_damage(d, &gab, 4, 0), 2);
-    assert_eq!(digimon::hit_damage(d, &gab, 1, 0), 1, "at least 1");
+    assert_eq!(digimon::hit_damage(d, &gab, 4, 0, false), 2);
+    assert_eq!(digimon::hit_damage(d, &gab, 1, 0, false), 1, "at least 1");
     let mut t = battle(
         vec![unit("tai", 0, (1, 1)), unit("greymon", 1, (2, 1))],
         &[1, 1, 1, 1, 1, 1],
@@ -220,7 +220,7 @@ fn digimon_damage_is_half_the_damage_stat_in_d6_minus_armor_at_least_one() {
     assert!(w.dice.is_empty(), "unarmed: no dice");
     assert_eq!(w.flat_total(), 3, "1 + Str Mod 2 + Fight 2 / 3");
     let grey = fighter(&mut t, 1);
-    assert_eq!(digimon::hit_damage(d, &grey, 3, 0), 1);
+    assert_eq!(digimon::hit_damage(d, &grey, 3, 0, false), 1);
 }
 
 #[test]
@@ -1004,8 +1004,8 @@ fn digimon_clash_size_tags_add_their_difference() {
     // Greymon (Large) against Gabumon (Small): +4 and -4.
     let mut b = greymon_and_gabumon(&[]);
     let (g, gb) = (fighter(&mut b, 0), fighter(&mut b, 1));
-    let mine = grapple::check_spec(d, &g, &gb);
-    let theirs = grapple::check_spec(d, &gb, &g);
+    let mine = grapple::check_spec(d, &g, &gb, g.id);
+    let theirs = grapple::check_spec(d, &gb, &g, g.id);
     let size_mod = |s: &RollSpec| {
         s.modifiers
             .iter()
@@ -1243,8 +1243,8 @@ fn digimon_clash_control_odds_are_exact() {
     );
     let mut dice = DiceSource::seeded(11);
     let (sa, sb) = (
-        grapple::check_spec(d, &g, &gb),
-        grapple::check_spec(d, &gb, &g),
+        grapple::check_spec(d, &g, &gb, g.id),
+        grapple::check_spec(d, &gb, &g, g.id),
     );
     let n = 200_000;
     let mut won = 0;
@@ -1671,7 +1671,8 @@ fn digimon_broken_files_name_file_line_and_field() {
         "roster.ron" => text
             .replace("\"pepper_breath\"]", "\"pepper_breth\"]")
             .replace("stage: \"Champion\", role: \"Champion tyrant\"", "stage: \"Armor\", role: \"Champion tyrant\"")
-            .replace("size: \"Tiny\"", "size: \"Titanic\""),
+            .replace("size: \"Tiny\"", "size: \"Titanic\"")
+            .replace("reach: 3,", "reach: 30,"),
         "digimon.ron" => text
             .replace(
                 "damage: false, complex: true, clash: Some(Pin)",
@@ -1688,6 +1689,7 @@ fn digimon_broken_files_name_file_line_and_field() {
         "roster.ron",
         "unknown attack `pepper_breth`",
         "unknown stage `Armor`",
+        "reach: a Reach is 0 to 20 squares, not 30",
         "digimon.ron",
         "unknown size `Titanic`",
         "a Clash action is tagged Melee, carries no effect",
@@ -1945,4 +1947,169 @@ fn digimon_partners_digivolve_in_the_shipped_battles() {
             .count();
     }
     assert!(seen >= 3, "{seen} Digivolutions in 6 battles");
+}
+
+/// Devimon (0, Reach 3) and a Gabumon (1) three squares east of it; Devimon acts first.
+fn devimon_and_gabumon_apart(faces: &[u32]) -> Battle {
+    let mut all = vec![5, 5, 5, 1, 1, 1];
+    all.extend_from_slice(faces);
+    battle(
+        vec![unit("devimon", 0, (1, 1)), unit("gabumon", 1, (4, 1))],
+        &all,
+    )
+}
+
+/// Makes 0 and 1 a Clash at `reach` squares that `control` controls and `starter` started.
+fn stage_clash(b: &mut Battle, control: u32, starter: u32, reach: u32) {
+    for (me, opp) in [(0, 1), (1, 0)] {
+        stage(b, me, |f| {
+            if let Some(s) = f.digi.as_mut() {
+                s.clash = Some(ClashHold {
+                    opponent: CombatantId(opp),
+                    control: me == control,
+                    started_by: CombatantId(starter),
+                    pinned: false,
+                    shield: 2,
+                    reach,
+                });
+            }
+        });
+    }
+}
+
+#[test]
+fn digimon_reach_starts_a_clash_at_a_range_with_a_penalty_per_square() {
+    // "If a Digimon has the Reach Quality, it can start Clashes at a Range equal to its Reach
+    // value … takes a penalty to all Clash Rolls equal to the number of squares it is away":
+    // Devimon (Reach 3) grapples Gabumon three squares away, its check 5+5+5 + Body 6 + 4
+    // (Large against Small) - 3 (the range) = 22 against Gabumon's Agility 4; Gabumon's
+    // 1+1+1 + Body 3 - 4 = 2 against Devimon's 5. The two stay that far apart at most.
+    let mut b = devimon_and_gabumon_apart(&[5, 5, 5, 1, 1, 1]);
+    let d = data();
+    let (dv, gb) = (fighter(&mut b, 0), fighter(&mut b, 1));
+    let mods = |s: &RollSpec| {
+        s.modifiers
+            .iter()
+            .map(|m| (m.label.clone(), m.value))
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        mods(&grapple::check_spec(d, &dv, &gb, dv.id))
+            .contains(&("Clash at a range: 3 squares away".to_string(), -3))
+    );
+    assert!(
+        !mods(&grapple::check_spec(d, &gb, &dv, dv.id))
+            .iter()
+            .any(|(l, _)| l.contains("range")),
+        "only the one who reaches out takes the penalty"
+    );
+    let lines = attack(&mut b, 0, "clash", 1);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("Clash at a range: 3 squares away") && l.contains("22")),
+        "{lines:#?}"
+    );
+    assert_contains(
+        &lines,
+        &["Devimon controls the Clash (margin 18 against -3); Gabumon may not act."],
+    );
+    let h = hold(&mut b, 1).expect("held");
+    assert_eq!((h.reach, h.control), (3, false));
+    // It may not move away (four squares), but may close in.
+    let away = b.submit(Command::Move {
+        who: CombatantId(0),
+        path: vec![Square::new(0, 1)],
+        boosted: false,
+    });
+    assert!(away.is_err(), "moved away from its Clash: {away:?}");
+    let near = Command::Move {
+        who: CombatantId(0),
+        path: vec![Square::new(2, 1)],
+        boosted: false,
+    };
+    b.submit(near).expect("closing in keeps the Clash");
+    assert!(hold(&mut b, 0).is_some());
+}
+
+#[test]
+fn digimon_reach_is_how_far_a_clash_may_start() {
+    // Greymon has no Reach: a Clash only with an adjacent foe. Devimon's Reach is 3.
+    let mut b = devimon_and_gabumon_apart(&[]);
+    stage(&mut b, 1, |f| f.position.0 = Some(Square::new(5, 1)));
+    let err = b
+        .submit(Command::Attack(order(0, "clash", 1)))
+        .expect_err("four squares");
+    assert_eq!(err.to_string(), "#1 is 4 squares away; Clash reaches 3");
+    let mut b = battle(
+        vec![unit("greymon", 0, (1, 1)), unit("gabumon", 1, (3, 1))],
+        &[5, 5, 5, 1, 1, 1],
+    );
+    let err = b
+        .submit(Command::Attack(order(0, "clash", 1)))
+        .expect_err("two squares");
+    assert_eq!(err.to_string(), "#1 is 2 squares away; Clash reaches 1");
+}
+
+#[test]
+fn digimon_reach_clash_controller_without_reach_deals_half_damage() {
+    // "If the opponent does not also have the Reach Quality, they may make Attacks and Actions
+    // if they Control the Clash, but they only deal half of the normal Damage": Gabumon
+    // controls Devimon's Clash three squares away and strikes it at half (at least 1); the
+    // preview says so and is what the hit deals. Devimon, with Reach, deals it in full.
+    let mut b = devimon_and_gabumon_apart(&[]);
+    stage_clash(&mut b, 1, 0, 3);
+    while b.turn().active() != Some(CombatantId(1)) {
+        end_turn(&mut b);
+    }
+    let o = order(1, "strike", 0);
+    let p = b
+        .preview(&o)
+        .expect("a [Melee] Attack on its opponent at the Clash's range");
+    let why = p.context.targets[0].damage_halved.clone().expect("halved");
+    assert!(why.contains("3 squares"), "{why}");
+    let d = data();
+    let devimon = fighter(&mut b, 0);
+    let mean_half = distribution(&p.context.wound)
+        .map(|w| digimon::hit_damage(d, &devimon, w, 0, true))
+        .mean();
+    let odds = &p.odds.targets[0][0];
+    assert!(odds.automatic_hit.is_some(), "no Dodge in a Clash");
+    assert!((odds.expected_damage - mean_half).abs() < 1e-9);
+    let before = fighter(&mut b, 0).life.current;
+    let lines = crate::common::run(&mut b, Command::Attack(o));
+    assert!(
+        lines.iter().any(|l| l.contains("half: a Clash at a range")),
+        "{lines:#?}"
+    );
+    let dealt = before - fighter(&mut b, 0).life.current;
+    let wound = b
+        .events()
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            gridclash::battle::event::BattleEvent::WoundRolled { roll, .. } => Some(roll.total),
+            _ => None,
+        })
+        .expect("a damage roll");
+    assert_eq!(dealt, digimon::hit_damage(d, &devimon, wound, 0, true));
+    // Devimon in control, with its Reach: full damage.
+    let mut b = devimon_and_gabumon_apart(&[]);
+    stage_clash(&mut b, 0, 0, 3);
+    let p = b.preview(&order(0, "strike", 1)).expect("legal");
+    assert!(p.context.targets[0].damage_halved.is_none());
+}
+
+#[test]
+fn digimon_reach_clash_ends_when_they_are_farther_apart_than_it_started() {
+    let mut b = devimon_and_gabumon_apart(&[]);
+    stage_clash(&mut b, 0, 0, 3);
+    let all = b.fighters();
+    assert_eq!(grapple::broken(&all[0], &all), None);
+    stage(&mut b, 1, |f| f.position.0 = Some(Square::new(5, 1)));
+    let all = b.fighters();
+    assert_eq!(
+        grapple::broken(&all[0], &all).as_deref(),
+        Some("the participants are more than 3 squares apart")
+    );
 }

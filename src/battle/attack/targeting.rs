@@ -24,7 +24,16 @@ pub fn attack_targets(
 ) -> Result<Vec<CombatantId>, RuleError> {
     let (profile, _) = used_profile(rules, attacker, order)?;
     let decl = declaration(rules, attacker, order, 1)?;
-    let reach_sq = reach(attacker, &decl);
+    // A family may let a melee maneuver reach farther for this attacker (Digimon: a Clash
+    // started within the Reach Quality, and the two in it at that range); its own check
+    // still decides which targets that distance is for.
+    let reach_sq = reach(attacker, &decl).map(|r| {
+        if matches!(decl.attack_type.reach, crate::ruleset::Reach::Melee) {
+            r.max(crate::battle::family::of(rules).melee_reach(attacker, &order.profile))
+        } else {
+            r
+        }
+    });
     let Some(at) = attacker.position else {
         return Err(RuleError::Absorbed(attacker.id));
     };

@@ -618,6 +618,9 @@ pub struct TargetContext {
     pub difficulty: Option<RollSpec>,
     /// Digimon: what a hit's damage loses before Armor, and why (outsiders hitting a Clash).
     pub damage_less: Option<(i64, String)>,
+    /// Digimon: why a hit's damage is halved after Armor, if it is (a Clash controlled at a
+    /// range without the Reach to match it).
+    pub damage_halved: Option<String>,
     /// d20 grenade: the chance the throw's blast catches this target now (a hit on a corner
     /// left to the die, or a critical failure near the thrower).
     pub blast: Option<f64>,
@@ -646,6 +649,7 @@ impl TargetContext {
             knockback: None,
             difficulty: None,
             damage_less: None,
+            damage_halved: None,
             blast: None,
         }
     }

@@ -453,6 +453,13 @@ pub trait Family: Sync {
         true
     }
 
+    /// The farthest `attacker`'s melee maneuver `profile` may reach any target, when the family
+    /// lets it reach farther than the unit's melee range (Digimon: a Clash started within the
+    /// Reach Quality); 0 otherwise. The family's own check says which targets.
+    fn melee_reach(&self, _attacker: &Fighter, _profile: &str) -> u32 {
+        0
+    }
+
     /// True when a weaker computer player's lapses (see the planner's `Settings::lapse_chance`)
     /// are played in this family. Power stages: no. There `easy` is already well behind
     /// `normal` without them (`normal` wins 73.5-81.5 % of 200 battles), and a lapse throws away one of a

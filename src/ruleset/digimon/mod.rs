@@ -372,6 +372,10 @@ pub struct DigimonDef {
     /// falls back to at 0 HP; none when this is its Default Stage.
     #[serde(default)]
     pub default_stage: Option<String>,
+    /// The Reach Quality's value: it can start a Clash with a foe this many squares away
+    /// (0 or 1: only an adjacent one).
+    #[serde(default)]
+    pub reach: u32,
 }
 
 /// A Tamer: attributes and skills, from which its combat stats are derived.

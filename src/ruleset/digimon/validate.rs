@@ -295,6 +295,13 @@ pub fn validate(
                 format!("`{}` is empty or defined twice", d.id),
             );
         }
+        if d.reach > 20 {
+            at(
+                roster_src,
+                p.field("reach"),
+                format!("a Reach is 0 to 20 squares, not {}", d.reach),
+            );
+        }
         if !rules.clash.sizes.contains_key(&d.size) {
             at(
                 roster_src,

@@ -33,6 +33,9 @@ pub fn aim_view(d: &DigimonData, a: &AimContext) -> AimView {
             if let Some((_, why)) = &t.damage_less {
                 lines.push(why.clone());
             }
+            if let Some(why) = &t.damage_halved {
+                lines.push(format!("Damage {why}"));
+            }
             if let (Some(m), Some(target)) = (atk.clash, a.fighter(t.id)) {
                 lines.push(clash_preview(d, m, me, target));
             }
@@ -88,8 +91,8 @@ pub fn aim_view(d: &DigimonData, a: &AimContext) -> AimView {
 fn clash_preview(d: &DigimonData, m: ClashMove, me: &Fighter, target: &Fighter) -> String {
     match m {
         ClashMove::Start => {
-            let mine = terms(&RollSummary::of(&g::check_spec(d, me, target)));
-            let theirs = terms(&RollSummary::of(&g::check_spec(d, target, me)));
+            let mine = terms(&RollSummary::of(&g::check_spec(d, me, target, me.id)));
+            let theirs = terms(&RollSummary::of(&g::check_spec(d, target, me, me.id)));
             format!(
                 "Clash: {} controls {} ({mine} vs TN {}; {} {theirs} vs TN {})\n\
                  The one not in control may not act; neither may Dodge or move away.",

@@ -31,14 +31,23 @@ pub fn size(d: &DigimonData, f: &Fighter) -> (String, i64) {
     (tag, v)
 }
 
-/// A Clash check of `me` against `opp`: 3d6 + Body, plus the size difference when `me` is
-/// larger and minus it when smaller.
-pub fn check_spec(d: &DigimonData, me: &Fighter, opp: &Fighter) -> RollSpec {
+/// A Clash check of `me` against `opp` in a Clash `starter` started: 3d6 + Body, plus the size
+/// difference when `me` is larger and minus it when smaller; the starter of a Clash at a range
+/// takes the squares between them off ("a penalty to all Clash Rolls equal to the number of
+/// squares it is away from the target").
+pub fn check_spec(d: &DigimonData, me: &Fighter, opp: &Fighter, starter: CombatantId) -> RollSpec {
     let mut s = check(d, RollKind::Amount("Clash check".into()));
     add_stat(d, me, BODY, "Body", &mut s);
     let ((mine, a), (theirs, b)) = (size(d, me), size(d, opp));
     if a != b {
         s.add(format!("Size: {mine} against {theirs}"), a - b);
+    }
+    let away = me.distance_to(opp).unwrap_or(1);
+    if me.id == starter && away > 1 {
+        s.add(
+            format!("Clash at a range: {away} squares away"),
+            -i64::from(away),
+        );
     }
     s
 }
@@ -71,8 +80,8 @@ fn controller(
 /// The exact chance that `a` controls a Clash with `b` after both roll (the rule
 /// [`roll_control`] plays, from the same check rolls).
 pub fn control_chance(d: &DigimonData, a: &Fighter, b: &Fighter, starter: CombatantId) -> f64 {
-    let da = distribution(&check_spec(d, a, b));
-    let db = distribution(&check_spec(d, b, a));
+    let da = distribution(&check_spec(d, a, b, starter));
+    let db = distribution(&check_spec(d, b, a, starter));
     let (ta, tb) = (tn(d, b), tn(d, a));
     let mut p = 0.0;
     for (i, pa) in da.p.iter().enumerate() {
@@ -149,7 +158,7 @@ pub fn roll_control(
         return w.id;
     }
     let mut margin = |me: &Fighter, opp: &Fighter, log: &mut EventLog| {
-        let r = roll(&check_spec(d, me, opp), dice);
+        let r = roll(&check_spec(d, me, opp, starter), dice);
         let t = tn(d, opp);
         let m = r.total - t;
         log.push(BattleEvent::CheckRolled {
@@ -190,7 +199,7 @@ pub fn set_control(
     b: &Fighter,
     starter: CombatantId,
     control: CombatantId,
-    shield: i64,
+    (shield, reach): (i64, u32),
 ) {
     for f in q.iter_mut() {
         let (me, opp) = if *f.id == a.id {
@@ -214,6 +223,7 @@ pub fn set_control(
                 started_by: starter,
                 pinned: false,
                 shield,
+                reach,
             });
         }
     }
@@ -266,8 +276,12 @@ pub fn broken(f: &Fighter, all: &[Fighter]) -> Option<String> {
     if hold(o).is_none_or(|oh| oh.opponent != f.id) {
         return Some(format!("{} is out of the Clash", o.identity.name));
     }
-    if f.distance_to(o).is_none_or(|x| x > 1) {
-        return Some("the participants are no longer in contact".into());
+    if f.distance_to(o).is_none_or(|x| x > h.reach.max(1)) {
+        return Some(if h.reach > 1 {
+            format!("the participants are more than {} squares apart", h.reach)
+        } else {
+            "the participants are no longer in contact".into()
+        });
     }
     for x in [f, o] {
         for (k, word) in [
@@ -319,12 +333,12 @@ pub fn recheck(
             continue;
         }
         let w = roll_control(d, a, b, h.started_by, dice, log);
-        set_control(q, a, b, h.started_by, w, h.shield);
+        set_control(q, a, b, h.started_by, w, (h.shield, h.reach));
     }
 }
 
 /// True when `s` keeps `me` in contact with its Clash opponent ("they must always be in
-/// contact"), or `me` is in no Clash.
+/// contact"; at a range, within the Clash's reach), or `me` is in no Clash.
 pub fn keeps_contact(me: &Fighter, all: &[Fighter], s: crate::grid::Square) -> bool {
     let Some(h) = hold(me) else {
         return true;
@@ -332,6 +346,7 @@ pub fn keeps_contact(me: &Fighter, all: &[Fighter], s: crate::grid::Square) -> b
     let Some(o) = all.iter().find(|o| o.id == h.opponent) else {
         return true;
     };
-    o.position
-        .is_none_or(|p| crate::grid::footprint_distance(s, me.size.squares, p, o.size.squares) <= 1)
+    o.position.is_none_or(|p| {
+        crate::grid::footprint_distance(s, me.size.squares, p, o.size.squares) <= h.reach.max(1)
+    })
 }

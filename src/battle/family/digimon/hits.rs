@@ -76,7 +76,8 @@ pub fn resolve_hits(
             let armor = stat(d, t, ARM).max(0);
             let outside = ctx.targets.get(i).and_then(|x| x.damage_less.clone());
             let less = outside.as_ref().map_or(0, |x| x.0);
-            let full = hit_damage(d, t, w.total, less);
+            let halved = ctx.targets.get(i).and_then(|x| x.damage_halved.clone());
+            let full = hit_damage(d, t, w.total, less, halved.is_some());
             // Shielded by an ally's Intercede against an [Area] attack: half, at least 1.
             let half = state.targets[i].half;
             let damage = if half { (full / 2).max(1) } else { full };
@@ -87,6 +88,9 @@ pub fn resolve_hits(
             }
             if let Some((_, why)) = outside {
                 notes.insert(0, why);
+            }
+            if let Some(why) = halved {
+                notes.push(why);
             }
             if w.total - less - armor < 1 {
                 notes.push("at least 1 from a successful Attack".into());
@@ -237,7 +241,9 @@ pub(super) fn clash_move(
         ClashMove::Start => {
             let w = grapple::roll_control(d, attacker, t, attacker.id, dice, log);
             let shield = grapple::shield(d, attacker, t);
-            grapple::set_control(q, attacker, t, attacker.id, w, shield);
+            // At a range (the Reach Quality) the Clash holds them that far apart.
+            let reach = attacker.distance_to(t).unwrap_or(1).max(1);
+            grapple::set_control(q, attacker, t, attacker.id, w, (shield, reach));
         }
         ClashMove::End => grapple::release(
             q,

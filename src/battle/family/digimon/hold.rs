@@ -32,6 +32,17 @@ pub fn outside_penalty(attacker: &Fighter, target: &Fighter) -> Option<(i64, Str
     ))
 }
 
+/// Why a hit by `attacker` on `target` deals half damage, if it does: `attacker` controls a
+/// Clash at a range with `target` and its Reach (`reach`) is shorter ("If the opponent does not
+/// also have the Reach Quality, they may make Attacks and Actions if they Control the Clash,
+/// but they only deal half of the normal Damage").
+pub fn halved(attacker: &Fighter, target: &Fighter, reach: u32) -> Option<String> {
+    let h = hold(attacker)?;
+    let away = attacker.distance_to(target)?;
+    (h.opponent == target.id && h.control && away > 1 && reach < away)
+        .then(|| format!("half: a Clash at a range ({away} squares) and no Reach to match it"))
+}
+
 /// The refusals of the Clash: only someone free starts one, on someone free; only the
 /// controller ends, pins or throws, and only its opponent; in a Clash the controller's only
 /// attack is a [Melee] Attack on its opponent, and the one held does nothing.

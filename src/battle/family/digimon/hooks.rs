@@ -65,6 +65,18 @@ impl Family for DigimonData {
         digimon::attack_of(self, profile).is_some_and(|(a, _)| digimon::helps(a))
     }
 
+    /// A Clash starts within the Reach Quality; in a Clash started at a range, the controller's
+    /// attacks reach its opponent there.
+    fn melee_reach(&self, attacker: &Fighter, profile: &str) -> u32 {
+        let Some((a, _)) = digimon::attack_of(self, profile) else {
+            return 0;
+        };
+        if a.clash == Some(crate::ruleset::digimon::ClashMove::Start) {
+            return digimon::reach(self, attacker);
+        }
+        digimon::hold::hold(attacker).map_or(0, |h| h.reach)
+    }
+
     /// Two Simple Actions a round (three elsewhere).
     fn attacks_in_round(&self, o: &Fighter, moves: u32) -> u32 {
         o.actions.standard.max(2).saturating_sub(moves)

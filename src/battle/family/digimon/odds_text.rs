@@ -75,7 +75,9 @@ fn clash_lines(d: &DigimonData, m: ClashMove, me: &Fighter, t: &Fighter) -> Vec<
                     g::tn(d, opp),
                     opp.identity.name
                 ));
-                out.extend(term_lines(&RollSummary::of(&g::check_spec(d, who, opp))));
+                out.extend(term_lines(&RollSummary::of(&g::check_spec(
+                    d, who, opp, me.id,
+                ))));
             }
         }
         ClashMove::Pin => {

@@ -310,6 +310,11 @@ pub fn assemble(
                     crate::battle::family::digimon::hold::no_dodge(a, t)
                 },
                 damage_less: crate::battle::family::digimon::hold::outside_penalty(attacker, t),
+                damage_halved: crate::battle::family::digimon::hold::halved(
+                    attacker,
+                    t,
+                    reach(d, attacker),
+                ),
                 ..TargetContext::new(
                     t.id,
                     attacker.distance_to(t),
@@ -323,11 +328,33 @@ pub fn assemble(
     }
 }
 
+/// The Reach Quality of `f` as it is now (its stage's): how far away it may start a Clash, at
+/// least 1 (adjacent).
+pub fn reach(d: &DigimonData, f: &Fighter) -> u32 {
+    form(d, f).map_or(1, |x| x.reach.max(1))
+}
+
+/// How far away `attacker`'s [Melee] attack `a` may reach `t`: adjacent ("a [Melee] tagged
+/// Attack may only be used on an enemy who is adjacent"), but a Clash starts within the
+/// attacker's Reach, and the two in a Clash started at a range reach each other that far.
+pub fn melee_reach(d: &DigimonData, attacker: &Fighter, a: &DigiAttackDef, t: &Fighter) -> u32 {
+    use crate::battle::family::digimon::hold::hold;
+    if a.clash == Some(crate::ruleset::digimon::ClashMove::Start) {
+        return reach(d, attacker);
+    }
+    match hold(attacker) {
+        Some(h) if h.opponent == t.id => h.reach.max(1),
+        _ => 1,
+    }
+}
+
 /// The damage one hit deals to `target` from a damage roll of `wound`: minus `less` (a
 /// Clash's outsider penalty) and its Armor, at least 1 ("they take 1 point of Damage from a
-/// successful Attack").
-pub fn hit_damage(d: &DigimonData, target: &Fighter, wound: i64, less: i64) -> i64 {
-    (wound - less - stat(d, target, ARM).max(0)).max(1)
+/// successful Attack"); then halved, at least 1, when `halved` (a Clash controlled at a
+/// range without Reach).
+pub fn hit_damage(d: &DigimonData, target: &Fighter, wound: i64, less: i64, halved: bool) -> i64 {
+    let full = (wound - less - stat(d, target, ARM).max(0)).max(1);
+    if halved { (full / 2).max(1) } else { full }
 }
 
 /// The chance that the Accuracy roll meets or beats the Dodge roll.
@@ -360,8 +387,9 @@ pub fn target_odds(
         hit_chance(&t.strike, defense)
     };
     let less = t.damage_less.as_ref().map_or(0, |x| x.0);
+    let halved = t.damage_halved.is_some();
     let landed = if damaging {
-        distribution(&ctx.wound).map(|w| hit_damage(d, target, w, less))
+        distribution(&ctx.wound).map(|w| hit_damage(d, target, w, less, halved))
     } else {
         Dist::point(0)
     };
@@ -432,7 +460,8 @@ pub fn check_attack(
                 )));
             }
         }
-        if a.tag == Tag::Melee && attacker.distance_to(t).is_none_or(|x| x > 1) {
+        let away = attacker.distance_to(t);
+        if a.tag == Tag::Melee && away.is_none_or(|x| x > melee_reach(d, attacker, a, t)) {
             return Err(RuleError::DigimonTarget(format!(
                 "a [Melee] attack is used on an adjacent target; {} is not",
                 t.identity.name

@@ -75,12 +75,19 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
         SheetSection::new("Attributes").cell("Charisma", f.attributes.get("CHA"))
     } else {
         labels.extend(["Size", "Body", "Agility", "BIT", "CPU", "RAM"].map(String::from));
-        SheetSection::new("Attributes")
-            .cell(
-                "Size",
-                crate::battle::family::digimon::grapple::size(d, f).0,
-            )
-            .cell("Body", dg::base_stat(d, f, "BODY"))
+        let reach = dg::reach(d, f);
+        let sec = SheetSection::new("Attributes").cell(
+            "Size",
+            crate::battle::family::digimon::grapple::size(d, f).0,
+        );
+        // The Reach Quality, only where it has one.
+        let sec = if reach > 1 {
+            labels.push("Reach".into());
+            sec.cell("Reach", reach)
+        } else {
+            sec
+        };
+        sec.cell("Body", dg::base_stat(d, f, "BODY"))
             .cell("Agility", dg::base_stat(d, f, "AGI"))
             .cell("BIT", dg::base_stat(d, f, "BIT"))
             .cell("CPU", dg::base_stat(d, f, "CPU"))
