@@ -28,11 +28,12 @@ xvfb() { xvfb-run -a -s "-screen 0 1280x720x24" "$@" 2>/dev/null | grep ' frames
 field() {
   case $2 in
     p50|p95|p99) sed -E "s/.*$2 ([0-9.]+) ms.*/\1/" <<< "$1" ;;
-    first) sed -E 's/.*first frame ([0-9.]+) ms.*/\1/' <<< "$1" ;;
+    # "nan" when the report says no frame was drawn in full (no time to compare).
+    first) if grep -q 'first frame [0-9]' <<< "$1"; then sed -E 's/.*first frame ([0-9.]+) ms.*/\1/' <<< "$1"; else echo nan; fi ;;
     sprites) sed -E 's/.*; ([0-9]+) sprites.*/\1/' <<< "$1" ;;
   esac
 }
-median() { sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
+median() { sort -n | awk '{v[NR]=$1} END {if (NR == 0) print "n/a "; else print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 
 run_case() {
   local name=$1 spin=$2; shift 2
@@ -46,14 +47,14 @@ run_case() {
     echo "$name pair $i: bare $b"
     local r=""
     for f in p50 p95 p99 first; do
-      r+=$(awk -v a="$(field "$g" $f)" -v b="$(field "$b" $f)" 'BEGIN {printf "%.3f ", a / b}')
+      r+=$(awk -v a="$(field "$g" $f)" -v b="$(field "$b" $f)" 'BEGIN {if (a == "nan" || b == "nan") printf "nan "; else printf "%.3f ", a / b}')
     done
     echo "$r" >> "$work/$name.ratios"
   done
   local out="$name: game / bare, median of $pairs pairs:"
   local col=1
   for f in p50 p95 p99 first; do
-    out+=" $f $(cut -d' ' -f$col "$work/$name.ratios" | median)x"
+    out+=" $f $(cut -d' ' -f$col "$work/$name.ratios" | grep -v nan | median)x"
     col=$((col + 1))
   done
   echo "$out"

@@ -126,21 +126,25 @@ fn time_frames(
 }
 
 /// The printed line: `LABEL: N frames: p50 … ms, p95 … ms, p99 … ms, mean … ms; first frame
-/// … ms after start; S sprites` (S: sprites in the world, for a bare app with as many).
+/// … ms after start; S sprites` (S: sprites in the world, for a bare app with as many). When
+/// no frame was drawn with every pipeline ready, it says so instead of a time.
 fn report(stats: &mut FrameStats, sprites: usize) -> String {
     let n = stats.samples.len();
     let mean = stats.samples.iter().sum::<Duration>() / n.max(1) as u32;
     stats.samples.sort_unstable();
     let at = |q: f64| crate::percentile::nearest_rank(&stats.samples, q);
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let first = stats.first_frame.map_or_else(
+        || "first frame not drawn in full (a render pipeline was still compiling)".to_string(),
+        |d| format!("first frame {:.0} ms after start", ms(d)),
+    );
     format!(
-        "{}: {n} frames: p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, mean {:.2} ms; first frame {:.0} ms after start; {sprites} sprites",
+        "{}: {n} frames: p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, mean {:.2} ms; {first}; {sprites} sprites",
         stats.label,
         ms(at(0.50)),
         ms(at(0.95)),
         ms(at(0.99)),
         ms(mean),
-        stats.first_frame.map_or(0.0, ms),
     )
 }
 
@@ -189,5 +193,22 @@ mod tests {
             app.update();
         }
         assert_eq!(first_frame(&app), None);
+    }
+
+    /// A report never prints a made-up time: with no frame drawn in full it says so, and the
+    /// time is printed only when there is one.
+    #[test]
+    fn frame_stats_report_says_when_no_frame_was_drawn_in_full() {
+        let mut stats = FrameStats::new("game", 2, 0);
+        stats.samples = vec![Duration::from_millis(20), Duration::from_millis(30)];
+        let line = report(&mut stats, 4);
+        assert!(line.contains("first frame not drawn in full"), "{line}");
+        assert!(!line.contains("after start"), "{line}");
+        stats.first_frame = Some(Duration::from_millis(640));
+        let line = report(&mut stats, 4);
+        assert!(
+            line.contains("; first frame 640 ms after start; 4 sprites"),
+            "{line}"
+        );
     }
 }
