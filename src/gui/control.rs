@@ -13,6 +13,8 @@ use crate::battle::command::{Command, Decision, DefenseChoice, SurgeKind};
 use crate::grid::{Dir8, Square};
 use crate::save::{SaveKind, slots};
 
+mod maneuvers;
+
 pub use super::pace::Pace;
 
 /// The pause menu's page.
@@ -651,7 +653,7 @@ fn command_active_unit(
     } else if pressed(GameAction::HandOver) {
         Some(Command::HandOver { who })
     } else if pressed(GameAction::Digivolve) {
-        digivolve_command(&mut session, who)
+        maneuvers::digivolve_command(&mut session, who)
     } else if pressed(GameAction::DropProne) {
         Some(Command::DropProne { who })
     } else if pressed(GameAction::StandUp) {
@@ -659,7 +661,7 @@ fn command_active_unit(
     } else if pressed(GameAction::CurePoison) {
         Some(Command::CurePoison { who })
     } else if pressed(GameAction::EnergyCharge) {
-        charge_command(&mut session, who)
+        maneuvers::charge_command(&mut session, who)
     } else if pressed(GameAction::CancelCharge) {
         Some(Command::CancelCharge { who })
     } else if pressed(GameAction::ArrogantDeclaration) {
@@ -690,35 +692,6 @@ fn command_active_unit(
         ) || std::mem::take(&mut session.aimed_by_click))
     {
         session.intent = Intent::Idle;
-    }
-}
-
-/// The Energy Charge the key asks for: once more for the attack being charged, or for the
-/// attack being aimed (with a word on the bar when there is none).
-fn charge_command(
-    session: &mut Session,
-    who: crate::battle::components::CombatantId,
-) -> Option<Command> {
-    if let Some(held) = session.battle.fighter(who).and_then(|f| f.encounter.charge) {
-        return Some(Command::EnergyCharge {
-            who,
-            profile: held.profile,
-            technique: held.technique,
-        });
-    }
-    match session.intent {
-        Intent::Attack { slot } => {
-            let slot = session.slots().get(slot)?.clone();
-            Some(Command::EnergyCharge {
-                who,
-                profile: slot.profile,
-                technique: slot.technique,
-            })
-        }
-        _ => {
-            session.notice = Some("Energy Charge: choose the attack to charge first (1-9)".into());
-            None
-        }
     }
 }
 
@@ -1022,27 +995,4 @@ fn stands_on(
             .fighter(id)
             .is_some_and(|f| crate::grid::footprint(at, f.size.squares).contains(&square))
     })
-}
-
-/// The Digivolution the action bar offers, or (when none is legal) the first higher stage on
-/// the roster, so that the refusal names the rule that forbids it.
-fn digivolve_command(
-    session: &mut Session,
-    who: crate::battle::components::CombatantId,
-) -> Option<Command> {
-    let offered = session
-        .battle
-        .bar_view(who)
-        .and_then(|b| b.digivolve.first().map(|o| o.into.clone()));
-    let into = offered.or_else(|| {
-        let rules = session.battle.rules().clone();
-        let me = session.battle.fighter(who)?;
-        let d = rules.digimon()?;
-        Some(
-            crate::battle::family::digimon::digivolve::higher_stages(d, &me)
-                .first()
-                .map_or_else(String::new, |x| x.id.clone()),
-        )
-    })?;
-    Some(Command::Digivolve { who, into })
 }

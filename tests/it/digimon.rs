@@ -784,10 +784,10 @@ fn digimon_bolster_makes_it_complex_and_adds_two_to_potency() {
     assert!(gridclash::ruleset::digimon::can_bolster(&d.combat, heal));
 }
 
-#[test]
-fn digimon_partnered_digimon_falls_back_to_its_default_stage_then_becomes_a_digitama() {
-    // Greymon with Tai at 0 HP becomes Agumon at 1 HP; Agumon at 0 HP becomes a Digitama.
-    let mut b = battle(
+/// Gabumon (0) acting first against Greymon (1), Tai's (2) partner: the dice let its first two
+/// Strikes on Greymon land.
+fn gabumon_strikes_greymon_with_tai() -> Battle {
+    battle(
         vec![
             unit("gabumon", 1, (2, 1)),
             unit("greymon", 0, (1, 1)),
@@ -796,7 +796,13 @@ fn digimon_partnered_digimon_falls_back_to_its_default_stage_then_becomes_a_digi
         &[
             5, 5, 5, 1, 1, 1, 5, 5, 5, 1, 1, 1, 5, 5, 5, 5, 5, 5, 1, 1, 1, 5, 5, 5,
         ],
-    );
+    )
+}
+
+#[test]
+fn digimon_partnered_digimon_falls_back_to_its_default_stage_then_becomes_a_digitama() {
+    // Greymon with Tai at 0 HP becomes Agumon at 1 HP; Agumon at 0 HP becomes a Digitama.
+    let mut b = gabumon_strikes_greymon_with_tai();
     crate::common::set_life(&mut b, 1, 1);
     let lines = attack(&mut b, 0, "strike", 1);
     assert_contains(
@@ -1849,16 +1855,7 @@ fn digimon_digivolve_needs_a_simple_action_left() {
 fn digimon_partner_falls_back_again_after_digivolving() {
     // After Digivolving back to Greymon, 0 HP takes it down to Agumon at 1 HP again (the
     // Champion it is falls to its Default Stage), not straight to a Digitama.
-    let mut b = battle(
-        vec![
-            unit("gabumon", 1, (2, 1)),
-            unit("greymon", 0, (1, 1)),
-            unit("tai", 0, (0, 1)),
-        ],
-        &[
-            5, 5, 5, 1, 1, 1, 5, 5, 5, 1, 1, 1, 5, 5, 5, 5, 5, 5, 1, 1, 1, 5, 5, 5,
-        ],
-    );
+    let mut b = gabumon_strikes_greymon_with_tai();
     stage(&mut b, 1, |f| {
         if let Some(s) = f.digi.as_mut() {
             s.digivolved = 1;

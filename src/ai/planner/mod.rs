@@ -16,6 +16,8 @@
 //! dice or stats. The work per decision is bounded by a count of odds evaluations, so a
 //! decision is both quick and deterministic (the same seed gives the same choice).
 
+mod digivolve;
+mod lapse;
 mod moves;
 
 use std::collections::BTreeMap;
@@ -899,7 +901,7 @@ pub fn decide(
     // Digivolving (Digimon): every Hit Point back, as Combat Recovery weighs Life, and the
     // higher stage's attacks with the actions left after it.
     if let Some(d) = rules.digimon() {
-        options.extend(digivolve_options(&mut s, d, &fighters, &me));
+        options.extend(digivolve::options(&mut s, d, &fighters, &me));
     }
 
     // Ending the turn keeps whatever risk there is here.
@@ -933,7 +935,7 @@ pub fn decide(
     }
     options.sort_by(|a, b| b.score.total_cmp(&a.score));
     if settings.lapse_chance > 0.0 && family.lapses() {
-        lapse(&mut options, idle, settings.lapse_chance, rng);
+        lapse::lapse(&mut options, idle, settings.lapse_chance, rng);
     }
     for o in options {
         if battle.check(&o.command).is_ok() {
@@ -955,137 +957,4 @@ pub fn decide(
         level != Level::Easy,
         Command::EndTurn { who },
     )
-}
-
-/// The Digivolutions `me` may make now, each scored as the Hit Points it brings back (weighed
-/// as Combat Recovery weighs Life) and the best attack of the higher stage for each action
-/// left after it, less the risk of standing here.
-fn digivolve_options(
-    s: &mut Situation,
-    d: &crate::ruleset::digimon::DigimonData,
-    fighters: &[Fighter],
-    me: &Fighter,
-) -> Vec<Candidate> {
-    use crate::battle::family::digimon::digivolve::{check_digivolve, higher_stages};
-    let Some(rule) = d.combat.digivolve.as_ref() else {
-        return Vec::new();
-    };
-    let risk = s.settings.risk_weight * s.risk(me.position.unwrap_or_default());
-    let mut out = Vec::new();
-    for x in higher_stages(d, me) {
-        let command = Command::Digivolve {
-            who: me.id,
-            into: x.id.clone(),
-        };
-        // The turn is the unit's own: the family's rule is the rest of the check.
-        if check_digivolve(s.rules, fighters, me, &x.id).is_err() {
-            continue;
-        }
-        let mut evolved = me.clone();
-        evolved.life.max = x.hp;
-        evolved.life.current = x.hp;
-        evolved.loadout.profiles = crate::ruleset::digimon::loadout(&d.combat, &x.attacks);
-        evolved.actions.standard = evolved.actions.standard.saturating_sub(rule.actions);
-        if let Some(st) = evolved.digi.as_mut() {
-            st.form = (x.id != me.identity.archetype).then(|| x.id.clone());
-            st.digivolved += 1;
-        }
-        let mut roster = fighters.to_vec();
-        if let Some(r) = roster.iter_mut().find(|r| r.id == me.id) {
-            *r = evolved.clone();
-        }
-        let best = candidate_attacks(s.rules, &roster, &evolved)
-            .iter()
-            .filter(|o| o.wager == 0)
-            .filter_map(|o| s.attack_value(&roster, &evolved, o))
-            .fold(0.0f64, f64::max);
-        let healed = (x.hp - me.life.current).max(0) as f64;
-        out.push(Candidate {
-            score: 0.6 * healed + f64::from(evolved.actions.usable()) * best - risk,
-            command,
-        });
-    }
-    out
-}
-
-/// A weaker player's lapse: with chance `chance`, one of the options scored above ending the
-/// turn (`idle`, before noise), drawn uniformly, is put first. Both draws are always made, so
-/// the stream does not depend on the options.
-fn lapse(options: &mut [Candidate], idle: f64, chance: f64, rng: &mut ChaCha8Rng) {
-    let roll = f64::from(rng.next_u32()) / f64::from(u32::MAX);
-    let pick = rng.next_u32();
-    let better = options.iter().take_while(|o| o.score > idle).count();
-    if roll < chance && better > 1 {
-        let i = pick as usize % better;
-        options[..=i].rotate_right(1);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::SeedableRng;
-
-    fn options() -> Vec<Candidate> {
-        [5.0, 4.0, 3.0, -1.0, -2.0]
-            .iter()
-            .enumerate()
-            .map(|(i, score)| Candidate {
-                score: *score,
-                command: Command::EndTurn {
-                    who: CombatantId(i as u32),
-                },
-            })
-            .collect()
-    }
-
-    fn first(options: &[Candidate]) -> u32 {
-        match options[0].command {
-            Command::EndTurn { who } => who.0,
-            _ => unreachable!(),
-        }
-    }
-
-    /// A lapse takes any option judged better than ending the turn, each about as often, and
-    /// never one judged worse: a weak player still acts.
-    #[test]
-    fn easy_lapse_picks_only_options_better_than_ending_the_turn() {
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let mut seen = [0; 5];
-        for _ in 0..3000 {
-            let mut o = options();
-            lapse(&mut o, -1.0, 1.0, &mut rng);
-            seen[first(&o) as usize] += 1;
-        }
-        assert_eq!(seen[3] + seen[4], 0, "{seen:?}");
-        assert!(
-            seen[..3].iter().all(|n| (900..1100).contains(n)),
-            "{seen:?}"
-        );
-    }
-
-    /// Lapses come at their rate, keep the other options in order, and draw the same two words
-    /// whatever the options: a decision's stream does not depend on what it weighed.
-    #[test]
-    fn easy_lapse_comes_at_its_rate_and_draws_two_words() {
-        let mut rng = ChaCha8Rng::seed_from_u64(2);
-        let mut lapses = 0;
-        for i in 0..4000 {
-            let before = rng.get_word_pos();
-            let mut o = options();
-            if i % 2 == 0 {
-                o.truncate(1);
-            }
-            lapse(&mut o, -1.0, 0.25, &mut rng);
-            assert_eq!(rng.get_word_pos() - before, 2);
-            if i % 2 == 1 {
-                let order: Vec<u32> = (0..o.len()).map(|k| first(&o[k..])).collect();
-                let rest: Vec<u32> = order.iter().copied().filter(|&x| x != order[0]).collect();
-                assert!(rest.windows(2).all(|w| w[0] < w[1]), "{order:?}");
-                lapses += usize::from(order[0] != 0);
-            }
-        }
-        // Two of the three better options are lapses that show: 2000 × 0.25 × 2/3 ≈ 333.
-        assert!((280..390).contains(&lapses), "{lapses}");
-    }
 }
