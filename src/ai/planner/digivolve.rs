@@ -8,18 +8,19 @@ use crate::battle::policy::candidate_attacks;
 
 /// The Digivolutions `me` may make now, each scored as the Hit Points it brings back (weighed
 /// as Combat Recovery weighs Life) and the best attack of the higher stage for each action
-/// left after it, less the risk of standing here.
+/// left after it, less the risk of standing here (`risk_here`, worked out once a decision).
 pub(super) fn options(
     s: &mut Situation,
     d: &crate::ruleset::digimon::DigimonData,
     fighters: &[Fighter],
     me: &Fighter,
+    risk_here: f64,
 ) -> Vec<Candidate> {
     use crate::battle::family::digimon::digivolve::{check_digivolve, higher_stages};
     let Some(rule) = d.combat.digivolve.as_ref() else {
         return Vec::new();
     };
-    let risk = s.settings.risk_weight * s.risk(me.position.unwrap_or_default());
+    let risk = s.settings.risk_weight * risk_here;
     let mut out = Vec::new();
     for x in higher_stages(d, me) {
         let command = Command::Digivolve {

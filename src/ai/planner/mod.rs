@@ -901,7 +901,7 @@ pub fn decide(
     // Digivolving (Digimon): every Hit Point back, as Combat Recovery weighs Life, and the
     // higher stage's attacks with the actions left after it.
     if let Some(d) = rules.digimon() {
-        options.extend(digivolve::options(&mut s, d, &fighters, &me));
+        options.extend(digivolve::options(&mut s, d, &fighters, &me, risk_here));
     }
 
     // Ending the turn keeps whatever risk there is here.
