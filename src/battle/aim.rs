@@ -16,6 +16,8 @@ pub struct AimContext<'a> {
     pub preview: &'a AttackPreview,
     /// Everyone on the field, the attacker among them.
     pub fighters: &'a [Fighter],
+    /// The battlefield (where a push or a Throw would stop).
+    pub field: &'a crate::grid::Field<'a>,
     pub names: &'a Names,
     /// The most Ki the attacker may wager on this maneuver now.
     pub max_wager: i64,

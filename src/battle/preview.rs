@@ -28,11 +28,13 @@ impl Battle {
     ) -> AimView {
         let fighters = self.fighters();
         let names = self.names();
+        let field = self.field();
         let a = AimContext {
             rules: &self.rules,
             order,
             preview,
             fighters: &fighters,
+            field: &field,
             names: &names,
             max_wager,
         };

@@ -637,6 +637,100 @@ fn greymon_with_tai(faces: &[u32]) -> Battle {
     )
 }
 
+#[test]
+fn digimon_use_an_item_is_a_complex_action_once_a_battle() {
+    // "Use an Item (Complex Action): The Digimon or Tamer may use an item to support their
+    // team." (003:29) Tai (1) uses his Recovery Floppy (ours: 12 HP, once a battle) on Greymon
+    // (0) beside him: no roll, both of Tai's actions, and none left afterwards.
+    let mut b = greymon_with_tai(&[]);
+    crate::common::set_life(&mut b, 0, 20);
+    let order_view = order(1, "recovery_floppy", 0);
+    let preview = b.preview(&order_view).expect("a preview");
+    let view = b.aim_view(&order_view, &preview, 0);
+    assert!(view.head.contains("a Complex Action"), "{}", view.head);
+    assert_contains(
+        &view.lines,
+        &[
+            "Used on Greymon: 12 HP back (20 -> 32 of 36; it gives up to 12)",
+            "0 of 1 left for the battle after this one",
+        ],
+    );
+    hand_over(&mut b, 0);
+    let lines = attack(&mut b, 1, "recovery_floppy", 0);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("Recovery Floppy") && l.contains("restores 12 HP (20 -> 32")),
+        "{lines:#?}"
+    );
+    assert_eq!(fighter(&mut b, 0).life.current, 32);
+    assert_eq!(fighter(&mut b, 1).actions.usable(), 0, "a Complex Action");
+    crate::common::assert_dice_used(&b);
+    // The next round, none is left.
+    let tai = fighter(&mut b, 1);
+    let (a, _) = digimon::attack_of(data(), "recovery_floppy").expect("the item");
+    assert_eq!(digimon::items_left(&tai, a), 0);
+    let err = gridclash::battle::family::digimon::check_attack(
+        data(),
+        &tai,
+        "recovery_floppy",
+        &[&fighter(&mut b, 0)],
+    )
+    .expect_err("used up");
+    assert_eq!(
+        err.to_string(),
+        "Tai has no Recovery Floppy left (it carried 1 for the battle)"
+    );
+}
+
+#[test]
+fn digimon_items_go_to_oneself_or_an_adjacent_ally_and_stop_at_the_maximum() {
+    let mut b = greymon_with_tai(&[]);
+    let d = data();
+    let (gr, tai, gb) = (fighter(&mut b, 0), fighter(&mut b, 1), fighter(&mut b, 2));
+    let check = |t: &Fighter| digimon::check_attack(d, &tai, "recovery_floppy", &[t]);
+    assert!(check(&gb).is_err(), "not on a foe");
+    assert!(check(&tai).is_ok(), "on oneself");
+    assert!(check(&gr).is_ok(), "on the ally beside it");
+    stage(&mut b, 1, |f| f.position.0 = Some(Square::new(0, 5)));
+    let far = fighter(&mut b, 1);
+    assert!(
+        digimon::check_attack(d, &far, "recovery_floppy", &[&gr]).is_err(),
+        "an ally four squares away"
+    );
+    stage(&mut b, 1, |f| f.position.0 = Some(Square::new(0, 1)));
+    // Greymon 5 short of its maximum gets 5 back, not 12.
+    crate::common::set_life(&mut b, 0, 31);
+    hand_over(&mut b, 0);
+    attack(&mut b, 1, "recovery_floppy", 0);
+    assert_eq!(fighter(&mut b, 0).life.current, 36);
+}
+
+#[test]
+fn digimon_ai_uses_an_item_on_a_hurt_partner_beside_it() {
+    use gridclash::ai::planner::{Level, decide};
+    use rand::SeedableRng;
+    for level in [Level::Normal, Level::Hard] {
+        let mut b = greymon_with_tai(&[6; 40]);
+        crate::common::set_life(&mut b, 0, 8);
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(1);
+        let mut played = Vec::new();
+        while let Some(who) = b.turn().active().filter(|w| w.0 < 2) {
+            let cmd = decide(&mut b, who, level, &mut rng);
+            played.push(cmd.clone());
+            if b.submit(cmd).is_err() || played.len() > 10 {
+                break;
+            }
+        }
+        assert!(
+            played
+                .iter()
+                .any(|c| matches!(c, Command::Attack(o) if o.profile == "recovery_floppy")),
+            "{level:?}: {played:?}"
+        );
+    }
+}
+
 fn hand_over(b: &mut Battle, who: u32) -> Vec<String> {
     crate::common::run(
         b,
@@ -1200,6 +1294,110 @@ fn digimon_clash_participants_cannot_move_away_and_throw_sends_body_squares() {
     );
     assert_eq!(fighter(&mut b, 1).life.current, 11);
     assert!(hold(&mut b, 0).is_none() && hold(&mut b, 1).is_none());
+    crate::common::assert_dice_used(&b);
+}
+
+#[test]
+fn digimon_throw_into_a_group_of_enemies_is_a_basic_ranged_attack_with_cpu_times_three() {
+    // "If the thrown Digimon would hit a group of enemies, consider it a basic [Ranged]
+    // Attack, with a bonus to the Damage and Accuracy equal to the thrower's CPU Value times
+    // three." (003:167) Greymon (0) at (1, 1) holds Gabumon (1) at (2, 1); Patamon (1) stands
+    // at (5, 1), in the throw's line.
+    let mut b = battle(
+        vec![
+            unit("greymon", 0, (1, 1)),
+            unit("gabumon", 1, (2, 1)),
+            unit("patamon", 1, (5, 1)),
+        ],
+        &[
+            // Initiative: Greymon 15 + 5, Gabumon 3 + 4, Patamon 3 + 5.
+            5, 5, 5, 1, 1, 1, 1, 1, 1, // The Clash: Greymon controls (equal margins, Body).
+            1, 1, 1, 5, 5, 5, // Round 2's checks: Greymon 16, Gabumon 2.
+            2, 2, 2, 1, 1, 1, // The crash: Accuracy 4+4+4 + 7 + CPU 2 x3 = 25 ...
+            4, 4, 4, // ... against Patamon's Dodge 5+5+5 + 6 = 21: a hit.
+            5, 5, 5, // Damage (9 + 6) / 2 = 7d6: 2 x 7 = 14, minus Armor 1 = 13.
+            2, 2, 2, 2, 2, 2, 2,
+        ],
+    );
+    attack(&mut b, 0, "clash", 1);
+    end_turn(&mut b);
+    end_turn(&mut b);
+    assert_eq!((b.turn().round, b.active()), (2, Some(CombatantId(0))));
+    // The preview names the foe in the way and the exact chance, from the crash's own rolls.
+    let order = order(0, "clash_throw", 1);
+    let preview = b.preview(&order).expect("a Throw preview");
+    let view = b.aim_view(&order, &preview, 0);
+    let d = data();
+    let (g, pt) = (fighter(&mut b, 0), fighter(&mut b, 2));
+    let strike = digimon::throw::crash_strike_spec(d, &g).expect("a crash");
+    let chance = digimon::hit_chance(&strike, &digimon::defense_spec(d, &pt));
+    let line = view
+        .lines
+        .iter()
+        .find(|l| l.starts_with("Thrown into Patamon"))
+        .unwrap_or_else(|| panic!("{:#?}", view.lines));
+    assert!(
+        line.contains(&gridclash::battle::aim::pct(chance)),
+        "{line} / {chance}"
+    );
+    assert_eq!(
+        strike.modifiers.iter().map(|m| m.value).sum::<i64>(),
+        7 + 6,
+        "Accuracy 7 + CPU 2 x3"
+    );
+    // The computer weighs the crash: the chance times the mean damage past Armor.
+    // 7d6 less Armor 1 all but always fells Patamon's 16 HP, so it is worth about 16 a hit.
+    let gb = fighter(&mut b, 1);
+    let all = b.fighters();
+    let worth = digimon::throw::crash_worth(d, &b.field(), &all, &g, &gb);
+    assert!(
+        worth > 0.95 * chance * 16.0 && worth <= chance * 16.0,
+        "{worth} for {chance}"
+    );
+    let lines = attack(&mut b, 0, "clash_throw", 1);
+    assert_contains(
+        &lines,
+        &[
+            "Gabumon is thrown into Patamon: a basic [Ranged] attack by Greymon, CPU x3 to Accuracy and Damage.",
+        ],
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("Patamon takes 13 of the 14 damage")),
+        "{lines:#?}"
+    );
+    // Gabumon stops on the square before Patamon; Patamon dodged one attack this round.
+    assert_eq!(fighter(&mut b, 1).position, Some(Square::new(4, 1)));
+    let pt = fighter(&mut b, 2);
+    assert_eq!(pt.life.current, 16 - 13);
+    assert_eq!(pt.defense.diminishing, 1);
+    crate::common::assert_dice_used(&b);
+}
+
+#[test]
+fn digimon_throw_into_an_ally_or_a_wall_only_stops() {
+    // Only foes of the thrower make a group: an ally of the thrower in the way stops the flight
+    // and nobody rolls.
+    let mut b = battle(
+        vec![
+            unit("greymon", 0, (1, 1)),
+            unit("gabumon", 1, (2, 1)),
+            unit("agumon", 0, (5, 1)),
+        ],
+        &[
+            5, 5, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 5, 5, 5, 2, 2, 2, 1, 1, 1,
+        ],
+    );
+    attack(&mut b, 0, "clash", 1);
+    end_turn(&mut b);
+    end_turn(&mut b);
+    let lines = attack(&mut b, 0, "clash_throw", 1);
+    assert!(
+        !lines.iter().any(|l| l.contains("is thrown into")),
+        "{lines:#?}"
+    );
+    assert_eq!(fighter(&mut b, 1).position, Some(Square::new(4, 1)));
     crate::common::assert_dice_used(&b);
 }
 

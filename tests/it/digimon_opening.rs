@@ -102,9 +102,7 @@ fn digimon_surprise_round_is_a_free_round_for_the_side_that_sneaked_up() {
     // "it gives them a free round where the opposing party cannot attack them back".
     let l = raid();
     let mut game = AiMatch::new(&l, 3, &[Policy::Normal, Policy::Normal], 30).expect("plays");
-    while game.battle.turn().round < 3 && !game.finished() {
-        game.step().expect("the computer plays");
-    }
+    // The wild side as the battle starts (a Charm may move someone to it later).
     let wild: Vec<CombatantId> = game
         .battle
         .fighters()
@@ -112,6 +110,9 @@ fn digimon_surprise_round_is_a_free_round_for_the_side_that_sneaked_up() {
         .filter(|f| f.side.0 == 1)
         .map(|f| f.id)
         .collect();
+    while game.battle.turn().round < 3 && !game.finished() {
+        game.step().expect("the computer plays");
+    }
     let mut round = 0;
     let (mut skipped, mut acted_in_1, mut acted_in_2) = (0, 0, 0);
     for e in game.battle.events() {

@@ -202,8 +202,11 @@ impl Situation<'_> {
             } else {
                 0.0
             };
-            let effect = (family.effect_worth(&decl.profile.id, me, t) + on_hit + grants)
-                * choice.hit_chance;
+            let aftermath =
+                family.aftermath_worth((&self.field, fighters), &decl.profile.id, me, t);
+            let effect =
+                (family.effect_worth(&decl.profile.id, me, t) + on_hit + grants + aftermath)
+                    * choice.hit_chance;
             let v = choice.expected_damage
                 + effect
                 + card_taken
@@ -358,7 +361,8 @@ impl Situation<'_> {
         total
     }
 
-    /// The best value of any attack `me` could make from `at` (with its current actions).
+    /// The best value of an attack of one action `me` could make from `at` (what an action left
+    /// after a move there does).
     fn best_attack_from(
         &mut self,
         at: Square,
@@ -369,7 +373,13 @@ impl Situation<'_> {
         me.position = Some(at);
         let me = me.clone();
         let mut best: Option<(f64, AttackOrder)> = None;
+        // Only an attack of one action can follow a move (not a Digimon's Complex Action).
+        let family = crate::battle::family::of(self.rules);
+        let one_action = family.actions_after(&me, None);
         for o in orders {
+            if family.actions_after(&me, Some(&o.profile)) < one_action {
+                continue;
+            }
             if let Some(v) = self.attack_value(&fighters, &me, o)
                 && best.as_ref().is_none_or(|(b, _)| v > *b + 1e-9)
             {
@@ -464,11 +474,19 @@ pub fn decide(
     // do from where the unit then stands (about the best attack there, each), less the risk of
     // standing there: so a move is only worth its action if it makes better attacks possible.
     let left_after = f64::from(me.actions.usable().saturating_sub(1));
+    let family = crate::battle::family::of(&rules);
+    // What one action here is worth: the best attack that costs one (a Digimon's Complex
+    // Action or item takes the whole turn, so it cannot be what an action left over does).
+    let one_action = family.actions_after(&me, None);
     let mut best_here = 0.0f64;
+    let mut best_any = 0.0f64;
     let mut attacks = Vec::new();
     for o in &with_wagers {
         if let Some(v) = s.attack_value(&fighters, &me, o) {
-            best_here = best_here.max(v);
+            if family.actions_after(&me, Some(&o.profile)) >= one_action {
+                best_here = best_here.max(v);
+            }
+            best_any = best_any.max(v);
             attacks.push((v, o.clone()));
         }
     }
@@ -489,12 +507,11 @@ pub fn decide(
             attacks.push((v - super::worth::ki_price(a) * ki as f64, o));
         }
     }
-    let family = crate::battle::family::of(&rules);
     let rest_here = f64::from(family.actions_after(&me, None)) * best_here;
     // About the score of the best plain attack from here (its value and the actions after it,
     // before the risk every option here shares): what a costly maneuver's best case must beat
     // before its exact price is worked out.
-    let best_attack = best_here * (1.0 + left_after);
+    let best_attack = (best_here * (1.0 + left_after)).max(best_any);
     // The attack worth charging, if any: the best one from here (with no wager), the only one a
     // charge could pay for.
     let best_plain = attacks

@@ -410,6 +410,18 @@ pub trait Family: Sync {
         0.0
     }
 
+    /// What a hit of attack `profile` on `t` does to others on the field, in damage points
+    /// (a Digimon Throw crashing into the foes in the way); nothing by default.
+    fn aftermath_worth(
+        &self,
+        _scene: (&crate::grid::Field, &[Fighter]),
+        _profile: &str,
+        _me: &Fighter,
+        _t: &Fighter,
+    ) -> f64 {
+        0.0
+    }
+
     /// True when attack `profile` is meant for allies (Digimon's Direct or Heal), so landing
     /// it on one is no loss.
     fn helps_allies(&self, _profile: &str) -> bool {

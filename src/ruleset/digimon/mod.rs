@@ -122,6 +122,11 @@ pub struct ClashRule {
     pub tamer_size: String,
     /// "The controller of the clash gains a +4" on a Pin.
     pub pin_bonus: i64,
+    /// "If the thrown Digimon would hit a group of enemies, consider it a basic [Ranged]
+    /// Attack, with a bonus to the Damage and Accuracy equal to the thrower's CPU Value times
+    /// three": the factor; `None` plays no crash (the thrown Digimon only stops).
+    #[serde(default)]
+    pub throw_into_group: Option<i64>,
 }
 
 /// "Digivolve (Simple Action): The Digimon may Digivolve to a higher stage. The Digimon must
@@ -331,6 +336,21 @@ pub struct DigiAttackDef {
     /// A Clash action rather than an attack: no Accuracy or Dodge roll.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clash: Option<ClashMove>,
+    /// "Use an Item (Complex Action)": an item carried rather than an attack, used on the user
+    /// or an ally so many times a battle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<ItemUse>,
+}
+
+/// An item a Digimon or Tamer carries into battle ("This action may vary wildly in what you
+/// can and cannot use depending on the setting": the items are ours).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemUse {
+    /// How many the carrier has for the battle.
+    pub uses: u32,
+    /// Hit Points it gives back (not past the maximum).
+    pub restore: i64,
 }
 
 fn single() -> Targeting {

@@ -189,6 +189,23 @@ pub fn validate(
             }
             continue;
         }
+        if let Some(item) = a.item {
+            if a.damage || a.effect.is_some() || !matches!(a.targeting, Targeting::Single) {
+                at(
+                    src,
+                    p.field("item"),
+                    "an item deals no damage, carries no effect and has a single target".into(),
+                );
+            }
+            if item.uses == 0 || item.restore < 1 {
+                at(
+                    src,
+                    p.field("item"),
+                    "an item needs at least one use and restores at least 1 HP".into(),
+                );
+            }
+            continue;
+        }
         if !a.damage && a.effect.is_none() {
             at(
                 src,

@@ -38,7 +38,28 @@ pub fn aim_view(d: &DigimonData, a: &AimContext) -> AimView {
             }
             if let (Some(m), Some(target)) = (atk.clash, a.fighter(t.id)) {
                 lines.push(clash_preview(d, m, me, target));
+                if m == ClashMove::Throw {
+                    lines.extend(crash_preview(d, a, me, target));
+                }
             }
+        }
+        if let Some(item) = atk.item {
+            let left = super::rolls::items_left(me, atk);
+            for target in p.context.targets.iter().filter_map(|t| a.fighter(t.id)) {
+                let (now, max) = (target.life.current, target.life.max);
+                let to = (now + item.restore).min(max).max(now);
+                lines.push(format!(
+                    "Used on {}: {} HP back ({now} -> {to} of {max}; it gives up to {})",
+                    target.identity.name,
+                    to - now,
+                    item.restore
+                ));
+            }
+            lines.push(format!(
+                "{} of {} left for the battle after this one",
+                left.saturating_sub(1),
+                item.uses
+            ));
         }
         if let Some(kind) = atk.effect {
             let name = d.effect(kind).map_or("effect", |e| e.name.as_str());
@@ -85,6 +106,39 @@ pub fn aim_view(d: &DigimonData, a: &AimContext) -> AimView {
         lines,
         rolls: if helping { Vec::new() } else { roll_lines(a) },
     }
+}
+
+/// Where a Throw would crash its target into foes: the bonus and each foe's exact chance of
+/// being hit, from the rolls that resolve the crash.
+fn crash_preview(
+    d: &DigimonData,
+    a: &AimContext,
+    me: &Fighter,
+    target: &Fighter,
+) -> Option<String> {
+    let group = super::throw::crash_targets(d, a.field, a.fighters, me, target);
+    let strike = super::throw::crash_strike_spec(d, me)?;
+    let wound = super::throw::crash_wound_spec(d, me)?;
+    if group.is_empty() {
+        return None;
+    }
+    let odds: Vec<String> = group
+        .iter()
+        .map(|o| {
+            let dodge = super::defense_spec(d, o);
+            format!(
+                "{} {}",
+                o.identity.name,
+                pct(super::hit_chance(&strike, &dodge))
+            )
+        })
+        .collect();
+    Some(format!(
+        "Thrown into {}: a basic [Ranged] attack, {} vs each Dodge; damage {} minus Armor",
+        odds.join(", "),
+        terms(&RollSummary::of(&strike)),
+        terms(&RollSummary::of(&wound)),
+    ))
 }
 
 /// What a Clash action will do, with the exact chances from the rolls that resolve it.

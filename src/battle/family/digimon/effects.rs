@@ -292,6 +292,28 @@ pub fn fall(
     true
 }
 
+/// An item used on `f` by `user`: up to `amount` Hit Points back, not past its maximum.
+pub fn restore(
+    amount: i64,
+    user: &Fighter,
+    item: &str,
+    f: &mut FighterQueryItem,
+    log: &mut EventLog,
+) {
+    let before = f.life.current;
+    let to = (before + amount.max(0)).min(f.life.max).max(before);
+    f.life.current = to;
+    log.push(BattleEvent::DigiEffect {
+        who: *f.id,
+        by: user.id,
+        effect: item.to_string(),
+        text: format!(
+            "restores {} HP ({before} -> {to}; it gives up to {amount})",
+            to - before
+        ),
+    });
+}
+
 /// Ends one of `f`'s turns for its effects: each loses a turn and those at 0 end.
 pub fn tick_effects(d: &DigimonData, f: &mut FighterQueryItem, log: &mut EventLog) {
     let who = *f.id;

@@ -64,6 +64,8 @@ pub fn resolve_hits(
         });
     }
     let mut dealt_total = 0;
+    // Foes a thrown Digimon crashed into: targets of the Throw from now on.
+    let mut crashed = Vec::new();
     for (i, t) in targets.iter().enumerate() {
         if state.targets[i].hit != Some(true) {
             continue;
@@ -130,13 +132,17 @@ pub fn resolve_hits(
             }
         }
         if let Some(m) = a.clash {
-            clash_move(
-                d,
+            crashed.extend(clash_move(
+                (rules, d),
                 (field, all),
                 m,
                 (attacker, t),
                 &mut Resolve { dice, q, log },
-            );
+            ));
+            continue;
+        }
+        if let Some(item) = a.item {
+            super::effects::restore(item.restore, attacker, &a.name, &mut f, log);
             continue;
         }
         if a.effect == Some(EffectKind::Knockback) {
@@ -146,9 +152,15 @@ pub fn resolve_hits(
         }
         let _ = apply_effect(d, a, bolstered, attacker, &mut f, dealt, log);
     }
+    state.targets.extend(crashed);
     let Some(mut me) = q.one_mut(attacker.id) else {
         return;
     };
+    if a.item.is_some()
+        && let Some(s) = me.digi.as_mut()
+    {
+        *s.items_used.entry(a.id.clone()).or_default() += 1;
+    }
     if a.effect == Some(EffectKind::Lifesteal) && dealt_total > 0 {
         let used = me.digi.as_ref().is_some_and(|s| s.lifesteal_round == round);
         let heal = potency(
@@ -198,23 +210,11 @@ pub(super) fn push_away(
     f: &mut FighterQueryItem,
     log: &mut EventLog,
 ) {
-    let (Some(from), Some(at)) = (from_who.position, t.position) else {
+    let Some(super::throw::PushPath { from: at, to, .. }) =
+        super::throw::push_path(field, all, from_who, t, steps)
+    else {
         return;
     };
-    let size = t.size.squares;
-    let others: Vec<&Fighter> = all
-        .iter()
-        .filter(|o| o.id != t.id && !o.defeated())
-        .collect();
-    let to = crate::battle::context::push_destination(at, from, steps, |s| {
-        crate::grid::footprint(s, size).iter().any(|sq| {
-            field.cost(sq).is_none()
-                || others.iter().any(|o| {
-                    o.position
-                        .is_some_and(|p| crate::grid::footprint(p, o.size.squares).contains(&sq))
-                })
-        })
-    });
     if to != at {
         f.position.0 = Some(to);
         log.push(BattleEvent::Pushed {
@@ -227,14 +227,14 @@ pub(super) fn push_away(
 
 /// What a Clash action does once declared: Start rolls for control, End frees both, Pin rolls
 /// the contested Body checks, Throw (its damage already dealt) sends the opponent Body squares
-/// away and ends the Clash.
+/// away, ends the Clash and crashes it into the foes in the way (returned as new targets).
 pub(super) fn clash_move(
-    d: &DigimonData,
+    (rules, d): (&crate::ruleset::Rules, &DigimonData),
     (field, all): (&crate::grid::Field, &[Fighter]),
     m: ClashMove,
     (attacker, t): (&Fighter, &Fighter),
     res: &mut Resolve,
-) {
+) -> Vec<crate::battle::state::TargetState> {
     let (dice, q, log) = (&mut *res.dice, &mut *res.q, &mut *res.log);
     use crate::battle::family::digimon::grapple;
     match m {
@@ -283,8 +283,7 @@ pub(super) fn clash_move(
             }
         }
         ClashMove::Throw => {
-            let steps =
-                u32::try_from(stat(d, attacker, crate::ruleset::digimon::BODY).max(0)).unwrap_or(0);
+            let steps = super::throw::throw_squares(d, attacker);
             grapple::release(
                 q,
                 attacker.id,
@@ -292,13 +291,20 @@ pub(super) fn clash_move(
                 &format!("{} throws {}", attacker.identity.name, t.identity.name),
                 log,
             );
-            if let Some(mut f) = q.one_mut(t.id)
-                && f.digi.as_ref().is_none_or(|s| s.down.is_none())
             {
+                let Some(mut f) = q.one_mut(t.id) else {
+                    return Vec::new();
+                };
+                if f.digi.as_ref().is_some_and(|s| s.down.is_some()) {
+                    return Vec::new();
+                }
                 push_away(field, all, attacker, t, steps, &mut f, log);
             }
+            let group = super::throw::crash_targets(d, field, all, attacker, t);
+            return super::throw::crash((rules, d), attacker, t, &group, res);
         }
     }
+    Vec::new()
 }
 
 /// The end of a Digimon attack: the Accuracy roll used the attacker's Direct, each Dodge roll
@@ -349,6 +355,17 @@ pub fn effect_worth(d: &DigimonData, profile: &str, me: &Fighter, target: &Fight
         }
         Some(ClashMove::End | ClashMove::Throw) => return 0.0,
         None => {}
+    }
+    if let Some(item) = a.item {
+        // Hit Points back, worth more the nearer the ally is to falling (an item is used
+        // once a battle: kept for when it matters).
+        let hurt = (target.life.max - target.life.current).max(0);
+        let low = hurt as f64 / target.life.max.max(1) as f64;
+        return if target.side == me.side {
+            item.restore.min(hurt) as f64 * (0.5 + 2.0 * low * low)
+        } else {
+            0.0
+        };
     }
     let Some(kind) = a.effect else {
         return 0.0;

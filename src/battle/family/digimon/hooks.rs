@@ -61,6 +61,22 @@ impl Family for DigimonData {
         digimon::effect_worth(self, profile, me, t)
     }
 
+    fn aftermath_worth(
+        &self,
+        (field, all): (&crate::grid::Field, &[Fighter]),
+        profile: &str,
+        me: &Fighter,
+        t: &Fighter,
+    ) -> f64 {
+        let throws = digimon::attack_of(self, profile)
+            .is_some_and(|(a, _)| a.clash == Some(crate::ruleset::digimon::ClashMove::Throw));
+        if throws {
+            digimon::throw::crash_worth(self, field, all, me, t)
+        } else {
+            0.0
+        }
+    }
+
     fn helps_allies(&self, profile: &str) -> bool {
         digimon::attack_of(self, profile).is_some_and(|(a, _)| digimon::helps(a))
     }

@@ -20,6 +20,7 @@ pub mod intercede;
 pub mod odds_text;
 mod rolls;
 pub mod sheet;
+pub mod throw;
 
 pub use effects::{
     apply_effect, begin_turn, duration, fall, interrupt_left, knockback_squares, own_side,
@@ -29,8 +30,8 @@ pub use effects::{
 pub use hits::{HitScene, effect_worth, end_attack, resolve_hits};
 pub use rolls::{
     assemble, attack_of, attacks_now, base_stat, check_attack, defense_spec, effect_mods, form,
-    has, helps, hit_chance, hit_damage, initiative_spec, is_tamer, melee_reach, movement, reach,
-    stage, stat, strike_spec, target_odds, wound_spec,
+    has, helps, hit_chance, hit_damage, initiative_spec, is_tamer, items_left, melee_reach,
+    movement, reach, stage, stat, strike_spec, target_odds, wound_spec,
 };
 
 use crate::battle::fighter::Fighter;

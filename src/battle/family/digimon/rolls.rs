@@ -275,7 +275,20 @@ pub fn wound_spec(d: &DigimonData, attacker: &Fighter, a: &DigiAttackDef) -> Rol
 
 /// True when the attack helps its target, which then does not roll Dodge.
 pub fn helps(a: &DigiAttackDef) -> bool {
-    !a.damage && a.effect.is_some_and(EffectKind::positive)
+    (!a.damage && a.effect.is_some_and(EffectKind::positive)) || a.item.is_some()
+}
+
+/// How many uses of item `a` are left to `f` (its whole stock when it has used none).
+pub fn items_left(f: &Fighter, a: &DigiAttackDef) -> u32 {
+    let Some(item) = a.item else {
+        return 0;
+    };
+    let used = f
+        .digi
+        .as_ref()
+        .and_then(|s| s.items_used.get(&a.id).copied())
+        .unwrap_or(0);
+    item.uses.saturating_sub(used)
 }
 
 /// Assembles a Digimon attack: one Accuracy roll per target (Taunt, Fear and range differ by
@@ -467,6 +480,14 @@ pub fn check_attack(
                 t.identity.name
             )));
         }
+    }
+    if let Some(item) = a.item
+        && items_left(attacker, a) == 0
+    {
+        return Err(RuleError::DigimonRule(format!(
+            "{} has no {} left (it carried {} for the battle)",
+            attacker.identity.name, a.name, item.uses
+        )));
     }
     let healed = attacker
         .round
