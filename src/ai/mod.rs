@@ -212,6 +212,8 @@ fn random_options(
                 into: x.id.clone(),
             });
         }
+        extra.push(Command::Fly { who, up: true });
+        extra.push(Command::Fly { who, up: false });
     }
     if crate::battle::family::skill::makes_skill_checks(&rules)
         && let Some(at) = me.position

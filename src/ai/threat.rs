@@ -54,6 +54,12 @@ pub(super) fn threat_of(
         if ki_cost(attacker, &decl) > attacker.ki.current {
             continue;
         }
+        // Digimon: no melee on a flyer in the air from one that cannot fly.
+        if ty.reach == Reach::Melee
+            && !crate::battle::family::digimon::flight::can_close_in(rules, attacker, victim)
+        {
+            continue;
+        }
         // As if the attacker stood beside the victim (for melee) or where it is (for range).
         let mut a = attacker.clone();
         if ty.reach == Reach::Melee {

@@ -71,6 +71,19 @@ pub struct BarView {
     pub hide: Option<u32>,
     /// The Digivolutions the unit may make now (Digimon), in roster order.
     pub digivolve: Vec<DigivolveOffer>,
+    /// Taking to the air or landing, when the unit may now (Digimon).
+    pub fly: Option<FlyOffer>,
+}
+
+/// A flight the bar offers: up to `height` squares (taking to the air) or down (0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FlyOffer {
+    /// True to take to the air, false to land (the command's `up`).
+    pub up: bool,
+    /// The height it would fly at afterwards (0 on the ground).
+    pub height: u32,
+    /// Its Fly score (what a Move covers in the air).
+    pub fly: u32,
 }
 
 /// A higher stage a Digimon may Digivolve to now, as the bar offers it.

@@ -190,6 +190,8 @@ pub enum Command {
     /// Digimon: Digivolve to the higher stage `into` (a roster id), healed whole, a Simple
     /// Action.
     Digivolve { who: CombatantId, into: String },
+    /// Digimon: take to the air (`up`) or land, a Move by its Fly score (a Simple Action).
+    Fly { who: CombatantId, up: bool },
 }
 
 /// How a Skill Check on the ground is made and paid for.
@@ -256,7 +258,8 @@ impl Command {
             | Self::HandOver { who }
             | Self::UseSkill { who, .. }
             | Self::DropProne { who }
-            | Self::Digivolve { who, .. } => *who,
+            | Self::Digivolve { who, .. }
+            | Self::Fly { who, .. } => *who,
         }
     }
 }
@@ -398,6 +401,12 @@ pub enum RuleError {
     CannotDropProne { who: CombatantId, why: String },
     #[error("{who} cannot Digivolve: {why}")]
     CannotDigivolve { who: CombatantId, why: String },
+    #[error("{who} cannot {what}: {why}")]
+    CannotFly {
+        who: CombatantId,
+        what: &'static str,
+        why: String,
+    },
     #[error("nothing is being asked of {0} right now")]
     NothingToAnswer(CombatantId),
     #[error("{0} is Defeated and can make no maneuvers")]
@@ -664,5 +673,7 @@ pub fn command_name(cmd: &Command) -> &'static str {
         Command::UseSkill { .. } => "Use a Skill",
         Command::DropProne { .. } => "Drop prone",
         Command::Digivolve { .. } => "Digivolve",
+        Command::Fly { up: true, .. } => "Take to the air",
+        Command::Fly { up: false, .. } => "Land",
     }
 }

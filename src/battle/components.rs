@@ -292,6 +292,9 @@ pub struct DigiState {
     /// How many times it has Digivolved in this battle (the ruleset allows so many).
     #[serde(default, skip_serializing_if = "is_round_zero")]
     pub digivolved: u32,
+    /// How many squares up it flies (0: on the ground).
+    #[serde(default, skip_serializing_if = "is_round_zero")]
+    pub airborne: u32,
     /// Items used this battle, by the item's attack id ("Use an Item").
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub items_used: std::collections::BTreeMap<String, u32>,

@@ -220,6 +220,18 @@ impl Battle {
                     hp: x.hp,
                 })
                 .collect();
+            let up = family::digimon::flight::airborne(&me) == 0;
+            if self.check(&Command::Fly { who, up }).is_ok() {
+                view.fly = Some(super::bar::FlyOffer {
+                    up,
+                    height: if up {
+                        d.combat.flight.map_or(0, |f| f.height)
+                    } else {
+                        0
+                    },
+                    fly: family::digimon::flight::fly_score(d, &me),
+                });
+            }
         }
         if self.check(&Command::Hide { who }).is_ok() {
             let all = self.fighters_shared();

@@ -870,6 +870,9 @@ impl Battle {
             Command::Digivolve { into, .. } => {
                 family::digimon::digivolve::check_digivolve(&rules, fighters, me, into).map(|_| ())
             }
+            Command::Fly { up, .. } => {
+                family::digimon::flight::check_fly(&rules, &field, me, *up).map(|_| ())
+            }
             Command::Defend { .. }
             | Command::Respond { .. }
             | Command::Exploit { .. }

@@ -45,11 +45,13 @@ pub fn boosted_cost(rules: &Rules, f: &Fighter) -> i64 {
     eval(&rules.actions.boosted_move_cost, &f.vars()).max(0)
 }
 
-/// True when a living opponent of `me` covers square `s`.
+/// True when a living opponent of `me` covers square `s` (Digimon: at its height, so a flyer
+/// in the air passes over the ground and the ground under it).
 fn opponent_at(fighters: &[Fighter], me: &Fighter, s: Square) -> bool {
     fighters.iter().any(|o| {
         o.side != me.side
             && !o.defeated()
+            && super::family::digimon::height::melee_meets(me, o)
             && o.position
                 .is_some_and(|p| footprint(p, o.size.squares).contains(&s))
     })
@@ -83,15 +85,42 @@ pub fn reachable_within(
     at: Square,
     budget: u32,
 ) -> BTreeMap<Square, Reach> {
-    // Digimon: a Clash participant moves only along squares in contact with its opponent.
-    reachable(field, at, me.size.squares, budget, |s| {
-        opponent_at(fighters, me, s)
-            || !super::family::digimon::grapple::keeps_contact(me, fighters, s)
+    over_ground(field, me, |field| {
+        // Digimon: a Clash participant moves only along squares in contact with its opponent.
+        reachable(field, at, me.size.squares, budget, |s| {
+            opponent_at(fighters, me, s)
+                || !super::family::digimon::grapple::keeps_contact(me, fighters, s)
+        })
     })
+}
+
+/// Runs `f` with the ground as `me` moves over it: a Digimon in the air flies over what does
+/// not stand tall (water, swamps, rubble) as open ground.
+pub fn over_ground<T>(field: &Field, me: &Fighter, f: impl FnOnce(&Field) -> T) -> T {
+    use super::family::digimon::flight;
+    if flight::airborne(me) == 0 {
+        return f(field);
+    }
+    let air = flight::air_terrain(field.terrain);
+    f(&flight::air_field(field, &air))
 }
 
 /// Checks a Movement maneuver along `path` and returns what it costs in Speed.
 pub fn check_move(
+    rules: &Rules,
+    field: &Field,
+    fighters: &[Fighter],
+    me: &Fighter,
+    path: &[Square],
+    boosted: bool,
+) -> Result<u32, RuleError> {
+    over_ground(field, me, |field| {
+        check_move_over(rules, field, fighters, me, path, boosted)
+    })
+}
+
+/// [`check_move`] over the ground as `me` moves over it.
+fn check_move_over(
     rules: &Rules,
     field: &Field,
     fighters: &[Fighter],
@@ -296,7 +325,10 @@ pub fn declare_move(
             what: "the round's single step".into(),
         });
     } else {
-        let need = move_ap(rules, &ground.field(rules), &path);
+        let snap = f.snapshot();
+        let need = over_ground(&ground.field(rules), &snap, |field| {
+            move_ap(rules, field, &path)
+        });
         super::family::of(rules).pay_move(&mut f, need, what, &mut log);
     }
     if !free {

@@ -29,6 +29,7 @@ pub fn plugin(app: &mut App) {
                     family::skill::apply_use_skill,
                     family::d20::swift::apply_drop_prone,
                     family::digimon::digivolve::apply_digivolve,
+                    family::digimon::flight::apply_fly,
                 )
                     .chain(),
                 maneuvers::apply_convert_action,

@@ -654,6 +654,8 @@ fn command_active_unit(
         Some(Command::HandOver { who })
     } else if pressed(GameAction::Digivolve) {
         maneuvers::digivolve_command(&mut session, who)
+    } else if pressed(GameAction::Fly) {
+        maneuvers::fly_command(&mut session, who)
     } else if pressed(GameAction::DropProne) {
         Some(Command::DropProne { who })
     } else if pressed(GameAction::StandUp) {

@@ -63,6 +63,8 @@ pub enum GameAction {
     HandOver,
     /// Digimon: Digivolve to the higher stage the action bar names (a Simple Action).
     Digivolve,
+    /// Digimon: take to the air, or land when in the air (a Move, a Simple Action).
+    Fly,
     /// Digimon: Use a Skill on a square beside the unit (a Simple Action; pressed again, the
     /// free check of the round's Interrupt Action).
     UseSkill,
@@ -235,6 +237,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::EndTurn, vec![K::KeyT]),
         (A::HandOver, vec![K::KeyG]),
         (A::Digivolve, vec![K::Quote]),
+        (A::Fly, vec![K::Backslash]),
         (A::UseSkill, vec![K::KeyK]),
         (A::DropProne, vec![K::KeyO]),
         (A::StandUp, vec![K::KeyN]),
@@ -414,6 +417,14 @@ pub fn gamepad_map() -> InputMap<GameAction> {
                 GamepadButton::LeftTrigger2,
                 GamepadButton::RightTrigger2,
                 GamepadButton::East,
+            ]),
+        )
+        .with(
+            A::Fly,
+            ButtonlikeChord::new([
+                GamepadButton::LeftTrigger2,
+                GamepadButton::RightTrigger2,
+                GamepadButton::West,
             ]),
         )
         .with(

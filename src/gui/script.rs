@@ -203,6 +203,7 @@ fn key_named(name: &str) -> Option<KeyCode> {
         "BracketRight" => K::BracketRight,
         "Semicolon" => K::Semicolon,
         "Quote" => K::Quote,
+        "Backslash" => K::Backslash,
         "Period" => K::Period,
         "Comma" => K::Comma,
         "Slash" => K::Slash,

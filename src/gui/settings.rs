@@ -228,6 +228,7 @@ pub fn key_label(k: KeyCode) -> String {
         KeyCode::Slash => Some("/"),
         KeyCode::Semicolon => Some(";"),
         KeyCode::Quote => Some("'"),
+        KeyCode::Backslash => Some("\\"),
         KeyCode::BracketLeft => Some("["),
         KeyCode::BracketRight => Some("]"),
         _ => None,

@@ -31,7 +31,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 52] = [
+pub const REBINDABLE: [GameAction; 53] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -52,6 +52,7 @@ pub const REBINDABLE: [GameAction; 52] = [
     GameAction::EndTurn,
     GameAction::HandOver,
     GameAction::Digivolve,
+    GameAction::Fly,
     GameAction::UseSkill,
     GameAction::DropProne,
     GameAction::StandUp,

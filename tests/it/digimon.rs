@@ -2308,3 +2308,192 @@ fn digimon_reach_clash_ends_when_they_are_farther_apart_than_it_started() {
         Some("the participants are more than 3 squares apart")
     );
 }
+
+fn fly(who: u32, up: bool) -> Command {
+    Command::Fly {
+        who: CombatantId(who),
+        up,
+    }
+}
+
+#[test]
+fn digimon_flyer_takes_to_the_air_as_a_move_and_only_a_flyer_reaches_it_in_melee() {
+    // "A Digimon still needs the proper method of movement in order to move closer to an enemy
+    // in the air" (003:65). Patamon (0, Fly 7) takes to the air for a Move (a Simple Action);
+    // Greymon (1, no Fly score) cannot reach it with a [Melee] attack, only a [Ranged] one.
+    let mut b = battle(
+        vec![unit("patamon", 0, (1, 1)), unit("greymon", 1, (2, 1))],
+        &[5, 5, 5, 1, 1, 1],
+    );
+    let lines = crate::common::run(&mut b, fly(0, true));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Patamon takes to the air, 3 squares up")),
+        "{lines:#?}"
+    );
+    let pt = fighter(&mut b, 0);
+    assert_eq!(digimon::flight::airborne(&pt), 3);
+    assert_eq!((pt.actions.usable(), pt.round.moves), (1, 1), "a Move");
+    // In the air it does not melee a foe on the ground either.
+    let gr = fighter(&mut b, 1);
+    let refused = digimon::check_attack(data(), &pt, "strike", &[&gr]).expect_err("ground");
+    assert!(refused.to_string().contains("land first"), "{refused}");
+    end_turn(&mut b);
+    let err = b
+        .submit(Command::Attack(order(1, "strike", 0)))
+        .expect_err("out of reach");
+    assert_eq!(
+        err.to_string(),
+        "Patamon is in the air: Greymon needs to fly to close in on it (003:65)"
+    );
+    let err = b
+        .submit(Command::Attack(order(1, "clash", 0)))
+        .expect_err("no Clash either");
+    assert!(err.to_string().contains("needs to fly"), "{err}");
+    assert!(b.check(&Command::Attack(order(1, "nova_blast", 0))).is_ok());
+    // Greymon has no Fly score.
+    let err = b.check(&fly(1, true)).expect_err("no wings");
+    assert_eq!(
+        err.to_string(),
+        "#1 cannot take to the air: Greymon has no Fly score"
+    );
+}
+
+#[test]
+fn digimon_flyer_moves_by_its_fly_score_over_water_and_cannot_land_on_it() {
+    // In the air Patamon moves by its Fly score, 7 (its Movement is 6), over deep water,
+    // which no one on the ground may enter; it may not land above the water.
+    let mut b = Arena::new("digimon")
+        .map(&[
+            "..........", //
+            "..wwww....",
+            "..........",
+        ])
+        .units(vec![unit("patamon", 0, (0, 1)), unit("greymon", 1, (9, 2))])
+        .dice(&[5, 5, 5, 1, 1, 1])
+        .build();
+    let across: Vec<Square> = (1..=3).map(|x| Square::new(x, 1)).collect();
+    assert!(
+        b.check(&Command::Move {
+            who: CombatantId(0),
+            path: across.clone(),
+            boosted: false,
+        })
+        .is_err(),
+        "the water stops a walker"
+    );
+    crate::common::run(&mut b, fly(0, true));
+    let seven: Vec<Square> = (1..=7).map(|x| Square::new(x, 1)).collect();
+    b.submit(Command::Move {
+        who: CombatantId(0),
+        path: seven[..4].to_vec(),
+        boosted: false,
+    })
+    .expect("over the water by air");
+    assert_eq!(fighter(&mut b, 0).position, Some(Square::new(4, 1)));
+    // Both actions spent, the turn passed; Greymon ends its own. Above the water, Patamon
+    // cannot land.
+    end_turn(&mut b);
+    assert_eq!(b.active(), Some(CombatantId(0)));
+    let err = b.check(&fly(0, false)).expect_err("deep water");
+    assert_eq!(
+        err.to_string(),
+        "#0 cannot land: it is above Deep water, which cannot be stood on"
+    );
+    let reach = b.move_reach(CombatantId(0), false).expect("on the map").all;
+    assert!(
+        reach.contains_key(&Square::new(0, 1)) && reach.contains_key(&Square::new(8, 1)),
+        "over the water each way: {:?}",
+        reach.keys().collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn digimon_pinned_flyer_falls_and_takes_the_squares_less_its_bit() {
+    // "If the opponent is airbone and is Pinned, both parties fall to the ground immediately,
+    // and the Pinned Digimon takes damage equal to the number of squares fallen, reduced by
+    // their Bit Value … The Controller does not take any damage from falling." (003:171)
+    // Devimon (0) controls a Clash with Angemon (1), both 3 squares up; the Pin wins:
+    // Devimon 4+4+4 + Body 6 + 4 = 22 against Angemon 1+1+1 + Body 5 = 8. Angemon falls 3
+    // squares: 3 - BIT 2 = 1 damage.
+    let mut b = battle(
+        vec![unit("devimon", 0, (1, 1)), unit("angemon", 1, (2, 1))],
+        &[5, 5, 5, 1, 1, 1, 4, 4, 4, 1, 1, 1],
+    );
+    stage_clash(&mut b, 0, 0, 1);
+    for id in [0, 1] {
+        stage(&mut b, id, |f| {
+            if let Some(s) = f.digi.as_mut() {
+                s.airborne = 3;
+            }
+        });
+    }
+    let lines = attack(&mut b, 0, "clash_pin", 1);
+    assert_contains(
+        &lines,
+        &[
+            "Angemon is Pinned in the air: both fall 3 squares to the ground; Angemon takes 3 - BIT 2 = 1 damage, Devimon none.",
+        ],
+    );
+    let (dv, an) = (fighter(&mut b, 0), fighter(&mut b, 1));
+    assert_eq!(
+        (
+            digimon::flight::airborne(&dv),
+            digimon::flight::airborne(&an)
+        ),
+        (0, 0)
+    );
+    assert_eq!(an.life.current, 32 - 1);
+    assert_eq!(dv.life.current, 44, "the controller takes none");
+    crate::common::assert_dice_used(&b);
+}
+
+#[test]
+fn digimon_flying_is_refused_outside_the_digimon_rules() {
+    let mut b = Arena::new("dbu")
+        .units(vec![
+            UnitSetup::new("brawler", 0, Square::new(1, 1)),
+            UnitSetup::new("brawler", 1, Square::new(5, 1)),
+        ])
+        .seed(1)
+        .build();
+    let who = b.turn().active().expect("someone acts");
+    let err = b.check(&Command::Fly { who, up: true }).expect_err("DBU");
+    assert!(
+        matches!(err, RuleError::NotInRuleset { what: "flying", .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn digimon_ai_takes_to_the_air_out_of_a_ground_foes_reach() {
+    use gridclash::ai::planner::{Level, decide};
+    use rand::SeedableRng;
+    // Patamon (Fly 7, Boom Bubble at range) beside a Greymon with only its melee attacks,
+    // which cannot fly: in the air its claws and Clash cannot reach Patamon, and Boom Bubble
+    // still reaches Greymon. (With Nova Blast, Greymon's threat at range is nearly its melee
+    // one, and the computer rightly bubbles twice instead.)
+    for level in [Level::Normal, Level::Hard] {
+        let mut b = battle(
+            vec![unit("patamon", 0, (1, 1)), unit("greymon", 1, (2, 1))],
+            &[5, 5, 5, 1, 1, 1],
+        );
+        stage(&mut b, 1, |f| {
+            f.loadout.profiles = gridclash::ruleset::digimon::loadout(
+                &data().combat,
+                &["strike".into(), "horn_impulse".into()],
+            );
+        });
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(1);
+        let mut played = Vec::new();
+        while b.active() == Some(CombatantId(0)) && played.len() < 4 {
+            let cmd = decide(&mut b, CombatantId(0), level, &mut rng);
+            played.push(cmd.clone());
+            if b.submit(cmd).is_err() {
+                break;
+            }
+        }
+        assert!(played.contains(&fly(0, true)), "{level:?}: {played:?}");
+    }
+}

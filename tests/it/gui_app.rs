@@ -592,6 +592,44 @@ fn gui_quote_digivolves_a_fallen_partner() {
 }
 
 #[test]
+fn gui_backslash_takes_a_flyer_to_the_air_and_lands_it() {
+    // Rival Partners: the person's Digimon, made an Angemon (Fly 8) for the test, takes to
+    // the air with the key the bar names, then lands.
+    let mut app = scenario_app("digimon-rivals", 1, "human,ai");
+    let mut me = human_turn(&mut app);
+    if session(&mut app)
+        .battle
+        .fighter(me)
+        .and_then(|f| f.digi)
+        .is_some_and(|d| d.tamer)
+    {
+        tap(&mut app, KeyCode::KeyG);
+        me = human_turn(&mut app);
+    }
+    crate::common::stage(&mut session(&mut app).battle, me.0, |f| {
+        if let Some(d) = f.digi.as_mut() {
+            d.form = Some("angemon".into());
+        }
+    });
+    let offer = session(&mut app).battle.bar_view(me).and_then(|b| b.fly);
+    assert_eq!(
+        offer.map(|o| (o.up, o.height)),
+        Some((true, 3)),
+        "the bar offers the flight"
+    );
+    tap(&mut app, KeyCode::Backslash);
+    let f = session(&mut app).battle.fighter(me).expect("the flyer");
+    assert_eq!(gridclash::battle::family::digimon::flight::airborne(&f), 3);
+    tap(&mut app, KeyCode::Backslash);
+    let f = session(&mut app).battle.fighter(me).expect("the flyer");
+    assert_eq!(
+        gridclash::battle::family::digimon::flight::airborne(&f),
+        0,
+        "landed"
+    );
+}
+
+#[test]
 fn gui_w_chooses_an_ally_and_the_click_empowers_it() {
     // skirmish: Red Fist (Brawler, Mage, Gunner) is the person's side.
     let mut app = scenario_app("skirmish", 1, "human,ai");

@@ -17,6 +17,7 @@
 //! decision is both quick and deterministic (the same seed gives the same choice).
 
 mod digivolve;
+mod flight;
 mod lapse;
 mod moves;
 
@@ -919,6 +920,9 @@ pub fn decide(
     // higher stage's attacks with the actions left after it.
     if let Some(d) = rules.digimon() {
         options.extend(digivolve::options(&mut s, d, &fighters, &me, risk_here));
+        if d.combat.flight.is_some() {
+            options.extend(flight::options(&mut s, &fighters, &me, here));
+        }
     }
 
     // Ending the turn keeps whatever risk there is here.

@@ -751,6 +751,7 @@ impl BattleEvent {
             }
             E::DigiFall { text, .. }
             | E::Digivolved { text, .. }
+            | E::Flew { text, .. }
             | E::DigiNote { text, .. }
             | E::Blast { text, .. }
             | E::Dive { text, .. }

@@ -516,6 +516,12 @@ pub enum BattleEvent {
         who: CombatantId,
         text: String,
     },
+    /// Digimon: a flyer took to the air (`height` squares up) or came down (0), told in full.
+    Flew {
+        who: CombatantId,
+        height: u32,
+        text: String,
+    },
     /// Digimon: a Digimon Digivolved to the higher stage `into` (a roster id), told in full.
     Digivolved {
         who: CombatantId,

@@ -200,6 +200,7 @@ pub fn bar_view(data: &ShinobiData, me: &Fighter) -> BarView {
         grapple: Vec::new(),
         hide: None,
         digivolve: Vec::new(),
+        fly: None,
         charge: None,
     }
 }

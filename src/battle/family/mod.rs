@@ -733,6 +733,7 @@ pub trait Family: Sync {
             grapple: Vec::new(),
             hide: None,
             digivolve: Vec::new(),
+            fly: None,
             charge: None,
         }
     }

@@ -129,6 +129,15 @@ pub(super) fn draw_condition_icons(
                 picture: icons.condition(ruleset, "prone"),
             });
         }
+        // Digimon: up in the air (only a flyer reaches it in melee).
+        if crate::battle::family::digimon::flight::airborne(f) > 0 {
+            all.push(BadgeShown {
+                letters: palette::badge("In the air"),
+                colour: palette::LIFE,
+                term: Some("In the air".into()),
+                picture: icons.condition(ruleset, "In the air"),
+            });
+        }
         by_unit.insert(f.id, all);
     }
     // What each icon slot shows: its letters and colour, the rule it links, its icon; the last

@@ -1,5 +1,6 @@
 //! The commands of the maneuver keys that need more than the key to build: the Energy
-//! Charge of the attack being aimed, the Digivolution the action bar offers.
+//! Charge of the attack being aimed, the Digivolution the action bar offers, a flight up or
+//! down.
 
 use super::super::session::{Intent, Session};
 use crate::battle::command::Command;
@@ -54,4 +55,15 @@ pub(super) fn digivolve_command(
         )
     })?;
     Some(Command::Digivolve { who, into })
+}
+
+/// Taking to the air when on the ground, landing when in the air: the command asks the rules
+/// either way, so a unit with no Fly score hears why.
+pub(super) fn fly_command(
+    session: &mut Session,
+    who: crate::battle::components::CombatantId,
+) -> Option<Command> {
+    let me = session.battle.fighter(who)?;
+    let up = crate::battle::family::digimon::flight::airborne(&me) == 0;
+    Some(Command::Fly { who, up })
 }

@@ -480,6 +480,27 @@ pub(super) fn action_bar_items(
         );
         items.push(b);
     }
+    // Digimon: take to the air or land.
+    if let Some(f) = bar.as_ref().and_then(|b| b.fly) {
+        let key = keys.of(GameAction::Fly);
+        let mut b = item(
+            if f.up {
+                format!("{key} Fly up ({} squares)", f.height)
+            } else {
+                format!("{key} Land")
+            },
+            GameAction::Fly,
+        );
+        b.tip = if f.up {
+            format!(
+                "Take to the air (click or {key}): a Move, {} squares up; then it moves by its Fly score ({}) over water and rough ground, and only a flyer reaches it in melee (nor does it reach a foe on the ground)",
+                f.height, f.fly
+            )
+        } else {
+            format!("Land (click or {key}): a Move down to the ground, where it walks again")
+        };
+        items.push(b);
+    }
     items.extend([
         item(
             format!("{} End turn", keys.of(GameAction::EndTurn)),

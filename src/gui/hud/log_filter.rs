@@ -41,6 +41,7 @@ impl LogFilter {
             Self::Moves => matches!(
                 event,
                 E::Moved { .. }
+                    | E::Flew { .. }
                     | E::Fell { .. }
                     | E::Dive { .. }
                     | E::DroppedProne { .. }

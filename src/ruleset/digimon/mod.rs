@@ -105,6 +105,9 @@ pub struct DigimonRules {
     /// Digivolving in combat; not played when absent.
     #[serde(default)]
     pub digivolve: Option<DigivolveRule>,
+    /// Flying ("a chosen Movement Score (Movement, Fly, Swim, etc)"); not played when absent.
+    #[serde(default)]
+    pub flight: Option<FlightRule>,
     /// The range each number of a character may take (ours: the text gives no caps). The
     /// roster is held to it, and the character editor refuses a value outside it.
     #[serde(default)]
@@ -127,6 +130,19 @@ pub struct ClashRule {
     /// three": the factor; `None` plays no crash (the thrown Digimon only stops).
     #[serde(default)]
     pub throw_into_group: Option<i64>,
+}
+
+/// Flying: a Digimon with a Fly score may take to the air or land as a Move ("may move a
+/// number of Squares equal to a chosen Movement Score (Movement, Fly, Swim, etc)"); in the air
+/// it moves by its Fly score over what the ground would stop, and "still needs the proper
+/// method of movement in order to move closer to an enemy in the air" (003:35, 003:65).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlightRule {
+    /// How many squares up a flyer rises (ours: the text gives no height); what a Pinned
+    /// flyer falls ("damage equal to the number of squares fallen, reduced by their Bit
+    /// Value").
+    pub height: u32,
 }
 
 /// "Digivolve (Simple Action): The Digimon may Digivolve to a higher stage. The Digimon must
@@ -396,6 +412,13 @@ pub struct DigimonDef {
     /// (0 or 1: only an adjacent one).
     #[serde(default)]
     pub reach: u32,
+    /// Its Fly score: the squares a Move covers in the air (0: it cannot fly).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fly: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A Tamer: attributes and skills, from which its combat stats are derived.

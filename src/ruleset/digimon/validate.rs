@@ -312,6 +312,13 @@ pub fn validate(
                 format!("`{}` is empty or defined twice", d.id),
             );
         }
+        if d.fly > 40 {
+            at(
+                roster_src,
+                p.field("fly"),
+                format!("a Fly score is 0 to 40 squares, not {}", d.fly),
+            );
+        }
         if d.reach > 20 {
             at(
                 roster_src,

@@ -283,6 +283,7 @@ pub fn bar_view(d: &D20Data, me: &Fighter) -> BarView {
         grapple: Vec::new(),
         hide: None,
         digivolve: Vec::new(),
+        fly: None,
     }
 }
 

@@ -142,6 +142,10 @@ pub fn apply_digivolve(
     if let Some(state) = f.digi.as_mut() {
         state.form = (def.id != archetype).then(|| def.id.clone());
         state.digivolved += 1;
+        // A stage without wings comes down to the ground.
+        if def.fly == 0 {
+            state.airborne = 0;
+        }
     }
     log.push(BattleEvent::Digivolved {
         who,

@@ -253,6 +253,7 @@ pub fn fall(
     if at_default || raw <= -max {
         state.down = Some("became a Digitama".into());
         state.effects.clear();
+        state.airborne = 0;
         log.push(BattleEvent::DigiFall {
             who,
             text: format!(
@@ -277,6 +278,8 @@ pub fn fall(
     state.effects.clear();
     state.clash = None;
     state.temp_hp = 0;
+    // Ours: knocked down to its Default Stage, a flyer comes down to the ground too.
+    state.airborne = 0;
     f.life.max = form.hp;
     f.life.current = 1;
     // From now on it attacks with its Default Stage's attacks (the action bar and the AI read

@@ -273,6 +273,8 @@ pub(super) fn clash_move(
             });
             if won {
                 grapple::pin(q, t.id);
+                // A Pinned flyer and its controller fall to the ground.
+                super::flight::pin_fall((rules, d), q, attacker, t, dice, log);
                 log.push(BattleEvent::DigiNote {
                     who: t.id,
                     text: format!(

@@ -308,7 +308,11 @@ impl Family for DigimonData {
     }
 
     fn speed(&self, _rules: &Rules, f: &Fighter, _boosted: bool) -> u32 {
-        digimon::movement(self, f)
+        if digimon::flight::airborne(f) > 0 {
+            digimon::flight::fly_movement(self, f)
+        } else {
+            digimon::movement(self, f)
+        }
     }
 
     /// Every Simple Action of the turn (a Complex Action) when the move enters Difficult

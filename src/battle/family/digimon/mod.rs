@@ -12,7 +12,9 @@
 pub mod aim;
 pub mod digivolve;
 mod effects;
+pub mod flight;
 pub mod grapple;
+pub mod height;
 mod hits;
 pub mod hold;
 mod hooks;

@@ -473,6 +473,11 @@ pub fn check_attack(
                 )));
             }
         }
+        if a.tag == Tag::Melee
+            && let Some(why) = super::height::melee_refusal(attacker, t)
+        {
+            return Err(RuleError::DigimonTarget(why));
+        }
         let away = attacker.distance_to(t);
         if a.tag == Tag::Melee && away.is_none_or(|x| x > melee_reach(d, attacker, a, t)) {
             return Err(RuleError::DigimonTarget(format!(

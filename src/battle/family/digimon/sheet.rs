@@ -52,7 +52,12 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
     let mut labels: Vec<String> = [
         d.combat.pool_name.as_str(),
         "actions",
-        "Movement",
+        // A Move in the air covers the Fly score.
+        if state.airborne > 0 {
+            "Fly"
+        } else {
+            "Movement"
+        },
         "Accuracy",
         "Damage",
         "Dodge",
@@ -84,6 +89,14 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
         let sec = if reach > 1 {
             labels.push("Reach".into());
             sec.cell("Reach", reach)
+        } else {
+            sec
+        };
+        // The Fly score, only where it flies.
+        let fly = dg::flight::fly_score(d, f);
+        let sec = if fly > 0 {
+            labels.push("Fly".into());
+            sec.cell("Fly", fly)
         } else {
             sec
         };
@@ -133,6 +146,13 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
             f.actions.usable()
         ));
     }
+    if state.airborne > 0 {
+        labels.push("In the air".into());
+        extras.push(format!(
+            "In the air, {} squares up: moves by its Fly score over water and rough ground; in melee it reaches and is reached only by flyers",
+            state.airborne
+        ));
+    }
     if let Some(h) = &state.clash {
         let other = names.get(&h.opponent).cloned().unwrap_or_default();
         labels.push("Clash".into());
@@ -176,9 +196,17 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &DigimonData) -> UnitSheet
     if state.temp_hp > 0 {
         pools = pools.cell("Temporary HP", state.temp_hp);
     }
-    let turn = SheetSection::new("This round")
-        .left("actions", f.actions.usable(), Some(d.combat.simple_actions))
-        .cell("Movement", dg::movement(d, f));
+    let turn = SheetSection::new("This round").left(
+        "actions",
+        f.actions.usable(),
+        Some(d.combat.simple_actions),
+    );
+    // A Move in the air covers the Fly score.
+    let turn = if state.airborne > 0 {
+        turn.cell("Fly", dg::flight::fly_movement(d, f))
+    } else {
+        turn.cell("Movement", dg::movement(d, f))
+    };
     let mut status = SheetSection::new("Effects").lines(effects).lines(extras);
     if let Some(why) = &state.down {
         status = status.line(format!("OUT OF THE FIGHT: {why}"));

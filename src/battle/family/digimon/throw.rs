@@ -23,8 +23,8 @@ pub struct PushPath<'a> {
 }
 
 /// The path of a push of `steps` squares (Knockback, a Throw): straight away from `from_who`,
-/// stopping before walls and anyone else standing in the way. `None` when either is off the
-/// board.
+/// stopping before walls and anyone else in the way at its height (a flyer in the air is not
+/// in the way of one on the ground). `None` when either is off the board.
 pub fn push_path<'a>(
     field: &Field,
     all: &'a [Fighter],
@@ -36,7 +36,7 @@ pub fn push_path<'a>(
     let size = t.size.squares;
     let others: Vec<&Fighter> = all
         .iter()
-        .filter(|o| o.id != t.id && !o.defeated())
+        .filter(|o| o.id != t.id && !o.defeated() && super::height::melee_meets(t, o))
         .collect();
     let standing_on = |s: Square| -> Vec<&'a Fighter> {
         let mine = footprint(s, size);
@@ -262,7 +262,7 @@ pub fn crash(
         out[i].damage = damage;
         land(
             (rules, d),
-            (thrower, o),
+            (thrower, thrown, o),
             (w.total, damage),
             &mut f,
             &mut *dice,
@@ -276,7 +276,7 @@ pub fn crash(
 /// fall at 0 HP.
 fn land(
     (rules, d): (&crate::ruleset::Rules, &DigimonData),
-    (thrower, o): (&Fighter, &Fighter),
+    (thrower, thrown, o): (&Fighter, &Fighter, &Fighter),
     (wound, damage): (i64, i64),
     f: &mut FighterQueryItem,
     dice: &mut crate::dice::DiceSource,
@@ -312,7 +312,10 @@ fn land(
             by: Some(thrower.id),
             attack: true,
         },
-        &format!("{} thrown into it", thrower.identity.name),
+        &format!(
+            "{} thrown into it by {}",
+            thrown.identity.name, thrower.identity.name
+        ),
         log,
     );
     if raw <= 0 {
