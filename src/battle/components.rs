@@ -295,6 +295,9 @@ pub struct DigiState {
     /// How many squares up it flies (0: on the ground).
     #[serde(default, skip_serializing_if = "is_round_zero")]
     pub airborne: u32,
+    /// A player character (its side is the scenario's people's): the GM's ties go its way.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub player: bool,
     /// Items used this battle, by the item's attack id ("Use an Item").
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub items_used: std::collections::BTreeMap<String, u32>,

@@ -244,6 +244,12 @@ pub fn build_all(rules: &Rules, setup: &BattleSetup) -> Result<Vec<Fighter>, Set
         out.push(f);
     }
     super::family::of(rules).link_fighters(&mut out);
+    // Digimon: the player characters, whom the GM favours in ties.
+    for f in out.iter_mut() {
+        if let Some(s) = f.digi.as_mut() {
+            s.player = setup.opening.players.contains(&f.side.0);
+        }
+    }
     let mut sides: Vec<u8> = out.iter().map(|f| f.side.0).collect();
     sides.sort();
     sides.dedup();

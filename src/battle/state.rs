@@ -56,6 +56,11 @@ pub struct Opening {
     /// Sides whose Tamers are "particularly cautious and planning out things ahead of time":
     /// their Digimon add the Tamer's Intelligence to initiative.
     pub cautious: Vec<u8>,
+    /// The player characters' sides: those the scenario gives to people (`controller: Human`),
+    /// whoever plays them in the end. The Digimon GM gives them initiative ties and a Clash
+    /// tied in every way (003:45, 003:159).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players: Vec<u8>,
 }
 
 impl Opening {

@@ -37,7 +37,7 @@ pub fn announce_battle(dice: Res<BattleDice>, mut log: ResMut<EventLog>) {
 }
 
 /// Rolls Initiative once for the encounter and fixes the turn order: highest first, ties to
-/// the higher Agility Score, then a roll-off.
+/// the higher Agility Score, then (Digimon) to a player character, then a roll-off.
 pub fn roll_initiative(
     rules: Res<RulesRes>,
     opening: Res<Opening>,
@@ -50,7 +50,7 @@ pub fn roll_initiative(
     let rules = &rules.0;
     let fighters = q.snapshots();
     let tie_attr = rules.actions.initiative_tie_attribute.clone();
-    let mut rolled: Vec<(i64, i64, CombatantId)> = Vec::new();
+    let mut rolled: Vec<(i64, i64, CombatantId, bool)> = Vec::new();
     // Digimon: a Tamer with a partner takes its turn with it, right after it.
     let shares =
         |f: &super::fighter::Fighter| f.digi.as_ref().filter(|s| s.tamer).and_then(|s| s.partner);
@@ -71,16 +71,20 @@ pub fn roll_initiative(
             spec.add(why, bonus);
         }
         let r = roll(&spec, &mut dice.0);
-        rolled.push((r.total, f.attributes.get(&tie_attr), f.id));
+        // Digimon: "If the tie still persists, the GM should give the player characters the
+        // higher turn order."
+        let player = f.digi.as_ref().is_some_and(|s| s.player);
+        rolled.push((r.total, f.attributes.get(&tie_attr), f.id, player));
         log.push(BattleEvent::InitiativeRolled { who: f.id, roll: r });
     }
-    // Roll-offs for combatants still tied on total and Agility, in id order.
+    // Roll-offs for combatants still tied on total, Agility and being a player character, in
+    // id order.
     let mut rolloff: std::collections::BTreeMap<CombatantId, i64> = Default::default();
     for i in 0..rolled.len() {
         let tied = rolled
             .iter()
             .enumerate()
-            .any(|(j, o)| j != i && o.0 == rolled[i].0 && o.1 == rolled[i].1);
+            .any(|(j, o)| j != i && o.0 == rolled[i].0 && o.1 == rolled[i].1 && o.3 == rolled[i].3);
         if tied {
             let r = roll(&rolloff_spec(rules), &mut dice.0);
             rolloff.insert(rolled[i].2, r.total);
@@ -93,6 +97,7 @@ pub fn roll_initiative(
     rolled.sort_by(|a, b| {
         b.0.cmp(&a.0)
             .then(b.1.cmp(&a.1))
+            .then(b.3.cmp(&a.3))
             .then(
                 rolloff
                     .get(&b.2)

@@ -615,6 +615,10 @@ impl Loaded {
                     .filter(|i| s.sides[*i].cautious)
                     .filter_map(|i| u8::try_from(i).ok())
                     .collect(),
+                players: (0..s.sides.len())
+                    .filter(|i| s.sides[*i].controller == ControllerDef::Human)
+                    .filter_map(|i| u8::try_from(i).ok())
+                    .collect(),
             },
         }
     }

@@ -111,6 +111,30 @@ fn digimon_initiative_is_3d6_plus_agility_and_ties_go_to_agility() {
     );
 }
 
+/// Two units on an open 30 x 8 field, with `players` the scenario's people's sides.
+fn battle_with_players(units: Vec<UnitSetup>, players: &[u8], faces: &[u32]) -> Battle {
+    let mut setup = BattleSetup::open(30, 8, units);
+    setup.opening.players = players.to_vec();
+    battle_on(setup, faces)
+}
+
+#[test]
+fn digimon_initiative_ties_that_persist_go_to_the_player_characters() {
+    // "If the tie still persists, the GM should give the player characters the higher turn
+    // order." (003:45) Greymon (0, Agility 5) and Patamon (1, Agility 5) both roll 6 + 5 = 11;
+    // Patamon's side is the people's: it goes first, with no roll-off.
+    let units = || vec![unit("greymon", 0, (1, 1)), unit("patamon", 1, (9, 1))];
+    let b = battle_with_players(units(), &[1], &[2, 2, 2, 2, 2, 2]);
+    assert_eq!(b.turn().order, vec![CombatantId(1), CombatantId(0)]);
+    crate::common::assert_dice_used(&b);
+    let b = battle_with_players(units(), &[0], &[2, 2, 2, 2, 2, 2]);
+    assert_eq!(b.turn().order, vec![CombatantId(0), CombatantId(1)]);
+    crate::common::assert_dice_used(&b);
+    // Both sides the people's (hot-seat), or neither: the roll-off decides (ours).
+    let b = battle_with_players(units(), &[0, 1], &[2, 2, 2, 2, 2, 2, 1, 6, 1]);
+    assert_eq!(b.turn().order, vec![CombatantId(1), CombatantId(0)]);
+}
+
 #[test]
 fn digimon_tamer_acts_on_its_partners_turn() {
     // Tai rolls no initiative: he acts right after Greymon, whatever the order of the others.
@@ -1137,6 +1161,36 @@ fn digimon_clash_greater_margin_controls_then_body() {
     // Equal margins: the higher Body Stat controls.
     let b = greymon_clashes_gabumon(&[]);
     crate::common::assert_dice_used(&b);
+}
+
+#[test]
+fn digimon_clash_tied_in_every_way_goes_to_the_player() {
+    // "In the event of a total tie where everything matched up perfectly, the Player Controls
+    // the Clash." (003:159) Two Gabumon (Body 3, Agility 4, both Small) each roll 4+4+4 + 3 =
+    // 15 against TN 4: margin 11 each, equal Body. The people's Gabumon (1) controls, though
+    // the other started it; with neither side the people's, the starter does (ours).
+    let units = || vec![unit("gabumon", 0, (1, 1)), unit("gabumon", 1, (2, 1))];
+    let faces = [5, 5, 5, 1, 1, 1, 4, 4, 4, 4, 4, 4];
+    let mut b = battle_with_players(units(), &[1], &faces);
+    let lines = attack(&mut b, 0, "clash", 1);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Gabumon controls the Clash")),
+        "{lines:#?}"
+    );
+    assert!(hold(&mut b, 1).is_some_and(|h| h.control), "the player's");
+    let d = data();
+    let (a, p) = (fighter(&mut b, 0), fighter(&mut b, 1));
+    assert!(grapple::is_player(&p) && !grapple::is_player(&a));
+    let mut b = battle_with_players(units(), &[], &faces);
+    attack(&mut b, 0, "clash", 1);
+    assert!(hold(&mut b, 0).is_some_and(|h| h.control), "the starter's");
+    // The preview's chance counts the player's tie too.
+    let with = grapple::control_chance(d, &p, &a, a.id);
+    let (a0, p0) = (fighter(&mut b, 0), fighter(&mut b, 1));
+    let without = grapple::control_chance(d, &p0, &a0, a0.id);
+    assert!(with > without, "{with} > {without}");
 }
 
 #[test]

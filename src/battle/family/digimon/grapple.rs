@@ -58,7 +58,9 @@ pub fn tn(d: &DigimonData, opp: &Fighter) -> i64 {
 }
 
 /// Who controls when `a` beats its TN by `ma` and `b` by `mb`: the greater margin, then the
-/// higher Body, then the one who started the Clash.
+/// higher Body, then "In the event of a total tie where everything matched up perfectly, the
+/// Player Controls the Clash" (a player character against one that is not), then (ours: two
+/// player characters, or none) the one who started the Clash.
 fn controller(
     d: &DigimonData,
     a: &Fighter,
@@ -73,8 +75,17 @@ fn controller(
         (std::cmp::Ordering::Less, _) => b.id,
         (_, std::cmp::Ordering::Greater) => a.id,
         (_, std::cmp::Ordering::Less) => b.id,
-        _ => starter,
+        _ => match (is_player(a), is_player(b)) {
+            (true, false) => a.id,
+            (false, true) => b.id,
+            _ => starter,
+        },
     }
+}
+
+/// True for a player character (see [`crate::battle::state::Opening::players`]).
+pub fn is_player(f: &Fighter) -> bool {
+    f.digi.as_ref().is_some_and(|s| s.player)
 }
 
 /// The exact chance that `a` controls a Clash with `b` after both roll (the rule
