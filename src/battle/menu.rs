@@ -79,7 +79,7 @@ pub fn attack_slots(battle: &mut Battle, who: CombatantId) -> Vec<MenuSlot> {
                 .unwrap_or(0);
             let refusal = match battle.check(&Command::Attack(probe)) {
                 Err(e) if !is_aiming_error(&e) => Some(e),
-                _ => None,
+                _ => family::of(&rules).refuses_whatever_the_target(&me, &profile),
             };
             let cost = family::of(&rules).slot_cost(&me, &profile, ki_cost);
             MenuSlot {

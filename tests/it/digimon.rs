@@ -2551,3 +2551,28 @@ fn digimon_ai_takes_to_the_air_out_of_a_ground_foes_reach() {
         assert!(played.contains(&fly(0, true)), "{level:?}: {played:?}");
     }
 }
+
+#[test]
+fn digimon_bar_greys_the_clash_actions_of_a_unit_in_no_clash_whatever_the_target() {
+    // Tai (1) beside nobody: End the Clash, Pin and Throw need a Clash to act in, so the bar
+    // refuses them with the rule even though no foe is near enough for the probe to reach.
+    let mut b = greymon_with_tai(&[]);
+    stage(&mut b, 1, |f| f.position.0 = Some(Square::new(0, 6)));
+    hand_over(&mut b, 0);
+    let slots = gridclash::battle::menu::attack_slots(&mut b, CombatantId(1));
+    for id in ["clash_end", "clash_pin", "clash_throw"] {
+        let s = slots
+            .iter()
+            .find(|s| s.profile == id)
+            .unwrap_or_else(|| panic!("{id} on the bar"));
+        let why = s.refusal.as_ref().map(ToString::to_string);
+        assert!(
+            why.as_deref()
+                .is_some_and(|w| w.contains("controls no Clash")),
+            "{id}: {why:?}"
+        );
+    }
+    // Starting a Clash is a matter of reach, not refused outright.
+    let start = slots.iter().find(|s| s.profile == "clash").expect("Clash");
+    assert!(start.refusal.is_none(), "{:?}", start.refusal);
+}

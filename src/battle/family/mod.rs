@@ -410,6 +410,13 @@ pub trait Family: Sync {
         0.0
     }
 
+    /// The rule that refuses `me` attack `profile` whatever the target (Digimon: a Clash action
+    /// with no Clash to act in), for the action bar, whose probe target may fail on reach first;
+    /// none by default.
+    fn refuses_whatever_the_target(&self, _me: &Fighter, _profile: &str) -> Option<RuleError> {
+        None
+    }
+
     /// What a hit of attack `profile` on `t` does to others on the field, in damage points
     /// (a Digimon Throw crashing into the foes in the way); nothing by default.
     fn aftermath_worth(

@@ -61,6 +61,15 @@ impl Family for DigimonData {
         digimon::effect_worth(self, profile, me, t)
     }
 
+    fn refuses_whatever_the_target(
+        &self,
+        me: &Fighter,
+        profile: &str,
+    ) -> Option<crate::battle::command::RuleError> {
+        let (a, _) = digimon::attack_of(self, profile)?;
+        digimon::hold::check_attack(me, a, &[]).err()
+    }
+
     fn aftermath_worth(
         &self,
         (field, all): (&crate::grid::Field, &[Fighter]),
