@@ -554,10 +554,9 @@ fn gui_i_makes_the_arrogant_declaration() {
     );
 }
 
-#[test]
-fn gui_quote_digivolves_a_fallen_partner() {
-    // Greymon and Tai against the computer's Garurumon and Matt: Greymon, fallen back to
-    // Agumon at 1 HP, Digivolves with the key the bar names.
+/// Rival Partners with the computer on the wild side, at the person's Digimon's turn (its
+/// Tamer, if it comes first, hands the turn over with G).
+fn rivals_partner_turn() -> (App, gridclash::battle::components::CombatantId) {
     let mut app = scenario_app("digimon-rivals", 1, "human,ai");
     let mut me = human_turn(&mut app);
     if session(&mut app)
@@ -569,6 +568,14 @@ fn gui_quote_digivolves_a_fallen_partner() {
         tap(&mut app, KeyCode::KeyG);
         me = human_turn(&mut app);
     }
+    (app, me)
+}
+
+#[test]
+fn gui_quote_digivolves_a_fallen_partner() {
+    // Greymon and Tai against the computer's Garurumon and Matt: Greymon, fallen back to
+    // Agumon at 1 HP, Digivolves with the key the bar names.
+    let (mut app, me) = rivals_partner_turn();
     {
         let mut s = session(&mut app);
         crate::common::stage(&mut s.battle, me.0, |f| {
@@ -595,17 +602,7 @@ fn gui_quote_digivolves_a_fallen_partner() {
 fn gui_backslash_takes_a_flyer_to_the_air_and_lands_it() {
     // Rival Partners: the person's Digimon, made an Angemon (Fly 8) for the test, takes to
     // the air with the key the bar names, then lands.
-    let mut app = scenario_app("digimon-rivals", 1, "human,ai");
-    let mut me = human_turn(&mut app);
-    if session(&mut app)
-        .battle
-        .fighter(me)
-        .and_then(|f| f.digi)
-        .is_some_and(|d| d.tamer)
-    {
-        tap(&mut app, KeyCode::KeyG);
-        me = human_turn(&mut app);
-    }
+    let (mut app, me) = rivals_partner_turn();
     crate::common::stage(&mut session(&mut app).battle, me.0, |f| {
         if let Some(d) = f.digi.as_mut() {
             d.form = Some("angemon".into());

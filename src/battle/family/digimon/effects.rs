@@ -295,6 +295,65 @@ pub fn fall(
     true
 }
 
+/// What a hit brings to a Digimon combatant, as the log tells it: the damage roll, the Armor
+/// it met, the damage after both, and the notes that explain them (a Temporary HP note is
+/// added here).
+pub struct Landing<'a> {
+    pub wound: i64,
+    pub armor: i64,
+    pub damage: i64,
+    pub notes: Vec<String>,
+    /// What brought the HP down, for the HP change's line ("Greymon's Nova Blast").
+    pub reason: &'a str,
+}
+
+/// `by`'s hit landing on `f`: Temporary HP first, the Damage event, then HP. Returns the HP it
+/// would have now, which the caller takes to [`fall`] at 0 or below.
+pub fn land_damage(
+    rules: &crate::ruleset::Rules,
+    by: crate::battle::components::CombatantId,
+    hit: Landing,
+    f: &mut FighterQueryItem,
+    log: &mut EventLog,
+) -> i64 {
+    let Landing {
+        wound,
+        armor,
+        damage,
+        mut notes,
+        reason,
+    } = hit;
+    let to_hp = through_temp_hp(f, damage);
+    if to_hp < damage {
+        notes.push(format!("{} absorbed by Temporary HP", damage - to_hp));
+    }
+    log.push(BattleEvent::Damage {
+        attacker: by,
+        target: *f.id,
+        wound,
+        category: crate::ruleset::Category::Lethal,
+        soak: armor,
+        soak_used: armor.min(wound),
+        damage,
+        notes,
+        flat: true,
+    });
+    let raw = f.life.current - to_hp;
+    crate::battle::effects::set_life(
+        rules,
+        f,
+        crate::battle::event::Pool::Hp,
+        raw,
+        crate::battle::effects::LifeCause::Damage {
+            by: Some(by),
+            attack: true,
+        },
+        reason,
+        log,
+    );
+    raw
+}
+
 /// An item used on `f` by `user`: up to `amount` Hit Points back, not past its maximum.
 pub fn restore(
     amount: i64,

@@ -2,8 +2,8 @@
 //! pushes and Clash moves, the end of the attack, and what an effect is worth to the computer.
 
 use super::effects::{
-    apply_effect, duration, effect_note, fall, knockback_squares, potency, spend_direct,
-    through_temp_hp,
+    Landing, apply_effect, duration, effect_note, fall, knockback_squares, land_damage, potency,
+    spend_direct,
 };
 use super::rolls::{attack_of, helps, hit_damage, stat};
 use crate::battle::components::CombatantId;
@@ -13,7 +13,6 @@ use crate::battle::family::RollPhase;
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::state::{AttackPhase, AttackState, Resolve};
 use crate::dice::roll;
-use crate::ruleset::Category;
 use crate::ruleset::digimon::{ARM, ClashMove, DMG, DigimonData, EffectKind};
 
 /// What a Digimon attack's damage phase reads: the rules, the attack and its assembled rolls,
@@ -83,7 +82,6 @@ pub fn resolve_hits(
             // Shielded by an ally's Intercede against an [Area] attack: half, at least 1.
             let half = state.targets[i].half;
             let damage = if half { (full / 2).max(1) } else { full };
-            let to_hp = through_temp_hp(&mut f, damage);
             let mut notes = vec![format!("Armor {armor}")];
             if half {
                 notes.push(format!("half of {full}: an ally Interceded"));
@@ -97,34 +95,20 @@ pub fn resolve_hits(
             if w.total - less - armor < 1 {
                 notes.push("at least 1 from a successful Attack".into());
             }
-            if to_hp < damage {
-                notes.push(format!("{} absorbed by Temporary HP", damage - to_hp));
-            }
-            log.push(BattleEvent::Damage {
-                attacker: attacker.id,
-                target: t.id,
-                wound: w.total,
-                category: Category::Lethal,
-                soak: armor,
-                soak_used: armor.min(w.total),
-                damage,
-                notes,
-                flat: true,
-            });
             state.targets[i].damage = damage;
             dealt = damage;
             dealt_total += damage;
-            let raw = f.life.current - to_hp;
-            crate::battle::effects::set_life(
+            let raw = land_damage(
                 rules,
-                &mut f,
-                crate::battle::event::Pool::Hp,
-                raw,
-                crate::battle::effects::LifeCause::Damage {
-                    by: Some(attacker.id),
-                    attack: true,
+                attacker.id,
+                Landing {
+                    wound: w.total,
+                    armor,
+                    damage,
+                    notes,
+                    reason: &format!("{}'s {}", attacker.identity.name, a.name),
                 },
-                &format!("{}'s {}", attacker.identity.name, a.name),
+                &mut f,
                 log,
             );
             if raw <= 0 && !fall(d, &mut f, raw, dice, log) {

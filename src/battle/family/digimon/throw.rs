@@ -2,7 +2,7 @@
 //! thrower stand where it lands, it crashes into them as "a basic [Ranged] Attack, with a bonus
 //! to the Damage and Accuracy equal to the thrower's CPU Value times three" (003:167).
 
-use super::effects::{fall, through_temp_hp};
+use super::effects::{Landing, fall, land_damage};
 use super::rolls::{defense_spec, hit_damage, is_tamer, stat};
 use super::{add_stat, check};
 use crate::battle::components::CombatantId;
@@ -11,7 +11,6 @@ use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::state::{Resolve, TargetState};
 use crate::dice::{DiceGroup, RollKind, RollSpec, roll};
 use crate::grid::{Field, Square, footprint};
-use crate::ruleset::Category;
 use crate::ruleset::digimon::{ACC, ARM, BODY, CPU, DMG, DigimonData};
 
 /// Where a push of `t` straight away from `from_who` ends, and who stands on the square that
@@ -283,39 +282,24 @@ fn land(
     log: &mut EventLog,
 ) {
     let armor = stat(d, o, ARM).max(0);
-    let to_hp = through_temp_hp(f, damage);
     let mut notes = vec![format!("Armor {armor}")];
     if wound - armor < 1 {
         notes.push("at least 1 from a successful Attack".into());
     }
-    if to_hp < damage {
-        notes.push(format!("{} absorbed by Temporary HP", damage - to_hp));
-    }
-    log.push(BattleEvent::Damage {
-        attacker: thrower.id,
-        target: o.id,
-        wound,
-        category: Category::Lethal,
-        soak: armor,
-        soak_used: armor.min(wound),
-        damage,
-        notes,
-        flat: true,
-    });
-    let raw = f.life.current - to_hp;
-    crate::battle::effects::set_life(
+    let raw = land_damage(
         rules,
-        f,
-        crate::battle::event::Pool::Hp,
-        raw,
-        crate::battle::effects::LifeCause::Damage {
-            by: Some(thrower.id),
-            attack: true,
+        thrower.id,
+        Landing {
+            wound,
+            armor,
+            damage,
+            notes,
+            reason: &format!(
+                "{} thrown into it by {}",
+                thrown.identity.name, thrower.identity.name
+            ),
         },
-        &format!(
-            "{} thrown into it by {}",
-            thrown.identity.name, thrower.identity.name
-        ),
+        f,
         log,
     );
     if raw <= 0 {
