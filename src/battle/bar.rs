@@ -75,6 +75,28 @@ pub struct BarView {
     pub fly: Option<FlyOffer>,
 }
 
+impl BarView {
+    /// A bar with `points` and the `moves` text and none of the family maneuvers on offer: what
+    /// each family starts from before it adds its own.
+    pub fn plain(points: Option<u32>, moves: String) -> Self {
+        Self {
+            points,
+            moves,
+            drop_prone: None,
+            stand_up: false,
+            cure_poison: false,
+            end_condition: None,
+            charge: None,
+            arrogant_declaration: None,
+            empower: false,
+            grapple: Vec::new(),
+            hide: None,
+            digivolve: Vec::new(),
+            fly: None,
+        }
+    }
+}
+
 /// A flight the bar offers: up to `height` squares (taking to the air) or down (0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FlyOffer {

@@ -188,21 +188,10 @@ pub fn move_help(data: &ShinobiData) -> MoveHelp {
 
 /// The action-point families' bar: the points left and what a move costs in them.
 pub fn bar_view(data: &ShinobiData, me: &Fighter) -> BarView {
-    BarView {
-        points: Some(me.actions.usable()),
-        moves: format!("Move {}AP", data.combat.move_cost),
-        drop_prone: None,
-        stand_up: false,
-        cure_poison: false,
-        end_condition: None,
-        arrogant_declaration: None,
-        empower: false,
-        grapple: Vec::new(),
-        hide: None,
-        digivolve: Vec::new(),
-        fly: None,
-        charge: None,
-    }
+    BarView::plain(
+        Some(me.actions.usable()),
+        format!("Move {}AP", data.combat.move_cost),
+    )
 }
 
 /// The opportunity attack a passing foe provokes, with its cost and what a hit does.

@@ -411,14 +411,13 @@ pub trait Family: Sync {
     }
 
     /// The rule that refuses `me` attack `profile` whatever the target (Digimon: a Clash action
-    /// with no Clash to act in), for the action bar, whose probe target may fail on reach first;
-    /// none by default.
+    /// with no Clash), for the action bar, whose probe may fail on reach first.
     fn refuses_whatever_the_target(&self, _me: &Fighter, _profile: &str) -> Option<RuleError> {
         None
     }
 
-    /// What a hit of attack `profile` on `t` does to others on the field, in damage points
-    /// (a Digimon Throw crashing into the foes in the way); nothing by default.
+    /// What a hit of attack `profile` on `t` does to others, in damage points (a Digimon Throw
+    /// crashing into the foes in the way).
     fn aftermath_worth(
         &self,
         _scene: (&crate::grid::Field, &[Fighter]),
@@ -728,21 +727,7 @@ pub trait Family: Sync {
             return ap::bar_view(data, me);
         }
         let left = rules.actions.moves_per_round.saturating_sub(me.round.moves);
-        BarView {
-            points: None,
-            moves: format!("Move ({left} left)"),
-            drop_prone: None,
-            stand_up: false,
-            cure_poison: false,
-            end_condition: None,
-            arrogant_declaration: None,
-            empower: false,
-            grapple: Vec::new(),
-            hide: None,
-            digivolve: Vec::new(),
-            fly: None,
-            charge: None,
-        }
+        BarView::plain(None, format!("Move ({left} left)"))
     }
 
     /// What a unit is asked when `mover` gives it a chance to strike (the default pipeline: an

@@ -271,19 +271,8 @@ pub fn bar_view(d: &D20Data, me: &Fighter) -> BarView {
             SwiftPay::AttackOfOpportunity => "trades the attack of opportunity for a swift action",
         });
     BarView {
-        points: Some(me.actions.usable()),
-        moves,
         drop_prone,
-        stand_up: false,
-        cure_poison: false,
-        end_condition: None,
-        charge: None,
-        arrogant_declaration: None,
-        empower: false,
-        grapple: Vec::new(),
-        hide: None,
-        digivolve: Vec::new(),
-        fly: None,
+        ..BarView::plain(Some(me.actions.usable()), moves)
     }
 }
 
