@@ -28,10 +28,22 @@ pub fn cover_feature<'f>(
     target: &Fighter,
     worth: impl Fn(Square, &TerrainDef) -> Option<i64>,
 ) -> Option<(Square, &'f TerrainDef, i64)> {
-    let (a, t) = (attacker.position?, target.position?);
+    let a = attacker.position?;
+    cover_feature_from(field, footprint(a, attacker.size.squares), target, worth)
+}
+
+/// [`cover_feature`] for lines from `from`, squares that need not be anyone's: where a d20
+/// blast goes off, whose "angle to target" decides whether cover counts against it.
+pub fn cover_feature_from<'f>(
+    field: &Field<'f>,
+    from: impl IntoIterator<Item = Square>,
+    target: &Fighter,
+    worth: impl Fn(Square, &TerrainDef) -> Option<i64>,
+) -> Option<(Square, &'f TerrainDef, i64)> {
+    let t = target.position?;
     let own = footprint(t, target.size.squares);
     let mut best: Option<(Square, &'f TerrainDef, i64)> = None;
-    for from in footprint(a, attacker.size.squares) {
+    for from in from {
         for to in &own {
             for d in Dir8::ALL {
                 let c = to.step(d);

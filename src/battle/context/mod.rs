@@ -14,7 +14,7 @@ pub use declaration::{Declaration, declaration, ki_cost, reach, used_profile};
 use super::command::DefenseChoice;
 use super::command::{AttackOrder, RuleError};
 use super::components::{CombatantId, Square};
-pub use super::cover::{Cover, cover_against, cover_feature};
+pub use super::cover::{Cover, cover_against, cover_feature, cover_feature_from};
 use super::fighter::{Fighter, at_tier, eval};
 use crate::dice::{BaseDie, DiceFormula, RollKind, RollSpec};
 pub use crate::grid::push_destination;
@@ -622,8 +622,8 @@ pub struct TargetContext {
     /// range without the Reach to match it).
     pub damage_halved: Option<String>,
     /// d20 grenade: the chance the throw's blast catches this target now (a hit on a corner
-    /// left to the die, or a critical failure near the thrower).
-    pub blast: Option<f64>,
+    /// left to the die, or a critical failure near the thrower), by the cover it has there.
+    pub blast: Option<super::family::d20::grenade::BlastCatch>,
 }
 
 impl TargetContext {

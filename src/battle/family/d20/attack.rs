@@ -212,14 +212,19 @@ pub fn target_odds(
     target: &Fighter,
     choice: DefenseChoice,
 ) -> TargetOdds {
-    if let (Some(g), Some(caught)) = (
+    if let (Some(g), Some(blast)) = (
         crate::battle::family::d20::grenade::of(d, attacker_profile),
-        t.blast,
+        &t.blast,
     ) {
-        let damage = crate::battle::family::d20::grenade::blast_damage(d, &g, &ctx.wound, target);
+        let caught = blast.chance();
         let mut dist = Dist::point(0);
         dist.p[0] = (1.0 - caught).max(0.0);
-        dist.mix(&damage, caught);
+        for (cover, p) in &blast.by_cover {
+            let damage = crate::battle::family::d20::grenade::blast_damage(
+                d, &g, &ctx.wound, target, *cover,
+            );
+            dist.mix(&damage, *p);
+        }
         return TargetOdds {
             difficulty: t.difficulty.as_ref().map(RollSummary::of),
             ..TargetOdds::lethal(
@@ -229,9 +234,7 @@ pub fn target_odds(
                 &dist,
                 target.life.current,
                 &t.strike,
-                RollSummary::of(&crate::battle::family::d20::grenade::save_spec(
-                    d, &g, target,
-                )),
+                RollSummary::of(&blast.save),
             )
         };
     }

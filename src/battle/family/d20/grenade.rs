@@ -8,6 +8,8 @@
 //! them in the attack context, the preview reads the chances [`catch_chance`] works out from
 //! the same geometry [`throw`] and [`detonate_due`] resolve with.
 
+use std::collections::BTreeMap;
+
 use crate::battle::components::CombatantId;
 use crate::battle::event::BattleEvent;
 use crate::battle::fighter::Fighter;
@@ -159,20 +161,61 @@ pub fn aim_dc(d: &D20Data, g: &Grenade, distance: u32) -> RollSpec {
     s
 }
 
-/// The Roll check against the blast: 1d20 + the rule's stats, against the grenade's DC.
-pub fn save_spec(d: &D20Data, g: &Grenade, target: &Fighter) -> RollSpec {
+/// The cover a blast going off on `at` leaves `target`: the best cover feature beside it that
+/// the line from `at` crosses. "The Cover (but not Concealment) bonus also applies to Reflex
+/// saves", and "Area … attacks may bypass cover, if … blast has correct angle to target": a
+/// feature on the far side of the target from the blast, or on neither line, is no cover.
+pub fn blast_cover(field: &Field, at: Square, target: &Fighter) -> Option<(String, i64)> {
+    crate::battle::context::cover_feature_from(field, [at], target, |_, t| t.cover_bonus)
+        .map(|(_, t, b)| (format!("cover from the blast: {} +{b}", t.name), b))
+}
+
+/// The Roll check against the blast: 1d20 + the rule's stats and the cover the blast leaves
+/// (see [`blast_cover`]), against the grenade's DC.
+pub fn save_spec(
+    d: &D20Data,
+    g: &Grenade,
+    target: &Fighter,
+    cover: Option<(String, i64)>,
+) -> RollSpec {
     let mut s = super::d20_base(d, RollKind::Amount(g.rule.save_name.clone()));
     for t in &g.rule.save {
         crate::battle::family::d20::add_stat(d, target, t, &mut s);
     }
+    if let Some((label, bonus)) = cover {
+        s.add(label, bonus);
+    }
     s
 }
 
-/// The chance a Roll check meets the blast's DC (a natural 1 fails it).
-pub fn save_chance(d: &D20Data, g: &Grenade, target: &Fighter) -> f64 {
-    crate::battle::family::d20::success_chances(&save_spec(d, g, target), g.blast.save_dc, None)
-        .values()
-        .sum()
+/// The chance a Roll check with `cover` more meets the blast's DC (a natural 1 fails it).
+pub fn save_chance(d: &D20Data, g: &Grenade, target: &Fighter, cover: i64) -> f64 {
+    let cover = (cover != 0).then(|| ("cover".to_string(), cover));
+    crate::battle::family::d20::success_chances(
+        &save_spec(d, g, target, cover),
+        g.blast.save_dc,
+        None,
+    )
+    .values()
+    .sum()
+}
+
+/// Where a throw's blast may catch one target, as the attack context holds it for the
+/// preview and the computer players.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlastCatch {
+    /// The chance the blast catches the target now, by the cover bonus its Roll check gets
+    /// from where the blast goes off (0: none), smallest bonus first.
+    pub by_cover: Vec<(i64, f64)>,
+    /// The Roll check the target makes if the blast goes off on the square aimed at.
+    pub save: RollSpec,
+}
+
+impl BlastCatch {
+    /// The chance the blast catches the target at all.
+    pub fn chance(&self) -> f64 {
+        self.by_cover.iter().map(|(_, p)| p).sum()
+    }
 }
 
 /// Where a grenade flying `steps` squares from `from` toward `dir` comes down: the last
@@ -234,9 +277,10 @@ pub fn outcome(g: &Grenade, total: i64, natural_one: bool, dc: i64) -> Outcome {
     }
 }
 
-/// The chance that a throw by `thrower` at `aim` (DC `dc`) catches `target` in its blast
-/// now: a hit on one of the corners left to the die, or a critical failure near the thrower.
-/// `fighters` are those whose places decide the thrower's corners (the template's).
+/// Where a throw by `thrower` at `aim` (DC `dc`) may catch `target` in its blast now: a hit
+/// on one of the corners left to the die, or a critical failure near the thrower, each with
+/// the cover the blast's square leaves the target. `fighters` are those whose places decide
+/// the thrower's corners (the template's).
 pub fn catch_chance(
     d: &D20Data,
     g: &Grenade,
@@ -245,7 +289,7 @@ pub fn catch_chance(
     fighters: &[&Fighter],
     (aim, dc): (Square, i64),
     target: &Fighter,
-) -> f64 {
+) -> BlastCatch {
     let r = radius(d, g);
     let spec = aim_spec(d, g, thrower);
     let (dist, p1) = crate::battle::family::d20::without_natural_one(&spec);
@@ -253,41 +297,57 @@ pub fn catch_chance(
     let caught_on: Vec<bool> = (0..CORNERS.len())
         .map(|c| catches(target, &blast_squares(field, aim, c, r)))
         .collect();
+    let cover_at = |at: Square| blast_cover(field, at, target).map_or(0, |c| c.1);
+    let aim_cover = cover_at(aim);
+    let mut by_cover: BTreeMap<i64, f64> = BTreeMap::new();
+    let add = |by_cover: &mut BTreeMap<i64, f64>, bonus: i64, p: f64| {
+        if p > 0.0 {
+            *by_cover.entry(bonus).or_insert(0.0) += p;
+        }
+    };
     let on_hit = |margin: i64| -> f64 {
         let k = corners_left(g.rule, margin);
         ranking[..k].iter().filter(|c| caught_on[**c]).count() as f64 / k as f64
     };
     let from = thrower.position.unwrap_or(aim);
-    let on_fumble = |under: i64| -> f64 {
+    // Each landing square of a critical failure, with the share of the throws it takes.
+    let fumble_landings = |under: i64| -> Vec<(Square, f64)> {
         let steps = scatter(g.rule, under, true);
-        let mut p = 0.0;
-        for dir in Dir8::ALL {
-            let at = landing(field, from, dir, steps);
-            for c in 0..CORNERS.len() {
-                if catches(target, &blast_squares(field, at, c, r)) {
-                    p += 1.0 / (8.0 * CORNERS.len() as f64);
-                }
-            }
-        }
-        p
+        Dir8::ALL
+            .iter()
+            .map(|dir| {
+                let at = landing(field, from, *dir, steps);
+                let corners = (0..CORNERS.len())
+                    .filter(|c| catches(target, &blast_squares(field, at, *c, r)))
+                    .count();
+                (at, corners as f64 / (8.0 * CORNERS.len() as f64))
+            })
+            .collect()
     };
-    let mut chance = 0.0;
+    let on_fumble = |by_cover: &mut BTreeMap<i64, f64>, under: i64, p: f64| {
+        for (at, share) in fumble_landings(under) {
+            add(by_cover, cover_at(at), p * share);
+        }
+    };
     for (i, p) in dist.p.iter().enumerate() {
         if *p == 0.0 {
             continue;
         }
         let total = dist.offset + i as i64;
-        chance += p * match outcome(g, total, false, dc) {
-            Outcome::Hit(m) => on_hit(m),
-            Outcome::Fumble(u) => on_fumble(u),
-            Outcome::Miss(_) => 0.0,
-        };
+        match outcome(g, total, false, dc) {
+            Outcome::Hit(m) => add(&mut by_cover, aim_cover, p * on_hit(m)),
+            Outcome::Fumble(u) => on_fumble(&mut by_cover, u, *p),
+            Outcome::Miss(_) => {}
+        }
     }
     let one = 1 + spec.flat_total();
     if let Outcome::Fumble(u) = outcome(g, one, true, dc) {
-        chance += p1 * on_fumble(u);
+        on_fumble(&mut by_cover, u, p1);
     }
-    chance
+    BlastCatch {
+        by_cover: by_cover.into_iter().collect(),
+        save: save_spec(d, g, target, blast_cover(field, aim, target)),
+    }
 }
 
 /// The chances of a throw's three outcomes (hit, a miss that lies live, a critical failure).
@@ -309,14 +369,21 @@ pub fn outcome_chances(d: &D20Data, g: &Grenade, thrower: &Fighter, dc: i64) -> 
     (hit, miss, fumble)
 }
 
-/// The damage a blast deals `target` if it is caught: the grenade's Effect Points as dice,
-/// halved (rounded down) on a Roll check that meets the DC, then the armour's DR.
-pub fn blast_damage(d: &D20Data, g: &Grenade, effect: &RollSpec, target: &Fighter) -> Dist {
+/// The damage a blast deals `target` if it is caught with `cover` to its Roll check: the
+/// grenade's Effect Points as dice, halved (rounded down) on a Roll check that meets the DC,
+/// then the armour's DR.
+pub fn blast_damage(
+    d: &D20Data,
+    g: &Grenade,
+    effect: &RollSpec,
+    target: &Fighter,
+    cover: i64,
+) -> Dist {
     let wound = crate::battle::family::d20::wound_spec(d, effect, 0);
     let raw = crate::dice::distribution(&wound);
     let dr =
         crate::battle::family::d20::armour_dr(d, target, &g.weapon.damage_type).map_or(0, |x| x.0);
-    let s = save_chance(d, g, target);
+    let s = save_chance(d, g, target, cover);
     let mut out = Dist::empty();
     out.mix(&raw.map(|v| (v - dr).max(0)), 1.0 - s);
     out.mix(&raw.map(|v| (v / 2 - dr).max(0)), s);
@@ -352,8 +419,10 @@ pub fn live_risk(d: &D20Data, field: &Field, f: &Fighter, at: Square) -> f64 {
                 return None;
             }
             let effect = crate::battle::family::d20::effect_spec(d, f, g.attack, 0);
+            let cover = blast_cover(field, l.at, &there).map_or(0, |c| c.1);
             Some(
-                corners as f64 / CORNERS.len() as f64 * blast_damage(d, &g, &effect, &there).mean(),
+                corners as f64 / CORNERS.len() as f64
+                    * blast_damage(d, &g, &effect, &there, cover).mean(),
             )
         })
         .sum()
@@ -626,7 +695,7 @@ pub fn detonate(
     });
     let mut out = Vec::new();
     for t in caught {
-        let save = roll(&save_spec(d, g, t), dice);
+        let save = roll(&save_spec(d, g, t, blast_cover(field, at, t)), dice);
         let passed = save.natural != Some(1) && save.total >= g.blast.save_dc;
         log.push(BattleEvent::CheckRolled {
             who: t.id,
