@@ -199,6 +199,10 @@ struct OddsArgs {
     /// hand; without it, the card held in most copies).
     #[arg(long)]
     discard: Option<String>,
+    /// d20: Power Attack at this amount with a melee weapon (−N to hit, +N Effect Points,
+    /// x1.5 two-handed; at most the weapon skill's ranks, with the Power Attack feat).
+    #[arg(long, default_value_t = 0)]
+    power_attack: i64,
     /// Print the odds as one JSON object.
     #[arg(long)]
     json: bool,

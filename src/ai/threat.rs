@@ -46,6 +46,7 @@ pub(super) fn threat_of(
             called_shot: None,
             united: None,
             discard: None,
+            power_attack: 0,
         };
         let Ok(mut decl) = declaration(rules, attacker, &order, 1) else {
             continue;

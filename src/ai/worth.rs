@@ -63,6 +63,7 @@ fn dearest_attack(rules: &Rules, f: &Fighter) -> i64 {
                 called_shot: None,
                 united: None,
                 discard: None,
+                power_attack: 0,
             };
             declaration(rules, f, &order, 1)
                 .ok()

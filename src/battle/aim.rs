@@ -47,6 +47,8 @@ pub enum AimOption {
     Sneak { on: bool },
     /// Power stages: the card a Final Physical Attack discards, `index` of `of` held kinds.
     Discard { index: usize, of: usize },
+    /// d20: Power Attack at `amount`, at most `max`.
+    PowerAttack { amount: i64, max: i64 },
 }
 
 /// The aim panel of one order: its first line (the maneuver and what it costs, in the family's

@@ -43,6 +43,7 @@ fn charged_order(who: CombatantId, profile: &str, technique: Option<&str>) -> At
         called_shot: None,
         united: None,
         discard: None,
+        power_attack: 0,
     }
 }
 

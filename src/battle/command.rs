@@ -60,6 +60,15 @@ pub struct AttackOrder {
     /// `None` discards the card held in most copies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub discard: Option<String>,
+    /// d20: Power Attack at this amount with a melee weapon (−N to hit, +N Effect Points, x1.5
+    /// two-handed); the first attack of a turn sets it until the attacker's next turn starts.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub power_attack: i64,
+}
+
+/// True for 0, which an order leaves out of its file.
+fn is_zero(v: &i64) -> bool {
+    *v == 0
 }
 
 /// A United Attack joined to an attack: the ally and its wager.
@@ -348,6 +357,22 @@ pub enum RuleError {
     OneStandardAttack { who: CombatantId },
     #[error("{who} has made the round's one attack of opportunity already")]
     OpportunityUsed { who: CombatantId },
+    #[error("{who} has no Power Attack feat")]
+    PowerAttackNeedsFeat { who: CombatantId },
+    #[error("Power Attack is made with a melee weapon; {attack} is not one")]
+    PowerAttackNeedsMelee { attack: String },
+    #[error(
+        "Power Attack {asked} is more than {most}, the {skill} ranks (our cap: the text sets none)"
+    )]
+    PowerAttackTooHigh {
+        asked: i64,
+        most: i64,
+        skill: String,
+    },
+    #[error(
+        "{who}'s Power Attack stays at {amount} until its next turn (\"her power attack remains in effect until her turn next round\")"
+    )]
+    PowerAttackSet { who: CombatantId, amount: i64 },
     #[error("{who} has no {grenade} left to throw")]
     NoGrenadesLeft { who: CombatantId, grenade: String },
     #[error("{who} has no live {grenade} on or beside its square to throw back")]

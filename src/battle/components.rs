@@ -519,6 +519,11 @@ pub struct EncounterLog {
     /// starts by spending it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dive_owed: bool,
+    /// d20: the Power Attack its first attack of its last turn set, in effect on every melee
+    /// attack it makes until its next turn starts ("remains in effect until her turn next
+    /// round").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_attack: Option<i64>,
     /// Absorbed: failed escape saves in this Combat Encounter ("+1 for each failure in this
     /// Combat Encounter"), kept across absorptions.
     #[serde(default, skip_serializing_if = "is_zero")]

@@ -84,6 +84,7 @@ fn grapple_declaration<'r>(rules: &'r Rules, g: &GrappleRules) -> Option<Declara
         held_charges: 0,
         called_shot: None,
         united: None,
+        power_attack: 0,
     })
 }
 

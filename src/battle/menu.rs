@@ -73,6 +73,7 @@ pub fn attack_slots(battle: &mut Battle, who: CombatantId) -> Vec<MenuSlot> {
                 called_shot: None,
                 united: None,
                 discard: None,
+                power_attack: 0,
             };
             let ki_cost = crate::battle::context::declaration(&rules, &me, &probe, 1)
                 .map(|d| crate::battle::context::ki_cost(&me, &d))

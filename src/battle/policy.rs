@@ -121,6 +121,7 @@ pub fn candidate_attacks(rules: &Rules, fighters: &[Fighter], me: &Fighter) -> V
                     called_shot: None,
                     united: None,
                     discard: None,
+                    power_attack: 0,
                 };
                 out.push(base.clone());
                 // Shinobi: the same attack as a sneak attack, where a lost contest cannot be

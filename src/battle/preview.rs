@@ -60,6 +60,22 @@ impl Battle {
         family::of(&self.rules).aim_option(wager, max_wager, sneak)
     }
 
+    /// The most Power Attack `who` may declare with `profile` now (d20: a melee attack by a
+    /// character with the feat, whose turn has set none yet); 0 where there is nothing to
+    /// choose, which orders that carry 0 take as whatever is in effect.
+    pub fn power_attack_cap(&mut self, who: super::components::CombatantId, profile: &str) -> i64 {
+        let rules = self.rules.clone();
+        let (Some(d), Some(me)) = (rules.d20(), self.fighter(who)) else {
+            return 0;
+        };
+        if me.encounter.power_attack.is_some() {
+            return 0;
+        }
+        d.attack(profile)
+            .and_then(|a| family::d20::power_attack_cap(d, &me, a))
+            .unwrap_or(0)
+    }
+
     /// What a move means in this ruleset, for the panel while one is chosen.
     pub fn move_help(&self, boosted: bool) -> MoveHelp {
         family::of(&self.rules).move_help(&self.rules, boosted)

@@ -43,6 +43,7 @@ fn attack_extent(rules: &Rules, o: &Fighter, pid: &str) -> Option<(Option<u32>, 
         called_shot: None,
         united: None,
         discard: None,
+        power_attack: 0,
     };
     let decl = declaration(rules, o, &order, 1).ok()?;
     if ki_cost(o, &decl) > o.ki.current {

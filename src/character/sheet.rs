@@ -548,9 +548,11 @@ fn rearm(c: &mut crate::ruleset::d20::CharacterDef, rules: &Rules) {
         .retain(|id| weapon_of(id).is_some_and(|w| w == c.weapon || c.grenades.contains_key(&w)));
     let own = |id: &String| weapon_of(id).as_deref() == Some(c.weapon.as_str());
     if !c.attacks.iter().any(own) {
-        let first = d.combat.attacks.iter().find(|a| {
-            a.weapon == c.weapon && !a.throw_back && !a.rapid_shot && a.power_attack == 0
-        });
+        let first = d
+            .combat
+            .attacks
+            .iter()
+            .find(|a| a.weapon == c.weapon && !a.throw_back && !a.rapid_shot);
         if let Some(a) = first {
             c.attacks.insert(0, a.id.clone());
         }

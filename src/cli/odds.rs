@@ -140,6 +140,7 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         called_shot: args.called_shot.clone(),
         united,
         discard: args.discard.clone(),
+        power_attack: args.power_attack,
     };
     let (fighters, preview) = if args.charges > 0 || args.arrogance.is_some() {
         if args.charges > 0 {

@@ -769,12 +769,15 @@ impl Session {
         let target = self
             .battle
             .aim_target(who, &slot.profile, cursor, Some(self.facing))?;
+        // d20: the wager keys choose the Power Attack instead of a Ki wager.
+        let power = self.battle.power_attack_cap(who, &slot.profile) > 0;
         Some(AttackOrder {
             attacker: who,
             profile: slot.profile.clone(),
             technique: slot.technique.clone(),
             target,
-            wager: self.wager,
+            wager: if power { 0 } else { self.wager },
+            power_attack: if power { self.wager } else { 0 },
             element: slot.element.clone(),
             push: None,
             sneak: self.sneak
@@ -850,7 +853,8 @@ impl Session {
     }
 
     /// The most Ki the active unit can wager with `slot`: what its Capacity and Ki leave
-    /// after the maneuver's cost, nothing on attacks that take no wager.
+    /// after the maneuver's cost, nothing on attacks that take no wager (d20: the most Power
+    /// Attack it may declare).
     pub fn max_wager_with(&mut self, slot: &Slot) -> i64 {
         let Some(me) = self
             .battle
@@ -859,6 +863,10 @@ impl Session {
         else {
             return 0;
         };
+        let power = self.battle.power_attack_cap(me.id, &slot.profile);
+        if power > 0 {
+            return power;
+        }
         let rules = self.battle.rules().clone();
         let wagerable = rules
             .profile(&slot.profile)

@@ -73,17 +73,13 @@ fn d20_editor_refuses_an_ability_over_the_build_limit_naming_it() {
 #[test]
 fn d20_editor_refuses_an_attack_whose_feat_the_character_lacks() {
     let r = rules("d20");
-    let mut c = template(&r, "betty", "Bertha");
-    c.step(&r, "attacks:great_sword_power", 1)
-        .expect("drops an attack");
-    c.step(&r, "feats:PowerAttack", 1).expect("drops the feat");
+    let mut c = template(&r, "adam", "Arrow");
+    c.step(&r, "attacks:bow_rapid", 1).expect("drops an attack");
+    c.step(&r, "feats:RapidShot", 1).expect("drops the feat");
     let refused = c
-        .step(&r, "attacks:great_sword_power", 1)
-        .expect_err("Power Attack needs its feat");
-    assert_eq!(
-        refused.message,
-        "`great_sword_power` needs the PowerAttack feat"
-    );
+        .step(&r, "attacks:bow_rapid", 1)
+        .expect_err("Rapid Shot needs its feat");
+    assert_eq!(refused.message, "`bow_rapid` needs the RapidShot feat");
     assert!(c.problems(&r).is_empty());
 }
 

@@ -184,6 +184,7 @@ pub fn attack(attacker: u32, profile: &str, target: AttackTarget) -> AttackOrder
         called_shot: None,
         united: None,
         discard: None,
+        power_attack: 0,
     }
 }
 

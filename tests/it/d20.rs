@@ -554,7 +554,9 @@ fn d20_power_attack_trades_hit_for_effect() {
     })
     .expect("Adam waits");
     let plain = b.preview(&order(1, "great_sword_cut", 0)).expect("legal");
-    let power = b.preview(&order(1, "great_sword_power", 0)).expect("legal");
+    let power = b
+        .preview(&powered(order(1, "great_sword_cut", 0), 4))
+        .expect("legal");
     assert_eq!(
         power.context.strike.flat_total(),
         plain.context.strike.flat_total() - 4
@@ -562,6 +564,176 @@ fn d20_power_attack_trades_hit_for_effect() {
     assert_eq!(
         power.context.wound.flat_total(),
         plain.context.wound.flat_total() + 6
+    );
+    assert!(
+        power
+            .context
+            .wound
+            .modifiers
+            .iter()
+            .any(|m| m.label == "Power Attack 4, two-handed" && m.value == 6)
+    );
+    // The crusher's one-handed mace: +N, not x1.5. Any amount up to the weapon skill's ranks.
+    let mut b = battle(
+        rules(),
+        vec![
+            unit("crusher", 0, (1, 4), DefensePolicy::AlwaysDodge, false),
+            unit("adam", 1, (2, 4), DefensePolicy::AlwaysDodge, false),
+        ],
+        &[15, 3],
+    );
+    let plain = b.preview(&order(0, "mace_blow", 1)).expect("legal");
+    let power = b
+        .preview(&powered(order(0, "mace_blow", 1), 2))
+        .expect("legal");
+    assert_eq!(
+        power.context.wound.flat_total(),
+        plain.context.wound.flat_total() + 2
+    );
+}
+
+/// `o` declaring Power Attack `n`.
+fn powered(
+    o: gridclash::battle::command::AttackOrder,
+    n: i64,
+) -> gridclash::battle::command::AttackOrder {
+    gridclash::battle::command::AttackOrder {
+        power_attack: n,
+        ..o
+    }
+}
+
+#[test]
+fn d20_power_attack_stays_on_every_melee_attack_until_the_next_turn() {
+    // "Betty get her second attack at -5 on top of this her power attack remains in effect
+    // until her turn next round": set with her full attack's first swing, it is on the second
+    // swing and on her attack of opportunity in Adam's turn, and over when her turn comes.
+    let mut b = adam_and_betty(rules(), 1, DefensePolicy::AlwaysDodge, true, &[5; 80]);
+    end_turn(&mut b);
+    let l = run(
+        &mut b,
+        Command::Attack(powered(order(1, "great_sword_full", 0), 4)),
+    );
+    assert!(
+        l.iter().any(|x| x.starts_with("Betty Power Attacks at 4")),
+        "{l:#?}"
+    );
+    let second = b
+        .preview(&order(1, "great_sword_full", 0))
+        .expect("the second swing");
+    let labels: Vec<(String, i64)> = second
+        .context
+        .strike
+        .modifiers
+        .iter()
+        .map(|m| (m.label.clone(), m.value))
+        .collect();
+    assert!(
+        labels.contains(&("Power Attack 4".into(), -4))
+            && labels.contains(&("attack 2 of the full round".into(), -5)),
+        "{labels:?}"
+    );
+    let refused = b
+        .check(&Command::Attack(powered(
+            order(1, "great_sword_full", 0),
+            2,
+        )))
+        .expect_err("another amount");
+    assert!(
+        matches!(refused, RuleError::PowerAttackSet { amount: 4, .. }),
+        "{refused}"
+    );
+    assert!(
+        refused
+            .to_string()
+            .contains("remains in effect until her turn next round")
+    );
+    run(&mut b, shoot(1, "great_sword_full", 0));
+    end_turn(&mut b);
+    assert_eq!(b.turn().active(), Some(CombatantId(0)), "Adam's turn");
+    assert_eq!(
+        b.fighter(CombatantId(1))
+            .expect("Betty")
+            .encounter
+            .power_attack,
+        Some(4)
+    );
+    // Adam shoots Betty beside him: her attack of opportunity comes at Power Attack 4.
+    let n = b.events().len();
+    b.submit(shoot(0, "bow_shot", 1)).expect("the shot");
+    let lines = &b.describe_events()[n..];
+    let first_strike = lines
+        .iter()
+        .position(|x| x.contains("Power Attack 4"))
+        .expect("the attack of opportunity takes it");
+    assert!(
+        lines[..first_strike]
+            .iter()
+            .any(|x| x.contains("attack of opportunity")),
+        "{lines:#?}"
+    );
+    end_turn(&mut b);
+    assert_eq!(b.turn().active(), Some(CombatantId(1)), "Betty's turn");
+    assert_eq!(
+        b.fighter(CombatantId(1))
+            .expect("Betty")
+            .encounter
+            .power_attack,
+        None
+    );
+    let plain = b.preview(&order(1, "great_sword_cut", 0)).expect("legal");
+    assert!(
+        !plain
+            .context
+            .strike
+            .modifiers
+            .iter()
+            .any(|m| m.label.starts_with("Power Attack"))
+    );
+    b.check(&Command::Attack(powered(order(1, "great_sword_cut", 0), 2)))
+        .expect("a new amount");
+}
+
+#[test]
+fn d20_power_attack_refusals_name_the_rule() {
+    let mut b = adam_and_betty(rules(), 1, DefensePolicy::AlwaysDodge, false, &[5; 20]);
+    let why = |b: &mut Battle, o| {
+        b.check(&Command::Attack(o))
+            .expect_err("refused")
+            .to_string()
+    };
+    assert_eq!(
+        why(&mut b, powered(order(0, "bow_shot", 1), 1)),
+        "Power Attack is made with a melee weapon; Bow shot is not one"
+    );
+    end_turn(&mut b);
+    assert_eq!(
+        why(&mut b, powered(order(1, "great_sword_cut", 0), 7)),
+        "Power Attack 7 is more than 6, the WU: Blades ranks (our cap: the text sets none)"
+    );
+    let mut b = battle(
+        rules(),
+        vec![
+            unit("knight", 0, (1, 4), DefensePolicy::AlwaysDodge, false),
+            unit("adam", 1, (2, 4), DefensePolicy::AlwaysDodge, false),
+        ],
+        &[15, 3],
+    );
+    assert!(
+        why(&mut b, powered(order(0, "long_sword_cut", 1), 1))
+            .ends_with("has no Power Attack feat")
+    );
+    // Not a d20 rule: refused in a DBU battle, whatever sent it.
+    let mut b = crate::common::duel("brawler", "brawler", &[]);
+    assert_eq!(
+        why(
+            &mut b,
+            powered(
+                crate::common::attack(0, "simple", AttackTarget::Combatant(CombatantId(1))),
+                1
+            )
+        ),
+        "Power Attack is not a maneuver of the dbu ruleset"
     );
 }
 

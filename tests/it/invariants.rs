@@ -315,6 +315,7 @@ fn wild_command(ids: &[CombatantId], pick: (u8, u8, i32, i32, u8)) -> Command {
             called_shot: None,
             united: None,
             discard: None,
+            power_attack: i64::from(p % 4) - 1,
         }),
         3 => Command::PowerUp { who },
         4 => Command::Recover {

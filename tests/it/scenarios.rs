@@ -908,6 +908,7 @@ fn slot_order(
         called_shot: None,
         united: None,
         discard: None,
+        power_attack: 0,
     }
 }
 

@@ -46,7 +46,7 @@ pub fn begin_attack(
     let element = decl.element.map(|e| e.name.clone());
     let called_shot = decl.called_shot;
     let mut f = q.one_mut(order.attacker)?;
-    crate::battle::family::of(rules).pay_attack(&mut f, me, decl.profile, exploit.is_some(), log);
+    crate::battle::family::of(rules).pay_attack(&mut f, me, &decl, exploit.is_some(), log);
     if let Some((cs, part)) = called_shot {
         let what = format!("a Called Shot at the {}", part.name);
         crate::battle::effects::spend_actions(&mut f, cs.actions, &what, log);

@@ -32,6 +32,8 @@ pub struct Declaration<'a> {
     pub called_shot: Option<(&'a CalledShotRules, &'a CalledShotTarget)>,
     /// DBU: the ally joining with a United Attack (its terms come from `bystanders`).
     pub united: Option<crate::battle::command::United>,
+    /// d20: the Power Attack the order declares (the family works out what is in effect).
+    pub power_attack: i64,
 }
 
 impl Declaration<'_> {
@@ -181,6 +183,12 @@ pub fn declaration<'r>(
     if order.wager < 0 {
         return Err(RuleError::NegativeWager);
     }
+    if order.power_attack != 0 && rules.d20().is_none() {
+        return Err(RuleError::NotInRuleset {
+            what: "Power Attack",
+            ruleset: rules.manifest.id.clone(),
+        });
+    }
     if order.wager > 0 && !attack_type.wager {
         return Err(RuleError::NoWager {
             kind: attack_type.name.clone(),
@@ -210,6 +218,7 @@ pub fn declaration<'r>(
             .map_or(0, |c| c.charges),
         called_shot,
         united: order.united,
+        power_attack: order.power_attack,
     })
 }
 

@@ -594,6 +594,24 @@ pub fn damage_against(
     }
 }
 
+/// Where a throw's blast may catch one target, as the attack context holds it for the
+/// preview and the computer players (d20 grenades, `family::d20::grenade`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlastCatch {
+    /// The chance the blast catches the target now, by the cover bonus its Roll check gets
+    /// from where the blast goes off (0: none), smallest bonus first.
+    pub by_cover: Vec<(i64, f64)>,
+    /// The Roll check the target makes if the blast goes off on the square aimed at.
+    pub save: RollSpec,
+}
+
+impl BlastCatch {
+    /// The chance the blast catches the target at all.
+    pub fn chance(&self) -> f64 {
+        self.by_cover.iter().map(|(_, p)| p).sum()
+    }
+}
+
 /// Everything about one target of an attack that the preview and the resolution share.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TargetContext {
@@ -623,7 +641,7 @@ pub struct TargetContext {
     pub damage_halved: Option<String>,
     /// d20 grenade: the chance the throw's blast catches this target now (a hit on a corner
     /// left to the die, or a critical failure near the thrower), by the cover it has there.
-    pub blast: Option<super::family::d20::grenade::BlastCatch>,
+    pub blast: Option<BlastCatch>,
 }
 
 impl TargetContext {

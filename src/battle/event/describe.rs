@@ -756,6 +756,10 @@ impl BattleEvent {
             | E::Blast { text, .. }
             | E::Dive { text, .. }
             | E::DroppedProne { text, .. } => text.clone(),
+            E::PowerAttack { who, amount } => format!(
+                "{} Power Attacks at {amount}: -{amount} to hit and more Effect Points on every melee attack until its next turn starts.",
+                n(names, *who)
+            ),
             E::WoundRolled { attacker, roll } => format!("{}: {roll}", n(names, *attacker)),
             E::Damage {
                 target,

@@ -549,6 +549,11 @@ pub enum BattleEvent {
         who: CombatantId,
         text: String,
     },
+    /// d20: a Power Attack set by its first attack of a turn, in effect until its next turn.
+    PowerAttack {
+        who: CombatantId,
+        amount: i64,
+    },
     /// d20: a Drop prone, on one's turn or as an immediate action (what it paid with, what
     /// lying prone changes).
     DroppedProne {

@@ -48,7 +48,7 @@ use crate::battle::snapshot::Fighters;
 use crate::dice::{DiceSource, RollSpec};
 use crate::grid::Field;
 use crate::ruleset::shinobi::{CounterDef, ShinobiData};
-use crate::ruleset::{FamilyData, ProfileDef, Rules};
+use crate::ruleset::{FamilyData, Rules};
 
 /// What a ruleset family does differently from the default pipeline.
 pub trait Family: Sync {
@@ -104,11 +104,11 @@ pub trait Family: Sync {
         &self,
         f: &mut FighterQueryItem,
         _me: &Fighter,
-        profile: &ProfileDef,
+        decl: &Declaration,
         opportunity: bool,
         log: &mut EventLog,
     ) {
-        crate::battle::family::dbu::default_pay_attack(f, profile, opportunity, log);
+        crate::battle::family::dbu::default_pay_attack(f, decl.profile, opportunity, log);
     }
 
     /// The defense a target takes with nothing to decide (Digimon's one Dodge, a d20 shot

@@ -129,6 +129,15 @@ pub(super) fn draw_condition_icons(
                 picture: icons.condition(ruleset, "prone"),
             });
         }
+        // d20: a Power Attack in effect until its next turn (every melee attack takes it).
+        if let Some(n) = f.encounter.power_attack.filter(|n| *n > 0) {
+            all.push(BadgeShown {
+                letters: format!("PA{n}"),
+                colour: palette::DANGER,
+                term: Some("PowerAttack".into()),
+                picture: icons.condition(ruleset, "power_attack"),
+            });
+        }
         // Digimon: up in the air (only a flyer reaches it in melee).
         if crate::battle::family::digimon::flight::airborne(f) > 0 {
             all.push(BadgeShown {

@@ -46,6 +46,11 @@ fn option_hint(option: AimOption, keys: &Keys) -> Option<String> {
             keys.of(GameAction::WagerDown),
             keys.of(GameAction::WagerUp)
         )),
+        AimOption::PowerAttack { amount, max } => Some(format!(
+            "Power Attack {amount} ({}/{}, at most {max})",
+            keys.of(GameAction::WagerDown),
+            keys.of(GameAction::WagerUp)
+        )),
     }
 }
 
@@ -372,6 +377,11 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys, rolls: &mut 
                 AimOption::Discard { index, of } => out.push_str(&format!(
                     "  |  card {} of {of} ({}/{}: another card)",
                     index + 1,
+                    keys.of(GameAction::WagerDown),
+                    keys.of(GameAction::WagerUp)
+                )),
+                AimOption::PowerAttack { max, .. } => out.push_str(&format!(
+                    "  |  {}/{}: Power Attack 0 to {max}",
                     keys.of(GameAction::WagerDown),
                     keys.of(GameAction::WagerUp)
                 )),

@@ -326,9 +326,6 @@ pub struct D20AttackDef {
     /// ranks give (plus Rapid Shot's); otherwise one attack, a Standard action.
     #[serde(default)]
     pub full_round: bool,
-    /// Power Attack: this much off the roll, as much on the effect (x1.5 two-handed).
-    #[serde(default)]
-    pub power_attack: i64,
     /// Rapid Shot: one more attack in the full round, every attack at the penalty.
     #[serde(default)]
     pub rapid_shot: bool,

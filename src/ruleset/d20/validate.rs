@@ -494,13 +494,6 @@ pub fn validate(
                 format!("unknown weapon `{}` (see `weapons`)", a.weapon),
             );
         }
-        if a.power_attack < 0 || a.power_attack > 100 {
-            at2(
-                src,
-                p.field("power_attack"),
-                "Power Attack is 0 to 100".into(),
-            );
-        }
         if a.rapid_shot && !a.full_round {
             at2(
                 src,
@@ -517,12 +510,11 @@ pub fn validate(
                 format!("only a grenade is thrown back; `{}` is not one", a.weapon),
             );
         }
-        if grenade && (a.full_round || a.rapid_shot || a.power_attack > 0) {
+        if grenade && (a.full_round || a.rapid_shot) {
             at2(
                 src,
                 p.clone(),
-                "a grenade is thrown one at a time: no full round, Rapid Shot or Power Attack"
-                    .into(),
+                "a grenade is thrown one at a time: no full round or Rapid Shot".into(),
             );
         }
     }
@@ -657,13 +649,6 @@ pub fn validate(
                     roster_src,
                     p.field("attacks").index(j),
                     format!("`{id}` needs the RapidShot feat"),
-                );
-            }
-            if a.power_attack > 0 && !c.feats.contains(&Feat::PowerAttack) {
-                at2(
-                    roster_src,
-                    p.field("attacks").index(j),
-                    format!("`{id}` needs the PowerAttack feat"),
                 );
             }
         }

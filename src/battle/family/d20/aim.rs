@@ -117,11 +117,23 @@ pub fn aim_view(d: &D20Data, a: &AimContext) -> AimView {
     let cost = a
         .fighter(a.order.attacker)
         .map_or(1, |f| super::cost_now(d, f, &a.order.profile));
-    let head = if cost == 0 {
+    let mut head = if cost == 0 {
         format!("{}: next swing of the full round (free)", p.odds.maneuver)
     } else {
         format!("{}: {cost} action(s)", p.odds.maneuver)
     };
+    // The Power Attack this attack is made with: chosen now, or in effect since the turn's
+    // first attack.
+    if let (Some(me), Some(attack)) = (a.fighter(a.order.attacker), d.attack(&a.order.profile)) {
+        let n = super::power_attack_of(d, me, attack, a.order.power_attack);
+        if n > 0 && me.encounter.power_attack.is_some() {
+            head.push_str(&format!(
+                ", Power Attack {n} (in effect until your next turn)"
+            ));
+        } else if n > 0 {
+            head.push_str(&format!(", Power Attack {n} (stays until your next turn)"));
+        }
+    }
     let mut lines = Vec::new();
     for t in &p.context.targets {
         if let Some(dc) = &t.difficulty {
@@ -176,7 +188,14 @@ pub fn aim_view(d: &D20Data, a: &AimContext) -> AimView {
     }
     AimView {
         head,
-        option: AimOption::None,
+        option: if a.max_wager > 0 {
+            AimOption::PowerAttack {
+                amount: a.order.power_attack,
+                max: a.max_wager,
+            }
+        } else {
+            AimOption::None
+        },
         lines,
         rolls,
     }

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use super::rolls::{
     answer_roll, armour_dr, critical_multiplier, defense_spec, difficulty_of, difficulty_spec,
     effect_dice, effect_points, effect_spec, flanker, follow_up, full_round_attacks, gear,
-    hand_held, offered, points_of, prone_in_melee, strike_spec, success_chances, swing, wound_spec,
+    hand_held, offered, points_of, power_attack_cap, power_attack_of, prone_in_melee, strike_spec,
+    success_chances, swing, wound_spec,
 };
 use super::swift::own_swift_left;
 use crate::battle::command::DefenseChoice;
@@ -46,7 +47,8 @@ pub fn assemble(
         return assemble_throw(d, &g, field, attacker, targets, decl);
     }
     let at = swing(attacker, &a.id);
-    let base = strike_spec(d, attacker, a, at);
+    let power = power_attack_of(d, attacker, a, decl.power_attack);
+    let base = strike_spec(d, attacker, a, at, power);
     // Each target's own attack roll: off guard when flanked.
     let strikes: Vec<RollSpec> = targets
         .iter()
@@ -113,7 +115,7 @@ pub fn assemble(
                 tc
             })
             .collect(),
-        wound: effect_spec(d, attacker, a, at),
+        wound: effect_spec(d, attacker, a, at, power),
         reflected: None,
     }
 }
@@ -156,7 +158,7 @@ pub(super) fn assemble_throw(
                 ..TargetContext::new(t.id, attacker.distance_to(t), strike.clone(), Vec::new())
             })
             .collect(),
-        wound: effect_spec(d, attacker, g.attack, 0),
+        wound: effect_spec(d, attacker, g.attack, 0, 0),
         reflected: None,
     }
 }
@@ -457,6 +459,45 @@ pub fn check_attack(
     Ok(())
 }
 
+/// Refuses a Power Attack `f` may not declare with `profile`: without the feat, with a missile
+/// or a grenade, above the cap, or other than the one in effect since its last turn's first
+/// attack (0 declares nothing and takes what is in effect).
+pub fn check_power_attack(
+    d: &D20Data,
+    f: &Fighter,
+    profile: &str,
+    declared: i64,
+) -> Result<(), RuleError> {
+    let Some(a) = d.attack(profile) else {
+        return Ok(());
+    };
+    if declared == 0 {
+        return Ok(());
+    }
+    if declared < 0 {
+        return Err(RuleError::NegativeWager);
+    }
+    let Some(w) = d.weapon(&a.weapon).filter(|w| hand_held(w)) else {
+        return Err(RuleError::PowerAttackNeedsMelee {
+            attack: a.name.clone(),
+        });
+    };
+    let Some(most) = power_attack_cap(d, f, a) else {
+        return Err(RuleError::PowerAttackNeedsFeat { who: f.id });
+    };
+    if declared > most {
+        return Err(RuleError::PowerAttackTooHigh {
+            asked: declared,
+            most,
+            skill: super::rolls::stat_name(d, &w.skill).to_string(),
+        });
+    }
+    match f.encounter.power_attack {
+        Some(amount) if amount != declared => Err(RuleError::PowerAttackSet { who: f.id, amount }),
+        _ => Ok(()),
+    }
+}
+
 /// Actions `profile` costs `f` now: nothing for a later swing of its full-round attack, every
 /// action for a full-round attack, else one.
 pub fn cost_now(d: &D20Data, f: &Fighter, profile: &str) -> u32 {
@@ -472,10 +513,11 @@ pub fn cost_now(d: &D20Data, f: &Fighter, profile: &str) -> u32 {
 pub fn pay_attack(
     d: &D20Data,
     f: &mut FighterQueryItem,
-    profile: &str,
+    decl: &Declaration,
     opportunity: bool,
     log: &mut EventLog,
 ) {
+    let profile = decl.profile.id.as_str();
     let Some(a) = d.attack(profile) else {
         return;
     };
@@ -510,6 +552,16 @@ pub fn pay_attack(
             made: 0,
             left: full_round_attacks(&d.combat, ranks, a.rapid_shot),
         });
+    }
+    // The first melee attack of its own turn sets its Power Attack until the next one starts.
+    if f.encounter.power_attack.is_none() && d.weapon(&a.weapon).is_some_and(hand_held) {
+        f.encounter.power_attack = Some(decl.power_attack);
+        if decl.power_attack > 0 {
+            log.push(BattleEvent::PowerAttack {
+                who: *f.id,
+                amount: decl.power_attack,
+            });
+        }
     }
 }
 

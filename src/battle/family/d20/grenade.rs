@@ -11,6 +11,7 @@
 use std::collections::BTreeMap;
 
 use crate::battle::components::CombatantId;
+use crate::battle::context::BlastCatch;
 use crate::battle::event::BattleEvent;
 use crate::battle::fighter::Fighter;
 use crate::battle::state::{AttackState, Resolve, TargetState};
@@ -136,7 +137,7 @@ pub fn reach(d: &D20Data, g: &Grenade, thrower: &Fighter) -> u32 {
 
 /// The aim roll: 1d20 + the grenade's ability and skill.
 pub fn aim_spec(d: &D20Data, g: &Grenade, thrower: &Fighter) -> RollSpec {
-    crate::battle::family::d20::strike_spec(d, thrower, g.attack, 0)
+    crate::battle::family::d20::strike_spec(d, thrower, g.attack, 0, 0)
 }
 
 /// What the aim must meet: "normally DC 15", the range table's DC when that is higher, and
@@ -198,24 +199,6 @@ pub fn save_chance(d: &D20Data, g: &Grenade, target: &Fighter, cover: i64) -> f6
     )
     .values()
     .sum()
-}
-
-/// Where a throw's blast may catch one target, as the attack context holds it for the
-/// preview and the computer players.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BlastCatch {
-    /// The chance the blast catches the target now, by the cover bonus its Roll check gets
-    /// from where the blast goes off (0: none), smallest bonus first.
-    pub by_cover: Vec<(i64, f64)>,
-    /// The Roll check the target makes if the blast goes off on the square aimed at.
-    pub save: RollSpec,
-}
-
-impl BlastCatch {
-    /// The chance the blast catches the target at all.
-    pub fn chance(&self) -> f64 {
-        self.by_cover.iter().map(|(_, p)| p).sum()
-    }
 }
 
 /// Where a grenade flying `steps` squares from `from` toward `dir` comes down: the last
@@ -418,7 +401,7 @@ pub fn live_risk(d: &D20Data, field: &Field, f: &Fighter, at: Square) -> f64 {
             if corners == 0 {
                 return None;
             }
-            let effect = crate::battle::family::d20::effect_spec(d, f, g.attack, 0);
+            let effect = crate::battle::family::d20::effect_spec(d, f, g.attack, 0, 0);
             let cover = blast_cover(field, l.at, &there).map_or(0, |c| c.1);
             Some(
                 corners as f64 / CORNERS.len() as f64
@@ -807,7 +790,7 @@ pub fn detonate_due(
                 active.identity.name, g.weapon.name, l.at, CORNERS[corner].1
             ),
         });
-        let effect = crate::battle::family::d20::effect_spec(d, active, g.attack, 0);
+        let effect = crate::battle::family::d20::effect_spec(d, active, g.attack, 0, 0);
         let snap = r.q.snapshots();
         let scene = Scene {
             rules,

@@ -19,8 +19,8 @@ use crate::battle::sheet::{SheetContext, UnitSheet};
 use crate::battle::state::AttackState;
 use crate::battle::stats::CombatantStats;
 use crate::grid::Field;
+use crate::ruleset::Rules;
 use crate::ruleset::d20::D20Data;
-use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for D20Data {
     fn action_points(&self) -> Option<&crate::ruleset::shinobi::ShinobiData> {
@@ -161,8 +161,16 @@ impl Family for D20Data {
         super::aim::aim_view(self, a)
     }
 
-    fn aim_option(&self, _wager: i64, _max_wager: i64, _sneak: bool) -> AimOption {
-        AimOption::None
+    /// The wager keys choose a Power Attack where one may be declared.
+    fn aim_option(&self, wager: i64, max_wager: i64, _sneak: bool) -> AimOption {
+        if max_wager > 0 {
+            AimOption::PowerAttack {
+                amount: wager,
+                max: max_wager,
+            }
+        } else {
+            AimOption::None
+        }
     }
 
     fn move_help(&self, _rules: &Rules, _boosted: bool) -> MoveHelp {
@@ -196,6 +204,17 @@ impl Family for D20Data {
         s
     }
 
+    /// "Her power attack remains in effect until her turn next round": it ends as the turn
+    /// starts.
+    fn turn_started(
+        &self,
+        f: &mut FighterQueryItem,
+        _dice: &mut crate::dice::DiceSource,
+        _log: &mut EventLog,
+    ) {
+        f.encounter.power_attack = None;
+    }
+
     /// Its own check, then a grenade's range and landing square.
     fn check_order(
         &self,
@@ -205,6 +224,7 @@ impl Family for D20Data {
         opportunity: bool,
     ) -> Result<(), RuleError> {
         d20::check_attack(self, attacker, &order.profile, opportunity)?;
+        d20::check_power_attack(self, attacker, &order.profile, order.power_attack)?;
         if let Some(g) = grenade::of(self, &order.profile) {
             grenade::check(self, &g, field, attacker, order.target.square())?;
         }
@@ -215,11 +235,11 @@ impl Family for D20Data {
         &self,
         f: &mut FighterQueryItem,
         _me: &Fighter,
-        profile: &ProfileDef,
+        decl: &Declaration,
         opportunity: bool,
         log: &mut EventLog,
     ) {
-        d20::pay_attack(self, f, &profile.id, opportunity, log);
+        d20::pay_attack(self, f, decl, opportunity, log);
     }
 
     /// "Normally ranged attacks cannot be dodged": with no defense offered there is nothing

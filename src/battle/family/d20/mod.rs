@@ -21,14 +21,14 @@ pub mod sheet;
 pub mod swift;
 
 pub use attack::{
-    Hit, assemble, check_attack, cost_now, count_swing, hit_notes, pay_attack, provokes,
-    roll_checks, roll_hit, step_left, target_odds, worth_lying_down,
+    Hit, assemble, check_attack, check_power_attack, cost_now, count_swing, hit_notes, pay_attack,
+    provokes, roll_checks, roll_hit, step_left, target_odds, worth_lying_down,
 };
 pub use rolls::{
     MAX_EFFECT_DICE, answer_roll, armour_dr, critical_multiplier, defense_spec, difficulty_of,
     difficulty_spec, effect_dice, effect_points, effect_spec, flanker, follow_up,
-    full_round_attacks, offered, points_of, range_dc, shoots, strike_spec, success_chances, swing,
-    wear_armour, wound_spec,
+    full_round_attacks, offered, points_of, power_attack_cap, power_attack_of, range_dc, shoots,
+    strike_spec, success_chances, swing, wear_armour, wound_spec,
 };
 
 use crate::battle::context::cover_feature;

@@ -158,9 +158,36 @@ pub(super) fn hand_held(w: &WeaponDef) -> bool {
     !matches!(w.class, WeaponClass::Missile | WeaponClass::Grenade)
 }
 
+/// The most Power Attack `f` may declare with `a`: the ranks of the weapon's skill (our cap;
+/// the text sets none), with the Power Attack feat and a melee weapon; `None` otherwise.
+pub fn power_attack_cap(d: &D20Data, f: &Fighter, a: &D20AttackDef) -> Option<i64> {
+    let w = d.weapon(&a.weapon).filter(|w| hand_held(w))?;
+    let c = d.character(&f.identity.archetype)?;
+    c.feats
+        .contains(&Feat::PowerAttack)
+        .then(|| f.attributes.get(&w.skill).max(0))
+}
+
+/// The Power Attack a melee attack `a` by `f` is made with: the one in effect since its last
+/// turn's first attack, else `declared`; none with a missile or a grenade.
+pub fn power_attack_of(d: &D20Data, f: &Fighter, a: &D20AttackDef, declared: i64) -> i64 {
+    if d.weapon(&a.weapon).is_some_and(hand_held) {
+        f.encounter.power_attack.unwrap_or(declared)
+    } else {
+        0
+    }
+}
+
 /// The attack roll: 1d20 + the weapon's ability and skill, −1 per point of strength below the
-/// weapon's minimum, Rapid Shot, Power Attack, and −5 for each earlier swing of a full round.
-pub fn strike_spec(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, swing: u32) -> RollSpec {
+/// weapon's minimum, Rapid Shot, Power Attack `power`, and −5 for each earlier swing of a full
+/// round.
+pub fn strike_spec(
+    d: &D20Data,
+    attacker: &Fighter,
+    a: &D20AttackDef,
+    swing: u32,
+    power: i64,
+) -> RollSpec {
     let mut s = d20_base(d, RollKind::Strike);
     let Some(w) = d.weapon(&a.weapon) else {
         return s;
@@ -182,8 +209,8 @@ pub fn strike_spec(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, swing: u32
     if a.rapid_shot {
         s.add("Rapid Shot", -r.rapid_shot_penalty);
     }
-    if a.power_attack > 0 {
-        s.add(format!("Power Attack {}", a.power_attack), -a.power_attack);
+    if power > 0 {
+        s.add(format!("Power Attack {power}"), -power);
     }
     // The ranks' later attacks step down; Rapid Shot's extra one comes at the first attack's
     // bonus (the sample's extra arrow: "DEX=10 + WU: Archery=5 - Rapid Shot=2 + 1d20").
@@ -372,7 +399,13 @@ pub fn difficulty_spec(
 /// The Effect Points a hit starts from before its Success Value: the weapon's base effect,
 /// the strength bonus of a melee weapon (+1 two-handed, halved for a full round's later
 /// swings) and Power Attack's (x1.5 two-handed).
-pub fn effect_spec(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, swing: u32) -> RollSpec {
+pub fn effect_spec(
+    d: &D20Data,
+    attacker: &Fighter,
+    a: &D20AttackDef,
+    swing: u32,
+    power: i64,
+) -> RollSpec {
     let mut s = RollSpec::new(RollKind::Amount("Effect Points".into()));
     let Some(w) = d.weapon(&a.weapon) else {
         return s;
@@ -398,13 +431,14 @@ pub fn effect_spec(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, swing: u32
         }
         s.add(label, bonus);
     }
-    if a.power_attack > 0 {
-        let pa = if w.two_handed {
-            r.power_attack_two_handed.of(a.power_attack)
+    if power > 0 {
+        let (pa, label) = if w.two_handed {
+            let pa = r.power_attack_two_handed.of(power);
+            (pa, format!("Power Attack {power}, two-handed"))
         } else {
-            a.power_attack
+            (power, format!("Power Attack {power}"))
         };
-        s.add(format!("Power Attack {}", a.power_attack), pa);
+        s.add(label, pa);
     }
     s
 }

@@ -147,6 +147,11 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &D20Data) -> UnitSheet {
             rule.shots, rule.melee
         ));
     }
+    if let Some(n) = f.encounter.power_attack.filter(|n| *n > 0) {
+        status = status.line(format!(
+            "PowerAttack {n}: -{n} to hit and more Effect Points on every melee attack until its next turn starts"
+        ));
+    }
     if f.encounter.dive_owed {
         status = status.line("Dived: its next turn starts by spending a Move action on it");
         labels.push("Dived".into());

@@ -22,8 +22,8 @@ use crate::battle::state::AttackState;
 use crate::battle::stats::CombatantStats;
 use crate::dice::DiceSource;
 use crate::grid::Field;
+use crate::ruleset::Rules;
 use crate::ruleset::digimon::DigimonData;
-use crate::ruleset::{ProfileDef, Rules};
 
 /// "A Surprise Round … add +5 to their Initiative Roll" (003:49).
 pub const SURPRISE_INITIATIVE: i64 = 5;
@@ -150,6 +150,7 @@ impl Family for DigimonData {
                 called_shot: None,
                 united: None,
                 discard: None,
+                power_attack: 0,
             })
             .collect()
     }
@@ -298,11 +299,11 @@ impl Family for DigimonData {
         &self,
         f: &mut FighterQueryItem,
         me: &Fighter,
-        profile: &ProfileDef,
+        decl: &Declaration,
         opportunity: bool,
         log: &mut EventLog,
     ) {
-        shinobi::pay_attack(&self.ap, Some(self), f, me, profile, opportunity, log);
+        shinobi::pay_attack(&self.ap, Some(self), f, me, decl.profile, opportunity, log);
     }
 
     /// "The one defense is Dodge", rolled automatically (a helping effect's ally rolls none:

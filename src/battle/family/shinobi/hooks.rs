@@ -21,8 +21,8 @@ use crate::battle::snapshot::Fighters;
 use crate::battle::state::{AttackPhase, AttackState};
 use crate::battle::stats::CombatantStats;
 use crate::grid::Field;
+use crate::ruleset::Rules;
 use crate::ruleset::shinobi::ShinobiData;
-use crate::ruleset::{ProfileDef, Rules};
 
 impl Family for ShinobiData {
     fn action_points(&self) -> Option<&ShinobiData> {
@@ -191,11 +191,11 @@ impl Family for ShinobiData {
         &self,
         f: &mut FighterQueryItem,
         me: &Fighter,
-        profile: &ProfileDef,
+        decl: &Declaration,
         opportunity: bool,
         log: &mut EventLog,
     ) {
-        shinobi::pay_attack(self, None, f, me, profile, opportunity, log);
+        shinobi::pay_attack(self, None, f, me, decl.profile, opportunity, log);
     }
 
     fn assemble(
