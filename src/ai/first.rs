@@ -36,8 +36,10 @@ pub(super) fn hand_over_first(
     (pays && battle.check(&cmd).is_ok()).then_some(cmd)
 }
 
-/// d20: before ending its turn, a `normal` or `hard` computer player drops prone with the
-/// round's Swift action (`careful`: not `easy`) when shooters but no foe with a hand weapon can get at it.
+/// d20: before ending its turn, a `normal` or `hard` computer player (`careful`: not `easy`)
+/// that shooters but no foe with a hand weapon can get at dives for cover with an action it
+/// has left (prone in the best cover within reach, a Dodge check kept for the first shot),
+/// or else drops prone with the round's Swift action.
 pub(super) fn lie_down_first(
     battle: &mut Battle,
     rules: &Rules,
@@ -46,10 +48,17 @@ pub(super) fn lie_down_first(
     careful: bool,
     chosen: Command,
 ) -> Command {
+    if !matches!(chosen, Command::EndTurn { .. }) || !careful {
+        return chosen;
+    }
+    let dive = Command::DiveForCover { who: me.id };
+    if crate::battle::family::d20::exposed_to_shots(rules, me, fighters)
+        && battle.check(&dive).is_ok()
+    {
+        return dive;
+    }
     let drop = Command::DropProne { who: me.id };
-    if matches!(chosen, Command::EndTurn { .. })
-        && careful
-        && crate::battle::family::d20::worth_lying_down(rules, me, fighters)
+    if crate::battle::family::d20::worth_lying_down(rules, me, fighters)
         && battle.check(&drop).is_ok()
     {
         drop

@@ -205,6 +205,7 @@ fn random_options(
     extra.push(Command::CurePoison { who });
     extra.push(Command::HandOver { who });
     extra.push(Command::DropProne { who });
+    extra.push(Command::DiveForCover { who });
     if let Some(d) = rules.digimon() {
         for x in crate::battle::family::digimon::digivolve::higher_stages(d, &me) {
             extra.push(Command::Digivolve {

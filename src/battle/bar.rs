@@ -51,6 +51,8 @@ pub struct BarView {
     pub moves: String,
     /// How dropping prone would be paid now, when the unit may (d20).
     pub drop_prone: Option<&'static str>,
+    /// A Dive for cover may be made now, a Move action on its own turn (d20).
+    pub dive: bool,
     /// The unit is Prone and may stand up now (DBU: one Action).
     pub stand_up: bool,
     /// The unit is Poisoned and may try to cure it now (DBU: one Action and a Medicine check).
@@ -83,6 +85,7 @@ impl BarView {
             points,
             moves,
             drop_prone: None,
+            dive: false,
             stand_up: false,
             cure_poison: false,
             end_condition: None,

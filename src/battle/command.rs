@@ -196,6 +196,10 @@ pub enum Command {
     /// action, or a Move action or the attack of opportunity traded for one). Against a shot
     /// on another's turn it is the `Defend` answer `DropProne` instead.
     DropProne { who: CombatantId },
+    /// d20: "Dive for cover" on one's own turn, "a move action": land prone on the square
+    /// within reach with the most cover from the foes who shoot, and make a Dodge check
+    /// against the first shot from beyond melee range before the next turn starts.
+    DiveForCover { who: CombatantId },
     /// Digimon: Digivolve to the higher stage `into` (a roster id), healed whole, a Simple
     /// Action.
     Digivolve { who: CombatantId, into: String },
@@ -267,6 +271,7 @@ impl Command {
             | Self::HandOver { who }
             | Self::UseSkill { who, .. }
             | Self::DropProne { who }
+            | Self::DiveForCover { who }
             | Self::Digivolve { who, .. }
             | Self::Fly { who, .. } => *who,
         }
@@ -424,6 +429,8 @@ pub enum RuleError {
     CannotUseSkill { who: CombatantId, why: String },
     #[error("{who} cannot Drop prone: {why}")]
     CannotDropProne { who: CombatantId, why: String },
+    #[error("{who} cannot Dive for cover: {why}")]
+    CannotDive { who: CombatantId, why: String },
     #[error("{who} cannot Digivolve: {why}")]
     CannotDigivolve { who: CombatantId, why: String },
     #[error("{who} cannot {what}: {why}")]
@@ -697,6 +704,7 @@ pub fn command_name(cmd: &Command) -> &'static str {
         Command::HandOver { .. } => "Hand Over",
         Command::UseSkill { .. } => "Use a Skill",
         Command::DropProne { .. } => "Drop prone",
+        Command::DiveForCover { .. } => "Dive for cover",
         Command::Digivolve { .. } => "Digivolve",
         Command::Fly { up: true, .. } => "Take to the air",
         Command::Fly { up: false, .. } => "Land",

@@ -519,6 +519,10 @@ pub struct EncounterLog {
     /// starts by spending it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dive_owed: bool,
+    /// d20: a Dive for cover made on its own turn, whose Dodge check against the first shot
+    /// at it from beyond melee range is still to come (until its next turn starts).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dive_ready: bool,
     /// d20: the Power Attack its first attack of its last turn set, in effect on every melee
     /// attack it makes until its next turn starts ("remains in effect until her turn next
     /// round").

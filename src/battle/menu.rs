@@ -168,6 +168,7 @@ impl Battle {
         if view.drop_prone.is_some() && self.check(&Command::DropProne { who }).is_err() {
             view.drop_prone = None;
         }
+        view.dive = view.dive && self.check(&Command::DiveForCover { who }).is_ok();
         // The maneuvers against conditions, where the ruleset has them and they are legal now
         // (the check refuses them in rulesets without them).
         view.stand_up = me.conditions.has(crate::ruleset::ConditionKind::Prone)

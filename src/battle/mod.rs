@@ -867,6 +867,7 @@ impl Battle {
                     .map(|_| ())
             }
             Command::DropProne { .. } => family::d20::swift::check_command(&rules, me),
+            Command::DiveForCover { .. } => family::d20::dive::check_dive_now(&rules, me),
             Command::Digivolve { into, .. } => {
                 family::digimon::digivolve::check_digivolve(&rules, fighters, me, into).map(|_| ())
             }

@@ -658,6 +658,8 @@ fn command_active_unit(
         maneuvers::fly_command(&mut session, who)
     } else if pressed(GameAction::DropProne) {
         Some(Command::DropProne { who })
+    } else if pressed(GameAction::DiveForCover) {
+        Some(Command::DiveForCover { who })
     } else if pressed(GameAction::StandUp) {
         Some(Command::StandUp { who })
     } else if pressed(GameAction::CurePoison) {

@@ -71,6 +71,9 @@ pub enum GameAction {
     /// d20: Drop prone where the unit stands, a swift action (against a shot on another's
     /// turn, the prompt's Deflect key answers with it instead).
     DropProne,
+    /// d20: Dive for cover on the unit's own turn, a Move action (prone in the best cover
+    /// within reach, a Dodge check kept for the first shot).
+    DiveForCover,
     /// DBU: stand up from Prone (one Action).
     StandUp,
     /// DBU: try to end the condition the action bar names (one Action and a Morale Save).
@@ -240,6 +243,7 @@ pub fn default_keys() -> BTreeMap<GameAction, Vec<KeyCode>> {
         (A::Fly, vec![K::Backslash]),
         (A::UseSkill, vec![K::KeyK]),
         (A::DropProne, vec![K::KeyO]),
+        (A::DiveForCover, vec![K::Backquote]),
         (A::StandUp, vec![K::KeyN]),
         (A::EndCondition, vec![K::KeyX]),
         (A::CurePoison, vec![K::KeyQ]),
@@ -419,12 +423,21 @@ pub fn gamepad_map() -> InputMap<GameAction> {
                 GamepadButton::East,
             ]),
         )
+        // West with both triggers is the threat overlay's.
         .with(
             A::Fly,
             ButtonlikeChord::new([
                 GamepadButton::LeftTrigger2,
                 GamepadButton::RightTrigger2,
-                GamepadButton::West,
+                GamepadButton::LeftThumb,
+            ]),
+        )
+        .with(
+            A::DiveForCover,
+            ButtonlikeChord::new([
+                GamepadButton::LeftTrigger2,
+                GamepadButton::RightTrigger2,
+                GamepadButton::LeftTrigger,
             ]),
         )
         .with(

@@ -204,6 +204,7 @@ fn key_named(name: &str) -> Option<KeyCode> {
         "Semicolon" => K::Semicolon,
         "Quote" => K::Quote,
         "Backslash" => K::Backslash,
+        "Backquote" => K::Backquote,
         "Period" => K::Period,
         "Comma" => K::Comma,
         "Slash" => K::Slash,

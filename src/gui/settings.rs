@@ -229,6 +229,7 @@ pub fn key_label(k: KeyCode) -> String {
         KeyCode::Semicolon => Some(";"),
         KeyCode::Quote => Some("'"),
         KeyCode::Backslash => Some("\\"),
+        KeyCode::Backquote => Some("`"),
         KeyCode::BracketLeft => Some("["),
         KeyCode::BracketRight => Some("]"),
         _ => None,

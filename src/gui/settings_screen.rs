@@ -31,7 +31,7 @@ pub enum SettingsRow {
 
 /// The actions a player can rebind (menu navigation stays fixed so nobody locks themselves
 /// out of the menus).
-pub const REBINDABLE: [GameAction; 53] = [
+pub const REBINDABLE: [GameAction; 54] = [
     GameAction::Move,
     GameAction::BoostedMove,
     GameAction::Slot1,
@@ -55,6 +55,7 @@ pub const REBINDABLE: [GameAction; 53] = [
     GameAction::Fly,
     GameAction::UseSkill,
     GameAction::DropProne,
+    GameAction::DiveForCover,
     GameAction::StandUp,
     GameAction::EndCondition,
     GameAction::CurePoison,

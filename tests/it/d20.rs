@@ -996,6 +996,32 @@ fn d20_armour_dr_by_damage_type_wears_when_bypassed() {
 }
 
 #[test]
+fn d20_sixteen_damage_types_any_weapon_may_deal() {
+    // "Damage Types": the text's sixteen, Crash Damage CD to Sub-dual Energy SED, each one a
+    // weapon may deal (a `damage_type` outside the list is refused, see
+    // `d20_broken_files_name_file_line_and_field`) and an armour meets with its column for it,
+    // or its base: Adam's studded leather lists no Sub-dual Energy, so its base 3 stops it.
+    let r = rules();
+    let d = data(&r);
+    let ids: Vec<&str> = d
+        .combat
+        .damage_types
+        .iter()
+        .map(|t| t.id.as_str())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "CD", "BD", "GD", "ED", "AED", "HED", "CED", "EED", "WED", "DED", "NED", "PED", "TED",
+            "SD", "SCD", "SED"
+        ]
+    );
+    let mut b = adam_and_betty(rules(), 1, DefensePolicy::AlwaysDodge, false, &[]);
+    let adam = b.fighter(CombatantId(0)).expect("Adam");
+    assert_eq!(d20::armour_dr(d, &adam, "SED").map(|x| x.0), Some(3));
+}
+
+#[test]
 fn d20_sample_adams_first_arrow_is_absorbed_by_bettys_armour() {
     // Round 1: DC 20 at 40 yards; 26 (DEX 10 + Archery 5 + 11) hits by 6, +1 (6 / 4); effect 5
     // (4 + 1) -> 1d6+2 = 4 (die 2); "The 4 damage is less than the 5 the armor can take so the
@@ -1190,7 +1216,7 @@ fn d20_broken_files_name_file_line_and_field() {
         _ => text,
     });
     for want in [
-        "d20.ron:112:38: weapons[3].damage_type: unknown damage type `XD`",
+        "d20.ron:126:38: weapons[3].damage_type: unknown damage type `XD`",
         "weapons[6].blast: a grenade needs a `blast`",
         "single_step: a single step is 0 to 10 squares",
         "dive_for_cover.squares: a dive lands 0 to 5 squares away",
@@ -1915,6 +1941,134 @@ fn d20_immediate_action_drops_prone_against_a_shot_with_the_rounds_swift_action(
     assert_eq!(
         b.fighter(CombatantId(2)).expect("Betty").actions.usable(),
         2
+    );
+}
+
+#[test]
+fn d20_dive_for_cover_on_ones_turn_is_a_move_action_keeping_a_dodge_for_the_first_shot() {
+    // "At the GM discretion, you may take a Dive for cover action. This is a move action. …
+    // You get a dodge check against the first missile attack against you. As part of the
+    // dive you land prone in any space you can jump to." On her turn Betty dives beside the
+    // crates: a Move action, prone, +8 against Adam's arrows; his first shot meets her Dodge
+    // check with nothing more to pay, and the second only the dive it could still buy.
+    let rows = ["..........", ".......c..", ".........."];
+    let mut b = adam_and_betty_on(rules(), &rows, (1, 1), (8, 0), &[5; 40]);
+    end_turn(&mut b);
+    let betty = CombatantId(1);
+    let l = run(&mut b, Command::DiveForCover { who: betty });
+    assert!(
+        l.iter()
+            .any(|x| x.starts_with("Betty dives for cover and lands prone at (8, 1)")),
+        "{l:#?}"
+    );
+    let me = b.fighter(betty).expect("Betty");
+    assert_eq!(me.actions.usable(), 1, "a Move action");
+    assert!(me.encounter.prone && me.encounter.dive_ready);
+    let again = b
+        .check(&Command::DiveForCover { who: betty })
+        .expect_err("one kept Dodge check")
+        .to_string();
+    assert!(again.contains("still to come"), "{again}");
+    end_turn(&mut b);
+    let p = b.preview(&order(0, "bow_shot", 1)).expect("in range");
+    let dc = p.context.targets[0].difficulty.clone().expect("a DC");
+    assert!(
+        dc.modifiers.iter().any(|m| m.label == "cover: Crates +4")
+            && dc.modifiers.iter().any(|m| m.label == "prone +4"),
+        "{:?}",
+        dc.modifiers
+    );
+    assert!(p.context.targets[0].offers(DefenseChoice::Dive));
+    let l = run(&mut b, shoot(0, "bow_shot", 1));
+    assert!(
+        l.iter().any(|x| x.contains(
+            "Betty makes the Dodge check its Dive for cover on its turn gave it against the first shot"
+        )),
+        "{l:#?}"
+    );
+    let me = b.fighter(betty).expect("Betty");
+    assert!(
+        !me.encounter.dive_ready && !me.encounter.dive_owed,
+        "nothing owed"
+    );
+    assert!(me.encounter.prone, "still down in cover");
+}
+
+#[test]
+fn d20_dive_for_cover_on_ones_turn_refusals_and_its_dodge_lapsing_at_the_next_turn() {
+    let mut b = adam_and_betty(rules(), 12, DefensePolicy::AlwaysDodge, false, &[5; 40]);
+    let adam = CombatantId(0);
+    run(&mut b, Command::DiveForCover { who: adam });
+    run(
+        &mut b,
+        Command::Move {
+            who: adam,
+            path: vec![Square::new(2, 4), Square::new(3, 4)],
+            boosted: false,
+        },
+    );
+    assert!(
+        !b.fighter(adam).expect("Adam").encounter.prone,
+        "up as it moved"
+    );
+    end_turn(&mut b);
+    end_turn(&mut b);
+    // His next turn: the kept Dodge check has lapsed (ours), so he may dive again; with both
+    // actions spent, not ("This is a move action").
+    assert!(!b.fighter(adam).expect("Adam").encounter.dive_ready);
+    run(&mut b, Command::DiveForCover { who: adam });
+    end_turn(&mut b);
+    end_turn(&mut b);
+    for x in [5, 7] {
+        run(
+            &mut b,
+            Command::Move {
+                who: adam,
+                path: vec![Square::new(x - 1, 4), Square::new(x, 4)],
+                boosted: false,
+            },
+        );
+    }
+    let err = b
+        .check(&Command::DiveForCover { who: adam })
+        .expect_err("no action left")
+        .to_string();
+    assert_eq!(
+        err,
+        "#0 cannot Dive for cover: \"This is a move action\", and it has no action left"
+    );
+    let mut dbu = crate::common::duel("brawler", "brawler", &[]);
+    assert_eq!(
+        dbu.check(&Command::DiveForCover {
+            who: CombatantId(0)
+        })
+        .expect_err("not DBU")
+        .to_string(),
+        "Dive for cover is not a maneuver of the dbu ruleset"
+    );
+}
+
+#[test]
+fn d20_computer_dives_for_cover_with_a_move_action_left_when_only_shots_reach_it() {
+    // Two archers: Adam, walled in with nothing to do but end his turn, and both actions left,
+    // dives for cover first, since the other archer could shoot at him and no blade reach him.
+    let rows = ["###.......", "#.#.......", "###.......", ".........."];
+    let mut b = crate::common::battle_on_with(
+        rules(),
+        &rows,
+        vec![
+            unit("adam", 0, (1, 1), DefensePolicy::AlwaysDodge, false),
+            unit("adam", 1, (8, 3), DefensePolicy::AlwaysDodge, false),
+        ],
+        &[15, 3],
+    );
+    let mut agent = gridclash::ai::Agent::new(gridclash::ai::Policy::Normal, 3);
+    let cmd = agent.command(&mut b, CombatantId(0));
+    assert_eq!(
+        cmd,
+        Command::DiveForCover {
+            who: CombatantId(0)
+        }
     );
 }
 

@@ -12,7 +12,7 @@ use crate::common::ruleset;
 const RULESETS: [&str; 5] = ["dbu", "d20", "digimon", "shinobi", "power-stages"];
 
 /// The actions the action bar and the defense questions show with an icon.
-const BAR_ACTIONS: [&str; 23] = [
+const BAR_ACTIONS: [&str; 24] = [
     "Move",
     "BoostedMove",
     "EndTurn",
@@ -21,6 +21,7 @@ const BAR_ACTIONS: [&str; 23] = [
     "Recover",
     "UseSkill",
     "DropProne",
+    "DiveForCover",
     "StandUp",
     "EndCondition",
     "CurePoison",

@@ -85,6 +85,10 @@ pub fn action_point_defense(ask: &DefenseAsk) -> Option<DefenseChoice> {
                 // d20: a shot from beyond melee range: dive (a Move action next turn) or drop
                 // prone (a swift action) only when it is worth what it costs; of the two, the
                 // one that gains more over its cost.
+                // d20: a dive made on its own turn already paid for this Dodge check.
+                if target.encounter.dive_ready && t.offers(DefenseChoice::Dive) {
+                    return Some(DefenseChoice::Dive);
+                }
                 if target.controller.defense != DefensePolicy::Best {
                     return Some(DefenseChoice::Take);
                 }

@@ -324,6 +324,16 @@ pub(super) fn action_bar_items(
             GameAction::DropProne,
         ));
     }
+    // Diving for cover on one's own turn (d20), a Move action.
+    if bar.as_ref().is_some_and(|b| b.dive) {
+        items.push(item(
+            format!(
+                "{} Dive for cover (Move action)",
+                keys.of(GameAction::DiveForCover)
+            ),
+            GameAction::DiveForCover,
+        ));
+    }
     // DBU: the maneuvers against conditions, when they are legal now.
     if let Some(b) = &bar {
         if b.stand_up {

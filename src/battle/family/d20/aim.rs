@@ -37,7 +37,7 @@ pub fn answer_name(d: &D20Data, choice: DefenseChoice) -> String {
         }
         DefenseChoice::Take => "Take the shot (no roll, no action)".into(),
         DefenseChoice::Dive => format!(
-            "Dive for cover (spends your next Move action; you land prone, {})",
+            "Dive for cover (the Dodge check your dive on your turn kept, else your next Move action; you land prone, {})",
             prone_terms(d)
         ),
         DefenseChoice::DropProne => format!(
@@ -291,6 +291,7 @@ pub fn bar_view(d: &D20Data, me: &Fighter) -> BarView {
         });
     BarView {
         drop_prone,
+        dive: d.combat.prone.is_some() && super::dive::check_dive_in(d, me).is_ok(),
         ..BarView::plain(Some(me.actions.usable()), moves)
     }
 }

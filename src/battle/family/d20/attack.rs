@@ -609,10 +609,19 @@ pub fn provokes(d: &D20Data, attacker: &Fighter, a: &D20AttackDef, enemy: &Fight
 /// range and no foe with a hand weapon could reach it next turn (prone is worse up close),
 /// paying only with the round's own Swift action.
 pub fn worth_lying_down(rules: &Rules, me: &Fighter, all: &[Fighter]) -> bool {
+    rules
+        .d20()
+        .is_some_and(|d| own_swift_left(d, me.encounter.prone, &me.round))
+        && exposed_to_shots(rules, me, all)
+}
+
+/// True when a foe could shoot `me` from beyond melee range and no foe with a hand weapon
+/// could reach it next turn: where lying down, or diving for cover, pays.
+pub fn exposed_to_shots(rules: &Rules, me: &Fighter, all: &[Fighter]) -> bool {
     let Some(d) = rules.d20() else {
         return false;
     };
-    if !own_swift_left(d, me.encounter.prone, &me.round) || me.defeated() {
+    if me.defeated() {
         return false;
     }
     let foes = || {
@@ -681,6 +690,27 @@ pub fn roll_phase(d: &D20Data, p: &mut RollPhase, state: &mut AttackState) {
     {
         if let Some(mut f) = q.one_mut(t.id) {
             super::dive::dive(d, &field, p.all, &mut f, p.attacker, log);
+        }
+    }
+    // "The first missile attack against you": a shot let come spends the kept Dodge check too.
+    for t in &state.targets {
+        let shot = ctx
+            .targets
+            .iter()
+            .any(|c| c.id == t.id && c.offers(DefenseChoice::Take));
+        if shot
+            && t.defense != Some(DefenseChoice::Dive)
+            && let Some(mut f) = q.one_mut(t.id)
+            && f.encounter.dive_ready
+        {
+            f.encounter.dive_ready = false;
+            log.push(BattleEvent::Dive {
+                who: t.id,
+                text: format!(
+                    "{} lets the first shot come: the Dodge check its dive kept is spent",
+                    f.identity.name
+                ),
+            });
         }
     }
     state.strike = Some(strike);

@@ -1,13 +1,17 @@
 //! d20 "Dive for cover": the one answer to a shot from beyond melee range. The diver rolls a
 //! Dodge check against the shot, lands prone on a square it can jump to, and pays with its
-//! next Move action; lying prone makes later shots at it harder until it moves.
+//! next Move action; lying prone makes later shots at it harder until it moves. On its own
+//! turn it may dive ahead of the shots, a Move action then, keeping the Dodge check for the
+//! first shot at it before its next turn.
 
+use crate::battle::command::RuleError;
 use crate::battle::components::CombatantId;
 use crate::battle::event::{BattleEvent, EventLog};
 use crate::battle::fighter::{Fighter, FighterQueryItem};
 use crate::battle::odds::TargetOdds;
 use crate::grid::path::{diagonal_open, step_cost};
 use crate::grid::{Field, Square, chebyshev};
+use crate::ruleset::Rules;
 use crate::ruleset::d20::D20Data;
 
 /// True when `target` may dive now: the ruleset has the action, and the Move action its last
@@ -31,15 +35,15 @@ pub fn prone_bonus(d: &D20Data, target: &Fighter) -> i64 {
 }
 
 /// Where a dive lands: of the free squares within the rule's reach (the diver's own
-/// included), the one with the best cover or concealment against the shooter ("if you choose
-/// a spot that grants standard cover"); ties keep the nearest, then the first in reading
-/// order. A diagonal one-square dive cannot cut a corner closed by two walls.
+/// included), the one with the most cover or concealment against the shooters, added up ("if
+/// you choose a spot that grants standard cover"); ties keep the nearest, then the first in
+/// reading order. A diagonal one-square dive cannot cut a corner closed by two walls.
 pub fn landing(
     d: &D20Data,
     field: &Field,
     fighters: &[Fighter],
     diver: &Fighter,
-    shooter: &Fighter,
+    shooters: &[&Fighter],
 ) -> Option<Square> {
     let rule = d.combat.dive_for_cover.as_ref()?;
     let from = diver.position?;
@@ -62,8 +66,13 @@ pub fn landing(
             }
             let mut there = diver.clone();
             there.position = Some(to);
-            let bonus = crate::battle::family::d20::cover_or_concealment(field, shooter, &there)
-                .map_or(0, |c| c.1);
+            let bonus: i64 = shooters
+                .iter()
+                .map(|s| {
+                    crate::battle::family::d20::cover_or_concealment(field, s, &there)
+                        .map_or(0, |c| c.1)
+                })
+                .sum();
             let far = chebyshev(from, to);
             if best.is_none_or(|(b, f, _)| bonus > b || (bonus == b && far < f)) {
                 best = Some((bonus, far, to));
@@ -89,7 +98,19 @@ pub fn dive(
         return;
     };
     let me = f.snapshot();
-    let (Some(from), Some(to)) = (me.position, landing(d, field, fighters, &me, shooter)) else {
+    // Dived on its own turn already: this is the Dodge check that dive gave it.
+    if me.encounter.dive_ready {
+        f.encounter.dive_ready = false;
+        log.push(BattleEvent::Dive {
+            who: *f.id,
+            text: format!(
+                "{} makes the Dodge check its Dive for cover on its turn gave it against the first shot",
+                me.identity.name
+            ),
+        });
+        return;
+    }
+    let (Some(from), Some(to)) = (me.position, landing(d, field, fighters, &me, &[shooter])) else {
         return;
     };
     f.position.0 = Some(to);
@@ -111,6 +132,46 @@ pub fn dive(
             me.identity.name, rule.shots, rule.melee
         ),
     });
+}
+
+/// Why `me` cannot Dive for cover on its own turn now: the ruleset has no dive, it is out of
+/// the fight, it has no action left for "a move action", or it has dived already and its
+/// Dodge check is still to come.
+pub fn check_dive_now(rules: &Rules, me: &Fighter) -> Result<(), RuleError> {
+    let Some(d) = rules
+        .d20()
+        .filter(|d| d.combat.dive_for_cover.is_some() && d.combat.prone.is_some())
+    else {
+        return Err(RuleError::NotInRuleset {
+            what: "Dive for cover",
+            ruleset: rules.manifest.id.clone(),
+        });
+    };
+    check_dive_in(d, me)
+}
+
+/// [`check_dive_now`] within a d20 ruleset that has the dive.
+pub fn check_dive_in(d: &D20Data, me: &Fighter) -> Result<(), RuleError> {
+    let refuse = |why: &str| RuleError::CannotDive {
+        who: me.id,
+        why: why.to_string(),
+    };
+    if !can_dive(d, me) {
+        return Err(refuse(
+            "it is out of the fight, or owes the Move action of a dive already",
+        ));
+    }
+    if me.encounter.dive_ready {
+        return Err(refuse(
+            "it has dived already, and the Dodge check against the first shot is still to come",
+        ));
+    }
+    if me.actions.usable() == 0 {
+        return Err(refuse(
+            "\"This is a move action\", and it has no action left",
+        ));
+    }
+    Ok(())
 }
 
 /// The start of a diver's turn: the Move action its dive took is spent before anything else

@@ -205,7 +205,7 @@ impl Family for D20Data {
     }
 
     /// "Her power attack remains in effect until her turn next round": it ends as the turn
-    /// starts.
+    /// starts, and so does the Dodge check a Dive for cover on the last turn kept.
     fn turn_started(
         &self,
         f: &mut FighterQueryItem,
@@ -213,6 +213,8 @@ impl Family for D20Data {
         _log: &mut EventLog,
     ) {
         f.encounter.power_attack = None;
+        // A dive's Dodge check kept from its last turn lapses (ours: the text gives no end).
+        f.encounter.dive_ready = false;
     }
 
     /// Its own check, then a grenade's range and landing square.

@@ -12,6 +12,7 @@
 pub mod aim;
 mod attack;
 pub mod dive;
+pub mod dive_now;
 pub mod fall;
 pub mod grenade;
 mod hooks;
@@ -21,8 +22,9 @@ pub mod sheet;
 pub mod swift;
 
 pub use attack::{
-    Hit, assemble, check_attack, check_power_attack, cost_now, count_swing, hit_notes, pay_attack,
-    provokes, roll_checks, roll_hit, step_left, target_odds, worth_lying_down,
+    Hit, assemble, check_attack, check_power_attack, cost_now, count_swing, exposed_to_shots,
+    hit_notes, pay_attack, provokes, roll_checks, roll_hit, step_left, target_odds,
+    worth_lying_down,
 };
 pub use rolls::{
     MAX_EFFECT_DICE, answer_roll, armour_dr, critical_multiplier, defense_spec, difficulty_of,

@@ -241,7 +241,7 @@ pub fn offered(
     }
     if class == Some(WeaponClass::Missile) && distance > 1 {
         let mut v = Vec::new();
-        if crate::battle::family::d20::dive::can_dive(d, target) {
+        if crate::battle::family::d20::dive::can_dive(d, target) || target.encounter.dive_ready {
             v.push(DefenseChoice::Dive);
         }
         if crate::battle::family::d20::swift::can_drop_prone(d, target) {

@@ -152,6 +152,11 @@ pub fn unit_sheet(ctx: &SheetContext, f: &Fighter, d: &D20Data) -> UnitSheet {
             "PowerAttack {n}: -{n} to hit and more Effect Points on every melee attack until its next turn starts"
         ));
     }
+    if f.encounter.dive_ready {
+        status = status.line(
+            "Dived on its turn: a Dodge check kept for the first shot from beyond melee range, until its next turn",
+        );
+    }
     if f.encounter.dive_owed {
         status = status.line("Dived: its next turn starts by spending a Move action on it");
         labels.push("Dived".into());
