@@ -203,6 +203,14 @@ struct OddsArgs {
     /// x1.5 two-handed; at most the weapon skill's ranks, with the Power Attack feat).
     #[arg(long, default_value_t = 0)]
     power_attack: i64,
+    /// d20: an aimed shot at the gaps of the target's armour: the armour counts as cover (its
+    /// bonus), and a hit ignores its DR.
+    #[arg(long)]
+    armour_gaps: bool,
+    /// d20: shoot through the cover between as concealment: half its bonus, but a hit must get
+    /// through the cover's DR first.
+    #[arg(long)]
+    through_cover: bool,
     /// Print the odds as one JSON object.
     #[arg(long)]
     json: bool,

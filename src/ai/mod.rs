@@ -197,10 +197,17 @@ fn random_options(
         );
     };
     let rules = battle.rules().clone();
-    let mut extra: Vec<Command> = candidate_attacks(&rules, &fighters, &me)
-        .into_iter()
-        .map(Command::Attack)
-        .collect();
+    let mut orders = candidate_attacks(&rules, &fighters, &me);
+    // d20: each attack's aimed shots too (at the armour's gaps, through the cover).
+    if let Some(d) = rules.d20() {
+        let field = battle.field();
+        let aimed: Vec<_> = orders
+            .iter()
+            .flat_map(|o| crate::battle::family::d20::aimed::variants(d, &field, &me, &fighters, o))
+            .collect();
+        orders.extend(aimed);
+    }
+    let mut extra: Vec<Command> = orders.into_iter().map(Command::Attack).collect();
     extra.push(Command::StandUp { who });
     extra.push(Command::CurePoison { who });
     extra.push(Command::HandOver { who });

@@ -47,6 +47,7 @@ pub(super) fn threat_of(
             united: None,
             discard: None,
             power_attack: 0,
+            aimed: Default::default(),
         };
         let Ok(mut decl) = declaration(rules, attacker, &order, 1) else {
             continue;

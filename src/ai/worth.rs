@@ -64,6 +64,7 @@ fn dearest_attack(rules: &Rules, f: &Fighter) -> i64 {
                 united: None,
                 discard: None,
                 power_attack: 0,
+                aimed: Default::default(),
             };
             declaration(rules, f, &order, 1)
                 .ok()

@@ -44,6 +44,7 @@ fn charged_order(who: CombatantId, profile: &str, technique: Option<&str>) -> At
         united: None,
         discard: None,
         power_attack: 0,
+        aimed: Default::default(),
     }
 }
 

@@ -64,6 +64,31 @@ pub struct AttackOrder {
     /// two-handed); the first attack of a turn sets it until the attacker's next turn starts.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub power_attack: i64,
+    /// d20: an aimed shot, treating the target's armour as cover or the cover between as
+    /// concealment.
+    #[serde(default, skip_serializing_if = "AimedShot::is_plain")]
+    pub aimed: AimedShot,
+}
+
+/// d20: what an aimed shot treats differently, the text's "Can armor be treated as Cover?" and
+/// "Can I treat Cover as Concealment?": a harder hit that gets past what would stop it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AimedShot {
+    /// At the gaps of the target's armour: the armour counts as cover (its `as_cover` bonus,
+    /// the highest cover or concealment counting), and a hit ignores its DR and wears nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub armour_gaps: bool,
+    /// Through the cover between: its bonus halved, as concealment, but a hit must get
+    /// through the cover's DR before the armour's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub through_cover: bool,
+}
+
+impl AimedShot {
+    /// True for an ordinary attack, which an order leaves out of its file.
+    pub fn is_plain(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 /// True for 0, which an order leaves out of its file.
@@ -378,6 +403,19 @@ pub enum RuleError {
         "{who}'s Power Attack stays at {amount} until its next turn (\"her power attack remains in effect until her turn next round\")"
     )]
     PowerAttackSet { who: CombatantId, amount: i64 },
+    #[error(
+        "an aimed shot is one attack with a weapon in hand or a missile (\"This only can be used with aimed shots. Explosives and Suppressive Fire cannot ignore armor this way\"); {attack} is not"
+    )]
+    AimedShotNeedsSingleAttack { attack: String },
+    #[error("{target} wears no armour that can be treated as cover: there are no gaps to aim at")]
+    NoArmourGaps { target: CombatantId },
+    #[error(
+        "no cover with a DR stands between {attacker} and {target}: there is nothing to shoot through"
+    )]
+    NoCoverToShootThrough {
+        attacker: CombatantId,
+        target: CombatantId,
+    },
     #[error("{who} has no {grenade} left to throw")]
     NoGrenadesLeft { who: CombatantId, grenade: String },
     #[error("{who} has no live {grenade} on or beside its square to throw back")]

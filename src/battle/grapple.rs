@@ -85,6 +85,7 @@ fn grapple_declaration<'r>(rules: &'r Rules, g: &GrappleRules) -> Option<Declara
         called_shot: None,
         united: None,
         power_attack: 0,
+        aimed: Default::default(),
     })
 }
 

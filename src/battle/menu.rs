@@ -74,6 +74,7 @@ pub fn attack_slots(battle: &mut Battle, who: CombatantId) -> Vec<MenuSlot> {
                 united: None,
                 discard: None,
                 power_attack: 0,
+                aimed: Default::default(),
             };
             let ki_cost = crate::battle::context::declaration(&rules, &me, &probe, 1)
                 .map(|d| crate::battle::context::ki_cost(&me, &d))

@@ -122,6 +122,7 @@ pub fn candidate_attacks(rules: &Rules, fighters: &[Fighter], me: &Fighter) -> V
                     united: None,
                     discard: None,
                     power_attack: 0,
+                    aimed: Default::default(),
                 };
                 out.push(base.clone());
                 // Shinobi: the same attack as a sneak attack, where a lost contest cannot be

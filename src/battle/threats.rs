@@ -44,6 +44,7 @@ fn attack_extent(rules: &Rules, o: &Fighter, pid: &str) -> Option<(Option<u32>, 
         united: None,
         discard: None,
         power_attack: 0,
+        aimed: Default::default(),
     };
     let decl = declaration(rules, o, &order, 1).ok()?;
     if ki_cost(o, &decl) > o.ki.current {

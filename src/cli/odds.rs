@@ -141,6 +141,10 @@ pub fn odds(args: &OddsArgs) -> Result<ExitCode, String> {
         united,
         discard: args.discard.clone(),
         power_attack: args.power_attack,
+        aimed: gridclash::battle::command::AimedShot {
+            armour_gaps: args.armour_gaps,
+            through_cover: args.through_cover,
+        },
     };
     let (fighters, preview) = if args.charges > 0 || args.arrogance.is_some() {
         if args.charges > 0 {

@@ -86,7 +86,8 @@ pub enum GameAction {
     CancelCharge,
     /// DBU: the Arrogant Declaration (Superiority now, a penalty for the rest of the battle).
     ArrogantDeclaration,
-    /// DBU: make the aimed attack a Called Shot at the next body part (none, head, eyes…).
+    /// DBU: make the aimed attack a Called Shot at the next body part (none, head, eyes…);
+    /// d20: the next aimed shot (at the armour's gaps, through the cover, both, none).
     CalledShot,
     /// DBU: the next adjacent ally to join the aimed attack with a United Attack, then none.
     UnitedAttack,

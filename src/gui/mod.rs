@@ -5,6 +5,7 @@
 //! actions, the battle controls, title and end screens), so headless app tests drive it;
 //! [`run`] adds the window, the tilemap renderer and the drawing systems.
 
+pub mod aiming;
 pub mod art;
 pub mod balance_meter;
 pub mod board;

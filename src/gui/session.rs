@@ -554,35 +554,6 @@ impl Session {
         self.update_handoff();
     }
 
-    /// The body parts a Called Shot may name in this ruleset, as (id, name); empty without it.
-    pub fn called_shot_parts(&self) -> Vec<(String, String)> {
-        self.battle
-            .rules()
-            .attacks
-            .called_shot
-            .as_ref()
-            .map_or(Vec::new(), |cs| {
-                cs.targets
-                    .iter()
-                    .map(|t| (t.id.clone(), t.name.clone()))
-                    .collect()
-            })
-    }
-
-    /// Names the next body part for the Called Shot: none, then each in the ruleset's order,
-    /// then none again.
-    pub fn cycle_called_shot(&mut self) {
-        let parts = self.called_shot_parts();
-        let at = self
-            .called_shot
-            .as_ref()
-            .and_then(|c| parts.iter().position(|(id, _)| id == c));
-        self.called_shot = match at {
-            None => parts.first().map(|(id, _)| id.clone()),
-            Some(i) => parts.get(i + 1).map(|(id, _)| id.clone()),
-        };
-    }
-
     /// The next Empower choice after `now`: one Action, two, three (while the unit has them),
     /// the Full Empowerment, then nothing.
     pub fn next_empower(&self, now: Intent, usable: u32) -> Intent {
@@ -659,15 +630,6 @@ impl Session {
             .into_iter()
             .find(|f| f.id == id)
             .map_or_else(|| "off".to_string(), |f| f.identity.name.clone())
-    }
-
-    /// The name of the body part chosen for the Called Shot, if any.
-    pub fn called_shot_name(&self) -> Option<String> {
-        let id = self.called_shot.as_ref()?;
-        self.called_shot_parts()
-            .into_iter()
-            .find(|(i, _)| i == id)
-            .map(|(_, n)| n)
     }
 
     /// An error with combatant ids replaced by names, for people.
@@ -771,6 +733,7 @@ impl Session {
             .aim_target(who, &slot.profile, cursor, Some(self.facing))?;
         // d20: the wager keys choose the Power Attack instead of a Ki wager.
         let power = self.battle.power_attack_cap(who, &slot.profile) > 0;
+        let d20 = self.battle.rules().d20().is_some();
         Some(AttackOrder {
             attacker: who,
             profile: slot.profile.clone(),
@@ -783,7 +746,12 @@ impl Session {
             sneak: self.sneak
                 && self.battle.offers().sneak
                 && matches!(target, AttackTarget::Combatant(_)),
-            called_shot: self.called_shot.clone(),
+            // d20: the Called Shot key chooses an aimed shot.
+            called_shot: self.called_shot.clone().filter(|_| !d20),
+            aimed: match d20 {
+                true => crate::battle::family::d20::aimed::chosen(self.called_shot.as_deref()),
+                false => Default::default(),
+            },
             united: self
                 .united
                 .map(|ally| crate::battle::command::United { ally, wager: 0 }),

@@ -118,6 +118,10 @@ pub struct TerrainDef {
     /// +1, Standard +2, Good +4, Total +8); only the highest cover or concealment counts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concealment_bonus: Option<i64>,
+    /// d20 cover: the damage reduction a shot that treats this cover as concealment (half its
+    /// bonus) must get through ("if you hit you must now penetrate the DR of the cover").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cover_dr: Option<i64>,
     /// Digimon: Difficult Terrain ("it takes a Complex Action over a Simple Action to move
     /// through"); each square still costs its `move_cost`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -185,6 +185,7 @@ pub fn attack(attacker: u32, profile: &str, target: AttackTarget) -> AttackOrder
         united: None,
         discard: None,
         power_attack: 0,
+        aimed: Default::default(),
     }
 }
 

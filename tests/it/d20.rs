@@ -1224,7 +1224,7 @@ fn d20_broken_files_name_file_line_and_field() {
         "drop_prone: Drop prone is a swift action that lays one prone: `prone` and `swift_actions` of 1 or more are needed too",
         "roster.ron:22:35: characters[0].attacks[1]: unknown attack `bow_rapd`",
         "characters[5].grenades.long_bow: `long_bow` is not a grenade",
-        "terrain.ron:94:26: types[8].concealment: `concealment` is not a d20 rule",
+        "terrain.ron:99:26: types[8].concealment: `concealment` is not a d20 rule",
         "types[4].skill_check.stat: unknown stat `BRAWN`",
     ] {
         assert!(err.contains(want), "{want}\n{err}");

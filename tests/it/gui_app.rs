@@ -1642,3 +1642,65 @@ fn gui_title_reads_the_scenario_folders_again_when_shown_again() {
     assert_eq!(m.sides, sides);
     assert_eq!(m.row, credits);
 }
+
+#[test]
+fn gui_j_chooses_a_d20_aimed_shot_and_the_click_makes_it() {
+    // d20-duel, seed 5: the human West's Adam acts first. J cycles the aimed shots (at the
+    // armour's gaps, through the cover, both, off) instead of a Called Shot's body parts; the
+    // order carries it, not a Called Shot.
+    let mut app = scenario_app("d20-duel", 5, "human,ai");
+    let me = human_turn(&mut app);
+    tap(&mut app, KeyCode::KeyJ);
+    assert_eq!(
+        session(&mut app).called_shot.as_deref(),
+        Some("armour_gaps")
+    );
+    let (slot, foe) = {
+        let mut s = session(&mut app);
+        let slot = s
+            .slots()
+            .iter()
+            .position(|s| s.profile == "bow_shot")
+            .expect("the human's first unit is an archer");
+        let foe = s
+            .battle
+            .fighters()
+            .into_iter()
+            .find(|f| f.side != s.battle.fighter(me).expect("me").side)
+            .and_then(|f| f.position)
+            .expect("a foe");
+        (slot, foe)
+    };
+    session(&mut app).intent = Intent::Attack { slot };
+    let order = {
+        let mut s = session(&mut app);
+        let slots = s.slots();
+        s.aimed_order(&slots[slot], foe).expect("an order")
+    };
+    assert!(order.aimed.armour_gaps && !order.aimed.through_cover);
+    assert_eq!(order.called_shot, None);
+    click_at(&mut app, foe);
+    {
+        let mut s = session(&mut app);
+        assert!(
+            s.battle
+                .describe_events()
+                .iter()
+                .any(|l| l.contains("aimed at the gaps: Studded leather as cover +4")),
+            "the click made the aimed shot at the gaps of Arne's studded leather"
+        );
+        assert_eq!(
+            s.called_shot, None,
+            "an aimed shot is chosen for one attack"
+        );
+    }
+    for want in [
+        Some("armour_gaps"),
+        Some("through_cover"),
+        Some("both"),
+        None,
+    ] {
+        tap(&mut app, KeyCode::KeyJ);
+        assert_eq!(session(&mut app).called_shot.as_deref(), want);
+    }
+}

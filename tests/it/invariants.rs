@@ -316,6 +316,10 @@ fn wild_command(ids: &[CombatantId], pick: (u8, u8, i32, i32, u8)) -> Command {
             united: None,
             discard: None,
             power_attack: i64::from(p % 4) - 1,
+            aimed: gridclash::battle::command::AimedShot {
+                armour_gaps: p % 5 == 0,
+                through_cover: p % 7 == 0,
+            },
         }),
         3 => Command::PowerUp { who },
         4 => Command::Recover {

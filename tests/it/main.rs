@@ -12,6 +12,7 @@ mod charge;
 mod conditions;
 mod corpus;
 mod d20;
+mod d20_aimed;
 mod damage;
 mod defense;
 mod determinism;

@@ -909,6 +909,7 @@ fn slot_order(
         united: None,
         discard: None,
         power_attack: 0,
+        aimed: Default::default(),
     }
 }
 

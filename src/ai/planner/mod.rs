@@ -16,6 +16,7 @@
 //! dice or stats. The work per decision is bounded by a count of odds evaluations, so a
 //! decision is both quick and deterministic (the same seed gives the same choice).
 
+mod d20;
 mod digivolve;
 mod flight;
 mod lapse;
@@ -470,22 +471,14 @@ pub fn decide(
                 }
             }
         }
-        // d20: a Power Attack at the level's shares of the most it may declare this turn.
-        let power_cap = rules
-            .d20()
-            .filter(|_| me.encounter.power_attack.is_none())
-            .and_then(|d| {
-                crate::battle::family::d20::power_attack_cap(d, &me, d.attack(&o.profile)?)
-            });
-        for f in settings.wagers.iter().filter(|f| **f > 0.0) {
-            let n = (power_cap.unwrap_or(0) as f64 * f).floor() as i64;
-            if n > 0 {
-                with_wagers.push(AttackOrder {
-                    power_attack: n,
-                    ..o.clone()
-                });
-            }
-        }
+        // d20: Power Attack at the level's shares of its cap, and the aimed shots.
+        with_wagers.extend(d20::variants(
+            &rules,
+            &s.field,
+            (&fighters, &me),
+            &s.settings,
+            o,
+        ));
     }
     // Every option is scored as this action's value, plus what the actions left after it can
     // do from where the unit then stands (about the best attack there, each), less the risk of

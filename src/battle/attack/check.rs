@@ -68,7 +68,7 @@ pub fn check_attack(
         .iter()
         .filter(|f| targets.contains(&f.id))
         .collect();
-    family.check_targets(attacker, &order.profile, &ts)?;
+    family.check_targets(field, attacker, order, &ts)?;
     if let Some(mover) = exploit
         && (order.technique.is_some() || !targets.contains(&mover))
     {

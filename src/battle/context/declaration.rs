@@ -34,6 +34,8 @@ pub struct Declaration<'a> {
     pub united: Option<crate::battle::command::United>,
     /// d20: the Power Attack the order declares (the family works out what is in effect).
     pub power_attack: i64,
+    /// d20: an aimed shot at the armour's gaps or through the cover.
+    pub aimed: crate::battle::command::AimedShot,
 }
 
 impl Declaration<'_> {
@@ -189,6 +191,12 @@ pub fn declaration<'r>(
             ruleset: rules.manifest.id.clone(),
         });
     }
+    if !order.aimed.is_plain() && rules.d20().is_none() {
+        return Err(RuleError::NotInRuleset {
+            what: "an aimed shot at armour's gaps or through cover",
+            ruleset: rules.manifest.id.clone(),
+        });
+    }
     if order.wager > 0 && !attack_type.wager {
         return Err(RuleError::NoWager {
             kind: attack_type.name.clone(),
@@ -219,6 +227,7 @@ pub fn declaration<'r>(
         called_shot,
         united: order.united,
         power_attack: order.power_attack,
+        aimed: order.aimed,
     })
 }
 

@@ -634,8 +634,11 @@ pub struct TargetContext {
     /// d20: what the attack must meet besides any defense roll -- the range difficulty and the
     /// highest cover or concealment bonus, each a labelled modifier.
     pub difficulty: Option<RollSpec>,
-    /// Digimon: what a hit's damage loses before Armor, and why (outsiders hitting a Clash).
+    /// What a hit's damage loses before the armour, and why: Digimon outsiders hitting a
+    /// Clash; d20 the DR of cover shot through as concealment.
     pub damage_less: Option<(i64, String)>,
+    /// d20: the armour a shot aimed at its gaps ignores (it counted as cover instead).
+    pub armour_ignored: Option<String>,
     /// Digimon: why a hit's damage is halved after Armor, if it is (a Clash controlled at a
     /// range without the Reach to match it).
     pub damage_halved: Option<String>,
@@ -667,6 +670,7 @@ impl TargetContext {
             knockback: None,
             difficulty: None,
             damage_less: None,
+            armour_ignored: None,
             damage_halved: None,
             blast: None,
         }

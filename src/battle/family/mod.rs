@@ -32,8 +32,7 @@ use bevy::prelude::World;
 
 use super::aim::{AimContext, AimOption, AimView, MoveHelp};
 use super::bar::{BarView, ExploitPrompt, Offers};
-use super::command::DefenseChoice;
-use super::command::{AttackOrder, RuleError};
+use super::command::{AttackOrder, DefenseChoice, RuleError};
 use super::components::CombatantId;
 use super::components::Square;
 use super::context::{AttackContext, DamageResult, Declaration, TargetContext};
@@ -88,11 +87,12 @@ pub trait Family: Sync {
     }
 
     /// The family's own refusals once the targets are known (an attack this form does not
-    /// have, an effect its target cannot take).
+    /// have, an effect its target cannot take, a d20 aimed shot with nothing to aim past).
     fn check_targets(
         &self,
+        _field: &Field,
         _attacker: &Fighter,
-        _profile: &str,
+        _order: &AttackOrder,
         _targets: &[&Fighter],
     ) -> Result<(), RuleError> {
         Ok(())

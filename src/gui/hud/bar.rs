@@ -267,7 +267,8 @@ pub(super) fn action_bar_items(
         );
         items.push(b);
     }
-    // DBU: the Called Shot's body part for the next attack, while this round's is unused.
+    // DBU: the Called Shot's body part for the next attack, while this round's is unused;
+    // d20: the aimed shot (at the armour's gaps, through the cover).
     if !session.called_shot_parts().is_empty() && me.as_ref().is_some_and(|f| !f.round.called_shot)
     {
         let part = session.called_shot_name();
@@ -275,8 +276,9 @@ pub(super) fn action_bar_items(
             mark(
                 part.is_some(),
                 format!(
-                    "{} Called Shot: {}",
+                    "{} {}: {}",
                     keys.of(GameAction::CalledShot),
+                    session.called_shot_title(),
                     part.unwrap_or_else(|| "off".to_string())
                 ),
             ),

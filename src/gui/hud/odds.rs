@@ -326,7 +326,8 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys, rolls: &mut 
     // DBU: the Called Shot, named by its key.
     let called = (!session.called_shot_parts().is_empty()).then(|| {
         let mut c = format!(
-            "Called Shot: {} ({})",
+            "{}: {} ({})",
+            session.called_shot_title(),
             session
                 .called_shot_name()
                 .unwrap_or_else(|| "off".to_string()),

@@ -312,6 +312,11 @@ pub struct ArmourDef {
     pub name: String,
     pub base: i64,
     pub by_type: BTreeMap<String, i64>,
+    /// The cover bonus this armour gives against an aimed shot at its gaps, which ignores its
+    /// DR ("All armor provides at least Standard cover. Woven armor … may provide a +16 cover
+    /// bonus"); without it the armour has no gaps to aim at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub as_cover: Option<i64>,
 }
 
 /// An attack: a weapon used one way.

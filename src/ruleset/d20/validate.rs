@@ -467,6 +467,9 @@ pub fn validate(
         if !(0..=1000).contains(&a.base) || a.by_type.values().any(|v| !(0..=1000).contains(v)) {
             at2(src, p.clone(), "damage reduction is 0 to 1000".into());
         }
+        if a.as_cover.is_some_and(|v| !(1..=100).contains(&v)) {
+            at2(src, p.field("as_cover"), "a cover bonus is 1 to 100".into());
+        }
         for t in a.by_type.keys() {
             if !types.contains(t.as_str()) {
                 at2(
@@ -705,6 +708,16 @@ pub fn terrain_errors(
                 ));
             }
         }
+        let why = match t.cover_dr {
+            Some(dr) if !(0..=1000).contains(&dr) => Some("damage reduction is 0 to 1000"),
+            Some(_) if t.cover_bonus.is_none() => {
+                Some("a `cover_dr` belongs to cover: give it a `cover_bonus`")
+            }
+            _ => None,
+        };
+        if let Some(why) = why {
+            errors.push(RulesError::at(&src.0, &src.1, &p.field("cover_dr"), why));
+        }
     }
     errors
 }
@@ -719,6 +732,7 @@ pub fn foreign_terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -
             vec![
                 ("cover_bonus", t.cover_bonus.is_some()),
                 ("concealment_bonus", t.concealment_bonus.is_some()),
+                ("cover_dr", t.cover_dr.is_some()),
                 ("skill_check", t.skill_check.is_some()),
             ]
         },

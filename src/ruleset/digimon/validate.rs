@@ -511,6 +511,7 @@ pub fn terrain_errors(terrain: &TerrainRules, src: &(PathBuf, String)) -> Vec<Ru
                 ("swimming", t.swimming.is_some()),
                 ("cover_bonus", t.cover_bonus.is_some()),
                 ("concealment_bonus", t.concealment_bonus.is_some()),
+                ("cover_dr", t.cover_dr.is_some()),
             ]
         },
         |field| {

@@ -134,6 +134,12 @@ pub fn aim_view(d: &D20Data, a: &AimContext) -> AimView {
             head.push_str(&format!(", Power Attack {n} (stays until your next turn)"));
         }
     }
+    if a.order.aimed.armour_gaps {
+        head.push_str(", aimed at the armour's gaps");
+    }
+    if a.order.aimed.through_cover {
+        head.push_str(", through the cover");
+    }
     let mut lines = Vec::new();
     for t in &p.context.targets {
         if let Some(dc) = &t.difficulty {
@@ -149,6 +155,9 @@ pub fn aim_view(d: &D20Data, a: &AimContext) -> AimView {
                     " and its defense roll"
                 }
             ));
+        }
+        for note in super::aimed::hit_notes(t) {
+            lines.push(format!("{}: {note}", a.name(t.id)));
         }
     }
     let undefended = |o: &TargetOdds| {

@@ -80,7 +80,8 @@ pub fn assemble(
             .zip(strikes)
             .map(|(t, strike)| {
                 let distance = attacker.distance_to(t).unwrap_or(1);
-                let difficulty = difficulty_spec(d, field, attacker, t, w);
+                let shield = super::aimed::protection(d, field, attacker, t, decl.aimed);
+                let difficulty = difficulty_spec(d, attacker, t, w, &shield);
                 let mut bonus: Vec<_> = difficulty.modifiers.iter().skip(1).cloned().collect();
                 bonus.extend(prone_in_melee(d, t, w));
                 let mut tc = TargetContext::new(
@@ -112,6 +113,8 @@ pub fn assemble(
                         .collect(),
                 );
                 tc.difficulty = Some(difficulty);
+                tc.damage_less = shield.cover_dr;
+                tc.armour_ignored = shield.armour_ignored;
                 tc
             })
             .collect(),
@@ -163,26 +166,31 @@ pub(super) fn assemble_throw(
     }
 }
 
-/// The damage a hit by `success` deals `target` after its multiplier and the armour's DR.
+/// The damage a hit by `success` deals `target` after its multiplier, the DR of any cover it
+/// is shot through, and the armour's DR (none for a shot aimed at the armour's gaps).
 pub(super) fn hit_damage(
     d: &D20Data,
     w: &WeaponDef,
     effect: &RollSpec,
-    target: &Fighter,
+    (target, tc): (&Fighter, &TargetContext),
     success: i64,
 ) -> Dist {
     let crit = w.critical.unwrap_or(d.combat.critical);
     let mult = critical_multiplier(&crit, success);
-    let dr = armour_dr(d, target, &w.damage_type).map_or(0, |x| x.0);
+    let dr = match tc.armour_ignored {
+        Some(_) => 0,
+        None => armour_dr(d, target, &w.damage_type).map_or(0, |x| x.0),
+    };
+    let cover = tc.damage_less.as_ref().map_or(0, |x| x.0);
     let t = &d.combat.effect_table;
     let (dice, bonus) = effect_dice(t, points_of(d, effect, success));
     // The same few rolls come up again and again in the computer player's search.
-    type Key = (u32, u32, i64, i64, i64);
+    type Key = (u32, u32, i64, i64, i64, i64);
     thread_local! {
         static CACHE: std::cell::RefCell<std::collections::HashMap<Key, Dist>> =
             std::cell::RefCell::new(std::collections::HashMap::new());
     }
-    let key = (dice, t.die, bonus, mult, dr);
+    let key = (dice, t.die, bonus, mult, dr, cover);
     if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
         return hit;
     }
@@ -193,7 +201,7 @@ pub(super) fn hit_damage(
     .shift(bonus)
     .clamp_min(0)
     .scale(mult)
-    .map(|v| (v - dr).max(0));
+    .map(|v| ((v - cover).max(0) - dr).max(0));
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
         if c.len() > 4096 {
@@ -265,7 +273,7 @@ pub fn target_odds(
             }
         }
         for (sv, p) in groups.values() {
-            dist.mix(&hit_damage(d, w, &ctx.wound, target, *sv), *p);
+            dist.mix(&hit_damage(d, w, &ctx.wound, (target, t), *sv), *p);
         }
     }
     TargetOdds {
@@ -354,13 +362,18 @@ pub fn roll_checks(
     strike
 }
 
-/// What one hit did: the damage roll, its multiplier, the armour's share and the damage taken.
+/// What one hit did: the damage roll, its multiplier, the cover's and the armour's shares and
+/// the damage taken.
 pub struct Hit {
     pub roll: RollBreakdown,
     pub multiplier: i64,
     pub dealt: i64,
+    /// What the cover shot through stopped, and the cover's name and DR.
+    pub through_cover: Option<(i64, String)>,
     pub stopped: i64,
     pub armour: Option<String>,
+    /// The armour a shot aimed at its gaps got past.
+    pub armour_ignored: Option<String>,
     pub bypassed: bool,
     pub damage: i64,
     pub damage_type: String,
@@ -369,13 +382,14 @@ pub struct Hit {
 }
 
 /// Rolls the damage of a hit by `success` on `target`: the Effect Points' dice, the critical
-/// multiplier, then the armour's DR by damage type ("BD that first goes against Betty's
-/// armor"); damage above the DR gets through and wears the armour.
+/// multiplier, the DR of any cover shot through ("you must now penetrate the DR of the
+/// cover"), then the armour's DR by damage type ("BD that first goes against Betty's armor";
+/// none for a shot aimed at its gaps); damage above the armour's DR gets through and wears it.
 pub fn roll_hit(
     d: &D20Data,
     profile: &str,
     effect: &RollSpec,
-    target: &Fighter,
+    (target, tc): (&Fighter, &TargetContext),
     success: i64,
     dice: &mut DiceSource,
 ) -> Option<Hit> {
@@ -384,18 +398,26 @@ pub fn roll_hit(
     let crit = w.critical.unwrap_or(d.combat.critical);
     let multiplier = critical_multiplier(&crit, success);
     let dealt = r.total * multiplier;
+    let cover = tc.damage_less.as_ref().map_or(0, |x| x.0);
+    let past_cover = (dealt - cover).max(0);
     let (dr, armour) = match armour_dr(d, target, &w.damage_type) {
+        _ if tc.armour_ignored.is_some() => (0, None),
         Some((dr, name)) => (dr, Some(name)),
         None => (0, None),
     };
-    let damage = (dealt - dr).max(0);
+    let damage = (past_cover - dr).max(0);
     Some(Hit {
         roll: r,
         multiplier,
         dealt,
-        stopped: dealt.min(dr),
-        bypassed: armour.is_some() && dealt > dr,
+        through_cover: tc
+            .damage_less
+            .as_ref()
+            .map(|(_, why)| (dealt.min(cover), why.clone())),
+        stopped: past_cover.min(dr),
+        bypassed: armour.is_some() && past_cover > dr,
         armour,
+        armour_ignored: tc.armour_ignored.clone(),
         damage,
         damage_type: d.damage_type_name(&w.damage_type).to_string(),
         points: effect_points(d, effect, success).1,
@@ -408,8 +430,14 @@ pub fn hit_notes(h: &Hit) -> Vec<String> {
     if h.multiplier > 1 {
         notes.push(format!("critical hit x{}", h.multiplier));
     }
+    if let Some((n, cover)) = &h.through_cover {
+        notes.push(format!("shot through the cover: {cover} stops {n}"));
+    }
     if let Some(a) = &h.armour {
         notes.push(format!("{a} stops {} {}", h.stopped, h.damage_type));
+    }
+    if let Some(a) = &h.armour_ignored {
+        notes.push(format!("aimed at the gaps: {a} stops nothing"));
     }
     notes
 }
@@ -734,7 +762,11 @@ pub fn roll_damage(d: &D20Data, p: &mut DamagePhase, state: &mut AttackState) {
         let (Some(true), Some(success)) = (state.targets[i].hit, state.targets[i].success) else {
             continue;
         };
-        let Some(hit) = super::roll_hit(d, &decl.profile.id, &ctx.wound, t, success, dice) else {
+        let Some(tc) = ctx.targets.get(i) else {
+            continue;
+        };
+        let Some(hit) = super::roll_hit(d, &decl.profile.id, &ctx.wound, (t, tc), success, dice)
+        else {
             continue;
         };
         log.push(BattleEvent::WoundRolled {

@@ -233,6 +233,17 @@ impl Family for D20Data {
         Ok(())
     }
 
+    /// An aimed shot needs armour with gaps, or cover with a DR, to aim past.
+    fn check_targets(
+        &self,
+        field: &Field,
+        attacker: &Fighter,
+        order: &AttackOrder,
+        targets: &[&Fighter],
+    ) -> Result<(), RuleError> {
+        d20::aimed::check_aimed(self, field, attacker, order, targets)
+    }
+
     fn pay_attack(
         &self,
         f: &mut FighterQueryItem,

@@ -10,6 +10,7 @@
 //! shown are the odds rolled.
 
 pub mod aim;
+pub mod aimed;
 mod attack;
 pub mod dive;
 pub mod dive_now;
@@ -37,7 +38,7 @@ use crate::battle::context::cover_feature;
 use crate::battle::fighter::Fighter;
 use crate::dice::distribution;
 use crate::dice::{BaseDie, Dist, RollKind, RollSpec};
-use crate::grid::{Field, footprint};
+use crate::grid::Field;
 use crate::ruleset::d20::D20Data;
 use rolls::stat_name;
 
@@ -70,16 +71,7 @@ pub(crate) fn cover_or_concealment(
 ) -> Option<(String, i64)> {
     let cover = cover_feature(field, attacker, target, |_, t| t.cover_bonus)
         .map(|(_, t, b)| (format!("cover: {} +{b}", t.name), b));
-    let concealment = target.position.and_then(|at| {
-        footprint(at, target.size.squares)
-            .into_iter()
-            .filter_map(|sq| {
-                let t = field.terrain(sq)?;
-                t.concealment_bonus
-                    .map(|b| (format!("concealment: {} +{b}", t.name), b))
-            })
-            .max_by_key(|(_, b)| *b)
-    });
+    let concealment = aimed::concealment(field, target);
     match (cover, concealment) {
         (Some(c), Some(k)) => Some(if k.1 > c.1 { k } else { c }),
         (c, k) => c.or(k),

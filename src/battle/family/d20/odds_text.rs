@@ -52,10 +52,9 @@ pub fn odds_words(d: &D20Data, ask: &OddsAsk) -> OddsWords {
         &ask.preview.odds.wound,
         "",
     ));
-    let notes = action_point_notes(
-        ask,
-        vec![format!("critical {}", pct(c.critical_hit_chance))],
-    );
+    let mut extra = vec![format!("critical {}", pct(c.critical_hit_chance))];
+    extra.extend(tc.map(super::aimed::hit_notes).unwrap_or_default());
+    let notes = action_point_notes(ask, extra);
     let summary = match (grenade, tc.and_then(|t| t.difficulty.as_ref())) {
         (Some(g), Some(dc)) => {
             let (hit, miss, fumble) =

@@ -2,7 +2,7 @@
 //! flanking, full-round swings, the attack, defense, difficulty, effect and wound rolls, armour DR.
 
 use super::without_natural_one;
-use super::{add_stat, cover_or_concealment, d20_base};
+use super::{add_stat, d20_base};
 use crate::battle::command::DefenseChoice;
 use crate::battle::components::{FullAttack, RoundLog};
 use crate::battle::context::TargetContext;
@@ -10,7 +10,6 @@ use crate::battle::event::{BattleEvent, EventLog};
 use crate::battle::fighter::Fighter;
 use crate::battle::fighter::FighterQueryItem;
 use crate::dice::{DiceGroup, Dist, RollKind, RollSpec};
-use crate::grid::Field;
 use crate::ruleset::d20::{
     CriticalRule, D20AttackDef, D20Data, D20Rules, EffectTable, Feat, WeaponClass, WeaponDef,
 };
@@ -370,21 +369,22 @@ pub fn defense_spec(
 }
 
 /// What an attack on `target` must meet besides a defense roll: the range difficulty, and the
-/// highest cover (a feature beside the target the line crosses) or concealment (where the
-/// target stands) bonus -- "only the highest … is applied".
+/// highest cover (a feature beside the target the line crosses), concealment (where the
+/// target stands) or, for a shot aimed at its gaps, armour bonus -- "only the highest … is
+/// applied" (see [`super::aimed::protection`]).
 pub fn difficulty_spec(
     d: &D20Data,
-    field: &Field,
     attacker: &Fighter,
     target: &Fighter,
     w: &WeaponDef,
+    protection: &super::aimed::Protection,
 ) -> RollSpec {
     let mut s = RollSpec::new(RollKind::Amount("Difficulty".into()));
     let distance = attacker.distance_to(target).unwrap_or(1);
     let (dc, why) = range_dc(&d.combat, w, distance);
     s.add(why, dc);
-    if let Some((label, bonus)) = cover_or_concealment(field, attacker, target) {
-        s.add(label, bonus);
+    if let Some((label, bonus)) = &protection.bonus {
+        s.add(label.clone(), *bonus);
     }
     // "cover (+4) and you are now prone (+4) that grants +8 to future attempts to fire at
     // you": prone adds to cover rather than competing with it. Melee against a prone target

@@ -151,6 +151,7 @@ impl Family for DigimonData {
                 united: None,
                 discard: None,
                 power_attack: 0,
+                aimed: Default::default(),
             })
             .collect()
     }
@@ -288,11 +289,12 @@ impl Family for DigimonData {
 
     fn check_targets(
         &self,
+        _field: &Field,
         attacker: &Fighter,
-        profile: &str,
+        order: &AttackOrder,
         targets: &[&Fighter],
     ) -> Result<(), RuleError> {
-        digimon::check_attack(self, attacker, profile, targets)
+        digimon::check_attack(self, attacker, &order.profile, targets)
     }
 
     fn pay_attack(
