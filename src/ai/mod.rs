@@ -213,6 +213,12 @@ fn random_options(
     extra.push(Command::HandOver { who });
     extra.push(Command::DropProne { who });
     extra.push(Command::DiveForCover { who });
+    extra.extend(
+        fighters
+            .iter()
+            .filter(|f| f.side != me.side)
+            .map(|f| Command::Feint { who, target: f.id }),
+    );
     if let Some(d) = rules.digimon() {
         for x in crate::battle::family::digimon::digivolve::higher_stages(d, &me) {
             extra.push(Command::Digivolve {

@@ -53,6 +53,8 @@ pub struct BarView {
     pub drop_prone: Option<&'static str>,
     /// A Dive for cover may be made now, a Move action on its own turn (d20).
     pub dive: bool,
+    /// A feint may be made now at some foe in sight, a Standard action (d20).
+    pub feint: bool,
     /// The unit is Prone and may stand up now (DBU: one Action).
     pub stand_up: bool,
     /// The unit is Poisoned and may try to cure it now (DBU: one Action and a Medicine check).
@@ -86,6 +88,7 @@ impl BarView {
             moves,
             drop_prone: None,
             dive: false,
+            feint: false,
             stand_up: false,
             cure_poison: false,
             end_condition: None,

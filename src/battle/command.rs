@@ -225,6 +225,12 @@ pub enum Command {
     /// within reach with the most cover from the foes who shoot, and make a Dodge check
     /// against the first shot from beyond melee range before the next turn starts.
     DiveForCover { who: CombatantId },
+    /// d20: "Feint", a Standard action: a check against the target's opposing roll; won, the
+    /// feinter's next attack on it is off guard. Each attempt on the same target is harder.
+    Feint {
+        who: CombatantId,
+        target: CombatantId,
+    },
     /// Digimon: Digivolve to the higher stage `into` (a roster id), healed whole, a Simple
     /// Action.
     Digivolve { who: CombatantId, into: String },
@@ -297,6 +303,7 @@ impl Command {
             | Self::UseSkill { who, .. }
             | Self::DropProne { who }
             | Self::DiveForCover { who }
+            | Self::Feint { who, .. }
             | Self::Digivolve { who, .. }
             | Self::Fly { who, .. } => *who,
         }
@@ -382,11 +389,20 @@ pub enum RuleError {
     #[error("an attack of opportunity is one Standard-action melee attack (d20); {attack} is not")]
     AttackOfOpportunityNeedsMelee { attack: String },
     #[error(
-        "{who} has made its one Standard-action attack this round (d20: the other action is a move, or take a full-round attack)"
+        "{who} has spent its one Standard action this round on an attack or a feint (d20: the other action is a move, or take a full-round attack)"
     )]
     OneStandardAttack { who: CombatantId },
     #[error("{who} has made the round's one attack of opportunity already")]
     OpportunityUsed { who: CombatantId },
+    #[error(
+        "a feint is a Standard action and {who} has made its one Standard action this round (\"Convincing them an attack is coming from a direction it is not, as a standard action\")"
+    )]
+    FeintNeedsStandardAction { who: CombatantId },
+    #[error("{who} can feint only at an opponent it can see; {target} is not one")]
+    FeintTarget {
+        who: CombatantId,
+        target: CombatantId,
+    },
     #[error("{who} has no Power Attack feat")]
     PowerAttackNeedsFeat { who: CombatantId },
     #[error("Power Attack is made with a melee weapon; {attack} is not one")]
@@ -743,6 +759,7 @@ pub fn command_name(cmd: &Command) -> &'static str {
         Command::UseSkill { .. } => "Use a Skill",
         Command::DropProne { .. } => "Drop prone",
         Command::DiveForCover { .. } => "Dive for cover",
+        Command::Feint { .. } => "Feint",
         Command::Digivolve { .. } => "Digivolve",
         Command::Fly { up: true, .. } => "Take to the air",
         Command::Fly { up: false, .. } => "Land",

@@ -526,6 +526,11 @@ pub struct EncounterLog {
     /// d20: the Power Attack its first attack of its last turn set, in effect on every melee
     /// attack it makes until its next turn starts ("remains in effect until her turn next
     /// round").
+    /// d20: the feints this character has made, one mark a target: its attempts since its
+    /// last plain standard attack on it (each one a further penalty), and whether its next
+    /// attack on it comes off guard.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub feints: Vec<FeintMark>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_attack: Option<i64>,
     /// Absorbed: failed escape saves in this Combat Encounter ("+1 for each failure in this
@@ -546,6 +551,19 @@ pub struct EncounterLog {
 
 /// One side of a DBU Grapple: the other participant, and whether this one holds it. Both
 /// have Guard Down while it lasts.
+/// d20: what a character's feints at one target left ("cumulative -2 penalties with each
+/// Feint attempt"; "the next attack made by the character against the target of the bluff
+/// catches them off guard").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeintMark {
+    pub target: CombatantId,
+    /// Attempts since the last standard attack on the target that was neither a feint nor
+    /// off guard.
+    pub attempts: u32,
+    /// The last feint caught the target: the next attack on it is off guard.
+    pub ready: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GrappleHold {
     /// The other participant.

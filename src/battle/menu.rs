@@ -170,6 +170,9 @@ impl Battle {
             view.drop_prone = None;
         }
         view.dive = view.dive && self.check(&Command::DiveForCover { who }).is_ok();
+        view.feint = self.fighters().iter().any(|t| {
+            t.side != me.side && self.check(&Command::Feint { who, target: t.id }).is_ok()
+        });
         // The maneuvers against conditions, where the ruleset has them and they are legal now
         // (the check refuses them in rulesets without them).
         view.stand_up = me.conditions.has(crate::ruleset::ConditionKind::Prone)

@@ -868,6 +868,9 @@ impl Battle {
             }
             Command::DropProne { .. } => family::d20::swift::check_command(&rules, me),
             Command::DiveForCover { .. } => family::d20::dive::check_dive_now(&rules, me),
+            Command::Feint { target, .. } => {
+                family::d20::feint::check_feint(&rules, &field, fighters, me, *target)
+            }
             Command::Digivolve { into, .. } => {
                 family::digimon::digivolve::check_digivolve(&rules, fighters, me, into).map(|_| ())
             }

@@ -3,7 +3,7 @@
 
 use super::aim::{AimContext, AimOption, AimView, MoveHelp};
 use super::command::DefenseChoice;
-use super::command::{AttackOrder, Decision, RuleError};
+use super::command::{AttackOrder, Command, Decision, RuleError};
 use super::context::AttackContext;
 use super::context::Declaration;
 use super::family::target_odds;
@@ -74,6 +74,45 @@ impl Battle {
         d.attack(profile)
             .and_then(|a| family::d20::power_attack_cap(d, &me, a))
             .unwrap_or(0)
+    }
+
+    /// d20: the panel while choosing whom to feint at: the rule, then each foe `who` may feint
+    /// at now with its exact chance; empty where the ruleset has no feints.
+    pub fn feint_panel(&mut self, who: super::components::CombatantId) -> Vec<String> {
+        let fighters = self.fighters();
+        let field = self.field();
+        fighters
+            .iter()
+            .find(|f| f.id == who)
+            .map_or(Vec::new(), |me| {
+                family::d20::feint::panel(&self.rules, &field, &fighters, me)
+            })
+    }
+
+    /// d20: every foe of `who` on the map and whether a feint at it is refused now, for the
+    /// board to light while one is chosen.
+    pub fn feint_targets(
+        &mut self,
+        who: super::components::CombatantId,
+    ) -> Vec<(
+        super::components::CombatantId,
+        Option<crate::grid::Square>,
+        bool,
+    )> {
+        let Some(me) = self.fighter(who) else {
+            return Vec::new();
+        };
+        let foes: Vec<_> = self
+            .fighters()
+            .into_iter()
+            .filter(|f| f.side != me.side && !f.defeated())
+            .collect();
+        foes.into_iter()
+            .map(|f| {
+                let refused = self.check(&Command::Feint { who, target: f.id }).is_err();
+                (f.id, f.position, refused)
+            })
+            .collect()
     }
 
     /// What a move means in this ruleset, for the panel while one is chosen.

@@ -1,6 +1,6 @@
-//! `gridclash odds` for the DBU maneuvers that roll without an attack (Grapple, Pin, Absorb,
-//! the escape and Hide): the exact chance of success and every roll with its terms, from the
-//! same roll specs the maneuver resolves with.
+//! `gridclash odds` for the maneuvers that roll without an attack (DBU's Grapple, Pin, Absorb,
+//! the escape and Hide; d20's feint): the exact chance of success and every roll with its
+//! terms, from the same roll specs the maneuver resolves with.
 
 use std::process::ExitCode;
 
@@ -18,9 +18,11 @@ use gridclash::ruleset::Rules;
 pub enum Maneuver {
     Grapple(GrappleAct),
     Hide,
+    Feint,
 }
 
-/// The maneuver `word` names: `grapple`, `pin`, `absorb`, `escape` (with one Action), `hide`.
+/// The maneuver `word` names: `grapple`, `pin`, `absorb`, `escape` (with one Action), `hide`,
+/// `feint`.
 pub fn word(word: &str) -> Option<Maneuver> {
     Some(match word {
         "grapple" => Maneuver::Grapple(GrappleAct::Seize),
@@ -28,6 +30,7 @@ pub fn word(word: &str) -> Option<Maneuver> {
         "absorb" => Maneuver::Grapple(GrappleAct::Absorb),
         "escape" => Maneuver::Grapple(GrappleAct::Escape { actions: 1 }),
         "hide" => Maneuver::Hide,
+        "feint" => Maneuver::Feint,
         _ => return None,
     })
 }
@@ -136,6 +139,21 @@ pub fn odds(
             };
             ("Hide".to_string(), total, vec![line])
         }
+        Maneuver::Feint => {
+            gridclash::battle::family::d20::feint::check_feint(rules, &field, &fighters, a, them)
+                .map_err(|e| e.to_string())?;
+            let d = rules.d20().ok_or("no feints in this ruleset")?;
+            let (check, resist) =
+                gridclash::battle::family::d20::feint::specs(d, a, t).ok_or("no feint rule")?;
+            let total = gridclash::battle::family::d20::feint::chance(d, a, t);
+            let line = Line {
+                check: "Feint, against the target's roll (ties to the feinter; a natural 1 fails either roll)".into(),
+                chance: total,
+                mine: RollSummary::of(&check),
+                theirs: vec![(t.identity.name.clone(), RollSummary::of(&resist))],
+            };
+            ("Feint".to_string(), total, vec![line])
+        }
     };
     if json {
         let v = serde_json::json!({
@@ -158,10 +176,11 @@ pub fn odds(
     for a in &assumed {
         println!("  ({a})");
     }
-    println!(
-        "  Succeeds {} (every roll below won; ties go to the other side)",
-        pct(total)
-    );
+    let ties = match m {
+        Maneuver::Feint => "ties go to the feinter",
+        _ => "ties go to the other side",
+    };
+    println!("  Succeeds {} (every roll below won; {ties})", pct(total));
     for l in &lines {
         println!("  {}: {}", l.check, pct(l.chance));
         println!("    {}: {}", name(me), terms(&l.mine));

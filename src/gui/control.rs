@@ -421,6 +421,16 @@ fn command_active_unit(
     if pressed(GameAction::Sneak) && offers.sneak {
         session.sneak = !session.sneak;
     }
+    // d20: the same key chooses a foe to feint at.
+    if pressed(GameAction::Sneak)
+        && (matches!(session.intent, Intent::Feint)
+            || session.battle.bar_view(who).is_some_and(|b| b.feint))
+    {
+        session.intent = match session.intent {
+            Intent::Feint => Intent::Idle,
+            _ => Intent::Feint,
+        };
+    }
     if pressed(GameAction::CalledShot) {
         session.cycle_called_shot();
     }
@@ -590,6 +600,7 @@ fn command_active_unit(
                 | Intent::Skill { .. }
                 | Intent::Empower { .. }
                 | Intent::Grapple { .. }
+                | Intent::Feint
         ) || std::mem::take(&mut session.aimed_by_click))
     {
         session.intent = Intent::Idle;
@@ -673,6 +684,13 @@ fn order_at(
                 target: o.target,
                 act,
             })
+        }
+        Intent::Feint => {
+            let Some(target) = session.fighter_at(square).map(|f| f.id) else {
+                session.notice = Some(format!("{square}: no foe to feint at there"));
+                return None;
+            };
+            Some(Command::Feint { who, target })
         }
         Intent::Attack { slot } => {
             let slot = session.slots().get(slot)?.clone();

@@ -123,6 +123,8 @@ pub enum Intent {
     },
     /// DBU: choosing the ally to Empower with `actions` Actions (or a Full Empowerment).
     Empower { actions: u32, full: bool },
+    /// d20: choosing the foe to feint at.
+    Feint,
     /// DBU: choosing whom to make the grappling maneuver `act` on.
     Grapple {
         act: crate::battle::command::GrappleAct,

@@ -1704,3 +1704,47 @@ fn gui_j_chooses_a_d20_aimed_shot_and_the_click_makes_it() {
         assert_eq!(session(&mut app).called_shot.as_deref(), want);
     }
 }
+
+#[test]
+fn gui_s_chooses_a_foe_to_feint_at_in_d20_and_the_click_feints() {
+    // d20-duel, seed 5: the human West's Adam acts first. S (the sneak key) chooses the foe to
+    // feint at; the panel gives each foe's exact chance; a click on Arne feints, the Standard
+    // action spent.
+    let mut app = scenario_app("d20-duel", 5, "human,ai");
+    let me = human_turn(&mut app);
+    tap(&mut app, KeyCode::KeyS);
+    assert_eq!(session(&mut app).intent, Intent::Feint);
+    let (foe, panel) = {
+        let mut s = session(&mut app);
+        let foe = s
+            .battle
+            .fighters()
+            .into_iter()
+            .find(|f| f.identity.name == "Arne")
+            .and_then(|f| f.position)
+            .expect("Arne on the map");
+        (foe, s.battle.feint_panel(me))
+    };
+    assert!(
+        panel[0].starts_with("Feint (a Standard action"),
+        "{panel:?}"
+    );
+    assert!(
+        panel.iter().any(|l| l.starts_with("Arne: caught ")),
+        "{panel:?}"
+    );
+    click_at(&mut app, foe);
+    let mut s = session(&mut app);
+    assert!(
+        s.battle
+            .describe_events()
+            .iter()
+            .any(|l| l.starts_with("Adam feints at Arne: Feint ")),
+        "the click feinted"
+    );
+    assert_eq!(s.intent, Intent::Idle);
+    assert!(
+        s.battle.fighter(me).expect("Adam").round.standard_attack,
+        "the feint took the round's Standard action"
+    );
+}

@@ -860,6 +860,24 @@ impl BattleEvent {
                 n(names, *who),
                 if *passed { "success" } else { "failure" }
             ),
+            E::Feint {
+                who,
+                target,
+                roll,
+                against_roll,
+                caught,
+            } => {
+                let (w, t) = (n(names, *who), n(names, *target));
+                if *caught {
+                    format!(
+                        "{w} feints at {t}: {roll} against {against_roll}: {t} is caught off guard; {w}'s next attack on {t} is off guard."
+                    )
+                } else {
+                    format!(
+                        "{w} feints at {t}: {roll} against {against_roll}: {t} sees through it."
+                    )
+                }
+            }
             E::OpposedSave {
                 who,
                 against,

@@ -549,6 +549,15 @@ pub enum BattleEvent {
         who: CombatantId,
         text: String,
     },
+    /// d20: a feint's check against its target's opposing roll, and whether it caught it off
+    /// guard for the feinter's next attack on it.
+    Feint {
+        who: CombatantId,
+        target: CombatantId,
+        roll: RollBreakdown,
+        against_roll: RollBreakdown,
+        caught: bool,
+    },
     /// d20: a Power Attack set by its first attack of a turn, in effect until its next turn.
     PowerAttack {
         who: CombatantId,

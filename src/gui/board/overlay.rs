@@ -135,6 +135,11 @@ pub(super) fn draw_overlay(
                 let units = offers.iter().map(|o| (o.target, o.at, o.refusal.is_some()));
                 paint_units(&mut session, cursor.0, units, &mut paint);
             }
+            Intent::Feint => {
+                // Every foe on the map (red where a feint is refused), the hovered one.
+                let units = session.battle.feint_targets(who);
+                paint_units(&mut session, cursor.0, units.into_iter(), &mut paint);
+            }
             Intent::Idle => {
                 // With nothing chosen a click moves at Normal Speed: its reach, faintly, and
                 // the path to the square under the cursor.

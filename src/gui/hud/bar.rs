@@ -326,6 +326,16 @@ pub(super) fn action_bar_items(
             GameAction::DropProne,
         ));
     }
+    // Feinting (d20), a Standard action: the key chooses the foe.
+    if bar.as_ref().is_some_and(|b| b.feint) || matches!(session.intent, Intent::Feint) {
+        items.push(item(
+            mark(
+                matches!(session.intent, Intent::Feint),
+                format!("{} Feint (Standard action)", keys.of(GameAction::Sneak)),
+            ),
+            GameAction::Sneak,
+        ));
+    }
     // Diving for cover on one's own turn (d20), a Move action.
     if bar.as_ref().is_some_and(|b| b.dive) {
         items.push(item(

@@ -236,6 +236,7 @@ pub(super) fn odds_panel(
         Intent::Skill { .. } => "Use a Skill",
         Intent::Empower { .. } => "Empower",
         Intent::Grapple { .. } => "Grapple",
+        Intent::Feint => "Feint",
         _ => match session.human_to_act() {
             Some((_, Some(_), _)) => "Defend",
             Some(_) => "Your turn",
@@ -278,6 +279,15 @@ fn odds_text(session: &mut Session, view: &BattleView, keys: &Keys, rolls: &mut 
                 out.push_str(&empower_text(session, keys, actions, full))
             }
             Intent::Grapple { act } => out.push_str(&grapple_text(session, keys, act)),
+            Intent::Feint => {
+                if let Some((who, _, _)) = session.human_to_act() {
+                    out.push_str(&session.battle.feint_panel(who).join("\n"));
+                    out.push_str(&format!(
+                        "\nClick a foe to feint at it  |  {}: cancel",
+                        keys.of(GameAction::Sneak)
+                    ));
+                }
+            }
             Intent::Jump => {
                 if let Some((who, _, _)) = session.human_to_act()
                     && let Some(help) = session.battle.jump_help(who)

@@ -141,6 +141,25 @@ pub struct FallRule {
 pub struct OffGuardRule {
     /// What an off-guard attack adds to hit ("+2").
     pub bonus: i64,
+    /// "Feint": a Standard action that may put an opponent off guard for the feinter's next
+    /// attack on it. Absent: nobody feints.
+    #[serde(default)]
+    pub feint: Option<FeintRule>,
+}
+
+/// "Persuasion or Bluff may be used to put any opponent off guard … as a standard action. …
+/// This results in cumulative -2 penalties with each Feint attempt."
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FeintRule {
+    /// The stats the feint's check adds to its d20 (Presence, and a Bluff skill where the
+    /// sheets have one).
+    pub check: Vec<String>,
+    /// The stats the target's opposing roll adds to its d20 (ours: the text names no
+    /// opposing roll).
+    pub resist: Vec<String>,
+    /// The penalty each earlier attempt on the same target adds to the next ("cumulative -2").
+    pub penalty: i64,
 }
 
 /// "There must be some way I can Dodge bullets?": a Move action taken as a shot comes in,

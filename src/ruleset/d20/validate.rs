@@ -88,6 +88,21 @@ pub fn validate(
         need_stat(p.field("ability"), &w.ability);
         need_stat(p.field("skill"), &w.skill);
     }
+    if let Some(f) = rules.off_guard.as_ref().and_then(|o| o.feint.as_ref()) {
+        let p = root.field("off_guard").field("feint");
+        for (field, terms) in [("check", &f.check), ("resist", &f.resist)] {
+            for (i, t) in terms.iter().enumerate() {
+                need_stat(p.field(field).index(i), t);
+            }
+        }
+        if !(0..=20).contains(&f.penalty) {
+            at(
+                src,
+                p.field("penalty"),
+                "a feint's penalty is 0 to 20".into(),
+            );
+        }
+    }
     let mut errors2 = Vec::new();
     let mut at2 = |s: &(PathBuf, String), path: FieldPath, msg: String| {
         errors2.push(RulesError::at(&s.0, &s.1, &path, msg));

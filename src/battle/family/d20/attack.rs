@@ -10,6 +10,7 @@ use super::rolls::{
     success_chances, swing, wound_spec,
 };
 use super::swift::own_swift_left;
+use super::tidy;
 use crate::battle::command::DefenseChoice;
 use crate::battle::command::RuleError;
 use crate::battle::components::FullAttack;
@@ -49,17 +50,22 @@ pub fn assemble(
     let at = swing(attacker, &a.id);
     let power = power_attack_of(d, attacker, a, decl.power_attack);
     let base = strike_spec(d, attacker, a, at, power);
-    // Each target's own attack roll: off guard when flanked.
+    // Each target's own attack roll: off guard when flanked or feinted (+2 once, whatever
+    // the causes).
     let strikes: Vec<RollSpec> = targets
         .iter()
         .map(|t| {
             let mut s = base.clone();
-            if let (Some(off), Some(ally)) = (
-                &d.combat.off_guard,
-                flanker(d, attacker, t, a, decl.bystanders),
-            ) {
+            let mut why = Vec::new();
+            if let Some(ally) = flanker(d, attacker, t, a, decl.bystanders) {
+                why.push(format!("flanked with {}", ally.identity.name));
+            }
+            if super::feint::feinted(attacker, t.id) {
+                why.push("feinted".to_string());
+            }
+            if let Some(off) = d.combat.off_guard.as_ref().filter(|_| !why.is_empty()) {
                 s.add(
-                    format!("off guard: flanked with {}", ally.identity.name),
+                    format!("{}: {}", super::feint::OFF_GUARD, why.join(", ")),
                     off.bonus,
                 );
             }
@@ -292,13 +298,6 @@ pub fn target_odds(
             ),
         )
     }
-}
-
-/// Drops the zero "Botch" line a natural 1 leaves in a breakdown (the die itself is marked).
-pub(super) fn tidy(mut b: RollBreakdown) -> RollBreakdown {
-    b.modifiers
-        .retain(|m| !(m.label.starts_with("Botch") && m.value == 0));
-    b
 }
 
 /// Rolls the attack and each target's defense, and records for each target whether it is hit
@@ -711,6 +710,7 @@ pub fn roll_phase(d: &D20Data, p: &mut RollPhase, state: &mut AttackState) {
         }
     }
     let strike = roll_checks(&ctx, p.attacker.id, &mut state.targets, dice, log);
+    super::feint::after_attack(q, p.attacker.id, &ctx);
     for t in state
         .targets
         .iter()

@@ -15,6 +15,7 @@ mod attack;
 pub mod dive;
 pub mod dive_now;
 pub mod fall;
+pub mod feint;
 pub mod grenade;
 mod hooks;
 pub mod odds_text;
@@ -57,6 +58,13 @@ pub(crate) fn d20_base(d: &D20Data, kind: RollKind) -> RollSpec {
         exploding: true,
     });
     s
+}
+
+/// Drops the zero "Botch" line a natural 1 leaves in a breakdown (the die itself is marked).
+pub(crate) fn tidy(mut b: crate::dice::RollBreakdown) -> crate::dice::RollBreakdown {
+    b.modifiers
+        .retain(|m| !(m.label.starts_with("Botch") && m.value == 0));
+    b
 }
 
 pub(crate) fn add_stat(d: &D20Data, f: &Fighter, id: &str, s: &mut RollSpec) {
