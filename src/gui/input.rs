@@ -104,7 +104,7 @@ pub enum GameAction {
     Dodge,
     Parry,
     Deflect,
-    /// Shinobi: make the aimed attack a sneak attack (toggle).
+    /// Shinobi: make the aimed attack a sneak attack (toggle); d20: choose a foe to feint at.
     Sneak,
     /// Shinobi: cast a counter jutsu with the next defense answer (toggle).
     Counter,
@@ -160,8 +160,12 @@ pub enum GameAction {
 impl GameAction {
     /// The action's name as words, for the help screen and the settings: `EndTurn` → "End turn".
     pub fn words(self) -> String {
-        if self == Self::BoostedMove {
-            return "Boosted move or jump".into();
+        // Keys that mean something else in another ruleset say both.
+        match self {
+            Self::BoostedMove => return "Boosted move or jump".into(),
+            Self::Sneak => return "Sneak attack or feint".into(),
+            Self::CalledShot => return "Called shot or aimed shot".into(),
+            _ => {}
         }
         let name = format!("{self:?}");
         let mut out = String::new();

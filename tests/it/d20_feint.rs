@@ -276,3 +276,42 @@ fn d20_computer_feints_with_one_action_left_beside_a_foe_only_a_full_round_can_h
         gridclash::ai::Agent::new(gridclash::ai::Policy::Normal, 3).command(&mut b, CombatantId(0));
     assert_eq!(cmd, feint(), "{cmd:?}");
 }
+
+#[test]
+fn d20_an_unseen_attacker_in_dense_smoke_puts_the_target_off_guard() {
+    // "Undetectable or unseen attackers" (our reading): Adam shooting out of dense smoke (Good
+    // concealment +4) from beyond melee range; not out of foliage (+2), and not beside the
+    // target, who sees who strikes it.
+    let r = rules();
+    let strike_terms = |smoke: char, adam_at: (i32, i32)| -> Vec<String> {
+        let mut setup = BattleSetup::open(
+            12,
+            4,
+            vec![unit("adam", 0, adam_at), unit("betty", 1, (8, 1))],
+        );
+        setup.map.set(
+            Square::new(adam_at.0, adam_at.1),
+            r.terrain_by_symbol(smoke).expect("terrain"),
+        );
+        let mut b = Battle::new(r.clone(), &setup, DiceSource::scripted([15, 1])).expect("starts");
+        let order = attack(
+            0,
+            "bow_shot",
+            gridclash::battle::command::AttackTarget::Combatant(CombatantId(1)),
+        );
+        let p = b.preview(&order).expect("previewed");
+        p.context.targets[0]
+            .strike
+            .modifiers
+            .iter()
+            .filter(|m| m.label.starts_with("off guard"))
+            .map(|m| format!("{} {:+}", m.label, m.value))
+            .collect()
+    };
+    assert_eq!(
+        strike_terms('m', (2, 1)),
+        ["off guard: unseen in Dense smoke +2"]
+    );
+    assert!(strike_terms('f', (2, 1)).is_empty(), "foliage is only +2");
+    assert!(strike_terms('m', (7, 1)).is_empty(), "beside the target");
+}

@@ -141,6 +141,10 @@ pub struct FallRule {
 pub struct OffGuardRule {
     /// What an off-guard attack adds to hit ("+2").
     pub bonus: i64,
+    /// "Undetectable or unseen attackers": an attacker beyond melee range standing where the
+    /// concealment is at least this (dense smoke's Good +4) is unseen (our reading).
+    #[serde(default)]
+    pub unseen_concealment: Option<i64>,
     /// "Feint": a Standard action that may put an opponent off guard for the feinter's next
     /// attack on it. Absent: nobody feints.
     #[serde(default)]

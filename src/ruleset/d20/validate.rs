@@ -103,6 +103,15 @@ pub fn validate(
             );
         }
     }
+    if let Some(v) = rules.off_guard.as_ref().and_then(|o| o.unseen_concealment)
+        && !(1..=100).contains(&v)
+    {
+        at(
+            src,
+            root.field("off_guard").field("unseen_concealment"),
+            "a concealment bonus is 1 to 100".into(),
+        );
+    }
     let mut errors2 = Vec::new();
     let mut at2 = |s: &(PathBuf, String), path: FieldPath, msg: String| {
         errors2.push(RulesError::at(&s.0, &s.1, &path, msg));

@@ -63,6 +63,7 @@ pub fn assemble(
             if super::feint::feinted(attacker, t.id) {
                 why.push("feinted".to_string());
             }
+            why.extend(super::feint::unseen(d, field, attacker, t));
             if let Some(off) = d.combat.off_guard.as_ref().filter(|_| !why.is_empty()) {
                 s.add(
                     format!("{}: {}", super::feint::OFF_GUARD, why.join(", ")),

@@ -1,6 +1,7 @@
 //! d20 feints ("Persuasion or Bluff may be used to put any opponent off guard … as a standard
 //! action"): who may feint at whom, the check and the target's opposing roll with the
-//! cumulative penalty, their exact chance, the command, and what an attack does to the marks.
+//! cumulative penalty, their exact chance, the command, and what an attack does to the marks;
+//! and the unseen attacker, the other cause of being off guard that is not flanking.
 
 use bevy::prelude::*;
 
@@ -233,4 +234,18 @@ pub fn panel(rules: &Rules, field: &Field, fighters: &[Fighter], me: &Fighter) -
         ));
     }
     out
+}
+
+/// An unseen attacker, in words, when `attacker` is one to `target`: beyond melee range, in
+/// concealment of at least the rule's bonus ("undetectable or unseen attackers"; our reading,
+/// as the text does not define them).
+pub fn unseen(d: &D20Data, field: &Field, attacker: &Fighter, target: &Fighter) -> Option<String> {
+    let at_least = d.combat.off_guard.as_ref()?.unseen_concealment?;
+    if attacker.distance_to(target).unwrap_or(1) <= 1 {
+        return None;
+    }
+    let t = field.terrain(attacker.position?)?;
+    t.concealment_bonus
+        .filter(|b| *b >= at_least)
+        .map(|_| format!("unseen in {}", t.name))
 }
