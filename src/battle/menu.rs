@@ -170,9 +170,16 @@ impl Battle {
             view.drop_prone = None;
         }
         view.dive = view.dive && self.check(&Command::DiveForCover { who }).is_ok();
-        view.feint = self.fighters().iter().any(|t| {
-            t.side != me.side && self.check(&Command::Feint { who, target: t.id }).is_ok()
-        });
+        // d20: a feint at some foe, where the ruleset has them (checked per foe).
+        let feints = self
+            .rules
+            .d20()
+            .and_then(family::d20::feint::rule)
+            .is_some();
+        view.feint = feints
+            && self.fighters().iter().any(|t| {
+                t.side != me.side && self.check(&Command::Feint { who, target: t.id }).is_ok()
+            });
         // The maneuvers against conditions, where the ruleset has them and they are legal now
         // (the check refuses them in rulesets without them).
         view.stand_up = me.conditions.has(crate::ruleset::ConditionKind::Prone)

@@ -68,10 +68,11 @@ fn to_bettys_next_turn(b: &mut Battle) {
     }
 }
 
-fn off_guard_terms(b: &mut Battle) -> Vec<String> {
+/// The off-guard terms of unit 0's `profile` at unit 1, as the preview has them.
+fn off_guard_terms(b: &mut Battle, profile: &str) -> Vec<String> {
     let order = attack(
         0,
-        "great_sword_cut",
+        profile,
         gridclash::battle::command::AttackTarget::Combatant(CombatantId(1)),
     );
     let p = b.preview(&order).expect("previewed");
@@ -104,7 +105,10 @@ fn d20_feint_is_a_standard_action_that_puts_the_target_off_guard_for_the_next_at
     let e = b.submit(cut()).expect_err("the Standard action is spent");
     assert!(matches!(e, RuleError::OneStandardAttack { .. }), "{e}");
     to_bettys_next_turn(&mut b);
-    assert_eq!(off_guard_terms(&mut b), ["off guard: feinted +2"]);
+    assert_eq!(
+        off_guard_terms(&mut b, "great_sword_cut"),
+        ["off guard: feinted +2"]
+    );
     b.submit(cut()).expect("the cut");
     let checks: Vec<i64> = b
         .events()
@@ -123,7 +127,7 @@ fn d20_feint_is_a_standard_action_that_puts_the_target_off_guard_for_the_next_at
     assert_eq!(checks.last(), Some(&2), "the cut was rolled off guard");
     to_bettys_next_turn(&mut b);
     assert!(
-        off_guard_terms(&mut b).is_empty(),
+        off_guard_terms(&mut b, "great_sword_cut").is_empty(),
         "spent on the next attack"
     );
 }
@@ -294,19 +298,7 @@ fn d20_an_unseen_attacker_in_dense_smoke_puts_the_target_off_guard() {
             r.terrain_by_symbol(smoke).expect("terrain"),
         );
         let mut b = Battle::new(r.clone(), &setup, DiceSource::scripted([15, 1])).expect("starts");
-        let order = attack(
-            0,
-            "bow_shot",
-            gridclash::battle::command::AttackTarget::Combatant(CombatantId(1)),
-        );
-        let p = b.preview(&order).expect("previewed");
-        p.context.targets[0]
-            .strike
-            .modifiers
-            .iter()
-            .filter(|m| m.label.starts_with("off guard"))
-            .map(|m| format!("{} {:+}", m.label, m.value))
-            .collect()
+        off_guard_terms(&mut b, "bow_shot")
     };
     assert_eq!(
         strike_terms('m', (2, 1)),

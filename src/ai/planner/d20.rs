@@ -48,6 +48,7 @@ pub(super) fn variants(
 pub(super) fn feint_options(
     s: &mut Situation,
     (fighters, me): (&[Fighter], &Fighter),
+    orders: &[AttackOrder],
     risk: f64,
 ) -> Vec<Candidate> {
     let Some(d) = s.rules.d20() else {
@@ -56,7 +57,6 @@ pub(super) fn feint_options(
     if d20::feint::rule(d).is_none() {
         return Vec::new();
     }
-    let orders = crate::battle::policy::candidate_attacks(s.rules, fighters, me);
     let mut out = Vec::new();
     for foe in fighters
         .iter()

@@ -886,11 +886,8 @@ pub fn decide(
                 .map(|(score, command)| Candidate { score, command }),
         );
     }
-    options.extend(d20::feint_options(
-        &mut s,
-        (&fighters, &me),
-        settings.risk_weight * risk_here,
-    ));
+    let risk = settings.risk_weight * risk_here;
+    options.extend(d20::feint_options(&mut s, (&fighters, &me), &orders, risk));
     if crate::battle::hide::check_hide(&rules, &fighters, &me).is_ok() {
         let risk = settings.risk_weight * risk_here;
         options.push(Candidate {

@@ -21,7 +21,7 @@ pub struct Protection {
 }
 
 /// The best concealment where `target` stands (smoke, foliage).
-pub(crate) fn concealment(field: &Field, target: &Fighter) -> Option<(String, i64)> {
+fn concealment(field: &Field, target: &Fighter) -> Option<(String, i64)> {
     let at = target.position?;
     footprint(at, target.size.squares)
         .into_iter()

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use super::rolls::{
     answer_roll, armour_dr, critical_multiplier, defense_spec, difficulty_of, difficulty_spec,
-    effect_dice, effect_points, effect_spec, flanker, follow_up, full_round_attacks, gear,
-    hand_held, offered, points_of, power_attack_cap, power_attack_of, prone_in_melee, strike_spec,
+    effect_dice, effect_points, effect_spec, follow_up, full_round_attacks, gear, hand_held,
+    offered, points_of, power_attack_cap, power_attack_of, prone_in_melee, strike_spec,
     success_chances, swing, wound_spec,
 };
 use super::swift::own_swift_left;
@@ -50,25 +50,15 @@ pub fn assemble(
     let at = swing(attacker, &a.id);
     let power = power_attack_of(d, attacker, a, decl.power_attack);
     let base = strike_spec(d, attacker, a, at, power);
-    // Each target's own attack roll: off guard when flanked or feinted (+2 once, whatever
-    // the causes).
+    // Each target's own attack roll: off guard when flanked, feinted or by an unseen
+    // attacker (+2 once, whatever the causes).
     let strikes: Vec<RollSpec> = targets
         .iter()
         .map(|t| {
             let mut s = base.clone();
-            let mut why = Vec::new();
-            if let Some(ally) = flanker(d, attacker, t, a, decl.bystanders) {
-                why.push(format!("flanked with {}", ally.identity.name));
-            }
-            if super::feint::feinted(attacker, t.id) {
-                why.push("feinted".to_string());
-            }
-            why.extend(super::feint::unseen(d, field, attacker, t));
+            let why = super::feint::off_guard_causes(d, field, attacker, t, a, decl.bystanders);
             if let Some(off) = d.combat.off_guard.as_ref().filter(|_| !why.is_empty()) {
-                s.add(
-                    format!("{}: {}", super::feint::OFF_GUARD, why.join(", ")),
-                    off.bonus,
-                );
+                s.add(format!("off guard: {}", why.join(", ")), off.bonus);
             }
             s
         })
@@ -711,7 +701,14 @@ pub fn roll_phase(d: &D20Data, p: &mut RollPhase, state: &mut AttackState) {
         }
     }
     let strike = roll_checks(&ctx, p.attacker.id, &mut state.targets, dice, log);
-    super::feint::after_attack(q, p.attacker.id, &ctx);
+    if let Some(a) = d.attack(&state.order.profile) {
+        let off_guard: Vec<bool> = p
+            .targets
+            .iter()
+            .map(|t| !super::feint::off_guard_causes(d, &field, p.attacker, t, a, p.all).is_empty())
+            .collect();
+        super::feint::after_attack(q, p.attacker.id, p.targets, &off_guard);
+    }
     for t in state
         .targets
         .iter()

@@ -69,7 +69,8 @@ pub fn landing(
             let bonus: i64 = shooters
                 .iter()
                 .map(|s| {
-                    crate::battle::family::d20::cover_or_concealment(field, s, &there)
+                    super::aimed::protection(d, field, s, &there, Default::default())
+                        .bonus
                         .map_or(0, |c| c.1)
                 })
                 .sum();
@@ -118,7 +119,8 @@ pub fn dive(
     f.encounter.dive_owed = true;
     let mut there = me.clone();
     there.position = Some(to);
-    let cover = crate::battle::family::d20::cover_or_concealment(field, shooter, &there)
+    let cover = super::aimed::protection(d, field, shooter, &there, Default::default())
+        .bonus
         .map_or(String::new(), |(label, _)| format!(" and {label}"));
     let place = if to == from {
         "where it stands".to_string()

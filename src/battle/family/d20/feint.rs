@@ -5,10 +5,9 @@
 
 use bevy::prelude::*;
 
-use super::{add_stat, d20_base, success_chances};
+use super::{add_stat, d20_base, flanker, success_chances};
 use crate::battle::command::{Command, RuleError};
 use crate::battle::components::{CombatantId, FeintMark};
-use crate::battle::context::AttackContext;
 use crate::battle::event::BattleEvent;
 use crate::battle::fighter::Fighter;
 use crate::battle::snapshot::Fighters;
@@ -17,7 +16,7 @@ use crate::dice::{RollKind, RollSpec, roll};
 use crate::grid::Field;
 use crate::grid::los::clear_line;
 use crate::ruleset::Rules;
-use crate::ruleset::d20::{D20Data, FeintRule};
+use crate::ruleset::d20::{D20AttackDef, D20Data, FeintRule};
 
 /// The feint rule of this ruleset, if it has one.
 pub fn rule(d: &D20Data) -> Option<&FeintRule> {
@@ -167,23 +166,23 @@ pub fn apply_feint(sys: RuleSys, ground: Res<Battleground>, mut pending: ResMut<
     });
 }
 
-/// What an attack by `attacker` does to its feint marks: an attack on a target it had caught
-/// off guard spends that ("the next attack"), and an attack on one that was not off guard at
-/// all resets its penalties ("reset by taking a standard attack, neither feint or off guard
-/// attack, against the opponent").
-pub fn after_attack(q: &mut Fighters, attacker: CombatantId, ctx: &AttackContext) {
+/// What an attack by `attacker` on `targets` (each with whether it was off guard) does to its
+/// feint marks: an attack on a target it had caught off guard spends that ("the next
+/// attack"), and an attack on one that was not off guard at all resets its penalties ("reset
+/// by taking a standard attack, neither feint or off guard attack, against the opponent").
+pub fn after_attack(
+    q: &mut Fighters,
+    attacker: CombatantId,
+    targets: &[&Fighter],
+    off_guard: &[bool],
+) {
     let Some(mut f) = q.one_mut(attacker) else {
         return;
     };
     if f.encounter.feints.is_empty() {
         return;
     }
-    for t in &ctx.targets {
-        let off_guard = t
-            .strike
-            .modifiers
-            .iter()
-            .any(|m| m.label.starts_with(OFF_GUARD));
+    for (t, off_guard) in targets.iter().zip(off_guard) {
         if let Some(m) = f.encounter.feints.iter_mut().find(|m| m.target == t.id) {
             if m.ready {
                 m.ready = false;
@@ -195,8 +194,27 @@ pub fn after_attack(q: &mut Fighters, attacker: CombatantId, ctx: &AttackContext
     f.encounter.feints.retain(|m| m.ready || m.attempts > 0);
 }
 
-/// How an off-guard attack's term begins, whatever put the target off guard.
-pub const OFF_GUARD: &str = "off guard";
+/// Why `target` is off guard against the attack `a` by `attacker`, in words (none: it is
+/// not): flanked by an ally, caught by a feint, or attacked unseen. One source for the attack
+/// roll's term and for what the attack does to the feint marks.
+pub fn off_guard_causes(
+    d: &D20Data,
+    field: &Field,
+    attacker: &Fighter,
+    target: &Fighter,
+    a: &D20AttackDef,
+    everyone: &[Fighter],
+) -> Vec<String> {
+    let mut why = Vec::new();
+    if let Some(ally) = flanker(d, attacker, target, a, everyone) {
+        why.push(format!("flanked with {}", ally.identity.name));
+    }
+    if feinted(attacker, target.id) {
+        why.push("feinted".to_string());
+    }
+    why.extend(unseen(d, field, attacker, target));
+    why
+}
 
 /// The panel while choosing whom to feint at: the rule in the second person, then each foe it
 /// may feint at now with the exact chance of catching it and the two rolls.

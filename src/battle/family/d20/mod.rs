@@ -35,11 +35,9 @@ pub use rolls::{
     strike_spec, success_chances, swing, wear_armour, wound_spec,
 };
 
-use crate::battle::context::cover_feature;
 use crate::battle::fighter::Fighter;
 use crate::dice::distribution;
 use crate::dice::{BaseDie, Dist, RollKind, RollSpec};
-use crate::grid::Field;
 use crate::ruleset::d20::D20Data;
 use rolls::stat_name;
 
@@ -69,21 +67,6 @@ pub(crate) fn tidy(mut b: crate::dice::RollBreakdown) -> crate::dice::RollBreakd
 
 pub(crate) fn add_stat(d: &D20Data, f: &Fighter, id: &str, s: &mut RollSpec) {
     s.add(format!("{} ({id})", stat_name(d, id)), f.attributes.get(id));
-}
-
-/// The highest cover or concealment bonus protecting `target` from `attacker`.
-pub(crate) fn cover_or_concealment(
-    field: &Field,
-    attacker: &Fighter,
-    target: &Fighter,
-) -> Option<(String, i64)> {
-    let cover = cover_feature(field, attacker, target, |_, t| t.cover_bonus)
-        .map(|(_, t, b)| (format!("cover: {} +{b}", t.name), b));
-    let concealment = aimed::concealment(field, target);
-    match (cover, concealment) {
-        (Some(c), Some(k)) => Some(if k.1 > c.1 { k } else { c }),
-        (c, k) => c.or(k),
-    }
 }
 
 /// The distribution of a d20 roll's total when its natural die is not a 1, and the chance
