@@ -62,6 +62,18 @@ pub(super) fn threat_of(
         {
             continue;
         }
+        // A ranged attack counts only when the victim is within its reach after a walk: when
+        // it is not, its odds are not worked out at all.
+        let in_reach = ty.reach == Reach::Melee
+            || reach(attacker, &decl).is_none_or(|r| {
+                attacker.position.is_some_and(|p| {
+                    footprint_distance(p, attacker.size.squares, vp, victim.size.squares)
+                        <= r + walk
+                })
+            });
+        if !in_reach {
+            continue;
+        }
         // As if the attacker stood beside the victim (for melee) or where it is (for range).
         let mut a = attacker.clone();
         if ty.reach == Reach::Melee {
@@ -75,16 +87,7 @@ pub(super) fn threat_of(
         let e = o.expected_damage + STAGE_WORTH * o.stage_loss.unwrap_or(0) as f64;
         match ty.reach {
             Reach::Melee => melee = melee.max(e),
-            _ => {
-                if reach(attacker, &decl).is_none_or(|r| {
-                    attacker.position.is_some_and(|p| {
-                        footprint_distance(p, attacker.size.squares, vp, victim.size.squares)
-                            <= r + walk
-                    })
-                }) {
-                    ranged = ranged.max(e)
-                }
-            }
+            _ => ranged = ranged.max(e),
         }
     }
     (melee, ranged)

@@ -141,16 +141,29 @@ fn formula_values(fighter: &Fighter, rules: &Rules) -> FormulaValues {
         static MEMO: std::cell::RefCell<Vec<Remembered>> = const { std::cell::RefCell::new(Vec::new()) };
     }
     let size = rules.size(&fighter.size.id);
-    let found = MEMO.with(|m| {
-        m.borrow()
+    // Snapshots of one combatant share its attributes' `Arc`: look for that first, which
+    // spares comparing every other combatant's attributes in full.
+    let same = |r: &&Remembered| std::sync::Arc::ptr_eq(&r.attributes.0, &fighter.attributes.0);
+    let (found, by_value) = MEMO.with(|m| {
+        let m = m.borrow();
+        if let Some(r) = m
             .iter()
+            .filter(same)
             .find(|r| r.matches(fighter, rules, size))
-            .map(|r| r.values)
+        {
+            return (Some(r.values), false);
+        }
+        let r = m.iter().find(|r| r.matches(fighter, rules, size));
+        (r.map(|r| r.values), true)
     });
-    if let Some(v) = found {
+    if let Some(v) = found
+        && !by_value
+    {
         return v;
     }
-    let values = evaluate_formulas(fighter, rules, size);
+    // Equal attributes behind another `Arc` (another battle's combatant, or a twin): the
+    // values are remembered again under this one, so its next look is quick.
+    let values = found.unwrap_or_else(|| evaluate_formulas(fighter, rules, size));
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
         if m.len() >= 128 {

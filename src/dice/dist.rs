@@ -316,8 +316,8 @@ pub fn distribution_split(spec: &RollSpec) -> (Dist, Dist) {
     // few shapes (a d10 Strike, 3d6, a Wound's dice) thousands of times per decision with
     // different modifiers, so the convolutions are worked out once per shape and thread.
     thread_local! {
-        static SHAPES: std::cell::RefCell<std::collections::HashMap<Shape, std::rc::Rc<(Dist, Dist)>>> =
-            std::cell::RefCell::new(std::collections::HashMap::new());
+        static SHAPES: std::cell::RefCell<bevy::platform::collections::HashMap<Shape, std::rc::Rc<(Dist, Dist)>>> =
+            std::cell::RefCell::new(Default::default());
     }
     let key = Shape::of(spec);
     let parts = SHAPES.with(|c| c.borrow().get(&key).cloned());

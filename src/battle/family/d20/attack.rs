@@ -184,8 +184,8 @@ pub(super) fn hit_damage(
     // The same few rolls come up again and again in the computer player's search.
     type Key = (u32, u32, i64, i64, i64, i64);
     thread_local! {
-        static CACHE: std::cell::RefCell<std::collections::HashMap<Key, Dist>> =
-            std::cell::RefCell::new(std::collections::HashMap::new());
+        static CACHE: std::cell::RefCell<bevy::platform::collections::HashMap<Key, Dist>> =
+            std::cell::RefCell::new(Default::default());
     }
     let key = (dice, t.die, bonus, mult, dr, cover);
     if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {

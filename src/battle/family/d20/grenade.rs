@@ -72,6 +72,18 @@ pub fn radius(d: &D20Data, g: &Grenade) -> u32 {
 /// squares out of its sight are left out, as for every area).
 pub fn blast_squares(field: &Field, at: Square, corner: usize, r: u32) -> Vec<Square> {
     let reach = covered(field, AreaShape::Sphere { radius: r }, at, 1, None, 1);
+    on_corner(reach, at, corner, r)
+}
+
+/// [`blast_squares`] of each of the four corners of `at`, in [`CORNERS`] order: the area the
+/// blast reaches is worked out once for all four.
+pub fn blast_corners(field: &Field, at: Square, r: u32) -> [Vec<Square>; 4] {
+    let reach = covered(field, AreaShape::Sphere { radius: r }, at, 1, None, 1);
+    std::array::from_fn(|c| on_corner(reach.clone(), at, c, r))
+}
+
+/// The squares of `reach` within the blast of radius `r` on `corner` of `at`.
+fn on_corner(reach: Vec<Square>, at: Square, corner: usize, r: u32) -> Vec<Square> {
     if r == 0 {
         return reach;
     }
@@ -84,6 +96,14 @@ pub fn blast_squares(field: &Field, at: Square, corner: usize, r: u32) -> Vec<Sq
             (-r..r).contains(&dx) && (-r..r).contains(&dy)
         })
         .collect()
+}
+
+/// How many of the four corners of `at` a blast of radius `r` on which would catch `f`.
+fn corners_catching(field: &Field, f: &Fighter, at: Square, r: u32) -> usize {
+    blast_corners(field, at, r)
+        .iter()
+        .filter(|squares| catches(f, squares))
+        .count()
 }
 
 /// Whether a blast over `squares` catches `f`: standing, not defeated, a square of it inside.
@@ -106,11 +126,11 @@ pub fn corner_ranking(
     at: Square,
     r: u32,
 ) -> Vec<usize> {
+    let corners = blast_corners(field, at, r);
     let score = |c: usize| -> i64 {
-        let squares = blast_squares(field, at, c, r);
         fighters
             .iter()
-            .filter(|f| catches(f, &squares))
+            .filter(|f| catches(f, &corners[c]))
             .map(|f| if f.side == thrower.side { -1 } else { 1 })
             .sum()
     };
@@ -277,8 +297,9 @@ pub fn catch_chance(
     let spec = aim_spec(d, g, thrower);
     let (dist, p1) = crate::battle::family::d20::without_natural_one(&spec);
     let ranking = corner_ranking(field, fighters, thrower, aim, r);
-    let caught_on: Vec<bool> = (0..CORNERS.len())
-        .map(|c| catches(target, &blast_squares(field, aim, c, r)))
+    let caught_on: Vec<bool> = blast_corners(field, aim, r)
+        .iter()
+        .map(|squares| catches(target, squares))
         .collect();
     let cover_at = |at: Square| blast_cover(field, at, target).map_or(0, |c| c.1);
     let aim_cover = cover_at(aim);
@@ -293,23 +314,23 @@ pub fn catch_chance(
         ranking[..k].iter().filter(|c| caught_on[**c]).count() as f64 / k as f64
     };
     let from = thrower.position.unwrap_or(aim);
-    // Each landing square of a critical failure, with the share of the throws it takes.
-    let fumble_landings = |under: i64| -> Vec<(Square, f64)> {
+    // Each landing square of a critical failure, with the share of the throws it takes and
+    // the cover there, worked out once per scatter distance (many totals scatter as far).
+    let mut landings: BTreeMap<u32, Vec<(i64, f64)>> = BTreeMap::new();
+    let mut on_fumble = |by_cover: &mut BTreeMap<i64, f64>, under: i64, p: f64| {
         let steps = scatter(g.rule, under, true);
-        Dir8::ALL
-            .iter()
-            .map(|dir| {
-                let at = landing(field, from, *dir, steps);
-                let corners = (0..CORNERS.len())
-                    .filter(|c| catches(target, &blast_squares(field, at, *c, r)))
-                    .count();
-                (at, corners as f64 / (8.0 * CORNERS.len() as f64))
-            })
-            .collect()
-    };
-    let on_fumble = |by_cover: &mut BTreeMap<i64, f64>, under: i64, p: f64| {
-        for (at, share) in fumble_landings(under) {
-            add(by_cover, cover_at(at), p * share);
+        let found = landings.entry(steps).or_insert_with(|| {
+            Dir8::ALL
+                .iter()
+                .map(|dir| {
+                    let at = landing(field, from, *dir, steps);
+                    let corners = corners_catching(field, target, at, r);
+                    (cover_at(at), corners as f64 / (8.0 * CORNERS.len() as f64))
+                })
+                .collect()
+        });
+        for (cover, share) in found.iter() {
+            add(by_cover, *cover, p * share);
         }
     };
     for (i, p) in dist.p.iter().enumerate() {
@@ -395,9 +416,7 @@ pub fn live_risk(d: &D20Data, field: &Field, f: &Fighter, at: Square) -> f64 {
         .filter_map(|l| {
             let g = of_live(d, l)?;
             let r = radius(d, &g);
-            let corners = (0..CORNERS.len())
-                .filter(|c| catches(&there, &blast_squares(field, l.at, *c, r)))
-                .count();
+            let corners = corners_catching(field, &there, l.at, r);
             if corners == 0 {
                 return None;
             }

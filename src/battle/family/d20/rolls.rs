@@ -530,8 +530,8 @@ pub fn success_chances(
     type Die = Option<crate::dice::roll::BaseShape>;
     type Key = ((Die, i64), i64, Option<(Die, i64)>);
     thread_local! {
-        static CACHE: std::cell::RefCell<std::collections::HashMap<Key, BTreeMap<i64, f64>>> =
-            std::cell::RefCell::new(std::collections::HashMap::new());
+        static CACHE: std::cell::RefCell<bevy::platform::collections::HashMap<Key, BTreeMap<i64, f64>>> =
+            std::cell::RefCell::new(Default::default());
     }
     if let Some(k) = cache_key
         && let Some(hit) = CACHE.with(|c| c.borrow().get(&k).cloned())

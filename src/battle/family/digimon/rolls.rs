@@ -374,8 +374,14 @@ pub fn hit_damage(d: &DigimonData, target: &Fighter, wound: i64, less: i64, halv
 pub fn hit_chance(strike: &RollSpec, dodge: &RollSpec) -> f64 {
     let (s, dd) = (distribution(strike), distribution(dodge));
     let mut p = 0.0;
-    for (i, ps) in s.p.iter().enumerate() {
-        p += ps * dd.cdf(s.offset + i as i64);
+    // The Dodge's cdf at each Accuracy value, summed on as the value rises: the same additions
+    // in the same order as `Dist::cdf` makes, without starting over at every value.
+    let mut below = dd.cdf(s.offset - 1);
+    for (next, ps) in (s.offset - dd.offset..).zip(&s.p) {
+        if let Some(q) = usize::try_from(next).ok().and_then(|i| dd.p.get(i)) {
+            below += q;
+        }
+        p += ps * below;
     }
     p.min(1.0)
 }
