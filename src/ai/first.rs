@@ -1,11 +1,19 @@
 //! Commands a computer player gives before or instead of its plan: handing a shared turn to
-//! the partner first (Digimon), dropping prone rather than ending a turn in the open (d20).
+//! the partner first (Digimon), dropping prone rather than ending a turn in the open and
+//! delaying a turn with nothing to strike (d20).
 
 use crate::battle::Battle;
 use crate::battle::attack::check_attack;
 use crate::battle::command::Command;
 use crate::battle::fighter::Fighter;
 use crate::ruleset::Rules;
+
+/// What the planner works out once a decision for each opponent: its melee and ranged threat
+/// to the unit, and its walk and run with melee reach.
+type Foes<'a> = (
+    &'a std::collections::BTreeMap<crate::battle::components::CombatantId, (f64, f64)>,
+    &'a std::collections::BTreeMap<crate::battle::components::CombatantId, (u32, u32)>,
+);
 
 /// Hands the shared turn to the partner first when one of its attacks makes that pay (Digimon:
 /// a Digimon whose Tamer has not acted yet lets the Tamer go first when it can Direct it now,
@@ -65,4 +73,41 @@ pub(super) fn lie_down_first(
     } else {
         chosen
     }
+}
+
+/// d20: a computer player with nothing to strike this turn (no attack from where it stands
+/// is worth anything, `best_here`, and no foe within a walk and its melee reach) delays its
+/// turn when the next to act is a foe that cannot hurt it this turn either: no shot at it
+/// and too far to walk up and strike (`foes`: each foe's melee and ranged threat to it, and
+/// its walk and run with melee reach, as the planner worked them out). The foe comes closer, and it strikes first ("A character can delay his
+/// turn until later in the initiative"). Only `normal` and `hard` call it.
+pub(super) fn delay_first(
+    turn: &crate::battle::state::TurnOrder,
+    rules: &Rules,
+    (fighters, me): (&[Fighter], &Fighter),
+    best_here: f64,
+    (threat, pace): Foes,
+) -> Option<Command> {
+    if best_here > 0.0 {
+        return None;
+    }
+    let here = me.position?;
+    let after = crate::battle::family::d20::delay::check_delay(rules, turn, fighters, me).ok()?;
+    let (walk, _) = super::threat::pace_of(rules, me);
+    let distance = |f: &Fighter| {
+        f.position.map_or(u32::MAX, |p| {
+            crate::grid::footprint_distance(here, me.size.squares, p, f.size.squares)
+        })
+    };
+    let foe_next = fighters.iter().any(|f| {
+        f.id == after
+            && f.side != me.side
+            && threat.get(&f.id).is_none_or(|t| t.1 <= 0.0)
+            && pace.get(&f.id).is_some_and(|p| distance(f) > p.0)
+    });
+    let within_reach = fighters
+        .iter()
+        .filter(|f| f.side != me.side && !f.defeated())
+        .any(|f| distance(f) <= walk);
+    (foe_next && !within_reach).then_some(Command::Delay { who: me.id })
 }

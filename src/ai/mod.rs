@@ -213,6 +213,7 @@ fn random_options(
     extra.push(Command::HandOver { who });
     extra.push(Command::DropProne { who });
     extra.push(Command::DiveForCover { who });
+    extra.push(Command::Delay { who });
     extra.extend(
         fighters
             .iter()

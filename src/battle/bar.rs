@@ -55,6 +55,8 @@ pub struct BarView {
     pub dive: bool,
     /// A feint may be made now at some foe in sight, a Standard action (d20).
     pub feint: bool,
+    /// Who would act first if the unit delayed its turn now (d20), when it may.
+    pub delay: Option<super::components::CombatantId>,
     /// The unit is Prone and may stand up now (DBU: one Action).
     pub stand_up: bool,
     /// The unit is Poisoned and may try to cure it now (DBU: one Action and a Medicine check).
@@ -89,6 +91,7 @@ impl BarView {
             drop_prone: None,
             dive: false,
             feint: false,
+            delay: None,
             stand_up: false,
             cure_poison: false,
             end_condition: None,

@@ -225,6 +225,10 @@ pub enum Command {
     /// within reach with the most cover from the foes who shoot, and make a Dodge check
     /// against the first shot from beyond melee range before the next turn starts.
     DiveForCover { who: CombatantId },
+    /// d20: delay one's turn ("A character can delay his turn until later in the
+    /// initiative. However he remains in that later slot"): the next combatant in the order
+    /// acts first, then this one, which keeps the later slot in the rounds after.
+    Delay { who: CombatantId },
     /// d20: "Feint", a Standard action: a check against the target's opposing roll; won, the
     /// feinter's next attack on it is off guard. Each attempt on the same target is harder.
     Feint {
@@ -303,6 +307,7 @@ impl Command {
             | Self::UseSkill { who, .. }
             | Self::DropProne { who }
             | Self::DiveForCover { who }
+            | Self::Delay { who }
             | Self::Feint { who, .. }
             | Self::Digivolve { who, .. }
             | Self::Fly { who, .. } => *who,
@@ -479,6 +484,8 @@ pub enum RuleError {
     AwaitingDecision(Decision),
     #[error("{who} cannot hand the turn over: {why}")]
     CannotHandOver { who: CombatantId, why: String },
+    #[error("{who} cannot delay its turn: {why}")]
+    CannotDelay { who: CombatantId, why: String },
     #[error("{who} cannot Use a Skill there: {why}")]
     CannotUseSkill { who: CombatantId, why: String },
     #[error("{who} cannot Drop prone: {why}")]
@@ -759,6 +766,7 @@ pub fn command_name(cmd: &Command) -> &'static str {
         Command::UseSkill { .. } => "Use a Skill",
         Command::DropProne { .. } => "Drop prone",
         Command::DiveForCover { .. } => "Dive for cover",
+        Command::Delay { .. } => "Delay",
         Command::Feint { .. } => "Feint",
         Command::Digivolve { .. } => "Digivolve",
         Command::Fly { up: true, .. } => "Take to the air",

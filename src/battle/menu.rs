@@ -170,6 +170,12 @@ impl Battle {
             view.drop_prone = None;
         }
         view.dive = view.dive && self.check(&Command::DiveForCover { who }).is_ok();
+        // d20: who a delay would let act first (refused outside d20 like any maneuver).
+        if self.check(&Command::Delay { who }).is_ok() {
+            let fighters = self.fighters();
+            view.delay =
+                family::d20::delay::check_delay(&self.rules, self.turn(), &fighters, &me).ok();
+        }
         // d20: a feint at some foe, where the ruleset has them (checked per foe).
         let feints = self
             .rules

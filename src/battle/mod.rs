@@ -868,6 +868,9 @@ impl Battle {
             }
             Command::DropProne { .. } => family::d20::swift::check_command(&rules, me),
             Command::DiveForCover { .. } => family::d20::dive::check_dive_now(&rules, me),
+            Command::Delay { .. } => {
+                family::d20::delay::check_delay(&rules, &turn, fighters, me).map(|_| ())
+            }
             Command::Feint { target, .. } => {
                 family::d20::feint::check_feint(&rules, &field, fighters, me, *target)
             }

@@ -29,6 +29,7 @@ pub fn plugin(app: &mut App) {
                     family::skill::apply_use_skill,
                     family::d20::swift::apply_drop_prone,
                     family::d20::dive_now::apply_dive_for_cover,
+                    family::d20::delay::apply_delay,
                     family::d20::feint::apply_feint,
                     family::digimon::digivolve::apply_digivolve,
                     family::digimon::flight::apply_fly,

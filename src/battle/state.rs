@@ -118,6 +118,10 @@ pub struct TurnOrder {
     /// How often the turn has changed hands between partners this turn.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub hand_overs: u8,
+    /// d20: who delayed its turn this round. Its turn began before it delayed, so when its
+    /// later slot comes it takes the turn back rather than starting it again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub delayed: Vec<CombatantId>,
 }
 
 impl Default for TurnOrder {
@@ -141,6 +145,7 @@ impl TurnOrder {
             paused: None,
             resume_at: None,
             hand_overs: 0,
+            delayed: Vec::new(),
         }
     }
 

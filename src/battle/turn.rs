@@ -160,6 +160,7 @@ pub fn start_round(
     order.paused = None;
     order.resume_at = None;
     order.hand_overs = 0;
+    order.delayed.clear();
     log.push(BattleEvent::RoundStarted { round: order.round });
     let mut items: Vec<_> = q.iter_mut().collect();
     items.sort_by_key(|f| *f.id);
@@ -299,6 +300,18 @@ pub fn start_turn(
         order.phase = TurnPhase::TurnEnd;
         return;
     };
+    // d20: a delayed turn began before its delay; it is taken up again, not begun anew.
+    if order.delayed.contains(&active)
+        && let Some(me) = q.snapshots().iter().find(|f| f.id == active)
+        && !me.defeated()
+    {
+        log.push(BattleEvent::TurnResumed {
+            who: active,
+            actions: me.actions.usable(),
+        });
+        order.phase = TurnPhase::Acting;
+        return;
+    }
     set_off_due(
         rules,
         &order,

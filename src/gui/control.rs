@@ -558,7 +558,14 @@ fn command_active_unit(
     } else if pressed(GameAction::EndTurn) {
         Some(Command::EndTurn { who })
     } else if pressed(GameAction::HandOver) {
-        Some(Command::HandOver { who })
+        // Digimon: the shared turn to the partner; d20: the turn delayed (one key, no
+        // ruleset has both).
+        let delay = Command::Delay { who };
+        if session.battle.check(&delay).is_ok() {
+            Some(delay)
+        } else {
+            Some(Command::HandOver { who })
+        }
     } else if pressed(GameAction::Digivolve) {
         maneuvers::digivolve_command(&mut session, who)
     } else if pressed(GameAction::Fly) {

@@ -59,7 +59,8 @@ pub enum GameAction {
     /// Combat Recovery with 2 actions.
     Recover,
     EndTurn,
-    /// Digimon: let one's partner (Tamer or Digimon) act now in the turn they share.
+    /// Digimon: let one's partner (Tamer or Digimon) act now in the turn they share; d20:
+    /// delay one's turn behind the next combatant in the order.
     HandOver,
     /// Digimon: Digivolve to the higher stage the action bar names (a Simple Action).
     Digivolve,

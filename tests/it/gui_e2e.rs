@@ -272,10 +272,12 @@ fn gui_end_to_end_war_reads_at_32_pixels_a_square_and_follows_each_unit_s_turn()
     let threats = dir.join("war-threats.png");
     // War's 32×32 map does not fit whole at 32 px a square: the camera opens on the unit that
     // acts, follows the computer's turns and comes back to the next person's unit; F2 shows
-    // the squares the opponents threaten.
+    // the squares the opponents threaten. The camera glides (a share exp(-7) of the way left
+    // after a second): 60 frames let it arrive however far the first unit stands, where 10
+    // frames at full speed left it short now and then.
     let text = format!(
         "until-human 1200
-wait 10
+wait 60
 expect-square-px 32
 expect-active-in-view
 key KeyT

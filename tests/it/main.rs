@@ -13,6 +13,7 @@ mod conditions;
 mod corpus;
 mod d20;
 mod d20_aimed;
+mod d20_delay;
 mod d20_feint;
 mod damage;
 mod defense;

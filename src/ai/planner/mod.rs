@@ -426,6 +426,7 @@ pub fn decide(
         return cmd;
     }
     let settings = level.settings();
+    let turn = battle.turn();
     let field = battle.field();
     let mut threat = BTreeMap::new();
     let mut pace = BTreeMap::new();
@@ -499,6 +500,13 @@ pub fn decide(
             best_any = best_any.max(v);
             attacks.push((v, o.clone()));
         }
+    }
+    // d20: nothing to strike this turn and a foe acting next: wait for it to come.
+    let foes = (&s.threat, &s.pace);
+    if level != Level::Easy
+        && let Some(cmd) = super::first::delay_first(turn, &rules, (&fighters, &me), best_any, foes)
+    {
+        return cmd;
     }
     // United Attack (DBU): the two best attacks, joined by an adjacent ally whose turn this
     // round is over, less the Ki that ally pays.

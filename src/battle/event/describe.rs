@@ -89,6 +89,11 @@ impl BattleEvent {
                 if *kept == 1 { "" } else { "s" },
                 n(names, *to)
             ),
+            E::Delayed { who, after } => format!(
+                "{0} delays its turn: {1} acts first, then {0}, who keeps that later slot in the rounds to come.",
+                n(names, *who),
+                n(names, *after)
+            ),
             E::TurnResumed { who, actions } => format!(
                 "-- {} takes the turn back ({actions} action{} left) --",
                 n(names, *who),

@@ -122,7 +122,13 @@ pub enum BattleEvent {
         to: CombatantId,
         kept: u32,
     },
-    /// Digimon: `who` takes back the shared turn it handed over, with `actions` left.
+    /// d20: `who` delayed its turn: `after` acts first, then it, in that slot from now on.
+    Delayed {
+        who: CombatantId,
+        after: CombatantId,
+    },
+    /// Digimon: `who` takes back the shared turn it handed over, with `actions` left; d20:
+    /// `who` takes its delayed turn.
     TurnResumed {
         who: CombatantId,
         actions: u32,

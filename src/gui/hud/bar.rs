@@ -481,6 +481,17 @@ pub(super) fn action_bar_items(
             GameAction::HandOver,
         ));
     }
+    // d20: delaying the turn, with who would act first.
+    if let Some(after) = bar.as_ref().and_then(|b| b.delay) {
+        let name = session.names.get(&after).cloned().unwrap_or_default();
+        items.push(item(
+            format!(
+                "{} Delay turn ({name} acts first)",
+                keys.of(GameAction::HandOver)
+            ),
+            GameAction::HandOver,
+        ));
+    }
     // Digimon: the higher stages it may Digivolve to now.
     for o in bar.iter().flat_map(|b| &b.digivolve) {
         let mut b = item(

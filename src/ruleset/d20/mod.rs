@@ -110,6 +110,11 @@ pub struct D20Rules {
     /// but can be used on another characters turn"). Needs `prone` and a swift action.
     #[serde(default)]
     pub drop_prone: bool,
+    /// "A character can delay his turn until later in the initiative. However he remains in
+    /// that later slot": a combatant that has spent no action yet this turn may let the next
+    /// one in the order act first, once a round (ours: the text sets no limit).
+    #[serde(default)]
+    pub delay: bool,
     /// "Off Guard attacks get +2 to hit": the bonus, for the one cause a grid settles by
     /// itself, a flanking attack. Absent: nobody is off guard.
     #[serde(default)]

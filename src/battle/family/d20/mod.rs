@@ -12,6 +12,7 @@
 pub mod aim;
 pub mod aimed;
 mod attack;
+pub mod delay;
 pub mod dive;
 pub mod dive_now;
 pub mod fall;
