@@ -28,15 +28,9 @@ fn rules() -> Arc<Rules> {
     ruleset("d20").clone()
 }
 
-/// A unit that takes every shot as it comes and never strikes back out of turn.
+/// A unit that always dodges and never strikes back out of turn (`common::unit`).
 fn unit(archetype: &str, side: u8, at: (i32, i32)) -> UnitSetup {
-    let mut u = UnitSetup::new(archetype, side, Square::new(at.0, at.1));
-    u.controller = Controller {
-        defense: DefensePolicy::AlwaysDodge,
-        responses: ResponsePolicy::Never,
-        exploits: ExploitPolicy::Never,
-    };
-    u
+    crate::common::unit(archetype, side, at.0, at.1)
 }
 
 /// A shooter (id 0) and its target (id 1) on a 30 x 4 field, with `terrain` symbols set on

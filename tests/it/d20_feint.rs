@@ -19,14 +19,9 @@ fn rules() -> Arc<Rules> {
     ruleset("d20").clone()
 }
 
+/// A unit that always dodges and never strikes back out of turn (`common::unit`).
 fn unit(archetype: &str, side: u8, at: (i32, i32)) -> UnitSetup {
-    let mut u = UnitSetup::new(archetype, side, Square::new(at.0, at.1));
-    u.controller = Controller {
-        defense: DefensePolicy::AlwaysDodge,
-        responses: ResponsePolicy::Never,
-        exploits: ExploitPolicy::Never,
-    };
-    u
+    crate::common::unit(archetype, side, at.0, at.1)
 }
 
 /// Betty (id 0) beside Adam (id 1); Betty acts first (initiative faces 15 and 1), then
