@@ -78,9 +78,9 @@ pub(super) fn lie_down_first(
 /// d20: a computer player with nothing to strike this turn (no attack from where it stands
 /// is worth anything, `best_here`, and no foe within a walk and its melee reach) delays its
 /// turn when the next to act is a foe that cannot hurt it this turn either: no shot at it
-/// and too far to walk up and strike (`foes`: each foe's melee and ranged threat to it, and
-/// its walk and run with melee reach, as the planner worked them out). The foe comes closer, and it strikes first ("A character can delay his
-/// turn until later in the initiative"). Only `normal` and `hard` call it.
+/// and too far to walk up and strike (`foes`, as the planner worked them out). The foe comes
+/// closer, and it strikes first ("A character can delay his turn until later in the
+/// initiative"). Only `normal` and `hard` call it.
 pub(super) fn delay_first(
     turn: &crate::battle::state::TurnOrder,
     rules: &Rules,

@@ -123,6 +123,17 @@ impl Arena {
     }
 }
 
+/// A DBU Brawler beside a Ki Blaster, seeded as `Arena` does: where a test checks that
+/// another ruleset's command is refused in a DBU battle with the rule.
+pub fn dbu_pair() -> Battle {
+    Arena::new("dbu")
+        .units(vec![
+            UnitSetup::new("brawler", 0, Square::new(1, 1)),
+            UnitSetup::new("ki_blaster", 1, Square::new(2, 1)),
+        ])
+        .build()
+}
+
 /// A unit that always dodges and never uses Instants, so tests control every roll.
 pub fn unit(archetype: &str, side: u8, x: i32, y: i32) -> UnitSetup {
     let mut u = UnitSetup::new(archetype, side, Square::new(x, y));

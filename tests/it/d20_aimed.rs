@@ -208,12 +208,7 @@ fn d20_aimed_shot_refusals_name_the_rule() {
         .expect_err("refused");
     assert!(matches!(e, RuleError::NoArmourGaps { .. }), "{e}");
     // Outside d20 the order is refused with the rule, not played.
-    let mut dbu = crate::common::Arena::new("dbu")
-        .units(vec![
-            UnitSetup::new("brawler", 0, Square::new(1, 1)),
-            UnitSetup::new("ki_blaster", 1, Square::new(2, 1)),
-        ])
-        .build();
+    let mut dbu = crate::common::dbu_pair();
     let e = dbu
         .submit(Command::Attack(AttackOrder {
             aimed: GAPS,

@@ -147,12 +147,7 @@ fn d20_delay_only_before_acting_once_a_round_and_with_someone_after() {
 
 #[test]
 fn delay_is_refused_outside_d20() {
-    let mut dbu = crate::common::Arena::new("dbu")
-        .units(vec![
-            UnitSetup::new("brawler", 0, Square::new(1, 1)),
-            UnitSetup::new("ki_blaster", 1, Square::new(2, 1)),
-        ])
-        .build();
+    let mut dbu = crate::common::dbu_pair();
     let who = dbu.turn().active().expect("someone acts");
     let e = dbu.submit(Command::Delay { who }).expect_err("refused");
     assert!(matches!(e, RuleError::NotInRuleset { .. }), "{e}");

@@ -192,12 +192,7 @@ fn d20_feint_refusals_name_the_rule() {
             .expect_err("refused");
         assert!(matches!(e, RuleError::FeintTarget { .. }), "{e}");
     }
-    let mut dbu = crate::common::Arena::new("dbu")
-        .units(vec![
-            UnitSetup::new("brawler", 0, Square::new(1, 1)),
-            UnitSetup::new("ki_blaster", 1, Square::new(2, 1)),
-        ])
-        .build();
+    let mut dbu = crate::common::dbu_pair();
     let who = dbu.turn().active().expect("someone acts");
     let e = dbu
         .submit(Command::Feint {

@@ -33,6 +33,16 @@ pub fn check_delay(
     fighters: &[Fighter],
     me: &Fighter,
 ) -> Result<CombatantId, RuleError> {
+    delay_slot(rules, order, fighters, me).map(|i| order.order[i])
+}
+
+/// [`check_delay`], giving where in the order the one who would act first stands.
+fn delay_slot(
+    rules: &Rules,
+    order: &TurnOrder,
+    fighters: &[Fighter],
+    me: &Fighter,
+) -> Result<usize, RuleError> {
     let Some(d) = rules.d20().filter(|d| d.combat.delay) else {
         return Err(RuleError::NotInRuleset {
             what: "delaying a turn",
@@ -61,9 +71,7 @@ pub fn check_delay(
             "it has begun its turn: only a turn none of whose actions is spent can be delayed",
         ));
     }
-    next_standing(order, fighters)
-        .map(|i| order.order[i])
-        .ok_or_else(|| refuse("nobody acts after it this round"))
+    next_standing(order, fighters).ok_or_else(|| refuse("nobody acts after it this round"))
 }
 
 /// The Delay command: the unit goes just after the next combatant standing, which acts now;
@@ -87,12 +95,10 @@ pub fn apply_delay(
     let Some(me) = all.iter().find(|f| f.id == who) else {
         return;
     };
-    let Ok(after) = check_delay(&rules.0, &order, &all, me) else {
+    let Ok(to) = delay_slot(&rules.0, &order, &all, me) else {
         return;
     };
-    let Some(to) = next_standing(&order, &all) else {
-        return;
-    };
+    let after = order.order[to];
     let at = order.index;
     order.order.remove(at);
     // The one it lets go first is now at `to - 1`: the delayer goes right after it, and the
